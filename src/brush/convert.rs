@@ -1,0 +1,166 @@
+//! One brush block to one [`Brush`]: face points to planes, duplicates merged, windings cut,
+//! volume and closure checked.
+//!
+//! Takes a [`MapBrush`] and its owner, appends a [`Brush`] or a diagnostic explaining why
+//! not. Guarantees the invariants listed in the stage's module docs.
+
+use glam::DVec3;
+
+use super::solidity::brush_contents;
+use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, Severity};
+use crate::geom::{BuildPlane, Winding};
+use crate::map::{MapBrush, MapFace, SourceLoc};
+use crate::tolerance::{CLIP_EPSILON, MAX_MAP_COORD, MIN_BRUSH_VOLUME};
+
+/// A face that survived plane construction.
+struct Candidate<'a> {
+    plane: BuildPlane,
+    face: &'a MapFace,
+}
+
+pub(super) fn add_brush(out: &mut BrushOutput, brush: &MapBrush, owner: BrushOwner, trigger: bool) {
+    match build(brush, &mut out.diagnostics) {
+        Ok(sides) => {
+            let contents = brush_contents(brush.faces.iter());
+            let (mins, maxs) = bounds(&sides);
+            out.brushes.push(Brush {
+                sides,
+                mins,
+                maxs,
+                contents,
+                solid: contents.is_solid() && !trigger,
+                owner,
+                loc: brush.loc,
+            });
+        }
+        Err(reason) => {
+            out.rejected += 1;
+            out.diagnostics.push(Diagnostic {
+                loc: brush.loc,
+                severity: Severity::Warning,
+                message: format!("brush rejected: {reason}"),
+            });
+        }
+    }
+}
+
+fn note(diagnostics: &mut Vec<Diagnostic>, loc: SourceLoc, message: String) {
+    diagnostics.push(Diagnostic {
+        loc,
+        severity: Severity::Note,
+        message,
+    });
+}
+
+fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<BrushSide>, String> {
+    if let Some(face) = brush.faces.iter().find(|f| {
+        f.points
+            .iter()
+            .any(|p| p.abs().max_element() > MAX_MAP_COORD)
+    }) {
+        return Err(format!(
+            "the face at {} has a point beyond ±{MAX_MAP_COORD} units",
+            face.loc
+        ));
+    }
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(brush.faces.len());
+    for face in &brush.faces {
+        let [p0, p1, p2] = face.points;
+        let Some(plane) = BuildPlane::from_points(p0, p1, p2) else {
+            note(
+                diagnostics,
+                face.loc,
+                "face dropped: its three points are collinear".to_owned(),
+            );
+            continue;
+        };
+        if let Some(earlier) = candidates.iter().find(|c| c.plane.is_same(&plane)) {
+            note(
+                diagnostics,
+                face.loc,
+                format!(
+                    "duplicate plane merged with the face at {}",
+                    earlier.face.loc
+                ),
+            );
+            continue;
+        }
+        if let Some(mirror) = candidates
+            .iter()
+            .find(|c| c.plane.is_same(&plane.flipped()))
+        {
+            return Err(format!(
+                "mirrored planes: the faces at {} and {} face opposite ways on one plane",
+                mirror.face.loc, face.loc
+            ));
+        }
+        candidates.push(Candidate { plane, face });
+    }
+    if candidates.len() < 4 {
+        return Err(format!(
+            "no volume: {} usable face(s), a closed brush needs at least 4",
+            candidates.len()
+        ));
+    }
+    let mut sides = Vec::with_capacity(candidates.len());
+    for (i, candidate) in candidates.iter().enumerate() {
+        let mut winding = Some(Winding::base_for_plane(&candidate.plane));
+        for (j, other) in candidates.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            winding = winding.and_then(|w| w.clipped_behind(&other.plane, CLIP_EPSILON));
+        }
+        match winding {
+            Some(winding) if winding.area() > 0.0 => sides.push(BrushSide {
+                plane: candidate.plane,
+                winding,
+                texture: candidate.face.texture.clone(),
+                loc: candidate.face.loc,
+            }),
+            _ => note(
+                diagnostics,
+                candidate.face.loc,
+                "face dropped: its plane does not touch the brush".to_owned(),
+            ),
+        }
+    }
+    if sides.len() < 4 {
+        return Err(format!("no volume: only {} face(s) bound it", sides.len()));
+    }
+    let open = sides
+        .iter()
+        .flat_map(|s| s.winding.points.iter())
+        .any(|p| p.abs().max_element() > MAX_MAP_COORD);
+    if open {
+        return Err("not closed: its faces leave it unbounded".to_owned());
+    }
+    let volume = volume(&sides);
+    if volume < MIN_BRUSH_VOLUME {
+        return Err(format!("no volume: {volume:.3e} cubic units"));
+    }
+    Ok(sides)
+}
+
+/// Volume by the divergence theorem about the corners' centroid.
+fn volume(sides: &[BrushSide]) -> f64 {
+    let corners: Vec<DVec3> = sides
+        .iter()
+        .flat_map(|s| s.winding.points.iter().copied())
+        .collect();
+    let reference = corners.iter().copied().sum::<DVec3>() / corners.len().max(1) as f64;
+    sides
+        .iter()
+        .map(|s| s.winding.area() * -s.plane.distance(reference) / 3.0)
+        .sum()
+}
+
+fn bounds(sides: &[BrushSide]) -> (DVec3, DVec3) {
+    let mut mins = DVec3::splat(f64::INFINITY);
+    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
+    for p in sides.iter().flat_map(|s| s.winding.points.iter()) {
+        mins = mins.min(*p);
+        maxs = maxs.max(*p);
+    }
+    (mins, maxs)
+}

@@ -1,0 +1,159 @@
+//! Stage 2: [`MapFile`] to [`Brush`]es: planes, windings, bounds and contents, in f64.
+//!
+//! Takes a parsed map, gives every brush that encloses a volume, with its sides (plane,
+//! winding, texture), bounds, contents and owner, plus [`Diagnostic`]s for what was dropped
+//! or merged. Guarantees: each returned brush is closed, convex, has volume, has no two
+//! sides on the same plane and no mirrored planes, and lies within
+//! [`MAX_MAP_COORD`](crate::tolerance::MAX_MAP_COORD); faces and brushes that fail are
+//! reported with their source location, never silently lost.
+
+mod convert;
+mod solidity;
+
+use glam::DVec3;
+
+use crate::contents::Contents;
+use crate::geom::{BuildPlane, Winding};
+use crate::map::{MapFile, SourceLoc};
+
+pub use solidity::{is_trigger_class, is_world_class};
+
+/// Which model a brush belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BrushOwner {
+    /// The world: `worldspawn`, `func_group`, `func_detail*`, or a brush outside any entity.
+    World,
+    /// Another brush entity (door, platform, trigger…), by its index in
+    /// [`MapFile::entities`].
+    Entity(usize),
+}
+
+/// One side of a brush.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrushSide {
+    /// The side's plane; its normal points out of the brush.
+    pub plane: BuildPlane,
+    /// The side's polygon on the brush.
+    pub winding: Winding,
+    /// The face's texture name.
+    pub texture: String,
+    /// Where the face was written.
+    pub loc: SourceLoc,
+}
+
+/// A closed convex brush with volume.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Brush {
+    /// The bounding sides, in file order, duplicates merged.
+    pub sides: Vec<BrushSide>,
+    /// Smallest corner of the bounds.
+    pub mins: DVec3,
+    /// Largest corner of the bounds.
+    pub maxs: DVec3,
+    /// What the brush is made of.
+    pub contents: Contents,
+    /// Whether it blocks movement: solid contents and not a trigger entity's brush.
+    pub solid: bool,
+    /// The model it belongs to.
+    pub owner: BrushOwner,
+    /// Where its `{` was written.
+    pub loc: SourceLoc,
+}
+
+impl Brush {
+    /// Whether the brush is solid world geometry (what the world tree is built from).
+    #[must_use]
+    pub fn is_solid_world(&self) -> bool {
+        self.solid && self.owner == BrushOwner::World
+    }
+
+    /// Whether `p` lies inside, with points within `epsilon` of a side counting as inside.
+    #[must_use]
+    pub fn contains(&self, p: DVec3, epsilon: f64) -> bool {
+        self.sides.iter().all(|s| s.plane.distance(p) <= epsilon)
+    }
+
+    /// The distinct corners of the brush (from its windings).
+    #[must_use]
+    pub fn vertices(&self) -> Vec<DVec3> {
+        let mut out: Vec<DVec3> = Vec::new();
+        for p in self.sides.iter().flat_map(|s| s.winding.points.iter()) {
+            if !out.iter().any(|q| q.distance_squared(*p) < 1e-12) {
+                out.push(*p);
+            }
+        }
+        out
+    }
+}
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// Something was changed or dropped; the result is still what the author meant.
+    Note,
+    /// Something was rejected; geometry the author wrote is missing from the result.
+    Warning,
+}
+
+/// A problem that did not stop the stage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Where in the source.
+    pub loc: SourceLoc,
+    /// How bad.
+    pub severity: Severity,
+    /// What happened, as a sentence.
+    pub message: String,
+}
+
+/// The brushes of a map and what happened while building them.
+#[derive(Clone, Debug, Default)]
+pub struct BrushOutput {
+    /// Every valid brush, in file order (entities first, then loose brushes).
+    pub brushes: Vec<Brush>,
+    /// What was merged, dropped or rejected.
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many brush blocks were rejected.
+    pub rejected: usize,
+}
+
+impl BrushOutput {
+    /// The number of solid world brushes.
+    #[must_use]
+    pub fn world_brush_count(&self) -> usize {
+        self.brushes.iter().filter(|b| b.is_solid_world()).count()
+    }
+}
+
+/// Builds the brushes of every entity and of loose top-level brushes.
+#[must_use]
+pub fn brushes_from_map(map: &MapFile) -> BrushOutput {
+    let mut out = BrushOutput::default();
+    for (index, entity) in map.entities.iter().enumerate() {
+        let classname = entity.classname();
+        let owner = if is_world_class(classname) {
+            BrushOwner::World
+        } else {
+            BrushOwner::Entity(index)
+        };
+        let trigger = is_trigger_class(classname);
+        for brush in &entity.brushes {
+            convert::add_brush(&mut out, brush, owner, trigger);
+        }
+    }
+    for brush in &map.loose_brushes {
+        convert::add_brush(&mut out, brush, BrushOwner::World, false);
+    }
+    let patches = map.entities.iter().flat_map(|e| e.patches.iter());
+    if let Some(first) = patches.clone().next() {
+        out.diagnostics.push(Diagnostic {
+            loc: first.loc,
+            severity: Severity::Note,
+            message: format!(
+                "{} patch(es) ignored for collision: patches are not solid",
+                patches.count()
+            ),
+        });
+    }
+    out
+}

@@ -1,0 +1,177 @@
+//! The solidity rules: which brushes belong to the world and what each is made of.
+//!
+//! Takes entity class names, texture names and face triples, gives [`Contents`] and
+//! ownership. These are the only rules; the compiler, the sweeps and every test use them:
+//!
+//! - A brush belongs to the world when its entity is `worldspawn`, `func_group`,
+//!   `func_detail` or `func_detail_wall`, or when it stands outside any entity.
+//! - It is not solid when every face's texture is a liquid (`*` prefix: lava, slime or water
+//!   by name) or `trigger`, `hint`, `hintskip` or `origin`. Names compare case-insensitively;
+//!   the base name after a folder prefix counts too, with an optional `tools` prefix
+//!   stripped (`common/trigger`, `tools/toolstrigger`).
+//! - Otherwise, when faces carry Quake 2 triples, contents are the OR of those faces'
+//!   contents, and a value with none of the bits in [`Contents::QUAKE2_SOLIDITY_MASK`] counts
+//!   as solid (qbsp3).
+//! - Otherwise a `clip` face makes player clip, a `sky*` face makes sky, and anything else
+//!   is solid.
+//! - Brushes of `trigger_*` entities are never solid.
+
+use crate::contents::Contents;
+use crate::map::MapFace;
+
+/// What a texture name says about its brush.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TextureClass {
+    /// A `*` liquid with its contents.
+    Liquid(Contents),
+    /// `trigger`, `hint`, `hintskip` or `origin`: not solid, no contents.
+    NonSolidTool,
+    /// `sky*`.
+    Sky,
+    /// `clip`.
+    Clip,
+    /// Everything else.
+    Solid,
+}
+
+/// The entity classes whose brushes are world geometry.
+const WORLD_CLASSES: [&str; 4] = [
+    "worldspawn",
+    "func_group",
+    "func_detail",
+    "func_detail_wall",
+];
+
+/// Whether brushes of an entity with this classname belong to the world model.
+#[must_use]
+pub fn is_world_class(classname: &str) -> bool {
+    WORLD_CLASSES
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(classname))
+}
+
+/// Whether brushes of an entity with this classname are triggers (never solid).
+#[must_use]
+pub fn is_trigger_class(classname: &str) -> bool {
+    classname
+        .get(..8)
+        .is_some_and(|p| p.eq_ignore_ascii_case("trigger_"))
+}
+
+/// The texture's base name: lowercase, after the last folder separator, without a `tools`
+/// prefix when something follows it.
+fn base_name(texture: &str) -> String {
+    let lower = texture.to_ascii_lowercase();
+    let base = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
+    match base.strip_prefix("tools") {
+        Some(rest) if !rest.is_empty() => rest.to_owned(),
+        _ => base.to_owned(),
+    }
+}
+
+pub(crate) fn classify_texture(texture: &str) -> TextureClass {
+    let full = texture.to_ascii_lowercase();
+    let base = base_name(texture);
+    let names = [full.as_str(), base.as_str()];
+    if let Some(liquid) = names.iter().find(|n| n.starts_with('*')) {
+        let contents = if liquid.contains("lava") {
+            Contents::LAVA
+        } else if liquid.contains("slime") {
+            Contents::SLIME
+        } else {
+            Contents::WATER
+        };
+        return TextureClass::Liquid(contents);
+    }
+    if names
+        .iter()
+        .any(|n| matches!(*n, "trigger" | "hint" | "hintskip" | "origin"))
+    {
+        return TextureClass::NonSolidTool;
+    }
+    if names.contains(&"clip") {
+        return TextureClass::Clip;
+    }
+    if names.iter().any(|n| n.starts_with("sky")) {
+        return TextureClass::Sky;
+    }
+    TextureClass::Solid
+}
+
+/// The contents of a brush made of `faces`, by the rules above (entity class aside).
+pub(crate) fn brush_contents<'a>(faces: impl Iterator<Item = &'a MapFace> + Clone) -> Contents {
+    let classes = faces.clone().map(|f| classify_texture(&f.texture));
+    let all_non_solid = classes
+        .clone()
+        .all(|c| matches!(c, TextureClass::Liquid(_) | TextureClass::NonSolidTool));
+    if all_non_solid {
+        return classes.fold(Contents::EMPTY, |acc, c| match c {
+            TextureClass::Liquid(liquid) => acc.union(liquid),
+            _ => acc,
+        });
+    }
+    let triples: Vec<i64> = faces
+        .filter_map(|f| f.extension.triple().map(|t| t.contents))
+        .collect();
+    if !triples.is_empty() {
+        // Contents are a 32-bit field in every game that writes them; higher bits are noise.
+        let bits = triples.iter().fold(0u32, |acc, &c| acc | (c as u32));
+        let bits = bits & Contents::QUAKE2_SOLIDITY_MASK;
+        return if bits == 0 {
+            Contents::SOLID
+        } else {
+            Contents(bits)
+        };
+    }
+    if classes.clone().any(|c| c == TextureClass::Clip) {
+        Contents::PLAYERCLIP
+    } else if classes.clone().any(|c| c == TextureClass::Sky) {
+        Contents::SKY
+    } else {
+        Contents::SOLID
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texture_names_classify_by_full_and_base_name() {
+        assert_eq!(
+            classify_texture("*LAVA1"),
+            TextureClass::Liquid(Contents::LAVA)
+        );
+        assert_eq!(
+            classify_texture("e1u1/*slime"),
+            TextureClass::Liquid(Contents::SLIME)
+        );
+        assert_eq!(
+            classify_texture("*04water1"),
+            TextureClass::Liquid(Contents::WATER)
+        );
+        assert_eq!(
+            classify_texture("common/trigger"),
+            TextureClass::NonSolidTool
+        );
+        assert_eq!(
+            classify_texture("tools/toolstrigger"),
+            TextureClass::NonSolidTool
+        );
+        assert_eq!(classify_texture("HINTSKIP"), TextureClass::NonSolidTool);
+        assert_eq!(classify_texture("common/clip"), TextureClass::Clip);
+        assert_eq!(classify_texture("sky4"), TextureClass::Sky);
+        assert_eq!(classify_texture("common/botclip"), TextureClass::Solid);
+        assert_eq!(classify_texture("{trigger"), TextureClass::Solid);
+        assert_eq!(classify_texture("tools"), TextureClass::Solid);
+    }
+
+    #[test]
+    fn world_and_trigger_classes() {
+        assert!(is_world_class("worldspawn"));
+        assert!(is_world_class("func_detail_wall"));
+        assert!(!is_world_class("func_wall"));
+        assert!(is_trigger_class("trigger_multiple"));
+        assert!(!is_trigger_class("trigger"));
+    }
+}

@@ -1,0 +1,20 @@
+//! planeshift: FPS character collision against Quake-family level geometry.
+//!
+//! The pipeline, one module per stage, in data-flow order:
+//!
+//! ```text
+//! .map bytes --map--> MapFile --brush--> Vec<Brush> --bsp--> BspTree --compiled--> CompiledMap
+//!                                                        --trace--> Trace --controller--> movement
+//! ```
+//!
+//! Conventions: Quake map units (about an inch), Z up, right-handed; plane normals point out
+//! of solid; a brush is the intersection of `{ x : n·x <= dist }` over its planes. The
+//! compiler works in f64; the runtime in f32.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![warn(missing_docs)]
+
+pub mod brush;
+pub mod contents;
+pub mod geom;
+pub mod map;
+pub mod tolerance;

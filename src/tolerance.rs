@@ -1,0 +1,54 @@
+//! Every tolerance and limit in planeshift, in one place, with its unit and its reason.
+//!
+//! Takes nothing, gives named constants. Guarantees (checked at compile time below): the
+//! build-time epsilons are ordered so that plane merging is finer than face classification,
+//! and the world limit leaves many f32 ulps of room for the runtime stop distance.
+//!
+//! Build-time values are `f64` (the compiler works in double precision, as ericw-tools does);
+//! runtime values are `f32`.
+
+/// Largest absolute coordinate accepted in a map, in map units.
+///
+/// Quake maps live within ±4096 and Quake 3 maps within ±65536. 2^18 leaves room for
+/// generous community maps while keeping the f32 runtime's ulp (1/64 unit at 2^18) well below
+/// the stop distance. A brush with a point beyond it is rejected with a diagnostic.
+pub const MAX_MAP_COORD: f64 = 262_144.0;
+
+/// Half the side of the square from which every face winding is cut, in map units.
+///
+/// It must exceed [`MAX_MAP_COORD`] by a wide margin, so that a winding point still at this
+/// distance after clipping proves that the brush is open on that side.
+pub const BASE_WINDING_EXTENT: f64 = 4.0 * MAX_MAP_COORD;
+
+/// A unit normal whose component is within this of ±1 is snapped onto that axis (unitless).
+///
+/// ericw-tools uses 1e-6 for plane equality. Snapping happens when the plane is created,
+/// before any validity check, so that narrowing to f32 later never tilts an axial plane
+/// (the Source VBSP bug #1903 came from snapping after validation).
+pub const NORMAL_EPSILON: f64 = 1e-6;
+
+/// Two planes whose distances differ by less than this are the same plane, in map units.
+///
+/// ericw-tools' value. Far below the 1/8-unit features seen in real maps.
+pub const DIST_EPSILON: f64 = 1e-4;
+
+/// A point this close to a plane lies on it when windings are clipped, in map units.
+///
+/// Small, because a winding clipped with a fat epsilon loses thin brushes (a real map has a
+/// 0.1-unit-thick brush). Large enough to absorb f64 rounding at [`MAX_MAP_COORD`].
+pub const CLIP_EPSILON: f64 = 1e-6;
+
+/// The cross product of a face's point differences must be at least this long, in square map
+/// units, or the three points are collinear and the face is dropped.
+///
+/// Real faces span whole units; 1e-9 only rejects truly collinear or coincident points.
+pub const MIN_CROSS_LENGTH: f64 = 1e-9;
+
+/// A brush whose volume is below this is rejected as having no volume, in cubic map units.
+///
+/// A 0.125-unit micro brush of one square unit has 0.125; this only rejects flat brushes.
+pub const MIN_BRUSH_VOLUME: f64 = 1e-3;
+
+const _: () = assert!(CLIP_EPSILON < DIST_EPSILON);
+const _: () = assert!(NORMAL_EPSILON < DIST_EPSILON);
+const _: () = assert!(MAX_MAP_COORD < BASE_WINDING_EXTENT);

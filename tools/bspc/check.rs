@@ -1,0 +1,106 @@
+//! `bspc check`: read a map, build its brushes, report.
+//!
+//! Takes a path, gives the summary (human or JSON) on stdout and diagnostics on stderr.
+
+use std::path::Path;
+
+use planeshift::brush::{Diagnostic, Severity, brushes_from_map};
+use planeshift::map::{self, MapFile};
+use serde::Serialize;
+
+use crate::CliError;
+
+/// The `--json` object of `bspc check`. Field names are a contract.
+#[derive(Debug, Serialize)]
+struct CheckJson<'a> {
+    entities: usize,
+    brushes: usize,
+    world_brushes: usize,
+    faces: usize,
+    patches: usize,
+    formats: Vec<&'a str>,
+    diagnostics: Vec<DiagnosticJson>,
+}
+
+#[derive(Debug, Serialize)]
+struct DiagnosticJson {
+    line: u32,
+    column: u32,
+    message: String,
+}
+
+pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
+    let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
+    let map = map::parse_map(&bytes).map_err(|e| CliError::syntax(path, &e))?;
+    let output = brushes_from_map(&map);
+    let counts = Counts::of(&map);
+    if json {
+        let report = CheckJson {
+            entities: map.entities.len(),
+            brushes: counts.brushes,
+            world_brushes: output.world_brush_count(),
+            faces: counts.faces,
+            patches: counts.patches,
+            formats: map::formats(&map),
+            diagnostics: output.diagnostics.iter().map(to_json).collect(),
+        };
+        println!(
+            "{}",
+            serde_json::to_string(&report).map_err(CliError::internal)?
+        );
+    } else {
+        print_diagnostics(path, &output.diagnostics);
+        println!(
+            "{}: {} entities, {} brushes ({} solid world, {} rejected), {} faces, {} patches; formats: {}",
+            path.display(),
+            map.entities.len(),
+            counts.brushes,
+            output.world_brush_count(),
+            output.rejected,
+            counts.faces,
+            counts.patches,
+            map::formats(&map).join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Brush, face and patch totals of a parsed map.
+pub struct Counts {
+    pub brushes: usize,
+    pub faces: usize,
+    pub patches: usize,
+}
+
+impl Counts {
+    pub fn of(map: &MapFile) -> Counts {
+        let brushes = map
+            .entities
+            .iter()
+            .flat_map(|e| e.brushes.iter())
+            .chain(map.loose_brushes.iter());
+        Counts {
+            brushes: brushes.clone().count(),
+            faces: brushes.map(|b| b.faces.len()).sum(),
+            patches: map.entities.iter().map(|e| e.patches.len()).sum(),
+        }
+    }
+}
+
+fn to_json(d: &Diagnostic) -> DiagnosticJson {
+    DiagnosticJson {
+        line: d.loc.line,
+        column: d.loc.column,
+        message: d.message.clone(),
+    }
+}
+
+pub fn print_diagnostics(path: &Path, diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
+        let level = match d.severity {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+        };
+        eprintln!("{}:{}: {level}: {}", path.display(), d.loc, d.message);
+    }
+}

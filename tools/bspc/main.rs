@@ -1,0 +1,68 @@
+//! `bspc`: the planeshift map compiler's command line, a thin shell over the library.
+//!
+//! Takes argv, reads and writes files, prints. Exit status: 0 when the input was read
+//! (diagnostics or not), 1 on a syntax error in the input (`FILE:LINE:COL: error: ...`),
+//! 2 on usage or I/O errors. Never panics on user input.
+
+mod args;
+mod check;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Args, Command};
+
+/// A failure that ends the command, with its exit status.
+#[derive(Debug)]
+pub struct CliError {
+    message: String,
+    status: u8,
+}
+
+impl CliError {
+    fn io(path: &Path, error: &std::io::Error) -> Self {
+        CliError {
+            message: format!("{}: error: {error}", path.display()),
+            status: 2,
+        }
+    }
+
+    fn syntax(path: &Path, error: &planeshift::map::ParseError) -> Self {
+        CliError {
+            message: format!("{}:{}: error: {}", path.display(), error.loc, error.kind),
+            status: 1,
+        }
+    }
+
+    fn internal(error: impl std::fmt::Display) -> Self {
+        CliError {
+            message: format!("error: {error}"),
+            status: 2,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{}", e.message);
+            ExitCode::from(e.status)
+        }
+    }
+}
+
+fn run(args: Args) -> Result<(), CliError> {
+    match args.command {
+        Command::Check { map, json } => check::run(&map, json),
+    }
+}
