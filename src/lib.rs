@@ -14,6 +14,9 @@
 #![warn(missing_docs)]
 
 pub mod brush;
+pub mod bsp;
+pub mod compile;
+pub mod compiled;
 pub mod contents;
 pub mod geom;
 pub mod map;

@@ -52,3 +52,42 @@ pub const MIN_BRUSH_VOLUME: f64 = 1e-3;
 const _: () = assert!(CLIP_EPSILON < DIST_EPSILON);
 const _: () = assert!(NORMAL_EPSILON < DIST_EPSILON);
 const _: () = assert!(MAX_MAP_COORD < BASE_WINDING_EXTENT);
+
+/// A fragment vertex within this of a candidate splitter counts as on it, in map units.
+///
+/// Fragments straddling a plane by less than this are not split, which keeps the tree from
+/// making slivers thinner than any real feature. Leaves are homogeneous up to this distance,
+/// which is why point-contents tests leave out points this close to a brush plane.
+pub const SPLIT_EPSILON: f64 = 1e-3;
+
+/// Width of a plane-table hash bucket along the plane distance, in map units.
+///
+/// Lookups also search both neighbouring buckets, so a distance near a bucket boundary is
+/// still found (Quake 2 `FindFloatPlane`).
+pub const PLANE_HASH_BUCKET: f64 = 8.0;
+
+/// A bevel is accepted only when every vertex of its brush lies at most this far in front
+/// of it, in map units. Bevels must never cut into their brush, or point contents and the
+/// sweeps would disagree; 1e-3 only absorbs the rounding of snapped normals.
+pub const BEVEL_ACCEPT_EPSILON: f64 = 1e-3;
+
+/// Brush edges shorter than this generate no edge bevels, in map units (ericw-tools'
+/// `EDGE_LENGTH_EPSILON`). Shorter edges come from rounding, not from the author.
+pub const MIN_EDGE_LENGTH: f64 = 0.2;
+
+/// An edge whose direction is within this (the sine of the angle, unitless) of an axis is
+/// treated as axis-parallel and crossing it with that axis makes no bevel (ericw-tools'
+/// ANGLEEPSILON).
+pub const BEVEL_ANGLE_EPSILON: f64 = 1e-6;
+
+/// The f32 runtime accepts a stored normal whose length is within this of 1 (unitless).
+pub const LOAD_NORMAL_TOLERANCE: f32 = 1e-3;
+
+const _: () = assert!(CLIP_EPSILON < SPLIT_EPSILON);
+const _: () = assert!(DIST_EPSILON < SPLIT_EPSILON);
+const _: () = assert!(SPLIT_EPSILON < MIN_EDGE_LENGTH);
+
+/// Largest plane distance or coordinate accepted in a compiled file, in map units: the
+/// farthest a plane through a point within [`MAX_MAP_COORD`] can be from the origin, with
+/// room to spare.
+pub const MAX_COMPILED_COORD: f32 = 2.0 * MAX_MAP_COORD as f32;

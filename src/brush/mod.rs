@@ -7,6 +7,7 @@
 //! [`MAX_MAP_COORD`](crate::tolerance::MAX_MAP_COORD); faces and brushes that fail are
 //! reported with their source location, never silently lost.
 
+mod bevel;
 mod convert;
 mod solidity;
 
@@ -16,7 +17,8 @@ use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
 
-pub use solidity::{is_trigger_class, is_world_class};
+pub use bevel::{Bevel, BevelKind, brush_bevels};
+pub use solidity::{is_origin_texture, is_trigger_class, is_world_class};
 
 /// Which model a brush belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -132,6 +132,12 @@ pub(crate) fn brush_contents<'a>(faces: impl Iterator<Item = &'a MapFace> + Clon
     }
 }
 
+/// Whether `texture` is the `origin` tool texture (an entity's rotation pivot brush).
+#[must_use]
+pub fn is_origin_texture(texture: &str) -> bool {
+    texture.eq_ignore_ascii_case("origin") || base_name(texture) == "origin"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,1 +1,16 @@
+//! The one integration-test binary: one module per stage, plus the command line and tidiness.
 
+mod support;
+
+/// Brush geometry: planes, merging, rejection, solidity rules.
+mod brush;
+/// The `bspc` binary: exit codes, output formats, JSON contracts.
+mod bspc_cli;
+/// The shared real maps: counts against SOURCES.md, round trips.
+mod corpus;
+/// Seeded mutation fuzzing of the reader and brush stage.
+mod fuzz;
+/// Reader: dialects, lexical details and exact error messages.
+mod parse;
+/// Repository rules that keep docs true.
+mod tidy;

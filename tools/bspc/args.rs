@@ -30,4 +30,23 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Compile a .map file into a collision world (.pbsp).
+    Compile {
+        /// The .map file.
+        map: PathBuf,
+        /// Where to write the compiled world (default: the input with extension .pbsp).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Print exactly one JSON object of statistics instead of a human report.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the statistics of a compiled world.
+    Info {
+        /// The .pbsp file.
+        file: PathBuf,
+        /// Print exactly one JSON object instead of a human report.
+        #[arg(long)]
+        json: bool,
+    },
 }

@@ -1,11 +1,13 @@
 //! `bspc`: the planeshift map compiler's command line, a thin shell over the library.
 //!
 //! Takes argv, reads and writes files, prints. Exit status: 0 when the input was read
-//! (diagnostics or not), 1 on a syntax error in the input (`FILE:LINE:COL: error: ...`),
+//! (diagnostics or not), 1 on a syntax error in the input (`FILE:LINE:COL: error: ...`) or a
+//! corrupt compiled file,
 //! 2 on usage or I/O errors. Never panics on user input.
 
 mod args;
 mod check;
+mod compile;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -32,6 +34,13 @@ impl CliError {
     fn syntax(path: &Path, error: &planeshift::map::ParseError) -> Self {
         CliError {
             message: format!("{}:{}: error: {}", path.display(), error.loc, error.kind),
+            status: 1,
+        }
+    }
+
+    fn corrupt(path: &Path, error: &planeshift::compiled::LoadError) -> Self {
+        CliError {
+            message: format!("{}: error: {error}", path.display()),
             status: 1,
         }
     }
@@ -64,5 +73,7 @@ fn main() -> ExitCode {
 fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Command::Check { map, json } => check::run(&map, json),
+        Command::Compile { map, output, json } => compile::compile(&map, output, json),
+        Command::Info { file, json } => compile::info(&file, json),
     }
 }

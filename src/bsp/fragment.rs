@@ -1,0 +1,169 @@
+//! [`Fragment`]: the part of one brush inside the region of the node being built, with the
+//! sides still available as splitters.
+//!
+//! Takes brushes and planes, gives convex fragments that can be classified against a plane
+//! and split by it. Guarantees: a fragment is convex and lies behind each of its sides; a
+//! side on a plane already used by an ancestor node is marked `used` and never offered again,
+//! which is what makes the build terminate.
+
+use glam::DVec3;
+
+use super::planes::{PlaneId, PlaneTable};
+use crate::geom::{BuildPlane, Winding};
+use crate::tolerance::{CLIP_EPSILON, SPLIT_EPSILON};
+
+/// One side of a fragment.
+#[derive(Clone, Debug)]
+pub(crate) struct FragmentSide {
+    pub plane: PlaneId,
+    pub winding: Winding,
+    /// On a plane of an ancestor node: no longer a splitter candidate.
+    pub used: bool,
+}
+
+/// The part of a brush in the current region.
+#[derive(Clone, Debug)]
+pub(crate) struct Fragment {
+    /// Index of the brush in the build input.
+    pub brush: u32,
+    pub sides: Vec<FragmentSide>,
+    pub mins: DVec3,
+    pub maxs: DVec3,
+}
+
+/// Where a fragment lies relative to a plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    Front,
+    Back,
+    /// The fragment has a side on the plane (either orientation): it lies wholly on the side
+    /// that side faces away from, and that side is used up.
+    Facing {
+        front: bool,
+    },
+    Spanning,
+}
+
+impl Fragment {
+    pub(crate) fn new(brush: u32, sides: Vec<FragmentSide>) -> Option<Fragment> {
+        if sides.len() < 4 {
+            return None;
+        }
+        let mut fragment = Fragment {
+            brush,
+            sides,
+            mins: DVec3::ZERO,
+            maxs: DVec3::ZERO,
+        };
+        fragment.update_bounds();
+        Some(fragment)
+    }
+
+    fn update_bounds(&mut self) {
+        let mut mins = DVec3::splat(f64::INFINITY);
+        let mut maxs = DVec3::splat(f64::NEG_INFINITY);
+        for p in self.sides.iter().flat_map(|s| s.winding.points.iter()) {
+            mins = mins.min(*p);
+            maxs = maxs.max(*p);
+        }
+        self.mins = mins;
+        self.maxs = maxs;
+    }
+
+    /// Classifies against `plane` (id `id`), by bounds first, then by vertices.
+    pub(crate) fn place(&self, id: PlaneId, plane: &BuildPlane) -> Placement {
+        if let Some(side) = self
+            .sides
+            .iter()
+            .find(|s| s.plane.canonical() == id.canonical())
+        {
+            return Placement::Facing {
+                front: side.plane != id,
+            };
+        }
+        // Support distances of the bounding box along ±normal.
+        let center = (self.mins + self.maxs) * 0.5;
+        let half = (self.maxs - self.mins) * 0.5;
+        let d = plane.distance(center);
+        let reach = half.dot(plane.normal.abs());
+        if d - reach >= -SPLIT_EPSILON {
+            return Placement::Front;
+        }
+        if d + reach <= SPLIT_EPSILON {
+            return Placement::Back;
+        }
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for p in self.sides.iter().flat_map(|s| s.winding.points.iter()) {
+            let d = plane.distance(*p);
+            lo = lo.min(d);
+            hi = hi.max(d);
+        }
+        if lo >= -SPLIT_EPSILON {
+            Placement::Front
+        } else if hi <= SPLIT_EPSILON {
+            Placement::Back
+        } else {
+            Placement::Spanning
+        }
+    }
+
+    /// Splits a spanning fragment by `plane` (id `id`) into its front and back parts. The new
+    /// sides on the plane are marked used. A part too thin to keep comes back as `None`.
+    pub(crate) fn split(
+        &self,
+        id: PlaneId,
+        planes: &PlaneTable,
+    ) -> (Option<Fragment>, Option<Fragment>) {
+        let plane = planes.get(id);
+        let mut front = Vec::with_capacity(self.sides.len() + 1);
+        let mut back = Vec::with_capacity(self.sides.len() + 1);
+        for side in &self.sides {
+            let (f, b) = side.winding.split(plane, CLIP_EPSILON);
+            if let Some(winding) = f {
+                front.push(FragmentSide {
+                    plane: side.plane,
+                    winding,
+                    used: side.used,
+                });
+            }
+            if let Some(winding) = b {
+                back.push(FragmentSide {
+                    plane: side.plane,
+                    winding,
+                    used: side.used,
+                });
+            }
+        }
+        let mut mid = Some(Winding::base_for_plane(plane));
+        for side in &self.sides {
+            mid = mid.and_then(|w| w.clipped_behind(planes.get(side.plane), CLIP_EPSILON));
+        }
+        if let Some(mid) = mid {
+            let mut reversed = mid.clone();
+            reversed.points.reverse();
+            front.push(FragmentSide {
+                plane: id.flipped(),
+                winding: reversed,
+                used: true,
+            });
+            back.push(FragmentSide {
+                plane: id,
+                winding: mid,
+                used: true,
+            });
+        }
+        (
+            Fragment::new(self.brush, front),
+            Fragment::new(self.brush, back),
+        )
+    }
+
+    /// Marks the side on `id`'s plane used.
+    pub(crate) fn use_plane(&mut self, id: PlaneId) {
+        for side in &mut self.sides {
+            if side.plane.canonical() == id.canonical() {
+                side.used = true;
+            }
+        }
+    }
+}

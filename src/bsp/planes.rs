@@ -1,0 +1,145 @@
+//! [`PlaneTable`]: every distinct plane of a compile, stored in pairs (a plane and its
+//! negation), found again through an epsilon hash.
+//!
+//! Takes [`BuildPlane`]s (already snapped), gives [`PlaneId`]s. Guarantees (property 24):
+//! no two stored canonical planes are within ([`NORMAL_EPSILON`], [`DIST_EPSILON`]) of each
+//! other; entry `2k + 1` is the exact negation of entry `2k`; entry `2k` is canonical, its
+//! largest normal component (the first on ties) being positive.
+
+use std::collections::HashMap;
+
+use crate::geom::BuildPlane;
+use crate::tolerance::PLANE_HASH_BUCKET;
+
+#[cfg(doc)]
+use crate::tolerance::{DIST_EPSILON, NORMAL_EPSILON};
+
+/// An index into a [`PlaneTable`]; `id ^ 1` is the same plane facing the other way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlaneId(pub u32);
+
+impl PlaneId {
+    /// The same plane facing the other way.
+    #[must_use]
+    pub fn flipped(self) -> PlaneId {
+        PlaneId(self.0 ^ 1)
+    }
+
+    /// The canonical member of the pair.
+    #[must_use]
+    pub fn canonical(self) -> PlaneId {
+        PlaneId(self.0 & !1)
+    }
+}
+
+/// The planes of one compile.
+#[derive(Clone, Debug, Default)]
+pub struct PlaneTable {
+    planes: Vec<BuildPlane>,
+    buckets: HashMap<i64, Vec<u32>>,
+}
+
+/// Whether `plane` is the canonical orientation of its pair.
+fn is_canonical(plane: &BuildPlane) -> bool {
+    let a = plane.normal.abs();
+    let axis = if a.x >= a.y && a.x >= a.z {
+        0
+    } else if a.y >= a.z {
+        1
+    } else {
+        2
+    };
+    plane.normal[axis] > 0.0
+}
+
+fn bucket_of(dist: f64) -> i64 {
+    // Distances are bounded by MAX_MAP_COORD·√3, far inside i64.
+    (dist / PLANE_HASH_BUCKET).floor() as i64
+}
+
+impl PlaneTable {
+    /// An empty table.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The id of `plane`, adding its pair when it is new.
+    pub fn find_or_add(&mut self, plane: BuildPlane) -> PlaneId {
+        let (canonical, flip) = if is_canonical(&plane) {
+            (plane, 0)
+        } else {
+            (plane.flipped(), 1)
+        };
+        let bucket = bucket_of(canonical.dist);
+        for b in bucket - 1..=bucket + 1 {
+            if let Some(ids) = self.buckets.get(&b) {
+                for &id in ids {
+                    if self.planes[id as usize].is_same(&canonical) {
+                        return PlaneId(id | flip);
+                    }
+                }
+            }
+        }
+        let id = self.planes.len() as u32;
+        self.planes.push(canonical);
+        self.planes.push(canonical.flipped());
+        self.buckets.entry(bucket).or_default().push(id);
+        PlaneId(id | flip)
+    }
+
+    /// The plane with this id.
+    #[must_use]
+    pub fn get(&self, id: PlaneId) -> &BuildPlane {
+        &self.planes[id.0 as usize]
+    }
+
+    /// Every stored plane, pairs adjacent.
+    #[must_use]
+    pub fn planes(&self) -> &[BuildPlane] {
+        &self.planes
+    }
+
+    /// How many planes are stored (twice the number of pairs).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.planes.len()
+    }
+
+    /// Whether the table is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.planes.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::DVec3;
+
+    use super::*;
+
+    #[test]
+    fn a_plane_and_its_negation_share_a_pair() {
+        let mut table = PlaneTable::new();
+        let up = BuildPlane::from_normal_dist(DVec3::Z, 16.0).unwrap();
+        let a = table.find_or_add(up);
+        let b = table.find_or_add(up.flipped());
+        assert_eq!(a.flipped(), b);
+        assert_eq!(table.len(), 2);
+        let nearly = BuildPlane {
+            normal: DVec3::Z,
+            dist: 16.0 + 1e-5,
+        };
+        assert_eq!(table.find_or_add(nearly), a);
+        // Across a bucket boundary (8.0) the neighbour bucket is searched.
+        let edge = BuildPlane::from_normal_dist(DVec3::X, 8.0).unwrap();
+        let c = table.find_or_add(edge);
+        let d = table.find_or_add(BuildPlane {
+            normal: DVec3::X,
+            dist: 8.0 - 1e-5,
+        });
+        assert_eq!(c, d);
+        assert_eq!(table.get(a.canonical()).normal, DVec3::Z);
+    }
+}

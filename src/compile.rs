@@ -1,0 +1,262 @@
+//! The whole compile: `.map` bytes to a validated [`CompiledMap`], stage by stage.
+//!
+//! Takes the bytes of a map, gives the compiled world, the diagnostics of every stage,
+//! statistics and per-stage timings. Guarantees: the result has passed
+//! the loader's validation; models are the world (index 0) then every other
+//! brush entity in file order; the world tree holds the solid world brushes plus the world's
+//! liquids (so leaves know water, slime and lava); bevels are added to every stored brush
+//! and never split.
+
+use std::time::Instant;
+
+use glam::{DVec3, Vec3};
+
+use crate::brush::{
+    Brush, BrushOwner, Diagnostic, brush_bevels, brushes_from_map, is_origin_texture,
+};
+use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
+use crate::compiled::{
+    CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide, LoadError,
+    MapData, Model, NodeChild, Plane,
+};
+use crate::contents::Contents;
+use crate::map::{Entity, MapFile, ParseError, parse_map};
+
+/// Why a compile failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompileError {
+    /// The map text has a syntax error.
+    Parse(ParseError),
+    /// The compiler produced data that fails validation (a compiler bug; please report it).
+    Output(LoadError),
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Parse(e) => write!(f, "{e}"),
+            CompileError::Output(e) => write!(f, "internal error, compiled data invalid: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+impl From<ParseError> for CompileError {
+    fn from(e: ParseError) -> Self {
+        CompileError::Parse(e)
+    }
+}
+
+/// Everything a compile produces.
+#[derive(Clone, Debug)]
+pub struct CompileOutput {
+    /// The validated world.
+    pub map: CompiledMap,
+    /// What the brush stage merged, dropped or rejected.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Seconds spent per stage, in order: parse, brushes, bevels, tree, pack.
+    pub timings: Vec<(&'static str, f64)>,
+}
+
+/// The liquids a non-solid brush still contributes to leaf contents.
+const LIQUIDS: Contents =
+    Contents(Contents::WATER.0 | Contents::SLIME.0 | Contents::LAVA.0 | Contents::MIST.0);
+
+/// What a brush contributes to its model's tree: its contents when solid, its liquids
+/// otherwise (triggers and tool brushes contribute nothing).
+fn tree_contents(brush: &Brush) -> Contents {
+    if brush.solid {
+        brush.contents
+    } else {
+        Contents(brush.contents.0 & LIQUIDS.0)
+    }
+}
+
+/// Compiles `.map` bytes.
+///
+/// # Errors
+/// [`CompileError::Parse`] on a syntax error.
+pub fn compile_map(src: &[u8]) -> Result<CompileOutput, CompileError> {
+    let started = Instant::now();
+    let mut timings = Vec::new();
+    let mut clock = Instant::now();
+    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, f64)>| {
+        timings.push((name, clock.elapsed().as_secs_f64()));
+        clock = Instant::now();
+    };
+
+    let map = parse_map(src)?;
+    lap("parse", &mut timings);
+    let output = brushes_from_map(&map);
+    lap("brushes", &mut timings);
+
+    // Models: the world, then each brush entity in file order.
+    let mut model_brushes: Vec<(Option<usize>, Vec<&Brush>)> = vec![(None, Vec::new())];
+    for (index, entity) in map.entities.iter().enumerate() {
+        let world = crate::brush::is_world_class(entity.classname());
+        if !world && !entity.brushes.is_empty() {
+            model_brushes.push((Some(index), Vec::new()));
+        }
+    }
+    let mut origins: Vec<Option<DVec3>> = vec![None; model_brushes.len()];
+    for brush in &output.brushes {
+        let model = match brush.owner {
+            BrushOwner::World => 0,
+            BrushOwner::Entity(e) => model_brushes
+                .iter()
+                .position(|(entity, _)| *entity == Some(e))
+                .unwrap_or(0),
+        };
+        if brush.sides.iter().all(|s| is_origin_texture(&s.texture)) {
+            origins[model] = Some((brush.mins + brush.maxs) * 0.5);
+        }
+        if tree_contents(brush) != Contents::EMPTY {
+            model_brushes[model].1.push(brush);
+        }
+    }
+
+    // Bevels and the plane table.
+    let mut planes = PlaneTable::new();
+    let mut data = MapData::default();
+    let mut inputs: Vec<Vec<BrushInput>> = Vec::with_capacity(model_brushes.len());
+    for (_, brushes) in &model_brushes {
+        let mut model_inputs = Vec::with_capacity(brushes.len());
+        for brush in brushes {
+            let first_side = data.sides.len() as u32;
+            let mut sides = Vec::with_capacity(brush.sides.len());
+            for side in &brush.sides {
+                let id = planes.find_or_add(side.plane);
+                data.sides.push(CompiledSide {
+                    plane: id.0,
+                    bevel: false,
+                });
+                sides.push((id, side.winding.clone()));
+            }
+            for bevel in brush_bevels(brush) {
+                let id = planes.find_or_add(bevel.plane);
+                data.sides.push(CompiledSide {
+                    plane: id.0,
+                    bevel: true,
+                });
+            }
+            data.brushes.push(CompiledBrush {
+                contents: tree_contents(brush),
+                first_side,
+                side_count: data.sides.len() as u32 - first_side,
+                mins: brush.mins.as_vec3(),
+                maxs: brush.maxs.as_vec3(),
+            });
+            model_inputs.push(BrushInput {
+                sides,
+                contents: tree_contents(brush),
+            });
+        }
+        inputs.push(model_inputs);
+    }
+    lap("bevels", &mut timings);
+
+    let trees: Vec<BspTree> = inputs.iter().map(|i| build_tree(i, &planes)).collect();
+    lap("tree", &mut timings);
+
+    data.planes = planes
+        .planes()
+        .iter()
+        .map(|p| Plane {
+            normal: p.normal.as_vec3(),
+            dist: p.dist as f32,
+        })
+        .collect();
+    let mut first_brush = 0u32;
+    for (((entity, brushes), tree), origin) in model_brushes.iter().zip(&trees).zip(&origins) {
+        let root = append_tree(&mut data, tree, first_brush);
+        let (mins, maxs) = model_bounds(brushes);
+        let entity = entity.and_then(|e| map.entities.get(e));
+        data.models.push(Model {
+            root,
+            first_brush,
+            brush_count: brushes.len() as u32,
+            mins,
+            maxs,
+            origin: origin
+                .map(|o| o.as_vec3())
+                .or_else(|| entity.and_then(origin_key))
+                .unwrap_or(Vec3::ZERO),
+            properties: entity.map(|e| e.properties.clone()).unwrap_or_default(),
+        });
+        first_brush += brushes.len() as u32;
+    }
+    data.stats = CompileStats {
+        brushes: brush_block_count(&map) as u32,
+        world_brushes: output.world_brush_count() as u32,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    let compiled = CompiledMap::from_data(data).map_err(CompileError::Output)?;
+    lap("pack", &mut timings);
+    Ok(CompileOutput {
+        map: compiled,
+        diagnostics: output.diagnostics,
+        timings,
+    })
+}
+
+/// Appends `tree`'s nodes and leaves (brush indices offset by `first_brush`) and returns
+/// its root.
+fn append_tree(data: &mut MapData, tree: &BspTree, first_brush: u32) -> NodeChild {
+    let node_base = data.nodes.len() as u32;
+    let leaf_base = data.leaves.len() as u32;
+    let convert = |child: Child| match child {
+        Child::Node(i) => NodeChild::Node(node_base + i),
+        Child::Leaf(i) => NodeChild::Leaf(leaf_base + i),
+    };
+    for node in &tree.nodes {
+        data.nodes.push(CompiledNode {
+            plane: node.plane.0,
+            children: [convert(node.children[0]), convert(node.children[1])],
+        });
+    }
+    for leaf in &tree.leaves {
+        let first = data.leaf_brushes.len() as u32;
+        data.leaf_brushes
+            .extend(leaf.brushes.iter().map(|b| b + first_brush));
+        data.leaves.push(CompiledLeaf {
+            contents: leaf.contents,
+            first_brush: first,
+            brush_count: leaf.brushes.len() as u32,
+        });
+    }
+    convert(tree.root)
+}
+
+fn model_bounds(brushes: &[&Brush]) -> (Vec3, Vec3) {
+    if brushes.is_empty() {
+        return (Vec3::ZERO, Vec3::ZERO);
+    }
+    let mins = brushes.iter().fold(DVec3::INFINITY, |m, b| m.min(b.mins));
+    let maxs = brushes
+        .iter()
+        .fold(DVec3::NEG_INFINITY, |m, b| m.max(b.maxs));
+    (mins.as_vec3(), maxs.as_vec3())
+}
+
+/// The entity's `origin` key as three finite numbers within the world limit.
+fn origin_key(entity: &Entity) -> Option<Vec3> {
+    let mut parts = entity
+        .get("origin")?
+        .split_whitespace()
+        .map(str::parse::<f32>);
+    let (Some(Ok(x)), Some(Ok(y)), Some(Ok(z)), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return None;
+    };
+    let v = Vec3::new(x, y, z);
+    (v.is_finite() && v.abs().max_element() <= crate::tolerance::MAX_MAP_COORD as f32).then_some(v)
+}
+
+/// Brush blocks in the file, `brushDef` included, patches excluded.
+#[must_use]
+pub fn brush_block_count(map: &MapFile) -> usize {
+    map.entities.iter().map(|e| e.brushes.len()).sum::<usize>() + map.loose_brushes.len()
+}

@@ -1,0 +1,313 @@
+//! Stage 4: the compiled world, [`CompiledMap`]: the f32 runtime data and its file format.
+//!
+//! Takes the f64 build results (plane table, trees, brushes with bevels), gives a
+//! [`CompiledMap`] that can be written to and read from a `.pbsp` file. This is the only
+//! f64 → f32 narrowing in the crate.
+//!
+//! The file is the 8-byte magic [`MAGIC`], then the format version ([`FORMAT_VERSION`]) and
+//! the data, both in postcard. Guarantees: a `CompiledMap` can only be obtained from the
+//! compiler or from [`CompiledMap::from_bytes`], and both run the validation in `validate.rs`, so every index,
+//! count, normal length and number in a usable map has been checked; a corrupt file is a
+//! typed [`LoadError`], never a panic and never an out-of-bounds access.
+
+mod validate;
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::contents::Contents;
+
+pub use validate::LoadError;
+pub(crate) use validate::validate;
+
+/// The first eight bytes of every compiled file.
+pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
+
+/// The version of the data layout; bumped on any change to it.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The default file extension of compiled maps.
+pub const EXTENSION: &str = "pbsp";
+
+/// A plane in f32: points with `normal·x == dist`; solid lies behind (`normal·x < dist`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plane {
+    /// Unit normal.
+    pub normal: Vec3,
+    /// Offset along the normal.
+    pub dist: f32,
+}
+
+impl Plane {
+    /// Signed distance of `p`: positive in front.
+    #[must_use]
+    pub fn distance(&self, p: Vec3) -> f32 {
+        self.normal.dot(p) - self.dist
+    }
+}
+
+/// A child reference in the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NodeChild {
+    /// An interior node, by index into [`CompiledMap::nodes`].
+    Node(u32),
+    /// A leaf, by index into [`CompiledMap::leaves`].
+    Leaf(u32),
+}
+
+/// An interior node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompiledNode {
+    /// Index into [`CompiledMap::planes`].
+    pub plane: u32,
+    /// `[front, back]`. A child node always has a greater index than its parent.
+    pub children: [NodeChild; 2],
+}
+
+/// A leaf: contents, and the brushes covering it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompiledLeaf {
+    /// OR of the covering brushes' contents.
+    pub contents: Contents,
+    /// First index into [`CompiledMap::leaf_brushes`].
+    pub first_brush: u32,
+    /// How many.
+    pub brush_count: u32,
+}
+
+/// A convex brush: sides (faces, then bevels) and bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompiledBrush {
+    /// What it is made of.
+    pub contents: Contents,
+    /// First index into [`CompiledMap::sides`].
+    pub first_side: u32,
+    /// How many sides, bevels included.
+    pub side_count: u32,
+    /// Smallest corner of the bounds.
+    pub mins: Vec3,
+    /// Largest corner of the bounds.
+    pub maxs: Vec3,
+}
+
+/// One side of a compiled brush.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompiledSide {
+    /// Index into [`CompiledMap::planes`]; the normal points out of the brush.
+    pub plane: u32,
+    /// Whether the side is a bevel (never a face of the brush, only a tight corner).
+    pub bevel: bool,
+}
+
+/// A model: the world (index 0) or one brush entity (Quake's `*1`, `*2`, ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// The root of the model's tree.
+    pub root: NodeChild,
+    /// First index into [`CompiledMap::brushes`].
+    pub first_brush: u32,
+    /// How many brushes.
+    pub brush_count: u32,
+    /// Smallest corner of the model's brushes (zero for an empty model).
+    pub mins: Vec3,
+    /// Largest corner.
+    pub maxs: Vec3,
+    /// The rotation pivot: the centre of an `origin` brush, else the `origin` key, else
+    /// zero. Geometry is stored in map space, as written.
+    pub origin: Vec3,
+    /// The entity's key/values, in file order (empty for the world's `worldspawn` copy).
+    pub properties: Vec<(String, String)>,
+}
+
+/// Compile-time figures kept in the file so that `bspc info` can report them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CompileStats {
+    /// Brush blocks in the source map.
+    pub brushes: u32,
+    /// Solid world brushes.
+    pub world_brushes: u32,
+    /// Seconds the compile took.
+    pub seconds: f64,
+}
+
+/// The serialised body: every table of the world.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct MapData {
+    pub planes: Vec<Plane>,
+    pub nodes: Vec<CompiledNode>,
+    pub leaves: Vec<CompiledLeaf>,
+    pub leaf_brushes: Vec<u32>,
+    pub brushes: Vec<CompiledBrush>,
+    pub sides: Vec<CompiledSide>,
+    pub models: Vec<Model>,
+    pub stats: CompileStats,
+}
+
+/// A validated compiled world. `Send + Sync`; read-only after creation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompiledMap {
+    data: MapData,
+}
+
+impl CompiledMap {
+    /// Validates `data` and wraps it.
+    pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
+        validate(&data)?;
+        Ok(CompiledMap { data })
+    }
+
+    /// The file bytes: magic, version, data.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        // Serialising plain owned data into a Vec cannot fail.
+        if let Ok(bytes) = postcard::to_allocvec(&(FORMAT_VERSION, &self.data)) {
+            out.extend(bytes);
+        }
+        out
+    }
+
+    /// Reads and validates a compiled file.
+    ///
+    /// # Errors
+    /// [`LoadError`] for a wrong magic, another format version, undecodable data, trailing
+    /// bytes, or any table that fails validation.
+    pub fn from_bytes(bytes: &[u8]) -> Result<CompiledMap, LoadError> {
+        let body = bytes.strip_prefix(&MAGIC[..]).ok_or(LoadError::BadMagic)?;
+        let (version, rest) =
+            postcard::take_from_bytes::<u32>(body).map_err(|e| LoadError::Decode(e.to_string()))?;
+        if version != FORMAT_VERSION {
+            return Err(LoadError::VersionMismatch {
+                found: version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        let (data, rest) = postcard::take_from_bytes::<MapData>(rest)
+            .map_err(|e| LoadError::Decode(e.to_string()))?;
+        if !rest.is_empty() {
+            return Err(LoadError::TrailingBytes(rest.len()));
+        }
+        Self::from_data(data)
+    }
+
+    /// The plane table; entry `2k + 1` is the negation of entry `2k`.
+    #[must_use]
+    pub fn planes(&self) -> &[Plane] {
+        &self.data.planes
+    }
+
+    /// Interior nodes of every model's tree.
+    #[must_use]
+    pub fn nodes(&self) -> &[CompiledNode] {
+        &self.data.nodes
+    }
+
+    /// Leaves of every model's tree.
+    #[must_use]
+    pub fn leaves(&self) -> &[CompiledLeaf] {
+        &self.data.leaves
+    }
+
+    /// Brush indices listed by leaves.
+    #[must_use]
+    pub fn leaf_brushes(&self) -> &[u32] {
+        &self.data.leaf_brushes
+    }
+
+    /// Brushes of every model.
+    #[must_use]
+    pub fn brushes(&self) -> &[CompiledBrush] {
+        &self.data.brushes
+    }
+
+    /// Brush sides, bevels included.
+    #[must_use]
+    pub fn sides(&self) -> &[CompiledSide] {
+        &self.data.sides
+    }
+
+    /// The models; index 0 is the world.
+    #[must_use]
+    pub fn models(&self) -> &[Model] {
+        &self.data.models
+    }
+
+    /// Figures recorded by the compiler.
+    #[must_use]
+    pub fn stats(&self) -> CompileStats {
+        self.data.stats
+    }
+
+    /// The sides of `brush`.
+    #[must_use]
+    pub fn brush_sides(&self, brush: &CompiledBrush) -> &[CompiledSide] {
+        let start = brush.first_side as usize;
+        &self.data.sides[start..start + brush.side_count as usize]
+    }
+
+    /// The brushes covering `leaf`.
+    #[must_use]
+    pub fn leaf_brush_ids(&self, leaf: &CompiledLeaf) -> &[u32] {
+        let start = leaf.first_brush as usize;
+        &self.data.leaf_brushes[start..start + leaf.brush_count as usize]
+    }
+
+    /// The leaf of model `model` containing `p` (points on a plane go to the front), or
+    /// `None` when there is no such model.
+    #[must_use]
+    pub fn leaf_at(&self, model: usize, p: Vec3) -> Option<&CompiledLeaf> {
+        let mut child = self.data.models.get(model)?.root;
+        loop {
+            match child {
+                NodeChild::Leaf(i) => return self.data.leaves.get(i as usize),
+                NodeChild::Node(i) => {
+                    let node = self.data.nodes.get(i as usize)?;
+                    let plane = self.data.planes.get(node.plane as usize)?;
+                    child = node.children[usize::from(plane.distance(p) < 0.0)];
+                }
+            }
+        }
+    }
+
+    /// The contents at `p` in the world model.
+    #[must_use]
+    pub fn point_contents(&self, p: Vec3) -> Contents {
+        self.leaf_at(0, p)
+            .map_or(Contents::EMPTY, |leaf| leaf.contents)
+    }
+
+    /// The deepest leaf of any model (root leaf = 0).
+    #[must_use]
+    pub fn max_depth(&self) -> u32 {
+        let mut deepest = 0;
+        let mut stack: Vec<(NodeChild, u32)> =
+            self.data.models.iter().map(|m| (m.root, 0)).collect();
+        while let Some((child, depth)) = stack.pop() {
+            match child {
+                NodeChild::Leaf(_) => deepest = deepest.max(depth),
+                NodeChild::Node(i) => {
+                    if let Some(node) = self.data.nodes.get(i as usize) {
+                        stack.extend(node.children.iter().map(|c| (*c, depth + 1)));
+                    }
+                }
+            }
+        }
+        deepest
+    }
+
+    /// How many brush sides are bevels.
+    #[must_use]
+    pub fn bevel_count(&self) -> usize {
+        self.data.sides.iter().filter(|s| s.bevel).count()
+    }
+
+    /// How many leaves block movement under the default mask.
+    #[must_use]
+    pub fn solid_leaf_count(&self) -> usize {
+        self.data
+            .leaves
+            .iter()
+            .filter(|l| l.contents.is_solid())
+            .count()
+    }
+}

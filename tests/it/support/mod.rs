@@ -1,0 +1,149 @@
+//! Test support: a seeded RNG, the real-map corpus location, map fixtures and checkers.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use planeshift::brush::{BrushOutput, brushes_from_map};
+use planeshift::map::{MapFile, parse_map};
+
+/// A PCG32 generator (O'Neill), so every random test is reproducible from its seed.
+pub struct Pcg32 {
+    state: u64,
+    inc: u64,
+}
+
+impl Pcg32 {
+    pub fn new(seed: u64) -> Self {
+        let mut rng = Pcg32 {
+            state: 0,
+            inc: (seed << 1) | 1,
+        };
+        rng.next_u32();
+        rng.state = rng.state.wrapping_add(seed ^ 0x853c_49e6_748f_ea9b);
+        rng.next_u32();
+        rng
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        let old = self.state;
+        self.state = old
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(self.inc);
+        let xorshifted = (((old >> 18) ^ old) >> 27) as u32;
+        let rot = (old >> 59) as u32;
+        xorshifted.rotate_right(rot)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u32() as u64 * n as u64) >> 32) as usize
+    }
+
+    /// Uniform in `[lo, hi)`.
+    pub fn range_f64(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * (self.next_u32() as f64 / 4_294_967_296.0)
+    }
+}
+
+/// The folder of real maps written by others: `$PLANESHIFT_REAL_MAPS`, default
+/// `../shared/maps` beside the repository. `None` (and a printed skip) when absent.
+pub fn real_maps_dir(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "{test}: skipped, real maps folder {} is missing (set PLANESHIFT_REAL_MAPS)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Every `.map` under `dir`, sorted, as (relative name, path).
+pub fn maps_in(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "map") {
+                let name = path
+                    .strip_prefix(dir)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((name, path));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The real maps, or an empty list (after printing a skip) when the folder is missing.
+pub fn real_maps(test: &str) -> Vec<(String, PathBuf)> {
+    real_maps_dir(test).map(|d| maps_in(&d)).unwrap_or_default()
+}
+
+/// The hand-authored maps bundled in `maps/`.
+pub fn bundled_maps() -> Vec<(String, PathBuf)> {
+    maps_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("maps"))
+}
+
+pub fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// Parses `src`, panicking with the error when it fails.
+pub fn parse_ok(src: &str) -> MapFile {
+    parse_map(src.as_bytes()).unwrap_or_else(|e| panic!("unexpected parse error {e}"))
+}
+
+/// Parses `src`, which must fail with exactly `expected` ("LINE:COL: message").
+#[track_caller]
+pub fn check_parse_err(src: &[u8], expected: &str) {
+    match parse_map(src) {
+        Ok(map) => panic!("expected error {expected:?}, parsed {map:?}"),
+        Err(e) => assert_eq!(e.to_string(), expected),
+    }
+}
+
+/// Parses `src` and builds its brushes.
+pub fn brushes(src: &str) -> BrushOutput {
+    brushes_from_map(&parse_ok(src))
+}
+
+/// A worldspawn holding one axis-aligned box brush from `mins` to `maxs`, standard format.
+pub fn box_brush_face_lines(mins: [f64; 3], maxs: [f64; 3], texture: &str) -> String {
+    let [x0, y0, z0] = mins;
+    let [x1, y1, z1] = maxs;
+    format!(
+        "( {x0} {y0} {z0} ) ( {x0} {y1} {z0} ) ( {x0} {y0} {z1} ) {texture} 0 0 0 1 1\n\
+         ( {x1} {y0} {z0} ) ( {x1} {y0} {z1} ) ( {x1} {y1} {z0} ) {texture} 0 0 0 1 1\n\
+         ( {x0} {y0} {z0} ) ( {x0} {y0} {z1} ) ( {x1} {y0} {z0} ) {texture} 0 0 0 1 1\n\
+         ( {x0} {y1} {z0} ) ( {x1} {y1} {z0} ) ( {x0} {y1} {z1} ) {texture} 0 0 0 1 1\n\
+         ( {x0} {y0} {z0} ) ( {x1} {y0} {z0} ) ( {x0} {y1} {z0} ) {texture} 0 0 0 1 1\n\
+         ( {x0} {y0} {z1} ) ( {x0} {y1} {z1} ) ( {x1} {y0} {z1} ) {texture} 0 0 0 1 1\n"
+    )
+}
+
+/// A map with a worldspawn of the given box brushes `(mins, maxs, texture)`.
+pub fn box_map(boxes: &[([f64; 3], [f64; 3], &str)]) -> String {
+    let mut src = String::from("{\n\"classname\" \"worldspawn\"\n");
+    for (mins, maxs, texture) in boxes {
+        src.push_str("{\n");
+        src.push_str(&box_brush_face_lines(*mins, *maxs, texture));
+        src.push_str("}\n");
+    }
+    src.push_str("}\n");
+    src
+}

@@ -1,0 +1,124 @@
+//! `bspc compile` and `bspc info`: compile a map to a `.pbsp` file, or report one.
+//!
+//! Takes paths, gives the compiled file and statistics (human or one JSON object) on
+//! stdout; diagnostics go to stderr.
+
+use std::path::{Path, PathBuf};
+
+use planeshift::compile::{CompileError, compile_map};
+use planeshift::compiled::{CompiledMap, EXTENSION};
+use serde::Serialize;
+
+use crate::CliError;
+use crate::check::print_diagnostics;
+
+/// The statistics object of `compile --json` and `info --json`. Field names are a contract.
+#[derive(Debug, Serialize)]
+struct Stats {
+    brushes: u32,
+    world_brushes: u32,
+    planes: usize,
+    nodes: usize,
+    leaves: usize,
+    solid_leaves: usize,
+    bevels: usize,
+    max_depth: u32,
+    submodels: usize,
+    bytes: usize,
+    seconds: f64,
+}
+
+impl Stats {
+    fn of(map: &CompiledMap, bytes: usize) -> Stats {
+        let stats = map.stats();
+        Stats {
+            brushes: stats.brushes,
+            world_brushes: stats.world_brushes,
+            planes: map.planes().len(),
+            nodes: map.nodes().len(),
+            leaves: map.leaves().len(),
+            solid_leaves: map.solid_leaf_count(),
+            bevels: map.bevel_count(),
+            max_depth: map.max_depth(),
+            submodels: map.models().len().saturating_sub(1),
+            bytes,
+            seconds: stats.seconds,
+        }
+    }
+
+    fn print_human(&self) {
+        println!(
+            "{} brushes ({} solid world), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} bytes, {:.3} s",
+            self.brushes,
+            self.world_brushes,
+            self.planes,
+            self.nodes,
+            self.leaves,
+            self.solid_leaves,
+            self.bevels,
+            self.max_depth,
+            self.submodels,
+            self.bytes,
+            self.seconds
+        );
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct CompileJson {
+    #[serde(flatten)]
+    stats: Stats,
+    output: String,
+    timings: serde_json::Map<String, serde_json::Value>,
+}
+
+pub fn compile(input: &Path, output: Option<PathBuf>, json: bool) -> Result<(), CliError> {
+    let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
+    let compiled = compile_map(&src).map_err(|e| match e {
+        CompileError::Parse(p) => CliError::syntax(input, &p),
+        other => CliError::internal(other),
+    })?;
+    let bytes = compiled.map.to_bytes();
+    let output = output.unwrap_or_else(|| input.with_extension(EXTENSION));
+    std::fs::write(&output, &bytes).map_err(|e| CliError::io(&output, &e))?;
+    print_diagnostics(input, &compiled.diagnostics);
+    let stats = Stats::of(&compiled.map, bytes.len());
+    if json {
+        let timings = compiled
+            .timings
+            .iter()
+            .map(|(stage, s)| ((*stage).to_owned(), serde_json::json!(s)))
+            .collect();
+        let report = CompileJson {
+            stats,
+            output: output.display().to_string(),
+            timings,
+        };
+        println!(
+            "{}",
+            serde_json::to_string(&report).map_err(CliError::internal)?
+        );
+    } else {
+        for (stage, seconds) in &compiled.timings {
+            println!("{stage:>8}: {:8.3} ms", seconds * 1e3);
+        }
+        stats.print_human();
+        println!("wrote {}", output.display());
+    }
+    Ok(())
+}
+
+pub fn info(path: &Path, json: bool) -> Result<(), CliError> {
+    let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
+    let map = CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e))?;
+    let stats = Stats::of(&map, bytes.len());
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(&stats).map_err(CliError::internal)?
+        );
+    } else {
+        stats.print_human();
+    }
+    Ok(())
+}
