@@ -5,7 +5,8 @@
 //! f64 → f32 narrowing in the crate.
 //!
 //! The file is the 8-byte magic [`MAGIC`], then the format version ([`FORMAT_VERSION`]) and
-//! the data, both in postcard. Guarantees: a `CompiledMap` can only be obtained from the
+//! the 64-bit FNV-1a [`checksum`] of the body, both as postcard integers, then the body: the
+//! data in postcard. Guarantees: a `CompiledMap` can only be obtained from the
 //! compiler or from [`CompiledMap::from_bytes`], and both run the validation in `validate.rs`, so every index,
 //! count, normal length and number in a usable map has been checked; a corrupt file is a
 //! typed [`LoadError`], never a panic and never an out-of-bounds access.
@@ -28,6 +29,26 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
+
+/// The 64-bit FNV-1a hash of `bytes`: the checksum stored in compiled files.
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0100_0000_01b3;
+    bytes.iter().fold(OFFSET_BASIS, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(PRIME)
+    })
+}
+
+/// A whole file around an already serialised `body`: magic, version, checksum, body.
+#[must_use]
+pub fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    // Integers always serialise.
+    out.extend(postcard::to_allocvec(&(FORMAT_VERSION, checksum(body))).unwrap_or_default());
+    out.extend_from_slice(body);
+    out
+}
 
 /// A plane in f32: points with `normal·x == dist`; solid lies behind (`normal·x < dist`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -156,15 +177,12 @@ impl CompiledMap {
         Ok(CompiledMap { data })
     }
 
-    /// The file bytes: magic, version, data.
+    /// The file bytes: magic, version, checksum, data.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
         // Serialising plain owned data into a Vec cannot fail.
-        if let Ok(bytes) = postcard::to_allocvec(&(FORMAT_VERSION, &self.data)) {
-            out.extend(bytes);
-        }
-        out
+        let body = postcard::to_allocvec(&self.data).unwrap_or_default();
+        frame(&body)
     }
 
     /// Reads and validates a compiled file.
@@ -182,7 +200,13 @@ impl CompiledMap {
                 expected: FORMAT_VERSION,
             });
         }
-        let (data, rest) = postcard::take_from_bytes::<MapData>(rest)
+        let (expected, body) =
+            postcard::take_from_bytes::<u64>(rest).map_err(|e| LoadError::Decode(e.to_string()))?;
+        let found = checksum(body);
+        if found != expected {
+            return Err(LoadError::ChecksumMismatch { expected, found });
+        }
+        let (data, rest) = postcard::take_from_bytes::<MapData>(body)
             .map_err(|e| LoadError::Decode(e.to_string()))?;
         if !rest.is_empty() {
             return Err(LoadError::TrailingBytes(rest.len()));

@@ -23,6 +23,13 @@ pub enum LoadError {
         /// Version this build reads.
         expected: u32,
     },
+    /// The body does not match its checksum: the file was damaged after it was written.
+    ChecksumMismatch {
+        /// Checksum stored in the file.
+        expected: u64,
+        /// Checksum of the body as read.
+        found: u64,
+    },
     /// The data cannot be decoded (truncated or garbled).
     Decode(String),
     /// Bytes follow the data.
@@ -54,6 +61,10 @@ impl std::fmt::Display for LoadError {
             LoadError::VersionMismatch { found, expected } => write!(
                 f,
                 "compiled map format version {found}, this build reads version {expected}: recompile the map"
+            ),
+            LoadError::ChecksumMismatch { expected, found } => write!(
+                f,
+                "corrupt compiled map: checksum {found:016x} does not match the stored {expected:016x}"
             ),
             LoadError::Decode(e) => write!(f, "corrupt compiled map: {e}"),
             LoadError::TrailingBytes(n) => write!(f, "corrupt compiled map: {n} trailing bytes"),

@@ -123,3 +123,105 @@ fn check_reads_every_real_map() {
         assert!(json["world_brushes"].as_u64().unwrap_or(0) > 0, "{name}");
     }
 }
+
+/// The statistics keys `compile --json` and `info --json` must hold (the contract).
+const STAT_KEYS: [&str; 11] = [
+    "brushes",
+    "world_brushes",
+    "planes",
+    "nodes",
+    "leaves",
+    "solid_leaves",
+    "bevels",
+    "max_depth",
+    "submodels",
+    "bytes",
+    "seconds",
+];
+
+#[test]
+fn compile_then_info_report_the_same_statistics() {
+    let out_path = temp_file("arena.pbsp", b"");
+    let out = bspc(&[
+        "compile",
+        &bundled("arena.map"),
+        "-o",
+        out_path.to_str().expect("path"),
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object");
+    let compiled: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let file_len = std::fs::metadata(&out_path).expect("output written").len();
+    assert_eq!(compiled["bytes"], file_len);
+    assert_eq!(compiled["brushes"], 115);
+    assert_eq!(compiled["submodels"], 2);
+    let info = bspc(&["info", out_path.to_str().expect("path"), "--json"]);
+    assert_eq!(info.status.code(), Some(0));
+    let info: serde_json::Value = serde_json::from_slice(&info.stdout).expect("json");
+    for key in STAT_KEYS {
+        assert!(
+            compiled.get(key).is_some_and(|v| v.is_number()),
+            "compile lacks {key}"
+        );
+        assert_eq!(info[key], compiled[key], "{key}");
+    }
+}
+
+#[test]
+fn compile_writes_beside_the_input_by_default_and_prints_timings() {
+    let map = temp_file(
+        "room.map",
+        &std::fs::read(bundled("box_room.map")).expect("map"),
+    );
+    let out = bspc(&["compile", map.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(map.with_extension("pbsp").exists());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for stage in ["parse", "brushes", "bevels", "tree", "pack"] {
+        assert!(text.contains(stage), "timing for {stage} in {text}");
+    }
+}
+
+#[test]
+fn compile_and_info_errors_have_the_check_exit_statuses() {
+    let bad = temp_file("bad2.map", b"{\n( 0 0 0 ) }\n");
+    assert_eq!(
+        bspc(&["compile", bad.to_str().expect("path")])
+            .status
+            .code(),
+        Some(1)
+    );
+    let corrupt = temp_file("corrupt.pbsp", b"PLNSHIFT\x01garbage");
+    let out = bspc(&["info", corrupt.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("corrupt compiled map"));
+    assert_eq!(bspc(&["info", "/nonexistent.pbsp"]).status.code(), Some(2));
+    assert_eq!(
+        bspc(&["compile", "/nonexistent.map"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn compile_handles_every_real_map() {
+    for (name, path) in real_maps("compile_handles_every_real_map") {
+        let out_path = temp_file("real.pbsp", b"");
+        let out = bspc(&[
+            "compile",
+            path.to_str().expect("path"),
+            "-o",
+            out_path.to_str().expect("path"),
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert!(json["solid_leaves"].as_u64().unwrap_or(0) > 0, "{name}");
+    }
+}

@@ -4,8 +4,12 @@ mod support;
 
 /// Brush geometry: planes, merging, rejection, solidity rules.
 mod brush;
+/// The compiler: tree against brute force, bevels, plane table, submodels.
+mod bsp;
 /// The `bspc` binary: exit codes, output formats, JSON contracts.
 mod bspc_cli;
+/// The compiled file format: round trips and corruption.
+mod compiled;
 /// The shared real maps: counts against SOURCES.md, round trips.
 mod corpus;
 /// Seeded mutation fuzzing of the reader and brush stage.

@@ -147,3 +147,126 @@ pub fn box_map(boxes: &[([f64; 3], [f64; 3], &str)]) -> String {
     src.push_str("}\n");
     src
 }
+
+/// Compiles `.map` bytes, panicking on failure.
+pub fn compile(src: &[u8]) -> planeshift::compile::CompileOutput {
+    planeshift::compile::compile_map(src).unwrap_or_else(|e| panic!("compile failed: {e}"))
+}
+
+/// Brute force over brushes: a uniform grid of brush bounds for fast lookups.
+pub struct BrushOracle {
+    pub brushes: Vec<planeshift::brush::Brush>,
+    mins: glam::DVec3,
+    cell: f64,
+    dims: [usize; 3],
+    cells: Vec<Vec<u32>>,
+}
+
+/// Longest side of the oracle's grid, in cells.
+const ORACLE_GRID: usize = 48;
+
+impl BrushOracle {
+    /// An oracle over `brushes`, with bounds grown by `margin` when binning.
+    pub fn new(brushes: Vec<planeshift::brush::Brush>, margin: f64) -> Self {
+        let mut mins = glam::DVec3::splat(f64::INFINITY);
+        let mut maxs = glam::DVec3::splat(f64::NEG_INFINITY);
+        for b in &brushes {
+            mins = mins.min(b.mins);
+            maxs = maxs.max(b.maxs);
+        }
+        if brushes.is_empty() {
+            mins = glam::DVec3::ZERO;
+            maxs = glam::DVec3::ONE;
+        }
+        let cell = ((maxs - mins).max_element() / ORACLE_GRID as f64).max(1.0);
+        let dim = |a: usize| (((maxs[a] - mins[a]) / cell).ceil() as usize).max(1);
+        let dims = [dim(0), dim(1), dim(2)];
+        let mut oracle = BrushOracle {
+            brushes: Vec::new(),
+            mins,
+            cell,
+            dims,
+            cells: vec![Vec::new(); dims[0] * dims[1] * dims[2]],
+        };
+        for (i, b) in brushes.iter().enumerate() {
+            let lo = oracle.cell_coords(b.mins - margin);
+            let hi = oracle.cell_coords(b.maxs + margin);
+            for x in lo[0]..=hi[0] {
+                for y in lo[1]..=hi[1] {
+                    for z in lo[2]..=hi[2] {
+                        let index = oracle.index([x, y, z]);
+                        oracle.cells[index].push(i as u32);
+                    }
+                }
+            }
+        }
+        oracle.brushes = brushes;
+        oracle
+    }
+
+    fn cell_coords(&self, p: glam::DVec3) -> [usize; 3] {
+        let mut out = [0; 3];
+        for a in 0..3 {
+            let c = ((p[a] - self.mins[a]) / self.cell).floor();
+            out[a] = (c.max(0.0) as usize).min(self.dims[a] - 1);
+        }
+        out
+    }
+
+    fn index(&self, [x, y, z]: [usize; 3]) -> usize {
+        (z * self.dims[1] + y) * self.dims[0] + x
+    }
+
+    /// Brushes whose bounds (grown by the binning margin) may hold `p`.
+    pub fn near(&self, p: glam::DVec3) -> impl Iterator<Item = &planeshift::brush::Brush> {
+        let inside = (0..3).all(|a| {
+            p[a] >= self.mins[a] - self.cell
+                && p[a] <= self.mins[a] + self.cell * (self.dims[a] + 1) as f64
+        });
+        let cell = if inside {
+            &self.cells[self.index(self.cell_coords(p))][..]
+        } else {
+            &[][..]
+        };
+        cell.iter().map(|&i| &self.brushes[i as usize])
+    }
+
+    /// Whether `p` is within `epsilon` of a side of a brush near it.
+    pub fn near_surface(&self, p: glam::DVec3, epsilon: f64) -> bool {
+        self.near(p).any(|b| {
+            (0..3).all(|a| p[a] >= b.mins[a] - epsilon && p[a] <= b.maxs[a] + epsilon)
+                && b.sides.iter().any(|s| s.plane.distance(p).abs() < epsilon)
+        })
+    }
+
+    /// Brushes strictly containing `p`.
+    pub fn containing(&self, p: glam::DVec3) -> impl Iterator<Item = &planeshift::brush::Brush> {
+        self.near(p).filter(move |b| b.contains(p, 0.0))
+    }
+
+    /// Union of the brush bounds.
+    pub fn bounds(&self) -> (glam::DVec3, glam::DVec3) {
+        let mut mins = glam::DVec3::splat(f64::INFINITY);
+        let mut maxs = glam::DVec3::splat(f64::NEG_INFINITY);
+        for b in &self.brushes {
+            mins = mins.min(b.mins);
+            maxs = maxs.max(b.maxs);
+        }
+        (mins, maxs)
+    }
+}
+
+/// Runs `f(thread, count)` on two threads, splitting `total` cases between them.
+pub fn in_parallel<T: Send>(total: usize, f: impl Fn(usize, usize) -> T + Sync) -> Vec<T> {
+    const THREADS: usize = 2;
+    std::thread::scope(|scope| {
+        let f = &f;
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| scope.spawn(move || f(t, total / THREADS + usize::from(t < total % THREADS))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| panic!("worker panicked")))
+            .collect()
+    })
+}

@@ -1,0 +1,332 @@
+//! Compiler tests: the tree against brute force over brushes (property 20), bevel validity
+//! (21, 23), the plane table (24), submodels and known geometric facts of the bundled maps.
+
+use std::collections::HashSet;
+
+use glam::{DVec3, Vec3};
+use planeshift::brush::{BevelKind, BrushOwner, brush_bevels, brushes_from_map};
+use planeshift::contents::Contents;
+use planeshift::map::parse_map;
+use planeshift::tolerance::{BEVEL_ACCEPT_EPSILON, DIST_EPSILON, NORMAL_EPSILON};
+
+use crate::support::{BrushOracle, Pcg32, bundled_maps, compile, in_parallel, read, real_maps};
+
+/// Random points compared per real map.
+const POINTS_PER_MAP: usize = 1_000_000;
+/// Points closer than this to a brush plane are left out: there the answer depends on
+/// rounding, not on the tree (map units).
+const SURFACE_MARGIN: f64 = 0.01;
+
+/// The liquids a brush contributes to contents even when not solid.
+const LIQUIDS: u32 = Contents::WATER.0 | Contents::SLIME.0 | Contents::LAVA.0 | Contents::MIST.0;
+
+fn world_oracle(src: &[u8]) -> BrushOracle {
+    let map = parse_map(src).expect("parse");
+    let brushes = brushes_from_map(&map)
+        .brushes
+        .into_iter()
+        .filter(|b| b.owner == BrushOwner::World)
+        .collect();
+    BrushOracle::new(brushes, SURFACE_MARGIN)
+}
+
+/// Compares tree contents with brute force on `count` seeded points; returns (compared,
+/// solid points seen).
+fn compare_points(name: &str, src: &[u8], count: usize) -> (usize, usize) {
+    let compiled = compile(src).map;
+    let oracle = world_oracle(src);
+    let (mins, maxs) = oracle.bounds();
+    let margin = DVec3::splat(64.0);
+    let results = in_parallel(count, |thread, count| {
+        let mut rng = Pcg32::new(0x5eed_0000 + thread as u64);
+        let (mut compared, mut solid) = (0, 0);
+        for _ in 0..count {
+            // Half uniform over the map (and its void margin), half inside some brush's bounds.
+            let (lo, hi) = if rng.below(2) == 0 || oracle.brushes.is_empty() {
+                (mins - margin, maxs + margin)
+            } else {
+                let b = &oracle.brushes[rng.below(oracle.brushes.len())];
+                (b.mins - 4.0, b.maxs + 4.0)
+            };
+            let p = Vec3::new(
+                rng.range_f64(lo.x, hi.x) as f32,
+                rng.range_f64(lo.y, hi.y) as f32,
+                rng.range_f64(lo.z, hi.z) as f32,
+            );
+            let q = p.as_dvec3();
+            if oracle.near_surface(q, SURFACE_MARGIN) {
+                continue;
+            }
+            let mut expected_solid = false;
+            let mut expected_liquid = 0;
+            for b in oracle.containing(q) {
+                expected_solid |= b.solid;
+                expected_liquid |= b.contents.0 & LIQUIDS;
+            }
+            let got = compiled.point_contents(p);
+            assert_eq!(got.is_solid(), expected_solid, "{name}: solidity at {p:?}");
+            assert_eq!(got.0 & LIQUIDS, expected_liquid, "{name}: liquids at {p:?}");
+            compared += 1;
+            solid += usize::from(expected_solid);
+        }
+        (compared, solid)
+    });
+    results
+        .into_iter()
+        .fold((0, 0), |(a, b), (c, d)| (a + c, b + d))
+}
+
+#[test]
+fn tree_contents_equal_brute_force_on_real_maps() {
+    for (name, path) in real_maps("tree_contents_equal_brute_force_on_real_maps") {
+        let (compared, solid) = compare_points(&name, &read(&path), POINTS_PER_MAP);
+        println!("{name}: {compared} points compared, {solid} solid");
+        assert!(
+            compared > POINTS_PER_MAP * 9 / 10,
+            "{name}: only {compared} compared"
+        );
+        assert!(solid > compared / 100, "{name}: only {solid} solid points");
+    }
+}
+
+#[test]
+fn tree_contents_equal_brute_force_on_bundled_maps() {
+    for (name, path) in bundled_maps() {
+        let (compared, solid) = compare_points(&name, &read(&path), 100_000);
+        assert!(
+            solid > 0 && compared > 90_000,
+            "{name}: {compared} compared, {solid} solid"
+        );
+    }
+}
+
+#[test]
+fn bevels_are_valid_and_never_split() {
+    let mut maps = real_maps("bevels_are_valid_and_never_split");
+    maps.extend(bundled_maps());
+    let mut totals = [0usize; 3];
+    for (name, path) in &maps {
+        let src = read(path);
+        let output = brushes_from_map(&parse_map(&src).expect("parse"));
+        for brush in &output.brushes {
+            let vertices = brush.vertices();
+            let bevels = brush_bevels(brush);
+            let mut normals: Vec<DVec3> = brush.sides.iter().map(|s| s.plane.normal).collect();
+            normals.extend(bevels.iter().map(|b| b.plane.normal));
+            for (i, a) in normals.iter().enumerate() {
+                for b in &normals[i + 1..] {
+                    assert!(
+                        (*a - *b).abs().max_element() >= NORMAL_EPSILON,
+                        "{name} brush at {}: two sides share normal {a}",
+                        brush.loc
+                    );
+                }
+            }
+            for bevel in &bevels {
+                let worst = vertices
+                    .iter()
+                    .map(|v| bevel.plane.distance(*v))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                assert!(
+                    worst <= BEVEL_ACCEPT_EPSILON,
+                    "{name} {}: {bevel:?} cuts the brush by {worst}",
+                    brush.loc
+                );
+                for end in bevel.edge {
+                    let d = bevel.plane.distance(end).abs();
+                    assert!(
+                        d < 1e-4,
+                        "{name} {}: {bevel:?} misses its generator by {d}",
+                        brush.loc
+                    );
+                }
+                totals[match bevel.kind {
+                    BevelKind::Axial => 0,
+                    BevelKind::EdgeAxis => 1,
+                    BevelKind::Bisector => 2,
+                }] += 1;
+            }
+        }
+        // Bevels never split: every node plane is the plane of a real face.
+        let compiled = compile(&src).map;
+        let face_planes: HashSet<u32> = compiled
+            .sides()
+            .iter()
+            .filter(|s| !s.bevel)
+            .map(|s| s.plane & !1)
+            .collect();
+        for node in compiled.nodes() {
+            assert!(
+                face_planes.contains(&(node.plane & !1)),
+                "{name}: a node splits on a bevel plane"
+            );
+        }
+        // No two sides of a compiled brush share a normal, in f32 either.
+        for brush in compiled.brushes() {
+            let sides = compiled.brush_sides(brush);
+            for (i, a) in sides.iter().enumerate() {
+                for b in &sides[i + 1..] {
+                    let (na, nb) = (
+                        compiled.planes()[a.plane as usize].normal,
+                        compiled.planes()[b.plane as usize].normal,
+                    );
+                    assert!(
+                        na.dot(nb) < 1.0 - 1e-7,
+                        "{name}: compiled sides share a normal"
+                    );
+                }
+            }
+        }
+    }
+    println!(
+        "bevels: {} axial, {} edge x axis, {} bisector",
+        totals[0], totals[1], totals[2]
+    );
+    assert!(
+        totals.iter().all(|&t| t > 0),
+        "every bevel family is exercised: {totals:?}"
+    );
+}
+
+#[test]
+fn plane_table_has_no_near_duplicates_and_exact_pairs() {
+    let mut maps = real_maps("plane_table_has_no_near_duplicates_and_exact_pairs");
+    maps.extend(bundled_maps());
+    for (name, path) in &maps {
+        let compiled = compile(&read(path)).map;
+        let planes = compiled.planes();
+        let mut canonical: Vec<(f64, DVec3)> = planes
+            .chunks(2)
+            .map(|pair| {
+                assert_eq!(pair[1].normal, -pair[0].normal, "{name}");
+                assert_eq!(pair[1].dist, -pair[0].dist, "{name}");
+                (f64::from(pair[0].dist), pair[0].normal.as_dvec3())
+            })
+            .collect();
+        canonical.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (i, (d, n)) in canonical.iter().enumerate() {
+            for (e, m) in canonical[i + 1..]
+                .iter()
+                .take_while(|(e, _)| e - d < DIST_EPSILON)
+            {
+                assert!(
+                    (*n - *m).abs().max_element() > NORMAL_EPSILON * 2.0,
+                    "{name}: planes ({n}, {d}) and ({m}, {e}) should have merged"
+                );
+            }
+        }
+    }
+}
+
+fn arena() -> planeshift::compiled::CompiledMap {
+    compile(&read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+    ))
+    .map
+}
+
+#[test]
+fn arena_contents_at_known_points() {
+    let map = arena();
+    // Open floor space above the tiled floor; the tiles themselves; the void below and beyond.
+    assert_eq!(
+        map.point_contents(Vec3::new(1536.0, 1536.0, 24.0)),
+        Contents::EMPTY
+    );
+    assert_eq!(
+        map.point_contents(Vec3::new(1536.0, 1536.0, -8.0)),
+        Contents::SOLID
+    );
+    assert_eq!(
+        map.point_contents(Vec3::new(1536.0, 1536.0, -1000.0)),
+        Contents::EMPTY
+    );
+    assert_eq!(
+        map.point_contents(Vec3::new(1e5, 0.0, 0.0)),
+        Contents::EMPTY
+    );
+    // Water, clip and the 18-unit stair flight (step 2 top at z = 36, x 160..192).
+    assert_eq!(
+        map.point_contents(Vec3::new(256.0, 1536.0, 32.0)),
+        Contents::WATER
+    );
+    assert_eq!(
+        map.point_contents(Vec3::new(576.0, 1536.0, 64.0)),
+        Contents::PLAYERCLIP
+    );
+    assert_eq!(
+        map.point_contents(Vec3::new(176.0, 576.0, 35.0)),
+        Contents::SOLID
+    );
+    assert_eq!(
+        map.point_contents(Vec3::new(176.0, 576.0, 37.0)),
+        Contents::EMPTY
+    );
+    // The 2-unit wall at x 1152..1154.
+    assert_eq!(
+        map.point_contents(Vec3::new(1153.0, 768.0, 32.0)),
+        Contents::SOLID
+    );
+    assert_eq!(
+        map.point_contents(Vec3::new(1155.0, 768.0, 32.0)),
+        Contents::EMPTY
+    );
+}
+
+#[test]
+fn arena_submodels_keep_their_entities() {
+    let map = arena();
+    let models = map.models();
+    assert_eq!(models.len(), 3, "world, func_door, trigger_multiple");
+    let classname = |i: usize| {
+        models[i]
+            .properties
+            .iter()
+            .find(|(k, _)| k == "classname")
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(classname(1), Some("func_door"));
+    assert_eq!(classname(2), Some("trigger_multiple"));
+    assert_eq!(models[1].mins, Vec3::new(768.0, 1408.0, 0.0));
+    assert_eq!(models[1].maxs, Vec3::new(784.0, 1536.0, 128.0));
+    let inside_door = Vec3::new(776.0, 1472.0, 64.0);
+    assert_eq!(
+        map.leaf_at(1, inside_door).map(|l| l.contents),
+        Some(Contents::SOLID)
+    );
+    assert_eq!(
+        map.point_contents(inside_door),
+        Contents::EMPTY,
+        "doors are not world"
+    );
+    // The trigger is a model with no solid brushes.
+    assert_eq!(models[2].brush_count, 0);
+    assert_eq!(
+        map.leaf_at(2, Vec3::new(960.0, 1472.0, 64.0))
+            .map(|l| l.contents),
+        Some(Contents::EMPTY)
+    );
+}
+
+#[test]
+fn real_maps_keep_their_movers_as_submodels() {
+    let Some(dir) = crate::support::real_maps_dir("real_maps_keep_their_movers_as_submodels")
+    else {
+        return;
+    };
+    let map = compile(&read(&dir.join("id-quake-1996/dm2.map"))).map;
+    let classes: Vec<&str> = map.models()[1..]
+        .iter()
+        .filter_map(|m| {
+            m.properties
+                .iter()
+                .find(|(k, _)| k == "classname")
+                .map(|(_, v)| v.as_str())
+        })
+        .collect();
+    assert_eq!(classes.len(), map.models().len() - 1);
+    for mover in ["func_door", "func_plat", "func_train"] {
+        assert!(classes.contains(&mover), "dm2 has a {mover}: {classes:?}");
+    }
+    assert!(map.models()[1..].iter().any(|m| m.brush_count > 0));
+}
