@@ -21,3 +21,4 @@ pub mod contents;
 pub mod geom;
 pub mod map;
 pub mod tolerance;
+pub mod trace;

@@ -91,3 +91,29 @@ const _: () = assert!(SPLIT_EPSILON < MIN_EDGE_LENGTH);
 /// farthest a plane through a point within [`MAX_MAP_COORD`] can be from the origin, with
 /// room to spare.
 pub const MAX_COMPILED_COORD: f32 = 2.0 * MAX_MAP_COORD as f32;
+
+/// How far a sweep stops in front of the surface it hits, in map units (the stop distance).
+///
+/// Quake 1/2's `DIST_EPSILON`. The hit fraction is pulled back so that the end sits this far in
+/// front of the binding shifted plane, so the end is never inside solid and the next sweep
+/// from it starts outside. 1/32 is 64 f32 ulps at Quake's ±4096 and 8 ulps at ±32768; Quake 3
+/// uses 1/8 for network snapping, which a library does not need.
+pub const SURFACE_CLIP_EPSILON: f32 = 1.0 / 32.0;
+
+/// Extra reach of a sweep when deciding which side of a node plane it can touch, in map
+/// units. Node planes only cull; the margin must exceed the compiler's [`SPLIT_EPSILON`],
+/// the f32 rounding of planes at the world limit and [`SURFACE_CLIP_EPSILON`] (Quake 3 adds
+/// 1 unit for the same reason).
+pub const TREE_CULL_MARGIN: f32 = 0.125;
+
+/// Deepest tree a compiled file may hold. Tree walks recurse, so this bounds their stack
+/// use; real maps stay below 100.
+pub const MAX_TREE_DEPTH: u32 = 1024;
+
+/// Brushes a sweep remembers as already tested, so that a brush listed in several leaves is
+/// clipped once (Quake's `checkcount`, without shared mutable state). A brush beyond this is
+/// clipped again, which is correct, only slower.
+pub const TRACE_SEEN_BRUSHES: usize = 32;
+
+const _: () = assert!((SURFACE_CLIP_EPSILON as f64) < (TREE_CULL_MARGIN as f64));
+const _: () = assert!(SPLIT_EPSILON < TREE_CULL_MARGIN as f64);

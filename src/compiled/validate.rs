@@ -3,12 +3,13 @@
 //! Takes deserialised tables, gives `Ok` or the first problem found. After `Ok`: every index
 //! is in range, every range fits its table, every number is finite and bounded, every normal
 //! has unit length, plane pairs are exact negations, and the node graph is a forest whose
-//! child indices exceed their parents' (so every walk terminates and visits each node once).
+//! child indices exceed their parents' (so every walk terminates and visits each node once)
+//! and whose depth is at most `MAX_TREE_DEPTH` (so recursive walks cannot exhaust the stack).
 
 use glam::Vec3;
 
 use super::{MapData, NodeChild};
-use crate::tolerance::{LOAD_NORMAL_TOLERANCE, MAX_COMPILED_COORD};
+use crate::tolerance::{LOAD_NORMAL_TOLERANCE, MAX_COMPILED_COORD, MAX_TREE_DEPTH};
 
 /// Why a compiled file cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -246,6 +247,19 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
         )?;
         if !bounded(model.mins) || !bounded(model.maxs) || !bounded(model.origin) {
             return Err(bad_value("models", i, "bounds or origin not finite"));
+        }
+    }
+    // Children follow their parents and have one parent each, so this walk terminates.
+    for (i, model) in data.models.iter().enumerate() {
+        let mut stack = vec![(model.root, 0u32)];
+        while let Some((child, depth)) = stack.pop() {
+            if depth > MAX_TREE_DEPTH {
+                return Err(bad_value("models", i, "tree deeper than MAX_TREE_DEPTH"));
+            }
+            if let NodeChild::Node(n) = child {
+                let node = &data.nodes[n as usize];
+                stack.extend(node.children.iter().map(|c| (*c, depth + 1)));
+            }
         }
     }
     if !data.stats.seconds.is_finite() || data.stats.seconds < 0.0 {

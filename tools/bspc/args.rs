@@ -41,6 +41,38 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Sweep shapes through a world: JSON Lines queries, or one query from flags.
+    Trace {
+        /// The world: a .pbsp file, or a .map compiled in memory.
+        file: PathBuf,
+        /// JSON Lines queries, one {"shape":..,"start":[..],"end":[..]} per line.
+        #[arg(long, conflicts_with_all = ["shape", "from", "to"])]
+        queries: Option<PathBuf>,
+        /// Where to write the results (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// One query's shape: point, sphere:R, cylinder:R:H, capsule:R:H, box:HX,HY,HZ,
+        /// box:X0,Y0,Z0,X1,Y1,Z1 or hull:X,Y,Z;X,Y,Z;...
+        #[arg(long, requires_all = ["from", "to"])]
+        shape: Option<String>,
+        /// One query's start: X,Y,Z.
+        #[arg(long, allow_hyphen_values = true)]
+        from: Option<String>,
+        /// One query's end: X,Y,Z.
+        #[arg(long, allow_hyphen_values = true)]
+        to: Option<String>,
+    },
+    /// Time JSON Lines queries in-process: ns per query for each shape kind and for all.
+    Bench {
+        /// The world: a .pbsp file, or a .map compiled in memory.
+        file: PathBuf,
+        /// JSON Lines queries, as for `trace`.
+        #[arg(long)]
+        queries: PathBuf,
+        /// Timed repetitions after one warm-up pass.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+        reps: u32,
+    },
     /// Print the statistics of a compiled world.
     Info {
         /// The .pbsp file.

@@ -8,6 +8,7 @@
 mod args;
 mod check;
 mod compile;
+mod trace;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -45,6 +46,17 @@ impl CliError {
         }
     }
 
+    fn input(message: String) -> Self {
+        CliError { message, status: 1 }
+    }
+
+    fn usage(message: String) -> Self {
+        CliError {
+            message: format!("error: {message}"),
+            status: 2,
+        }
+    }
+
     fn internal(error: impl std::fmt::Display) -> Self {
         CliError {
             message: format!("error: {error}"),
@@ -75,5 +87,23 @@ fn run(args: Args) -> Result<(), CliError> {
         Command::Check { map, json } => check::run(&map, json),
         Command::Compile { map, output, json } => compile::compile(&map, output, json),
         Command::Info { file, json } => compile::info(&file, json),
+        Command::Trace {
+            file,
+            queries,
+            output,
+            shape,
+            from,
+            to,
+        } => trace::trace(
+            &file,
+            queries.as_deref(),
+            output.as_deref(),
+            (shape, from, to),
+        ),
+        Command::Bench {
+            file,
+            queries,
+            reps,
+        } => trace::bench(&file, &queries, reps),
     }
 }

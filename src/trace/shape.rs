@@ -1,0 +1,320 @@
+//! [`TraceShape`]: the shapes a sweep can move, each reduced to its support function.
+//!
+//! Takes shape parameters (validated by the constructors), gives the support distance
+//! `h(u) = max over points c of the shape of u·c` for any direction `u`, relative to the
+//! shape's reference point. That one number is all a plane needs: a brush side `n·y <= d`
+//! blocks the reference point `x` exactly when `n·x <= d + h(−n)` (collision.md 4).
+//!
+//! | shape | h(u) |
+//! |---|---|
+//! | point | 0 |
+//! | sphere, radius r | r |
+//! | upright cylinder, radius r, half height a, centred | r·\|u_xy\| + a·\|u_z\| |
+//! | upright capsule, radius r, segment −a..a on Z | r·\|u\| + a·\|u_z\| |
+//! | box, centre c, half extents e | u·c + Σ e_i·\|u_i\| |
+//! | convex hull of points p | max_p u·p |
+//!
+//! Guarantees: every constructed shape has finite parameters (radius > 0, half heights ≥ 0,
+//! `mins <= maxs`, at least one hull point), so `h` is finite and monotone in the shape
+//! (a shape inside another never has a larger support).
+
+use glam::{Mat3, Vec3};
+
+/// Which kind of shape, for reports and dispatch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShapeKind {
+    /// A point (a ray).
+    Point,
+    /// A sphere.
+    Sphere,
+    /// An upright cylinder.
+    Cylinder,
+    /// An upright capsule.
+    Capsule,
+    /// An axis-aligned box.
+    Box,
+    /// A convex hull of points.
+    Hull,
+}
+
+impl ShapeKind {
+    /// The lowercase name used by `bspc` and the JSON Lines contract.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeKind::Point => "point",
+            ShapeKind::Sphere => "sphere",
+            ShapeKind::Cylinder => "cylinder",
+            ShapeKind::Capsule => "capsule",
+            ShapeKind::Box => "box",
+            ShapeKind::Hull => "hull",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Repr {
+    Point,
+    Sphere { radius: f32 },
+    Cylinder { radius: f32, half_height: f32 },
+    Capsule { radius: f32, half_height: f32 },
+    Box { center: Vec3, half: Vec3 },
+    Hull { points: Box<[Vec3]> },
+}
+
+/// A shape to sweep, positioned relative to the sweep's reference point (Z up).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceShape(Repr);
+
+fn positive(v: f32) -> bool {
+    v.is_finite() && v > 0.0
+}
+
+fn non_negative(v: f32) -> bool {
+    v.is_finite() && v >= 0.0
+}
+
+impl TraceShape {
+    /// A point: the sweep is a ray.
+    #[must_use]
+    pub fn point() -> Self {
+        TraceShape(Repr::Point)
+    }
+
+    /// A sphere centred on the reference point; `None` unless `radius` is finite and > 0.
+    #[must_use]
+    pub fn sphere(radius: f32) -> Option<Self> {
+        positive(radius).then_some(TraceShape(Repr::Sphere { radius }))
+    }
+
+    /// An upright (Z) cylinder centred on the reference point, spanning
+    /// `−half_height..half_height`; `None` unless radius > 0 and half height ≥ 0, finite.
+    #[must_use]
+    pub fn cylinder(radius: f32, half_height: f32) -> Option<Self> {
+        (positive(radius) && non_negative(half_height)).then_some(TraceShape(Repr::Cylinder {
+            radius,
+            half_height,
+        }))
+    }
+
+    /// An upright capsule: the segment `−half_height..half_height` on Z inflated by `radius`
+    /// (total height `2·(half_height + radius)`); `None` unless radius > 0, half height ≥ 0.
+    #[must_use]
+    pub fn capsule(radius: f32, half_height: f32) -> Option<Self> {
+        (positive(radius) && non_negative(half_height)).then_some(TraceShape(Repr::Capsule {
+            radius,
+            half_height,
+        }))
+    }
+
+    /// An axis-aligned box from `mins` to `maxs`, relative to the reference point (Quake's
+    /// player is `(−16, −16, −24)..(16, 16, 32)`); `None` unless finite with `mins <= maxs`.
+    #[must_use]
+    pub fn aabb(mins: Vec3, maxs: Vec3) -> Option<Self> {
+        (mins.is_finite() && maxs.is_finite() && mins.cmple(maxs).all()).then(|| {
+            TraceShape(Repr::Box {
+                center: (mins + maxs) * 0.5,
+                half: (maxs - mins) * 0.5,
+            })
+        })
+    }
+
+    /// The convex hull of `points`, relative to the reference point; `None` when empty or
+    /// not finite. Only the hull matters: interior points never change the support.
+    #[must_use]
+    pub fn hull(points: Vec<Vec3>) -> Option<Self> {
+        (!points.is_empty() && points.iter().all(|p| p.is_finite())).then(|| {
+            TraceShape(Repr::Hull {
+                points: points.into_boxed_slice(),
+            })
+        })
+    }
+
+    /// Parses a command-line shape spec: `point`, `sphere:R`, `cylinder:R:H`, `capsule:R:H`
+    /// (H the half height), `box:HX,HY,HZ` (centred), `box:X0,Y0,Z0,X1,Y1,Z1` (mins, maxs) or
+    /// `hull:X,Y,Z;X,Y,Z;...`.
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn from_spec(spec: &str) -> Result<Self, String> {
+        let (kind, args) = spec.split_once(':').unwrap_or((spec, ""));
+        let numbers = |text: &str, sep: char| -> Result<Vec<f32>, String> {
+            text.split(sep)
+                .map(|n| {
+                    n.trim()
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|v| v.is_finite())
+                        .ok_or_else(|| format!("bad number '{n}' in shape '{spec}'"))
+                })
+                .collect()
+        };
+        let invalid = || format!("invalid shape parameters in '{spec}'");
+        match kind {
+            "point" if args.is_empty() => Ok(Self::point()),
+            "sphere" => match numbers(args, ':')?[..] {
+                [r] => Self::sphere(r).ok_or_else(invalid),
+                _ => Err(format!("expected sphere:RADIUS, got '{spec}'")),
+            },
+            "cylinder" | "capsule" => match numbers(args, ':')?[..] {
+                [r, h] if kind == "cylinder" => Self::cylinder(r, h).ok_or_else(invalid),
+                [r, h] => Self::capsule(r, h).ok_or_else(invalid),
+                _ => Err(format!("expected {kind}:RADIUS:HALF_HEIGHT, got '{spec}'")),
+            },
+            "box" => match numbers(args, ',')?[..] {
+                [x, y, z] => {
+                    Self::aabb(-Vec3::new(x, y, z), Vec3::new(x, y, z)).ok_or_else(invalid)
+                }
+                [a, b, c, d, e, f] => {
+                    Self::aabb(Vec3::new(a, b, c), Vec3::new(d, e, f)).ok_or_else(invalid)
+                }
+                _ => Err(format!(
+                    "expected box:HX,HY,HZ or box:X0,Y0,Z0,X1,Y1,Z1, got '{spec}'"
+                )),
+            },
+            "hull" => {
+                let points = args
+                    .split(';')
+                    .map(|p| match numbers(p, ',')?[..] {
+                        [x, y, z] => Ok(Vec3::new(x, y, z)),
+                        _ => Err(format!("expected X,Y,Z hull points in '{spec}'")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Self::hull(points).ok_or_else(invalid)
+            }
+            _ => Err(format!(
+                "unknown shape '{spec}' (point, sphere:R, cylinder:R:H, capsule:R:H, box:..., hull:...)"
+            )),
+        }
+    }
+
+    /// Which kind of shape this is.
+    #[must_use]
+    pub fn kind(&self) -> ShapeKind {
+        match self.0 {
+            Repr::Point => ShapeKind::Point,
+            Repr::Sphere { .. } => ShapeKind::Sphere,
+            Repr::Cylinder { .. } => ShapeKind::Cylinder,
+            Repr::Capsule { .. } => ShapeKind::Capsule,
+            Repr::Box { .. } => ShapeKind::Box,
+            Repr::Hull { .. } => ShapeKind::Hull,
+        }
+    }
+
+    /// The support distance `max over c in the shape of u·c` (`u` need not be unit length;
+    /// the result scales with it).
+    #[must_use]
+    #[inline]
+    pub fn support_distance(&self, u: Vec3) -> f32 {
+        match &self.0 {
+            Repr::Point => 0.0,
+            Repr::Sphere { radius } => radius * u.length(),
+            Repr::Cylinder {
+                radius,
+                half_height,
+            } => radius * u.truncate().length() + half_height * u.z.abs(),
+            Repr::Capsule {
+                radius,
+                half_height,
+            } => radius * u.length() + half_height * u.z.abs(),
+            Repr::Box { center, half } => u.dot(*center) + u.abs().dot(*half),
+            Repr::Hull { points } => points
+                .iter()
+                .map(|p| p.dot(u))
+                .fold(f32::NEG_INFINITY, f32::max),
+        }
+    }
+
+    /// The shape's bounding box relative to its reference point.
+    #[must_use]
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        Oriented::new(self, None).bounds()
+    }
+}
+
+/// A shape seen from a frame rotated relative to the world: `rotation` maps directions of
+/// that frame into the shape's (world) frame, so the support along a frame direction `u` is
+/// the shape's support along `rotation·u`. Used to sweep through rotated models.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Oriented<'a> {
+    pub shape: &'a TraceShape,
+    pub rotation: Option<Mat3>,
+}
+
+impl<'a> Oriented<'a> {
+    pub(crate) fn new(shape: &'a TraceShape, rotation: Option<Mat3>) -> Self {
+        Oriented { shape, rotation }
+    }
+
+    #[inline]
+    pub(crate) fn support(&self, u: Vec3) -> f32 {
+        match self.rotation {
+            None => self.shape.support_distance(u),
+            Some(r) => self.shape.support_distance(r * u),
+        }
+    }
+
+    /// Bounding box in this frame.
+    pub(crate) fn bounds(&self) -> (Vec3, Vec3) {
+        let maxs = Vec3::new(
+            self.support(Vec3::X),
+            self.support(Vec3::Y),
+            self.support(Vec3::Z),
+        );
+        let mins = -Vec3::new(
+            self.support(Vec3::NEG_X),
+            self.support(Vec3::NEG_Y),
+            self.support(Vec3::NEG_Z),
+        );
+        (mins, maxs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn support_distances_match_the_table() {
+        let up = Vec3::Z;
+        let diagonal = Vec3::new(1.0, 1.0, 0.0).normalize();
+        assert_eq!(TraceShape::point().support_distance(up), 0.0);
+        assert_eq!(
+            TraceShape::sphere(16.0).unwrap().support_distance(diagonal),
+            16.0
+        );
+        let cylinder = TraceShape::cylinder(16.0, 28.0).unwrap();
+        assert_eq!(cylinder.support_distance(up), 28.0);
+        assert!((cylinder.support_distance(diagonal) - 16.0).abs() < 1e-5);
+        let capsule = TraceShape::capsule(16.0, 20.0).unwrap();
+        assert_eq!(capsule.support_distance(-up), 36.0);
+        let player =
+            TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+        assert_eq!(player.support_distance(up), 32.0);
+        assert_eq!(player.support_distance(-up), 24.0);
+        assert!((player.support_distance(diagonal) - 32.0 / 2f32.sqrt() * 2.0).abs() < 1e-4);
+        let hull = TraceShape::hull(vec![
+            Vec3::ZERO,
+            Vec3::new(8.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, 4.0),
+        ])
+        .unwrap();
+        assert_eq!(hull.support_distance(Vec3::X), 8.0);
+        assert_eq!(hull.support_distance(-Vec3::X), 0.0);
+        assert_eq!(
+            player.bounds(),
+            (Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0))
+        );
+    }
+
+    #[test]
+    fn constructors_reject_bad_parameters() {
+        assert!(TraceShape::sphere(0.0).is_none());
+        assert!(TraceShape::sphere(f32::NAN).is_none());
+        assert!(TraceShape::cylinder(1.0, -1.0).is_none());
+        assert!(TraceShape::capsule(f32::INFINITY, 1.0).is_none());
+        assert!(TraceShape::aabb(Vec3::ONE, Vec3::ZERO).is_none());
+        assert!(TraceShape::hull(Vec::new()).is_none());
+        assert!(TraceShape::hull(vec![Vec3::NAN]).is_none());
+    }
+}

@@ -1,0 +1,232 @@
+//! `bspc trace` and `bspc bench`: sweep queries through a world, by the JSON Lines contract.
+//!
+//! Takes a world (`.pbsp`, or a `.map` compiled in memory) and queries, one JSON object per
+//! line: `{"shape":SHAPE,"start":[x,y,z],"end":[x,y,z]}` with SHAPE one of
+//! `{"kind":"point"}`, `{"kind":"sphere","radius":r}`, `{"kind":"box","mins":[..],"maxs":[..]}`,
+//! `{"kind":"cylinder","radius":r,"half_height":h}`, `{"kind":"capsule","radius":r,"half_height":h}`,
+//! `{"kind":"hull","points":[[x,y,z],...]}`. Gives one result line per query, in order:
+//! `{"fraction":f,"end":[x,y,z],"normal":[x,y,z] or null,"start_solid":b,"all_solid":b}`.
+//! Sweeps use the world model and the default mask.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+use glam::Vec3;
+use planeshift::compile::{CompileError, compile_map};
+use planeshift::compiled::{CompiledMap, MAGIC};
+use planeshift::contents::Contents;
+use planeshift::trace::{ShapeKind, Trace, TraceShape};
+use serde::{Deserialize, Serialize};
+
+use crate::CliError;
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+enum ShapeJson {
+    Point,
+    Sphere { radius: f32 },
+    Box { mins: [f32; 3], maxs: [f32; 3] },
+    Cylinder { radius: f32, half_height: f32 },
+    Capsule { radius: f32, half_height: f32 },
+    Hull { points: Vec<[f32; 3]> },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QueryJson {
+    shape: ShapeJson,
+    start: [f32; 3],
+    end: [f32; 3],
+}
+
+#[derive(Debug, Serialize)]
+struct ResultJson {
+    fraction: f32,
+    end: [f32; 3],
+    normal: Option<[f32; 3]>,
+    start_solid: bool,
+    all_solid: bool,
+}
+
+/// A parsed query.
+pub struct Query {
+    shape: TraceShape,
+    start: Vec3,
+    end: Vec3,
+}
+
+fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
+    match shape {
+        ShapeJson::Point => Some(TraceShape::point()),
+        ShapeJson::Sphere { radius } => TraceShape::sphere(radius),
+        ShapeJson::Box { mins, maxs } => TraceShape::aabb(mins.into(), maxs.into()),
+        ShapeJson::Cylinder {
+            radius,
+            half_height,
+        } => TraceShape::cylinder(radius, half_height),
+        ShapeJson::Capsule {
+            radius,
+            half_height,
+        } => TraceShape::capsule(radius, half_height),
+        ShapeJson::Hull { points } => {
+            TraceShape::hull(points.into_iter().map(Vec3::from).collect())
+        }
+    }
+}
+
+/// Loads a world: a compiled file by its magic, otherwise a map compiled in memory.
+pub fn load_world(path: &Path) -> Result<CompiledMap, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
+    if bytes.starts_with(&MAGIC) {
+        return CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e));
+    }
+    compile_map(&bytes).map(|c| c.map).map_err(|e| match e {
+        CompileError::Parse(p) => CliError::syntax(path, &p),
+        other => CliError::internal(other),
+    })
+}
+
+/// Reads JSON Lines queries; blank lines are skipped.
+pub fn read_queries(path: &Path) -> Result<Vec<Query>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, &e))?;
+    let mut queries = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |message: String| {
+            CliError::input(format!(
+                "{}:{}: error: {message}",
+                path.display(),
+                index + 1
+            ))
+        };
+        let query: QueryJson = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let shape = shape_from_json(query.shape)
+            .ok_or_else(|| bad("invalid shape parameters".to_owned()))?;
+        let (start, end) = (Vec3::from(query.start), Vec3::from(query.end));
+        if !start.is_finite() || !end.is_finite() {
+            return Err(bad("start and end must be finite".to_owned()));
+        }
+        queries.push(Query { shape, start, end });
+    }
+    Ok(queries)
+}
+
+fn result_json(trace: &Trace) -> ResultJson {
+    ResultJson {
+        fraction: trace.fraction,
+        end: trace.end.to_array(),
+        normal: trace.normal.map(|n| n.to_array()),
+        start_solid: trace.start_solid,
+        all_solid: trace.all_solid,
+    }
+}
+
+fn parse_point(text: &str, what: &str) -> Result<Vec3, CliError> {
+    let values: Vec<f32> = text
+        .split(',')
+        .map(|v| v.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| CliError::usage(format!("--{what} expects X,Y,Z, got '{text}'")))?;
+    match values[..] {
+        [x, y, z] if values.iter().all(|v| v.is_finite()) => Ok(Vec3::new(x, y, z)),
+        _ => Err(CliError::usage(format!(
+            "--{what} expects X,Y,Z, got '{text}'"
+        ))),
+    }
+}
+
+pub fn trace(
+    file: &Path,
+    queries: Option<&Path>,
+    output: Option<&Path>,
+    single: (Option<String>, Option<String>, Option<String>),
+) -> Result<(), CliError> {
+    let queries = match (queries, single) {
+        (Some(path), _) => read_queries(path)?,
+        (None, (Some(shape), Some(from), Some(to))) => vec![Query {
+            shape: TraceShape::from_spec(&shape).map_err(CliError::usage)?,
+            start: parse_point(&from, "from")?,
+            end: parse_point(&to, "to")?,
+        }],
+        _ => {
+            return Err(CliError::usage(
+                "give --queries Q.jsonl, or --shape, --from and --to".to_owned(),
+            ));
+        }
+    };
+    let world = load_world(file)?;
+    let mut out = String::new();
+    for q in &queries {
+        let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID);
+        out.push_str(&serde_json::to_string(&result_json(&trace)).map_err(CliError::internal)?);
+        out.push('\n');
+    }
+    match output {
+        Some(path) => std::fs::write(path, out).map_err(|e| CliError::io(path, &e)),
+        None => std::io::stdout()
+            .write_all(out.as_bytes())
+            .map_err(|e| CliError::io(Path::new("<stdout>"), &e)),
+    }
+}
+
+const KINDS: [ShapeKind; 6] = [
+    ShapeKind::Point,
+    ShapeKind::Sphere,
+    ShapeKind::Cylinder,
+    ShapeKind::Capsule,
+    ShapeKind::Box,
+    ShapeKind::Hull,
+];
+
+pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
+    let world = load_world(file)?;
+    let queries = read_queries(queries)?;
+    if queries.is_empty() {
+        return Err(CliError::input(format!(
+            "{}: error: no queries",
+            file.display()
+        )));
+    }
+    let run = |group: &[&Query]| -> f64 {
+        let started = Instant::now();
+        for q in group {
+            std::hint::black_box(world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID));
+        }
+        started.elapsed().as_secs_f64() * 1e9
+    };
+    let groups: Vec<(&str, Vec<&Query>)> = KINDS
+        .iter()
+        .map(|k| {
+            (
+                k.name(),
+                queries
+                    .iter()
+                    .filter(|q| q.shape.kind() == *k)
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .filter(|(_, g)| !g.is_empty())
+        .chain(std::iter::once(("all", queries.iter().collect())))
+        .collect();
+    for (_, group) in &groups {
+        run(group);
+    }
+    for (name, group) in &groups {
+        let mut samples: Vec<f64> = (0..reps).map(|_| run(group) / group.len() as f64).collect();
+        samples.sort_by(f64::total_cmp);
+        let median = if samples.len() % 2 == 1 {
+            samples[samples.len() / 2]
+        } else {
+            (samples[samples.len() / 2 - 1] + samples[samples.len() / 2]) / 2.0
+        };
+        println!(
+            "{name} ns_per_query median={median:.1} min={:.1} max={:.1}",
+            samples[0],
+            samples[samples.len() - 1]
+        );
+    }
+    Ok(())
+}
