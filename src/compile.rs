@@ -74,11 +74,37 @@ fn tree_contents(brush: &Brush) -> Contents {
     }
 }
 
-/// Compiles `.map` bytes.
+/// Choices a compile can make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Add bevel planes to brushes (on by default). Without them, boxes are no longer exact
+    /// and rounded shapes stop early at edges; points are unaffected. Off only for tests and
+    /// comparisons.
+    pub bevels: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { bevels: true }
+    }
+}
+
+/// Compiles `.map` bytes with the default options.
 ///
 /// # Errors
 /// [`CompileError::Parse`] on a syntax error.
 pub fn compile_map(src: &[u8]) -> Result<CompileOutput, CompileError> {
+    compile_map_with(src, &CompileOptions::default())
+}
+
+/// Compiles `.map` bytes.
+///
+/// # Errors
+/// [`CompileError::Parse`] on a syntax error.
+pub fn compile_map_with(
+    src: &[u8],
+    options: &CompileOptions,
+) -> Result<CompileOutput, CompileError> {
     let started = Instant::now();
     let mut timings = Vec::new();
     let mut clock = Instant::now();
@@ -134,7 +160,12 @@ pub fn compile_map(src: &[u8]) -> Result<CompileOutput, CompileError> {
                 });
                 sides.push((id, side.winding.clone()));
             }
-            for bevel in brush_bevels(brush) {
+            let bevels = if options.bevels {
+                brush_bevels(brush)
+            } else {
+                Vec::new()
+            };
+            for bevel in bevels {
                 let id = planes.find_or_add(bevel.plane);
                 data.sides.push(CompiledSide {
                     plane: id.0,

@@ -151,6 +151,33 @@ pub struct CompileStats {
     pub seconds: f64,
 }
 
+/// Bounds of the brushes under every node's children, computed bottom-up (children always
+/// follow their parents, so a reverse pass sees children first).
+fn child_bounds(data: &MapData) -> Vec<[Bounds; 2]> {
+    let leaf_bounds = |leaf: u32| -> Bounds {
+        let leaf = &data.leaves[leaf as usize];
+        let start = leaf.first_brush as usize;
+        data.leaf_brushes[start..start + leaf.brush_count as usize]
+            .iter()
+            .map(|&b| {
+                let brush = &data.brushes[b as usize];
+                (brush.mins, brush.maxs)
+            })
+            .fold(EMPTY_BOUNDS, union)
+    };
+    let mut bounds = vec![[EMPTY_BOUNDS; 2]; data.nodes.len()];
+    for index in (0..data.nodes.len()).rev() {
+        let node = data.nodes[index];
+        for (k, child) in node.children.iter().enumerate() {
+            bounds[index][k] = match *child {
+                NodeChild::Leaf(leaf) => leaf_bounds(leaf),
+                NodeChild::Node(n) => union(bounds[n as usize][0], bounds[n as usize][1]),
+            };
+        }
+    }
+    bounds
+}
+
 /// The serialised body: every table of the world.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct MapData {
@@ -164,17 +191,45 @@ pub(crate) struct MapData {
     pub stats: CompileStats,
 }
 
+/// An axis-aligned box; empty when `mins > maxs` on some axis.
+pub type Bounds = (Vec3, Vec3);
+
+/// The empty box, which contains nothing and grows by union.
+const EMPTY_BOUNDS: Bounds = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+
+fn union(a: Bounds, b: Bounds) -> Bounds {
+    (a.0.min(b.0), a.1.max(b.1))
+}
+
 /// A validated compiled world. `Send + Sync`; read-only after creation.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct CompiledMap {
     data: MapData,
+    /// Derived at load: for each node, the union of the bounds of the brushes listed under
+    /// each child (`[front, back]`). Every shape's expanded brush lies inside its brush's
+    /// bounds grown by the shape's bounds (each brush has all six axial planes, as faces or
+    /// bevels), so sweeps cull with these and the tree stays a pure broadphase.
+    child_bounds: Vec<[Bounds; 2]>,
+}
+
+impl PartialEq for CompiledMap {
+    fn eq(&self, other: &Self) -> bool {
+        self.data == other.data
+    }
 }
 
 impl CompiledMap {
     /// Validates `data` and wraps it.
     pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
-        Ok(CompiledMap { data })
+        let child_bounds = child_bounds(&data);
+        Ok(CompiledMap { data, child_bounds })
+    }
+
+    /// The bounds of the brushes under each child of `node`, `[front, back]`.
+    #[must_use]
+    pub fn node_child_bounds(&self, node: usize) -> &[Bounds; 2] {
+        &self.child_bounds[node]
     }
 
     /// The file bytes: magic, version, checksum, data.

@@ -154,7 +154,6 @@ impl CompiledMap {
             || !placement.offset.is_finite()
             || !placement.rotation.is_finite()
         {
-            debug_assert!(start.is_finite() && end.is_finite(), "non-finite sweep");
             return Trace {
                 fraction: 0.0,
                 end: start,

@@ -1,11 +1,20 @@
-//! The tree walk of a sweep: which leaves (and so which brushes) the swept shape can touch
-//! (Quake 3 `CM_TraceThroughTree`, with Melax's overlapping sub-segments).
+//! The tree walk of a sweep: which leaves (and so which brushes) the swept shape can touch.
 //!
 //! Takes a sweep and a model's tree, clips every brush of every leaf the swept shape may
-//! reach. Guarantees (invariant I3): node planes only cull. A side of a node is skipped only
-//! when the shape, placed anywhere on the sub-segment, stays more than [`TREE_CULL_MARGIN`]
-//! away from it; exact hits come only from brush sides. The walk recurses at most
-//! `MAX_TREE_DEPTH` deep (checked at load) and allocates nothing.
+//! reach. Guarantees (invariant I3): the tree is a pure broadphase, so results equal those
+//! of clipping every brush (property 13) whatever the splits.
+//!
+//! Why not cull with node planes alone (Quake 3 `CM_TraceThroughTree`)? A brush's planes
+//! shifted by a rounded shape's support reach past the true Minkowski sum near sharp edges
+//! (Melax's over-reach). A brush lying behind a slanted node plane can then "hit" a shape
+//! that never reaches that plane; culling by the true reach drops such hits in some leaves
+//! and keeps them in others, so results would depend on the splits (Quake 3's "axial brush
+//! right behind a slanted bsp plane will poke through" comment). Every brush has all six
+//! axial planes (faces or bevels), so its expanded region lies inside its bounds grown by
+//! the shape's bounds; the walk clips each sub-segment to each child's brush bounds grown
+//! that way (plus [`TREE_CULL_MARGIN`]) and uses the node plane only to visit the near
+//! child first. The walk recurses at most `MAX_TREE_DEPTH` deep (checked at load) and
+//! allocates nothing.
 
 use glam::Vec3;
 
@@ -25,6 +34,11 @@ pub(crate) struct TraceWork<'a> {
     /// The swept shape's bounds, grown by the stop distance and the cull margin.
     pub mins: Vec3,
     pub maxs: Vec3,
+    /// How far the reference point can be from a box and the shape still touch it (grown
+    /// like `mins`/`maxs`): a box `(lo, hi)` is reachable from `lo − reach_high ..
+    /// hi + reach_low`.
+    reach_low: Vec3,
+    reach_high: Vec3,
     pub fraction: f32,
     pub hit_plane: Option<u32>,
     pub contents: Contents,
@@ -52,6 +66,8 @@ impl<'a> TraceWork<'a> {
             mask,
             mins: start.min(end) + shape_mins - pad,
             maxs: start.max(end) + shape_maxs + pad,
+            reach_low: -shape_mins + pad,
+            reach_high: shape_maxs + pad,
             fraction: 1.0,
             hit_plane: None,
             contents: Contents::EMPTY,
@@ -65,57 +81,31 @@ impl<'a> TraceWork<'a> {
     /// Walks the subtree at `child` with the sub-segment `p1..p2` (fractions `f1..f2` of the
     /// whole sweep).
     pub(crate) fn walk(&mut self, child: NodeChild, f1: f32, f2: f32, p1: Vec3, p2: Vec3) {
-        if self.all_solid || self.fraction <= f1 {
+        // A subtree reached only after the best hit so far cannot improve it. Strictly after:
+        // a hit at fraction 0 (starting within the stop distance of a surface) must not hide
+        // a brush the shape starts inside, which is only reachable from fraction 0.
+        if self.all_solid || self.fraction < f1 {
             return;
         }
-        let node = match child {
+        let index = match child {
             NodeChild::Leaf(leaf) => return self.leaf(leaf as usize),
-            NodeChild::Node(node) => self.map.nodes()[node as usize],
+            NodeChild::Node(node) => node as usize,
         };
+        let node = self.map.nodes()[index];
         let plane = self.map.planes()[node.plane as usize];
-        let [front, back] = node.children;
-        let t1 = plane.distance(p1);
-        let t2 = plane.distance(p2);
-        // The shape at x reaches into the front half-space when n·x − d > −h(n), into the back
-        // when n·x − d < h(−n).
-        let front_reach = self.shape.support(plane.normal) + TREE_CULL_MARGIN;
-        let back_reach = self.shape.support(-plane.normal) + TREE_CULL_MARGIN;
-        if t1 >= back_reach && t2 >= back_reach {
-            return self.walk(front, f1, f2, p1, p2);
-        }
-        if t1 <= -front_reach && t2 <= -front_reach {
-            return self.walk(back, f1, f2, p1, p2);
-        }
-        // Both sides: each gets the part of the sub-segment that can reach it; the parts
-        // overlap across the slab −front_reach < t < back_reach. Near side first.
-        let (front_span, back_span) = if t1 == t2 {
-            ((0.0, 1.0), (0.0, 1.0))
-        } else {
-            let s_front = (-front_reach - t1) / (t2 - t1);
-            let s_back = (back_reach - t1) / (t2 - t1);
-            if t2 > t1 {
-                ((s_front.max(0.0), 1.0), (0.0, s_back.min(1.0)))
-            } else {
-                ((0.0, s_front.min(1.0)), (s_back.max(0.0), 1.0))
-            }
-        };
-        let part = |(a, b): (f32, f32)| {
-            (
-                f1 + (f2 - f1) * a,
-                f1 + (f2 - f1) * b,
-                p1 + (p2 - p1) * a,
-                p1 + (p2 - p1) * b,
-            )
-        };
-        let order = if t1 >= 0.0 {
-            [(front, front_span), (back, back_span)]
-        } else {
-            [(back, back_span), (front, front_span)]
-        };
-        for (child, span) in order {
-            if span.0 <= span.1 {
-                let (a, b, q1, q2) = part(span);
-                self.walk(child, a, b, q1, q2);
+        let near = usize::from(plane.distance(p1) < 0.0);
+        let bounds = self.map.node_child_bounds(index);
+        for k in [near, 1 - near] {
+            let (lo, hi) = bounds[k];
+            if let Some((a, b)) = clip_to_box(p1, p2, lo - self.reach_high, hi + self.reach_low) {
+                let (q1, q2) = (p1 + (p2 - p1) * a, p1 + (p2 - p1) * b);
+                self.walk(
+                    node.children[k],
+                    f1 + (f2 - f1) * a,
+                    f1 + (f2 - f1) * b,
+                    q1,
+                    q2,
+                );
             }
         }
     }
@@ -147,4 +137,33 @@ impl<'a> TraceWork<'a> {
             }
         }
     }
+}
+
+/// The part `[a, b]` of the segment `p1 → p2` (as fractions) inside the box `lo..hi`, or
+/// `None` when it misses (slab method). An empty box is always missed.
+fn clip_to_box(p1: Vec3, p2: Vec3, lo: Vec3, hi: Vec3) -> Option<(f32, f32)> {
+    if lo.cmpgt(hi).any() {
+        return None;
+    }
+    let d = p2 - p1;
+    let (mut a, mut b) = (0.0f32, 1.0f32);
+    for axis in 0..3 {
+        if d[axis] == 0.0 {
+            if p1[axis] < lo[axis] || p1[axis] > hi[axis] {
+                return None;
+            }
+            continue;
+        }
+        let inv = 1.0 / d[axis];
+        let (mut t0, mut t1) = ((lo[axis] - p1[axis]) * inv, (hi[axis] - p1[axis]) * inv);
+        if t0 > t1 {
+            std::mem::swap(&mut t0, &mut t1);
+        }
+        a = a.max(t0);
+        b = b.min(t1);
+        if a > b {
+            return None;
+        }
+    }
+    Some((a, b))
 }

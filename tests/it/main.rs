@@ -18,3 +18,5 @@ mod fuzz;
 mod parse;
 /// Repository rules that keep docs true.
 mod tidy;
+/// Sweep properties that need no oracle.
+mod trace;
