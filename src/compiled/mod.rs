@@ -151,31 +151,50 @@ pub struct CompileStats {
     pub seconds: f64,
 }
 
-/// Bounds of the brushes under every node's children, computed bottom-up (children always
-/// follow their parents, so a reverse pass sees children first).
-fn child_bounds(data: &MapData) -> Vec<[Bounds; 2]> {
-    let leaf_bounds = |leaf: u32| -> Bounds {
+/// The polar reach of every brush, from its stored planes; an open brush is a load error.
+fn brush_reach(data: &MapData) -> Result<Vec<f32>, LoadError> {
+    data.brushes
+        .iter()
+        .enumerate()
+        .map(|(i, brush)| {
+            let start = brush.first_side as usize;
+            let normals: Vec<glam::DVec3> = data.sides[start..start + brush.side_count as usize]
+                .iter()
+                .map(|s| data.planes[s.plane as usize].normal.as_dvec3())
+                .collect();
+            crate::geom::polar_reach(&normals)
+                .map(|k| k as f32)
+                .ok_or(LoadError::BadValue {
+                    table: "brushes",
+                    index: i,
+                    reason: "sides do not close the brush",
+                })
+        })
+        .collect()
+}
+
+/// The largest brush reach under every node's children, bottom-up (children always follow
+/// their parents, so a reverse pass sees children first).
+fn child_reach(data: &MapData, brush_reach: &[f32]) -> Vec<[f32; 2]> {
+    let leaf_reach = |leaf: u32| -> f32 {
         let leaf = &data.leaves[leaf as usize];
         let start = leaf.first_brush as usize;
         data.leaf_brushes[start..start + leaf.brush_count as usize]
             .iter()
-            .map(|&b| {
-                let brush = &data.brushes[b as usize];
-                (brush.mins, brush.maxs)
-            })
-            .fold(EMPTY_BOUNDS, union)
+            .map(|&b| brush_reach[b as usize])
+            .fold(0.0, f32::max)
     };
-    let mut bounds = vec![[EMPTY_BOUNDS; 2]; data.nodes.len()];
+    let mut reach = vec![[0.0f32; 2]; data.nodes.len()];
     for index in (0..data.nodes.len()).rev() {
         let node = data.nodes[index];
         for (k, child) in node.children.iter().enumerate() {
-            bounds[index][k] = match *child {
-                NodeChild::Leaf(leaf) => leaf_bounds(leaf),
-                NodeChild::Node(n) => union(bounds[n as usize][0], bounds[n as usize][1]),
+            reach[index][k] = match *child {
+                NodeChild::Leaf(leaf) => leaf_reach(leaf),
+                NodeChild::Node(n) => reach[n as usize][0].max(reach[n as usize][1]),
             };
         }
     }
-    bounds
+    reach
 }
 
 /// The serialised body: every table of the world.
@@ -191,25 +210,17 @@ pub(crate) struct MapData {
     pub stats: CompileStats,
 }
 
-/// An axis-aligned box; empty when `mins > maxs` on some axis.
-pub type Bounds = (Vec3, Vec3);
-
-/// The empty box, which contains nothing and grows by union.
-const EMPTY_BOUNDS: Bounds = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-
-fn union(a: Bounds, b: Bounds) -> Bounds {
-    (a.0.min(b.0), a.1.max(b.1))
-}
-
 /// A validated compiled world. `Send + Sync`; read-only after creation.
 #[derive(Clone, Debug)]
 pub struct CompiledMap {
     data: MapData,
-    /// Derived at load: for each node, the union of the bounds of the brushes listed under
-    /// each child (`[front, back]`). Every shape's expanded brush lies inside its brush's
-    /// bounds grown by the shape's bounds (each brush has all six axial planes, as faces or
-    /// bevels), so sweeps cull with these and the tree stays a pure broadphase.
-    child_bounds: Vec<[Bounds; 2]>,
+    /// Derived at load: each brush's polar reach κ (see [`crate::geom::polar_reach`]): its
+    /// shifted planes block a shape of circumradius R only within κ·R of the brush.
+    brush_reach: Vec<f32>,
+    /// Derived at load: for each node, the largest κ of the brushes under each child
+    /// (`[front, back]`), so that sweeps can cull with node planes and stay a pure
+    /// broadphase.
+    child_reach: Vec<[f32; 2]>,
 }
 
 impl PartialEq for CompiledMap {
@@ -222,14 +233,27 @@ impl CompiledMap {
     /// Validates `data` and wraps it.
     pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
-        let child_bounds = child_bounds(&data);
-        Ok(CompiledMap { data, child_bounds })
+        let brush_reach = brush_reach(&data)?;
+        let child_reach = child_reach(&data, &brush_reach);
+        Ok(CompiledMap {
+            data,
+            brush_reach,
+            child_reach,
+        })
     }
 
-    /// The bounds of the brushes under each child of `node`, `[front, back]`.
+    /// The polar reach κ of brush `brush` (≥ 1): its shifted planes block a shape of
+    /// circumradius R only within κ·R of the brush.
     #[must_use]
-    pub fn node_child_bounds(&self, node: usize) -> &[Bounds; 2] {
-        &self.child_bounds[node]
+    pub fn brush_reach(&self, brush: usize) -> f32 {
+        self.brush_reach[brush]
+    }
+
+    /// The largest polar reach of the brushes under each child of `node`, `[front, back]`
+    /// (0 for a child with no brushes).
+    #[must_use]
+    pub fn node_child_reach(&self, node: usize) -> [f32; 2] {
+        self.child_reach[node]
     }
 
     /// The file bytes: magic, version, checksum, data.

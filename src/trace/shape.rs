@@ -225,6 +225,26 @@ impl TraceShape {
         }
     }
 
+    /// The circumradius about the reference point: the largest distance from it to a point
+    /// of the shape (so `h(u) <= radius·|u|` for every `u`).
+    #[must_use]
+    pub fn radius(&self) -> f32 {
+        match &self.0 {
+            Repr::Point => 0.0,
+            Repr::Sphere { radius } => *radius,
+            Repr::Cylinder {
+                radius,
+                half_height,
+            } => radius.hypot(*half_height),
+            Repr::Capsule {
+                radius,
+                half_height,
+            } => radius + half_height,
+            Repr::Box { center, half } => (center.abs() + *half).length(),
+            Repr::Hull { points } => points.iter().map(|p| p.length()).fold(0.0, f32::max),
+        }
+    }
+
     /// The shape's bounding box relative to its reference point.
     #[must_use]
     pub fn bounds(&self) -> (Vec3, Vec3) {

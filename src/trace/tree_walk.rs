@@ -1,20 +1,20 @@
 //! The tree walk of a sweep: which leaves (and so which brushes) the swept shape can touch.
 //!
-//! Takes a sweep and a model's tree, clips every brush of every leaf the swept shape may
-//! reach. Guarantees (invariant I3): the tree is a pure broadphase, so results equal those
-//! of clipping every brush (property 13) whatever the splits.
+//! Takes a sweep and a model's tree, clips every brush of every leaf the sweep may reach.
+//! Guarantees (invariant I3): the tree is a pure broadphase, so results equal those of
+//! clipping every brush (property 13), whatever the splits.
 //!
-//! Why not cull with node planes alone (Quake 3 `CM_TraceThroughTree`)? A brush's planes
-//! shifted by a rounded shape's support reach past the true Minkowski sum near sharp edges
-//! (Melax's over-reach). A brush lying behind a slanted node plane can then "hit" a shape
-//! that never reaches that plane; culling by the true reach drops such hits in some leaves
-//! and keeps them in others, so results would depend on the splits (Quake 3's "axial brush
-//! right behind a slanted bsp plane will poke through" comment). Every brush has all six
-//! axial planes (faces or bevels), so its expanded region lies inside its bounds grown by
-//! the shape's bounds; the walk clips each sub-segment to each child's brush bounds grown
-//! that way (plus [`TREE_CULL_MARGIN`]) and uses the node plane only to visit the near
-//! child first. The walk recurses at most `MAX_TREE_DEPTH` deep (checked at load) and
-//! allocates nothing.
+//! Why not cull with the shape's own reach, as Quake 3's `CM_TraceThroughTree` does? A
+//! brush's planes shifted by a shape's support reach past the true Minkowski sum near sharp
+//! edges (Melax's over-reach), so a brush behind a slanted node plane can block a shape that
+//! never reaches that plane (Quake 3's "axial brush right behind a slanted bsp plane will
+//! poke through" comment); culling by the true reach would drop such blocks in some leaves
+//! and keep them in others. Instead, each side of a node is reachable within κ·R +
+//! [`TREE_CULL_MARGIN`], where R is the shape's circumradius and κ the largest polar reach
+//! of the brushes under that side: a brush's shifted planes block the reference point only
+//! within κ·R of the brush (`geom::polar_reach`). Like Quake 3, each side gets the part of
+//! the sub-segment that can reach it (the parts overlap across the slab), near side first.
+//! The walk recurses at most `MAX_TREE_DEPTH` deep (checked at load) and allocates nothing.
 
 use glam::Vec3;
 
@@ -31,14 +31,11 @@ pub(crate) struct TraceWork<'a> {
     pub start: Vec3,
     pub end: Vec3,
     pub mask: Contents,
-    /// The swept shape's bounds, grown by the stop distance and the cull margin.
-    pub mins: Vec3,
-    pub maxs: Vec3,
-    /// How far the reference point can be from a box and the shape still touch it (grown
-    /// like `mins`/`maxs`): a box `(lo, hi)` is reachable from `lo − reach_high ..
-    /// hi + reach_low`.
-    reach_low: Vec3,
-    reach_high: Vec3,
+    /// The shape's circumradius.
+    radius: f32,
+    /// The segment's bounds, grown by the stop distance and the cull margin.
+    segment_mins: Vec3,
+    segment_maxs: Vec3,
     pub fraction: f32,
     pub hit_plane: Option<u32>,
     pub contents: Contents,
@@ -56,7 +53,6 @@ impl<'a> TraceWork<'a> {
         end: Vec3,
         mask: Contents,
     ) -> Self {
-        let (shape_mins, shape_maxs) = shape.bounds();
         let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
         TraceWork {
             map,
@@ -64,10 +60,9 @@ impl<'a> TraceWork<'a> {
             start,
             end,
             mask,
-            mins: start.min(end) + shape_mins - pad,
-            maxs: start.max(end) + shape_maxs + pad,
-            reach_low: -shape_mins + pad,
-            reach_high: shape_maxs + pad,
+            radius: shape.shape.radius(),
+            segment_mins: start.min(end) - pad,
+            segment_maxs: start.max(end) + pad,
             fraction: 1.0,
             hit_plane: None,
             contents: Contents::EMPTY,
@@ -93,19 +88,39 @@ impl<'a> TraceWork<'a> {
         };
         let node = self.map.nodes()[index];
         let plane = self.map.planes()[node.plane as usize];
-        let near = usize::from(plane.distance(p1) < 0.0);
-        let bounds = self.map.node_child_bounds(index);
-        for k in [near, 1 - near] {
-            let (lo, hi) = bounds[k];
-            if let Some((a, b)) = clip_to_box(p1, p2, lo - self.reach_high, hi + self.reach_low) {
+        let [front, back] = node.children;
+        let [front_kappa, back_kappa] = self.map.node_child_reach(index);
+        let front_reach = front_kappa * self.radius + TREE_CULL_MARGIN;
+        let back_reach = back_kappa * self.radius + TREE_CULL_MARGIN;
+        let t1 = plane.distance(p1);
+        let t2 = plane.distance(p2);
+        // The front side is reachable where t > −front_reach, the back where t < back_reach.
+        if t1 >= back_reach && t2 >= back_reach {
+            return self.walk(front, f1, f2, p1, p2);
+        }
+        if t1 <= -front_reach && t2 <= -front_reach {
+            return self.walk(back, f1, f2, p1, p2);
+        }
+        let (front_span, back_span) = if t1 == t2 {
+            ((0.0, 1.0), (0.0, 1.0))
+        } else {
+            let s_front = (-front_reach - t1) / (t2 - t1);
+            let s_back = (back_reach - t1) / (t2 - t1);
+            if t2 > t1 {
+                ((s_front.max(0.0), 1.0), (0.0, s_back.min(1.0)))
+            } else {
+                ((0.0, s_front.min(1.0)), (s_back.max(0.0), 1.0))
+            }
+        };
+        let order = if t1 >= 0.0 {
+            [(front, front_span), (back, back_span)]
+        } else {
+            [(back, back_span), (front, front_span)]
+        };
+        for (child, (a, b)) in order {
+            if a <= b {
                 let (q1, q2) = (p1 + (p2 - p1) * a, p1 + (p2 - p1) * b);
-                self.walk(
-                    node.children[k],
-                    f1 + (f2 - f1) * a,
-                    f1 + (f2 - f1) * b,
-                    q1,
-                    q2,
-                );
+                self.walk(child, f1 + (f2 - f1) * a, f1 + (f2 - f1) * b, q1, q2);
             }
         }
     }
@@ -125,9 +140,14 @@ impl<'a> TraceWork<'a> {
                 self.seen_count += 1;
             }
             let brush = &map.brushes()[brush_id as usize];
-            if !brush.contents.intersects(self.mask)
-                || brush.mins.cmpgt(self.maxs).any()
-                || brush.maxs.cmplt(self.mins).any()
+            if !brush.contents.intersects(self.mask) {
+                continue;
+            }
+            // The brush blocks only within κ·R of itself, so only within its bounds grown by
+            // that much.
+            let grow = Vec3::splat(map.brush_reach(brush_id as usize) * self.radius);
+            if (brush.mins - grow).cmpgt(self.segment_maxs).any()
+                || (brush.maxs + grow).cmplt(self.segment_mins).any()
             {
                 continue;
             }
@@ -137,33 +157,4 @@ impl<'a> TraceWork<'a> {
             }
         }
     }
-}
-
-/// The part `[a, b]` of the segment `p1 → p2` (as fractions) inside the box `lo..hi`, or
-/// `None` when it misses (slab method). An empty box is always missed.
-fn clip_to_box(p1: Vec3, p2: Vec3, lo: Vec3, hi: Vec3) -> Option<(f32, f32)> {
-    if lo.cmpgt(hi).any() {
-        return None;
-    }
-    let d = p2 - p1;
-    let (mut a, mut b) = (0.0f32, 1.0f32);
-    for axis in 0..3 {
-        if d[axis] == 0.0 {
-            if p1[axis] < lo[axis] || p1[axis] > hi[axis] {
-                return None;
-            }
-            continue;
-        }
-        let inv = 1.0 / d[axis];
-        let (mut t0, mut t1) = ((lo[axis] - p1[axis]) * inv, (hi[axis] - p1[axis]) * inv);
-        if t0 > t1 {
-            std::mem::swap(&mut t0, &mut t1);
-        }
-        a = a.max(t0);
-        b = b.min(t1);
-        if a > b {
-            return None;
-        }
-    }
-    Some((a, b))
 }

@@ -225,3 +225,164 @@ fn compile_handles_every_real_map() {
         assert!(json["solid_leaves"].as_u64().unwrap_or(0) > 0, "{name}");
     }
 }
+
+#[test]
+fn trace_json_lines_follow_the_contract() {
+    let queries = temp_file(
+        "q.jsonl",
+        br#"{"shape":{"kind":"point"},"start":[0,0,100],"end":[0,0,-100]}
+{"shape":{"kind":"sphere","radius":16},"start":[0,0,100],"end":[0,0,-100]}
+{"shape":{"kind":"box","mins":[-16,-16,-24],"maxs":[16,16,32]},"start":[0,0,100],"end":[400,0,100]}
+{"shape":{"kind":"cylinder","radius":16,"half_height":28},"start":[0,0,100],"end":[0,0,100]}
+{"shape":{"kind":"capsule","radius":16,"half_height":20},"start":[0,0,100],"end":[0,0,-100]}
+
+{"shape":{"kind":"hull","points":[[0,0,0],[8,0,0],[0,8,0],[0,0,8]]},"start":[0,0,-8],"end":[0,0,-9]}
+"#,
+    );
+    let out_path = temp_file("r.jsonl", b"");
+    let out = bspc(&[
+        "trace",
+        &bundled("box_room.map"),
+        "--queries",
+        queries.to_str().expect("path"),
+        "-o",
+        out_path.to_str().expect("path"),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&out_path).expect("results");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), 6, "one line per query, blank lines skipped");
+    for line in &lines {
+        let keys: Vec<&str> = line
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted,
+            ["all_solid", "end", "fraction", "normal", "start_solid"]
+        );
+    }
+    // Point down onto the floor (top z = 0): stops one stop distance above it.
+    assert!((lines[0]["end"][2].as_f64().expect("z") - 1.0 / 32.0).abs() < 1e-4);
+    assert_eq!(lines[0]["normal"], serde_json::json!([0.0, 0.0, 1.0]));
+    assert!((lines[1]["end"][2].as_f64().expect("z") - (16.0 + 1.0 / 32.0)).abs() < 1e-4);
+    assert!((lines[2]["end"][0].as_f64().expect("x") - (240.0 - 1.0 / 32.0)).abs() < 1e-3);
+    assert_eq!(lines[3]["fraction"], 1.0);
+    assert_eq!(lines[3]["normal"], serde_json::Value::Null);
+    assert!((lines[4]["end"][2].as_f64().expect("z") - (36.0 + 1.0 / 32.0)).abs() < 1e-4);
+    assert_eq!(lines[5]["start_solid"], true);
+    assert_eq!(lines[5]["all_solid"], true);
+    // The same world compiled to .pbsp answers the same.
+    let pbsp = temp_file("room.pbsp", b"");
+    bspc(&[
+        "compile",
+        &bundled("box_room.map"),
+        "-o",
+        pbsp.to_str().expect("path"),
+    ]);
+    let again = bspc(&[
+        "trace",
+        pbsp.to_str().expect("path"),
+        "--queries",
+        queries.to_str().expect("path"),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&again.stdout), text);
+}
+
+#[test]
+fn trace_single_query_and_errors() {
+    let out = bspc(&[
+        "trace",
+        &bundled("box_room.map"),
+        "--shape",
+        "sphere:16",
+        "--from",
+        "0,0,100",
+        "--to",
+        "0,0,-100",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["normal"], serde_json::json!([0.0, 0.0, 1.0]));
+    let bad_shape = bspc(&[
+        "trace",
+        &bundled("box_room.map"),
+        "--shape",
+        "cone:3",
+        "--from",
+        "0,0,0",
+        "--to",
+        "1,1,1",
+    ]);
+    assert_eq!(bad_shape.status.code(), Some(2));
+    let bad_query = temp_file(
+        "bad.jsonl",
+        b"{\"shape\":{\"kind\":\"sphere\",\"radius\":-1},\"start\":[0,0,0],\"end\":[0,0,1]}\n",
+    );
+    let out = bspc(&[
+        "trace",
+        &bundled("box_room.map"),
+        "--queries",
+        bad_query.to_str().expect("path"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.jsonl:1: error"));
+}
+
+#[test]
+fn bench_prints_one_line_per_kind_and_all() {
+    let queries = temp_file(
+        "bench.jsonl",
+        br#"{"shape":{"kind":"point"},"start":[0,0,100],"end":[0,0,-100]}
+{"shape":{"kind":"sphere","radius":16},"start":[0,0,100],"end":[0,0,-100]}
+{"shape":{"kind":"box","mins":[-16,-16,-24],"maxs":[16,16,32]},"start":[0,0,100],"end":[400,0,100]}
+"#,
+    );
+    let out = bspc(&[
+        "bench",
+        &bundled("box_room.map"),
+        "--queries",
+        queries.to_str().expect("path"),
+        "--reps",
+        "3",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kinds: Vec<&str> = text
+        .lines()
+        .map(|l| l.split(' ').next().unwrap_or(""))
+        .collect();
+    assert_eq!(kinds, ["point", "sphere", "box", "all"]);
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split(' ').collect();
+        assert_eq!(parts[1], "ns_per_query", "{line}");
+        let value = |key: &str, part: &str| -> f64 {
+            part.strip_prefix(key)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{key} in {line}"))
+        };
+        let (median, min, max) = (
+            value("median=", parts[2]),
+            value("min=", parts[3]),
+            value("max=", parts[4]),
+        );
+        assert!(min <= median && median <= max && min > 0.0, "{line}");
+    }
+}

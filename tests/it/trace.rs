@@ -515,3 +515,90 @@ fn bevels_never_change_point_results() {
     }
     assert!(compared >= 10_000, "{compared}");
 }
+
+#[test]
+fn batch_results_equal_single_sweeps_in_order() {
+    let map = compile(&read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+    ))
+    .map;
+    let mut rng = Pcg32::new(41);
+    let queries: Vec<planeshift::trace::TraceQuery> = (0..10_000)
+        .map(|i| {
+            let shape = ShapeParams::random(&mut rng, KINDS[i % KINDS.len()]).shape();
+            let (start, end) = random_sweep(&mut rng, &map, 512.0);
+            planeshift::trace::TraceQuery {
+                shape,
+                start,
+                end,
+                mask: Contents::MASK_SOLID,
+            }
+        })
+        .collect();
+    let batch = map.trace_batch(&queries);
+    assert_eq!(batch.len(), queries.len());
+    for (q, t) in queries.iter().zip(&batch) {
+        assert_eq!(*t, map.trace(&q.shape, q.start, q.end, q.mask));
+    }
+}
+
+#[test]
+fn moving_models_are_traced_in_their_placement() {
+    use planeshift::trace::ModelPlacement;
+    let map = compile(&read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+    ))
+    .map;
+    // Model 1 is the func_door at (768 1408 0)..(784 1536 128); its pivot is the origin.
+    let sphere = TraceShape::sphere(8.0).expect("sphere");
+    let (start, end) = (
+        Vec3::new(700.0, 1472.0, 64.0),
+        Vec3::new(900.0, 1472.0, 64.0),
+    );
+    let at_rest = ModelPlacement::default();
+    let hit = map.trace_model(1, &at_rest, &sphere, start, end, Contents::MASK_SOLID);
+    assert!(
+        (hit.end.x - (768.0 - 8.0 - 1.0 / 32.0)).abs() < 1e-3,
+        "{hit:?}"
+    );
+    assert_eq!(hit.normal, Some(-Vec3::X));
+    // Raised by 128 units, the door is out of the way; the world alone is not hit there.
+    let raised = ModelPlacement {
+        offset: Vec3::new(0.0, 0.0, 128.0),
+        ..at_rest
+    };
+    assert_eq!(
+        map.trace_model(1, &raised, &sphere, start, end, Contents::MASK_SOLID)
+            .fraction,
+        1.0
+    );
+    // Moved toward the mover by 32: the stop moves by 32.
+    let closer = ModelPlacement {
+        offset: Vec3::new(-32.0, 0.0, 0.0),
+        ..at_rest
+    };
+    let t = map.trace_model(1, &closer, &sphere, start, end, Contents::MASK_SOLID);
+    assert!((t.end.x - (hit.end.x - 32.0)).abs() < 1e-3);
+    // Rotated a quarter turn about Z around the pivot (the map origin): a sphere sweep
+    // equals the unrotated sweep of the query rotated back, with the normal rotated.
+    let quarter = glam::Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let turned = ModelPlacement {
+        rotation: quarter,
+        ..at_rest
+    };
+    let (rs, re) = (quarter * start, quarter * end);
+    let rotated = map.trace_model(1, &turned, &sphere, rs, re, Contents::MASK_SOLID);
+    assert!(
+        (rotated.fraction - hit.fraction).abs() < 1e-5,
+        "{rotated:?} vs {hit:?}"
+    );
+    let n = rotated.normal.expect("normal");
+    assert!((n - quarter * -Vec3::X).length() < 1e-5);
+    assert!((rotated.end - quarter * hit.end).length() < 1e-2);
+    // Unknown models are never hit.
+    assert_eq!(
+        map.trace_model(99, &at_rest, &sphere, start, end, Contents::MASK_SOLID)
+            .fraction,
+        1.0
+    );
+}

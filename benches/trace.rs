@@ -1,0 +1,321 @@
+//! Sweep cost: planeshift against parry3d in the same run, on the same seeded sweeps over
+//! the same real maps (`$PLANESHIFT_REAL_MAPS`, default `../shared/maps`; the bundled arena
+//! when absent). parry3d gets every solid world brush as a convex polyhedron in one
+//! `Compound` and answers with `cast_shapes` (points: `cast_ray`). Sweeps start in open
+//! space within 128 units of the level's point entities (inside the playable space) and run
+//! 16 to 256 units in a random direction.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::Vec3;
+use parry3d::math::{Pose, Rot3, Vector};
+use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
+use parry3d::shape::{
+    Ball, Capsule, Compound, ConvexPolyhedron, Cuboid, Cylinder, Shape, SharedShape,
+};
+use planeshift::brush::brushes_from_map;
+use planeshift::compile::compile_map;
+use planeshift::compiled::CompiledMap;
+use planeshift::contents::Contents;
+use planeshift::map::parse_map;
+use planeshift::trace::TraceShape;
+
+/// Sweeps per map and shape.
+const SWEEPS: usize = 1024;
+
+/// PCG32, seeded: the same sweeps every run.
+struct Pcg32(u64);
+
+impl Pcg32 {
+    fn next(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let x = (((self.0 >> 18) ^ self.0) >> 27) as u32;
+        let r = x.rotate_right((self.0 >> 59) as u32);
+        r as f32 / 4_294_967_296.0
+    }
+
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next()
+    }
+}
+
+fn real_map(name: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
+    let path = dir.join(name);
+    path.exists().then_some(path)
+}
+
+fn v(p: Vec3) -> Vector {
+    Vector::new(p.x, p.y, p.z)
+}
+
+/// Every solid world brush as a convex polyhedron, in one compound.
+fn parry_world(src: &[u8]) -> Compound {
+    let map = parse_map(src).unwrap_or_default();
+    let parts = brushes_from_map(&map)
+        .brushes
+        .iter()
+        .filter(|b| b.is_solid_world())
+        .filter_map(|b| {
+            let points: Vec<Vector> = b.vertices().iter().map(|p| v(p.as_vec3())).collect();
+            ConvexPolyhedron::from_convex_hull(&points)
+                .map(|c| (Pose::identity(), SharedShape::new(c)))
+        })
+        .collect();
+    Compound::new(parts)
+}
+
+struct Case {
+    name: &'static str,
+    ours: TraceShape,
+    theirs: Option<(Box<dyn Shape>, Pose)>,
+}
+
+fn cases() -> Vec<Case> {
+    let upright = Rot3::from_rotation_x(std::f32::consts::FRAC_PI_2);
+    let hull: Vec<Vec3> = (0..8)
+        .map(|i| {
+            let a = i as f32 * std::f32::consts::FRAC_PI_4 + 0.3;
+            Vec3::new(
+                16.0 * a.cos(),
+                16.0 * a.sin(),
+                if i % 2 == 0 { -24.0 } else { 24.0 },
+            )
+        })
+        .collect();
+    let parry_hull: Vec<Vector> = hull.iter().map(|p| v(*p)).collect();
+    let shape = |s: Option<TraceShape>| s.unwrap_or_else(TraceShape::point);
+    vec![
+        Case {
+            name: "point",
+            ours: TraceShape::point(),
+            theirs: None,
+        },
+        Case {
+            name: "sphere",
+            ours: shape(TraceShape::sphere(16.0)),
+            theirs: Some((Box::new(Ball::new(16.0)), Pose::identity())),
+        },
+        Case {
+            name: "box",
+            ours: shape(TraceShape::aabb(
+                Vec3::new(-16.0, -16.0, -24.0),
+                Vec3::new(16.0, 16.0, 32.0),
+            )),
+            theirs: Some((
+                Box::new(Cuboid::new(Vector::new(16.0, 16.0, 28.0))),
+                Pose::from_translation(Vector::new(0.0, 0.0, 4.0)),
+            )),
+        },
+        Case {
+            name: "cylinder",
+            ours: shape(TraceShape::cylinder(16.0, 28.0)),
+            theirs: Some((
+                Box::new(Cylinder::new(28.0, 16.0)),
+                Pose::from_rotation(upright),
+            )),
+        },
+        Case {
+            name: "capsule",
+            ours: shape(TraceShape::capsule(16.0, 20.0)),
+            theirs: Some((Box::new(Capsule::new_z(20.0, 16.0)), Pose::identity())),
+        },
+        Case {
+            name: "hull",
+            ours: shape(TraceShape::hull(hull)),
+            theirs: ConvexPolyhedron::from_convex_hull(&parry_hull)
+                .map(|h| (Box::new(h) as Box<dyn Shape>, Pose::identity())),
+        },
+    ]
+}
+
+/// Origins of the map's point entities (lights, items, spawns): places inside the level.
+fn entity_origins(src: &[u8]) -> Vec<Vec3> {
+    let map = parse_map(src).unwrap_or_default();
+    map.entities
+        .iter()
+        .filter(|e| e.brushes.is_empty())
+        .filter_map(|e| {
+            let v: Vec<f32> = e
+                .get("origin")?
+                .split_whitespace()
+                .filter_map(|n| n.parse().ok())
+                .collect();
+            (v.len() == 3).then(|| Vec3::new(v[0], v[1], v[2]))
+        })
+        .collect()
+}
+
+/// Sweeps for `shape` starting in open space near the level's entities.
+fn sweeps(world: &CompiledMap, seeds: &[Vec3], shape: &TraceShape, seed: u64) -> Vec<(Vec3, Vec3)> {
+    let mut rng = Pcg32(seed);
+    let mut out = Vec::with_capacity(SWEEPS);
+    let mut attempts = 0;
+    while out.len() < SWEEPS && attempts < SWEEPS * 1000 && !seeds.is_empty() {
+        attempts += 1;
+        let near = seeds[(rng.next() * seeds.len() as f32) as usize % seeds.len()];
+        let start = near
+            + Vec3::new(
+                rng.range(-128.0, 128.0),
+                rng.range(-128.0, 128.0),
+                rng.range(-32.0, 64.0),
+            );
+        if world.overlaps(shape, start, Contents::MASK_SOLID) {
+            continue;
+        }
+        let dir = Vec3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-0.5, 0.5),
+        )
+        .normalize_or_zero();
+        out.push((start, start + dir * rng.range(16.0, 256.0)));
+    }
+    out
+}
+
+/// Both sides must do the same work: count hits and compare stop distances, so a
+/// benchmark can never time a side that answers nothing.
+fn report_agreement(
+    map: &str,
+    case: &Case,
+    world: &CompiledMap,
+    compound: &Compound,
+    queries: &[(Vec3, Vec3)],
+) {
+    let (mut ours, mut theirs, mut errors, mut worst) = (0, 0, 0, 0.0f32);
+    for &(s, e) in queries {
+        let t = world.trace(&case.ours, s, e, Contents::MASK_SOLID);
+        let toi = match &case.theirs {
+            None => compound.cast_ray(&Pose::identity(), &Ray::new(v(s), v(e - s)), 1.0, true),
+            Some((shape, offset)) => {
+                let pose = Pose::from_translation(v(s)) * *offset;
+                match cast_shapes(
+                    &pose,
+                    v(e - s),
+                    shape.as_ref(),
+                    &Pose::identity(),
+                    Vector::ZERO,
+                    compound,
+                    ShapeCastOptions::with_max_time_of_impact(1.0),
+                ) {
+                    Ok(hit) => hit.map(|h| h.time_of_impact),
+                    Err(_) => {
+                        errors += 1;
+                        None
+                    }
+                }
+            }
+        };
+        ours += usize::from(t.fraction < 1.0);
+        theirs += usize::from(toi.is_some());
+        let length = (e - s).length();
+        worst = worst.max((t.fraction - toi.unwrap_or(1.0)).abs() * length);
+    }
+    eprintln!(
+        "{map}/{}: {} sweeps, planeshift hits {ours}, parry3d hits {theirs}, parry3d errors {errors}, largest stop difference {worst:.3} units",
+        case.name,
+        queries.len()
+    );
+}
+
+fn sweep(c: &mut Criterion) {
+    let mut maps: Vec<(String, PathBuf)> = [
+        "id-quake-1996/dm4.map",
+        "id-quake-1996/e1m2.map",
+        "openarena-lostlevels/kaos.map",
+    ]
+    .iter()
+    .filter_map(|n| {
+        real_map(n).map(|p| {
+            (
+                n.rsplit('/')
+                    .next()
+                    .unwrap_or(n)
+                    .trim_end_matches(".map")
+                    .to_owned(),
+                p,
+            )
+        })
+    })
+    .collect();
+    if maps.is_empty() {
+        maps.push((
+            "arena".to_owned(),
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+        ));
+    }
+    let mut group = c.benchmark_group("sweep");
+    group.sample_size(20);
+    group.warm_up_time(Duration::from_millis(300));
+    group.measurement_time(Duration::from_secs(2));
+    for (map_name, path) in maps {
+        let src = std::fs::read(&path).unwrap_or_default();
+        let Ok(world) = compile_map(&src).map(|c| c.map) else {
+            continue;
+        };
+        let compound = parry_world(&src);
+        let seeds = entity_origins(&src);
+        eprintln!(
+            "{map_name}: {} brushes for parry3d",
+            compound.shapes().len()
+        );
+        for (k, case) in cases().iter().enumerate() {
+            let queries = sweeps(&world, &seeds, &case.ours, 0x5eed + k as u64);
+            if queries.is_empty() {
+                continue;
+            }
+            report_agreement(&map_name, case, &world, &compound, &queries);
+            let mut i = 0;
+            group.bench_function(format!("{map_name}/{}/planeshift", case.name), |b| {
+                b.iter(|| {
+                    let (s, e) = queries[i % queries.len()];
+                    i += 1;
+                    black_box(world.trace(&case.ours, s, e, Contents::MASK_SOLID))
+                })
+            });
+            let mut j = 0;
+            match &case.theirs {
+                None => group.bench_function(format!("{map_name}/{}/parry3d", case.name), |b| {
+                    b.iter(|| {
+                        let (s, e) = queries[j % queries.len()];
+                        j += 1;
+                        let ray = Ray::new(v(s), v(e - s));
+                        black_box(compound.cast_ray(&Pose::identity(), &ray, 1.0, true))
+                    })
+                }),
+                Some((shape, offset)) => {
+                    group.bench_function(format!("{map_name}/{}/parry3d", case.name), |b| {
+                        b.iter(|| {
+                            let (s, e) = queries[j % queries.len()];
+                            j += 1;
+                            let pose = Pose::from_translation(v(s)) * *offset;
+                            let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+                            black_box(cast_shapes(
+                                &pose,
+                                v(e - s),
+                                shape.as_ref(),
+                                &Pose::identity(),
+                                Vector::ZERO,
+                                &compound,
+                                options,
+                            ))
+                        })
+                    })
+                }
+            };
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, sweep);
+criterion_main!(benches);
