@@ -163,9 +163,12 @@ pub fn compile_map_with(
             let bevels = if options.bevels {
                 brush_bevels(brush)
             } else {
-                Vec::new()
+                crate::brush::BrushBevels {
+                    bevels: Vec::new(),
+                    box_exact: false,
+                }
             };
-            for bevel in bevels {
+            for bevel in &bevels.bevels {
                 let id = planes.find_or_add(bevel.plane);
                 data.sides.push(CompiledSide {
                     plane: id.0,
@@ -178,6 +181,7 @@ pub fn compile_map_with(
                 side_count: data.sides.len() as u32 - first_side,
                 mins: brush.mins.as_vec3(),
                 maxs: brush.maxs.as_vec3(),
+                box_exact: bevels.box_exact,
             });
             model_inputs.push(BrushInput {
                 sides,

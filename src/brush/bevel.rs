@@ -50,10 +50,27 @@ pub struct Bevel {
     pub edge: [DVec3; 2],
 }
 
+/// A brush's bevels and whether they make box sweeps exact.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrushBevels {
+    /// The bevel planes, in the order the rules made them.
+    pub bevels: Vec<Bevel>,
+    /// Whether every edge × axis plane that supports the brush was made, so that the
+    /// brush's planes shifted by any axis-aligned box's support are exactly the Minkowski
+    /// sum (the sweep of a box is exact). False when an edge was too short to bevel, or a
+    /// candidate failed acceptance only by rounding.
+    pub box_exact: bool,
+}
+
+/// A candidate bevel failing acceptance by less than this (map units) may be a supporting
+/// plane lost to rounding, so its brush is not counted as box-exact.
+const NEAR_SUPPORT: f64 = 0.1;
+
 /// The bevels of `brush`.
 #[must_use]
-pub fn brush_bevels(brush: &Brush) -> Vec<Bevel> {
+pub fn brush_bevels(brush: &Brush) -> BrushBevels {
     let vertices = brush.vertices();
+    let box_exact = std::cell::Cell::new(true);
     let mut normals: Vec<DVec3> = brush.sides.iter().map(|s| s.plane.normal).collect();
     let mut bevels = Vec::new();
     let mut try_add = |plane: Option<BuildPlane>, kind: BevelKind, edge: [DVec3; 2]| {
@@ -66,10 +83,14 @@ pub fn brush_bevels(brush: &Brush) -> Vec<Bevel> {
         if shared {
             return;
         }
-        if vertices
+        let worst = vertices
             .iter()
-            .any(|v| plane.distance(*v) > BEVEL_ACCEPT_EPSILON)
-        {
+            .map(|v| plane.distance(*v))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if worst > BEVEL_ACCEPT_EPSILON {
+            if kind != BevelKind::Bisector && worst <= NEAR_SUPPORT {
+                box_exact.set(false);
+            }
             return;
         }
         normals.push(plane.normal);
@@ -110,9 +131,11 @@ pub fn brush_bevels(brush: &Brush) -> Vec<Bevel> {
         let Some(direction) = (b - a).try_normalize() else {
             continue;
         };
-        if (b - a).length() < MIN_EDGE_LENGTH
-            || direction.abs().max_element() > 1.0 - BEVEL_ANGLE_EPSILON
-        {
+        if direction.abs().max_element() > 1.0 - BEVEL_ANGLE_EPSILON {
+            continue;
+        }
+        if (b - a).length() < MIN_EDGE_LENGTH {
+            box_exact.set(false);
             continue;
         }
         for axis in 0..3 {
@@ -143,7 +166,10 @@ pub fn brush_bevels(brush: &Brush) -> Vec<Bevel> {
             try_add(through(n0 + n1, a), BevelKind::Bisector, [a, b]);
         }
     }
-    bevels
+    BrushBevels {
+        bevels,
+        box_exact: box_exact.get(),
+    }
 }
 
 /// A plane with `normal` (snapped first) through `point`.

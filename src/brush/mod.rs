@@ -17,7 +17,7 @@ use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
 
-pub use bevel::{Bevel, BevelKind, brush_bevels};
+pub use bevel::{Bevel, BevelKind, BrushBevels, brush_bevels};
 pub use solidity::{is_origin_texture, is_trigger_class, is_world_class};
 
 /// Which model a brush belongs to.

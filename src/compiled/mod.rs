@@ -109,6 +109,11 @@ pub struct CompiledBrush {
     pub mins: Vec3,
     /// Largest corner of the bounds.
     pub maxs: Vec3,
+    /// Whether the brush's sides (faces and bevels) make box sweeps exact: its planes
+    /// shifted by any axis-aligned box's support bound exactly the Minkowski sum. Sweeps
+    /// use this to cull more tightly; a wrong `true` can only make a rounded shape's
+    /// over-reach at this brush's edges depend on the tree.
+    pub box_exact: bool,
 }
 
 /// One side of a compiled brush.
@@ -173,28 +178,52 @@ fn brush_reach(data: &MapData) -> Result<Vec<f32>, LoadError> {
         .collect()
 }
 
-/// The largest brush reach under every node's children, bottom-up (children always follow
-/// their parents, so a reverse pass sees children first).
-fn child_reach(data: &MapData, brush_reach: &[f32]) -> Vec<[f32; 2]> {
-    let leaf_reach = |leaf: u32| -> f32 {
+/// The runtime nodes: planes inline and the largest reach under each child, bottom-up
+/// (children always follow their parents, so a reverse pass sees children first).
+fn runtime_nodes(data: &MapData, brush_reach: &[f32]) -> Vec<RuntimeNode> {
+    // (κ of all brushes, κ of brushes that are not box-exact) under a leaf.
+    let leaf_reach = |leaf: u32| -> [f32; 2] {
         let leaf = &data.leaves[leaf as usize];
         let start = leaf.first_brush as usize;
         data.leaf_brushes[start..start + leaf.brush_count as usize]
             .iter()
-            .map(|&b| brush_reach[b as usize])
-            .fold(0.0, f32::max)
+            .fold([0.0f32; 2], |[all, inexact], &b| {
+                let k = brush_reach[b as usize];
+                let exact = data.brushes[b as usize].box_exact;
+                [all.max(k), if exact { inexact } else { inexact.max(k) }]
+            })
     };
-    let mut reach = vec![[0.0f32; 2]; data.nodes.len()];
-    for index in (0..data.nodes.len()).rev() {
-        let node = data.nodes[index];
-        for (k, child) in node.children.iter().enumerate() {
-            reach[index][k] = match *child {
+    let mut nodes: Vec<RuntimeNode> = data
+        .nodes
+        .iter()
+        .map(|n| {
+            let plane = data.planes[n.plane as usize];
+            RuntimeNode {
+                normal: plane.normal,
+                dist: plane.dist,
+                children: n.children,
+                kappa: [0.0; 2],
+                kappa_inexact: [0.0; 2],
+            }
+        })
+        .collect();
+    for index in (0..nodes.len()).rev() {
+        for k in 0..2 {
+            let [all, inexact] = match nodes[index].children[k] {
                 NodeChild::Leaf(leaf) => leaf_reach(leaf),
-                NodeChild::Node(n) => reach[n as usize][0].max(reach[n as usize][1]),
+                NodeChild::Node(n) => {
+                    let child = &nodes[n as usize];
+                    [
+                        child.kappa[0].max(child.kappa[1]),
+                        child.kappa_inexact[0].max(child.kappa_inexact[1]),
+                    ]
+                }
             };
+            nodes[index].kappa[k] = all;
+            nodes[index].kappa_inexact[k] = inexact;
         }
     }
-    reach
+    nodes
 }
 
 /// The serialised body: every table of the world.
@@ -217,10 +246,23 @@ pub struct CompiledMap {
     /// Derived at load: each brush's polar reach κ (see [`crate::geom::polar_reach`]): its
     /// shifted planes block a shape of circumradius R only within κ·R of the brush.
     brush_reach: Vec<f32>,
-    /// Derived at load: for each node, the largest κ of the brushes under each child
-    /// (`[front, back]`), so that sweeps can cull with node planes and stay a pure
-    /// broadphase.
-    child_reach: Vec<[f32; 2]>,
+    /// Derived at load: the nodes with their planes inline and, per child, the largest κ of
+    /// all brushes and of the brushes that are not box-exact under it, so that sweeps can
+    /// cull with node planes and stay a pure broadphase.
+    runtime_nodes: Vec<RuntimeNode>,
+}
+
+/// A node as sweeps read it: plane inline, and the reach figures of each child.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RuntimeNode {
+    pub normal: Vec3,
+    pub dist: f32,
+    /// `[front, back]`.
+    pub children: [NodeChild; 2],
+    /// Largest polar reach κ of the brushes under each child (0 when none).
+    pub kappa: [f32; 2],
+    /// Largest κ of the brushes under each child that are not box-exact (0 when none).
+    pub kappa_inexact: [f32; 2],
 }
 
 impl PartialEq for CompiledMap {
@@ -234,12 +276,17 @@ impl CompiledMap {
     pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
         let brush_reach = brush_reach(&data)?;
-        let child_reach = child_reach(&data, &brush_reach);
+        let runtime_nodes = runtime_nodes(&data, &brush_reach);
         Ok(CompiledMap {
             data,
             brush_reach,
-            child_reach,
+            runtime_nodes,
         })
+    }
+
+    /// The nodes as sweeps read them.
+    pub(crate) fn runtime_nodes(&self) -> &[RuntimeNode] {
+        &self.runtime_nodes
     }
 
     /// The polar reach κ of brush `brush` (≥ 1): its shifted planes block a shape of
@@ -253,7 +300,7 @@ impl CompiledMap {
     /// (0 for a child with no brushes).
     #[must_use]
     pub fn node_child_reach(&self, node: usize) -> [f32; 2] {
-        self.child_reach[node]
+        self.runtime_nodes[node].kappa
     }
 
     /// The file bytes: magic, version, checksum, data.

@@ -252,6 +252,31 @@ impl TraceShape {
     }
 }
 
+/// How far a shape's blocking region can reach past a brush toward a unit direction `n`:
+/// `max(n·center + |n|·half + κ·rho, κ_inexact·radius)`, where κ is the largest polar reach
+/// of the brushes concerned and κ_inexact the largest among those that are not box-exact.
+///
+/// Why it is safe to cull with: the shifted planes of any brush block a shape of
+/// circumradius R only within κ·R of the brush (`geom::polar_reach`); on box-exact brushes
+/// an axis-aligned box or vertical segment (`center`, `half`) is exact and reaches only its
+/// own support, and capsules and cylinders are such a segment plus a ball or disk of radius
+/// `rho`, which reaches κ·rho more. Points reach 0, spheres κ·r, other shapes κ·R.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CullReach {
+    center: Vec3,
+    half: Vec3,
+    rho: f32,
+    radius: f32,
+}
+
+impl CullReach {
+    #[inline]
+    pub(crate) fn toward(&self, n: Vec3, kappa: f32, kappa_inexact: f32) -> f32 {
+        (n.dot(self.center) + n.abs().dot(self.half) + kappa * self.rho)
+            .max(kappa_inexact * self.radius)
+    }
+}
+
 /// A shape seen from a frame rotated relative to the world: `rotation` maps directions of
 /// that frame into the shape's (world) frame, so the support along a frame direction `u` is
 /// the shape's support along `rotation·u`. Used to sweep through rotated models.
@@ -271,6 +296,45 @@ impl<'a> Oriented<'a> {
         match self.rotation {
             None => self.shape.support_distance(u),
             Some(r) => self.shape.support_distance(r * u),
+        }
+    }
+
+    /// The figures that bound how far the region where this shape is blocked by a brush can
+    /// reach beyond the brush (see [`CullReach`]).
+    pub(crate) fn cull_reach(&self) -> CullReach {
+        let radius = self.shape.radius();
+        let round = |rho: f32| CullReach {
+            center: Vec3::ZERO,
+            half: Vec3::ZERO,
+            rho,
+            radius,
+        };
+        match (&self.shape.0, self.rotation) {
+            (Repr::Point, _) => round(0.0),
+            (Repr::Sphere { radius: r }, _) => round(*r),
+            (Repr::Box { center, half }, None) => CullReach {
+                center: *center,
+                half: *half,
+                rho: 0.0,
+                radius,
+            },
+            (
+                Repr::Capsule {
+                    radius: r,
+                    half_height,
+                }
+                | Repr::Cylinder {
+                    radius: r,
+                    half_height,
+                },
+                None,
+            ) => CullReach {
+                center: Vec3::ZERO,
+                half: Vec3::new(0.0, 0.0, *half_height),
+                rho: *r,
+                radius,
+            },
+            _ => round(radius),
         }
     }
 

@@ -9,17 +9,19 @@
 //! edges (Melax's over-reach), so a brush behind a slanted node plane can block a shape that
 //! never reaches that plane (Quake 3's "axial brush right behind a slanted bsp plane will
 //! poke through" comment); culling by the true reach would drop such blocks in some leaves
-//! and keep them in others. Instead, each side of a node is reachable within κ·R +
-//! [`TREE_CULL_MARGIN`], where R is the shape's circumradius and κ the largest polar reach
-//! of the brushes under that side: a brush's shifted planes block the reference point only
-//! within κ·R of the brush (`geom::polar_reach`). Like Quake 3, each side gets the part of
+//! and keep them in others. Instead, each side of a node is reachable within a reach that
+//! provably covers the shifted planes of every brush under it (`shape::CullReach`):
+//! the shape's own support for boxes and vertical segments against box-exact brushes (whose
+//! bevels make them exact), plus κ·r for the round part of spheres, capsules and cylinders,
+//! and κ·R otherwise, where κ is the largest polar reach of those brushes
+//! (`geom::polar_reach`), all plus [`TREE_CULL_MARGIN`]. Like Quake 3, each side gets the part of
 //! the sub-segment that can reach it (the parts overlap across the slab), near side first.
 //! The walk recurses at most `MAX_TREE_DEPTH` deep (checked at load) and allocates nothing.
 
 use glam::Vec3;
 
 use super::brush_clip::clip_brush;
-use super::shape::Oriented;
+use super::shape::{CullReach, Oriented};
 use crate::compiled::{CompiledMap, NodeChild};
 use crate::contents::Contents;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
@@ -33,9 +35,14 @@ pub(crate) struct TraceWork<'a> {
     pub mask: Contents,
     /// The shape's circumradius.
     radius: f32,
+    /// How far the shape's blocking regions reach past brushes, for culling.
+    reach: CullReach,
     /// The segment's bounds, grown by the stop distance and the cull margin.
     segment_mins: Vec3,
     segment_maxs: Vec3,
+    /// The shape's bounds in this frame.
+    shape_mins: Vec3,
+    shape_maxs: Vec3,
     pub fraction: f32,
     pub hit_plane: Option<u32>,
     pub contents: Contents,
@@ -54,6 +61,7 @@ impl<'a> TraceWork<'a> {
         mask: Contents,
     ) -> Self {
         let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
+        let (shape_mins, shape_maxs) = shape.bounds();
         TraceWork {
             map,
             shape,
@@ -61,8 +69,11 @@ impl<'a> TraceWork<'a> {
             end,
             mask,
             radius: shape.shape.radius(),
+            reach: shape.cull_reach(),
             segment_mins: start.min(end) - pad,
             segment_maxs: start.max(end) + pad,
+            shape_mins,
+            shape_maxs,
             fraction: 1.0,
             hit_plane: None,
             contents: Contents::EMPTY,
@@ -86,14 +97,15 @@ impl<'a> TraceWork<'a> {
             NodeChild::Leaf(leaf) => return self.leaf(leaf as usize),
             NodeChild::Node(node) => node as usize,
         };
-        let node = self.map.nodes()[index];
-        let plane = self.map.planes()[node.plane as usize];
+        let node = self.map.runtime_nodes()[index];
         let [front, back] = node.children;
-        let [front_kappa, back_kappa] = self.map.node_child_reach(index);
-        let front_reach = front_kappa * self.radius + TREE_CULL_MARGIN;
-        let back_reach = back_kappa * self.radius + TREE_CULL_MARGIN;
-        let t1 = plane.distance(p1);
-        let t2 = plane.distance(p2);
+        let n = node.normal;
+        let front_reach =
+            self.reach.toward(n, node.kappa[0], node.kappa_inexact[0]) + TREE_CULL_MARGIN;
+        let back_reach =
+            self.reach.toward(-n, node.kappa[1], node.kappa_inexact[1]) + TREE_CULL_MARGIN;
+        let t1 = n.dot(p1) - node.dist;
+        let t2 = n.dot(p2) - node.dist;
         // The front side is reachable where t > −front_reach, the back where t < back_reach.
         if t1 >= back_reach && t2 >= back_reach {
             return self.walk(front, f1, f2, p1, p2);
@@ -143,11 +155,16 @@ impl<'a> TraceWork<'a> {
             if !brush.contents.intersects(self.mask) {
                 continue;
             }
-            // The brush blocks only within κ·R of itself, so only within its bounds grown by
-            // that much.
-            let grow = Vec3::splat(map.brush_reach(brush_id as usize) * self.radius);
-            if (brush.mins - grow).cmpgt(self.segment_maxs).any()
-                || (brush.maxs + grow).cmplt(self.segment_mins).any()
+            // The brush blocks only within its bounds grown by the shape's bounds when it has
+            // all six axial planes (box-exact brushes do), and within κ·R of itself always.
+            let (grow_low, grow_high) = if brush.box_exact {
+                (self.shape_maxs, -self.shape_mins)
+            } else {
+                let r = Vec3::splat(map.brush_reach(brush_id as usize) * self.radius);
+                (r, r)
+            };
+            if (brush.mins - grow_low).cmpgt(self.segment_maxs).any()
+                || (brush.maxs + grow_high).cmplt(self.segment_mins).any()
             {
                 continue;
             }

@@ -110,7 +110,7 @@ fn bevels_are_valid_and_never_split() {
         let output = brushes_from_map(&parse_map(&src).expect("parse"));
         for brush in &output.brushes {
             let vertices = brush.vertices();
-            let bevels = brush_bevels(brush);
+            let bevels = brush_bevels(brush).bevels;
             let mut normals: Vec<DVec3> = brush.sides.iter().map(|s| s.plane.normal).collect();
             normals.extend(bevels.iter().map(|b| b.plane.normal));
             for (i, a) in normals.iter().enumerate() {
