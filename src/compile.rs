@@ -168,7 +168,12 @@ pub fn compile_map_with(
                     box_exact: false,
                 }
             };
-            for bevel in &bevels.bevels {
+            // Faces, then Quake's box bevels, then the rounding bevels: box and point sweeps
+            // stop reading where their exactness needs no more.
+            let (box_bevels, round_bevels): (Vec<&crate::brush::Bevel>, Vec<&crate::brush::Bevel>) =
+                bevels.bevels.iter().partition(|b| b.kind.is_box_bevel());
+            let face_count = data.sides.len() as u32 - first_side;
+            for bevel in box_bevels.iter().chain(round_bevels.iter()) {
                 let id = planes.find_or_add(bevel.plane);
                 data.sides.push(CompiledSide {
                     plane: id.0,
@@ -179,6 +184,8 @@ pub fn compile_map_with(
                 contents: tree_contents(brush),
                 first_side,
                 side_count: data.sides.len() as u32 - first_side,
+                face_count,
+                box_side_count: face_count + box_bevels.len() as u32,
                 mins: brush.mins.as_vec3(),
                 maxs: brush.maxs.as_vec3(),
                 box_exact: bevels.box_exact,

@@ -39,6 +39,15 @@ pub enum BevelKind {
     Bisector,
 }
 
+impl BevelKind {
+    /// Whether this bevel is one of Quake's box bevels (axial or edge × axis), which make
+    /// box sweeps exact; the others only round off corners for rounded shapes.
+    #[must_use]
+    pub fn is_box_bevel(self) -> bool {
+        matches!(self, BevelKind::Axial | BevelKind::EdgeAxis)
+    }
+}
+
 /// One bevel plane and the brush feature that generated it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bevel {

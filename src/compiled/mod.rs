@@ -103,8 +103,14 @@ pub struct CompiledBrush {
     pub contents: Contents,
     /// First index into [`CompiledMap::sides`].
     pub first_side: u32,
-    /// How many sides, bevels included.
+    /// How many sides, bevels included: first the faces, then Quake's box bevels (axial and
+    /// edge × axis), then the rounding bevels.
     pub side_count: u32,
+    /// How many of the sides are faces (points need no more: bevels never change them).
+    pub face_count: u32,
+    /// How many of the sides are faces or box bevels (boxes need no more on box-exact
+    /// brushes).
+    pub box_side_count: u32,
     /// Smallest corner of the bounds.
     pub mins: Vec3,
     /// Largest corner of the bounds.
@@ -243,8 +249,8 @@ pub(crate) struct MapData {
 #[derive(Clone, Debug)]
 pub struct CompiledMap {
     data: MapData,
-    /// Derived at load: each brush's polar reach κ (see [`crate::geom::polar_reach`]): its
-    /// shifted planes block a shape of circumradius R only within κ·R of the brush.
+    /// Derived at load: each brush's polar reach κ (see [`crate::geom::polar_reach`]): how far
+    /// its shifted planes reach past it, relative to a shape's circumradius.
     brush_reach: Vec<f32>,
     /// Derived at load: the nodes with their planes inline and, per child, the largest κ of
     /// all brushes and of the brushes that are not box-exact under it, so that sweeps can
@@ -290,7 +296,8 @@ impl CompiledMap {
     }
 
     /// The polar reach κ of brush `brush` (≥ 1): its shifted planes block a shape of
-    /// circumradius R only within κ·R of the brush.
+    /// circumradius R within about κ·R of the brush (see [`crate::geom::polar_reach`] for
+    /// where that bound is exact and where it is not).
     #[must_use]
     pub fn brush_reach(&self, brush: usize) -> f32 {
         self.brush_reach[brush]

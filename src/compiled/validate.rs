@@ -224,8 +224,15 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
             brush.side_count,
             data.sides.len(),
         )?;
-        if brush.side_count < 4 {
-            return Err(bad_value("brushes", i, "fewer than 4 sides"));
+        if brush.face_count < 4
+            || brush.face_count > brush.box_side_count
+            || brush.box_side_count > brush.side_count
+        {
+            return Err(bad_value(
+                "brushes",
+                i,
+                "side counts out of order (need 4 <= faces <= box sides <= sides)",
+            ));
         }
         if !bounded(brush.mins) || !bounded(brush.maxs) || brush.mins.cmpgt(brush.maxs).any() {
             return Err(bad_value("brushes", i, "bounds are not finite or inverted"));

@@ -3,10 +3,15 @@
 //!
 //! Takes the unit normals of a closed convex brush, gives κ = the largest vertex norm of the
 //! polytope `{ x : n_i·x <= 1 }`, or `None` when that polytope is unbounded (the normals do
-//! not close a brush). Guarantees, by LP duality: for any brush with these normals and any
-//! shape C of circumradius R (every h_C(u) <= R·|u|), the region where a sweep's reference
-//! point is blocked by the brush's shifted planes lies within distance κ·R of the brush.
-//! κ = 1 for a smooth body, √2 at a cube edge, √3 at a cube corner; bevels lower it.
+//! not close a brush). κ = 1 for a smooth body, √2 at a cube edge, √3 at a cube corner.
+//!
+//! What it bounds: κ is the over-reach factor when every plane is tangent at one point, the
+//! limit for shapes large beside the brush: the region where a shape of circumradius R is
+//! blocked by the brush's shifted planes then lies within κ·R of the brush. Near an edge or
+//! vertex only the planes through it are active, and a bevel that touches the brush at one
+//! vertex (such as an axial bevel at a tetrahedron's tip) lowers κ without limiting the reach
+//! along the edges leaving that vertex. So κ can be below the true local over-reach factor.
+//! FIXME(issue 4): take the largest local reach over edges and vertices instead.
 
 use glam::DVec3;
 

@@ -23,7 +23,8 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
     let mut enter_plane = None;
     let mut starts_out = false;
     let mut ends_out = false;
-    for side in map.brush_sides(brush) {
+    let sides = &map.brush_sides(brush)[..work.shape.side_count(brush) as usize];
+    for side in sides {
         let plane = &map.planes()[side.plane as usize];
         let dist = plane.dist + work.shape.support(-plane.normal);
         let d1 = plane.normal.dot(work.start) - dist;

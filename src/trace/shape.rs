@@ -256,11 +256,14 @@ impl TraceShape {
 /// `max(n·center + |n|·half + κ·rho, κ_inexact·radius)`, where κ is the largest polar reach
 /// of the brushes concerned and κ_inexact the largest among those that are not box-exact.
 ///
-/// Why it is safe to cull with: the shifted planes of any brush block a shape of
-/// circumradius R only within κ·R of the brush (`geom::polar_reach`); on box-exact brushes
-/// an axis-aligned box or vertical segment (`center`, `half`) is exact and reaches only its
-/// own support, and capsules and cylinders are such a segment plus a ball or disk of radius
-/// `rho`, which reaches κ·rho more. Points reach 0, spheres κ·r, other shapes κ·R.
+/// Why culling with it keeps the tree a broadphase: on box-exact brushes an axis-aligned box
+/// or vertical segment (`center`, `half`) is exact and reaches only its own support, so box
+/// and point sweeps equal clipping every brush. Capsules and cylinders are such a segment
+/// plus a ball or disk of radius `rho`, which reaches about κ·rho more; spheres κ·r, other
+/// shapes κ·R. Culling never drops a brush a shape truly touches (κ ≥ 1). Where κ is below a
+/// brush's local over-reach (see `geom::polar_reach`), a rounded shape grazing that brush's
+/// edge or vertex may stop early in some trees and not in others; it never enters solid.
+/// FIXME(issue 4): use the local reach.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CullReach {
     center: Vec3,
@@ -335,6 +338,18 @@ impl<'a> Oriented<'a> {
                 radius,
             },
             _ => round(radius),
+        }
+    }
+
+    /// Which brush sides this shape must clip against (exactness needs no more):
+    /// faces only for points (bevels never change them), faces and box bevels for an
+    /// axis-aligned box on a box-exact brush, every side otherwise.
+    #[inline]
+    pub(crate) fn side_count(&self, brush: &crate::compiled::CompiledBrush) -> u32 {
+        match (&self.shape.0, self.rotation) {
+            (Repr::Point, _) => brush.face_count,
+            (Repr::Box { .. }, None) if brush.box_exact => brush.box_side_count,
+            _ => brush.side_count,
         }
     }
 

@@ -20,3 +20,5 @@ mod parse;
 mod tidy;
 /// Sweep properties that need no oracle.
 mod trace;
+/// Sweeps against the exact parry3d-f64 oracle: inside, lateness, clearance, ghost hits.
+mod trace_oracle;

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod oracle;
+
 use std::path::{Path, PathBuf};
 
 use planeshift::brush::{BrushOutput, brushes_from_map};
