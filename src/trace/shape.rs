@@ -38,6 +38,16 @@ pub enum ShapeKind {
 }
 
 impl ShapeKind {
+    /// Every kind, in the order reports list them.
+    pub const ALL: [ShapeKind; 6] = [
+        ShapeKind::Point,
+        ShapeKind::Sphere,
+        ShapeKind::Cylinder,
+        ShapeKind::Capsule,
+        ShapeKind::Box,
+        ShapeKind::Hull,
+    ];
+
     /// The lowercase name used by `bspc` and the JSON Lines contract.
     #[must_use]
     pub fn name(self) -> &'static str {

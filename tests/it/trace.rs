@@ -23,14 +23,7 @@ pub enum ShapeParams {
     Hull(Vec<Vec3>),
 }
 
-pub const KINDS: [ShapeKind; 6] = [
-    ShapeKind::Point,
-    ShapeKind::Sphere,
-    ShapeKind::Cylinder,
-    ShapeKind::Capsule,
-    ShapeKind::Box,
-    ShapeKind::Hull,
-];
+pub const KINDS: [ShapeKind; 6] = ShapeKind::ALL;
 
 fn between(rng: &mut Pcg32, lo: f32, hi: f32) -> f32 {
     rng.range_f64(f64::from(lo), f64::from(hi)) as f32

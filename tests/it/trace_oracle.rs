@@ -58,6 +58,10 @@ fn solid_world(src: &[u8]) -> Vec<Brush> {
         .collect()
 }
 
+/// The kinds whose p99 clearance bound is not met yet. FIXME(issue 4): see
+/// `sweeps_against_the_exact_oracle_on_real_maps`.
+const ROUNDED_AND_HULLS: [&str; 4] = ["sphere", "cylinder", "capsule", "hull"];
+
 /// Clearances at the stop, per shape kind, as (clearance, allowed) pairs.
 #[derive(Default)]
 struct Clearances {
@@ -70,6 +74,15 @@ impl Clearances {
             Some((_, v)) => v.push((clearance, allowed)),
             None => self.by_kind.push((kind, vec![(clearance, allowed)])),
         }
+    }
+
+    /// Asserts that the kinds over their bound are among the `known` ones (by kind name).
+    fn assert_only_known(failures: &[String], label: &str, known: &[&str]) {
+        let unexpected: Vec<&String> = failures
+            .iter()
+            .filter(|f| !known.iter().any(|k| f.starts_with(&format!("{label} {k}"))))
+            .collect();
+        assert!(unexpected.is_empty(), "{unexpected:?}");
     }
 
     /// Prints each kind's distribution and returns the kinds whose 99th percentile of
@@ -177,17 +190,7 @@ fn sweeps_against_the_exact_oracle_on_hand_made_maps() {
     println!("hand-made maps: {checked} sweeps checked against the oracle");
     assert!(checked >= 10_000);
     let failures = clearances.report("hand-made");
-    let known = [
-        "hand-made sphere",
-        "hand-made capsule",
-        "hand-made hull",
-        "hand-made cylinder",
-    ];
-    let unexpected: Vec<&String> = failures
-        .iter()
-        .filter(|f| !known.iter().any(|k| f.starts_with(k)))
-        .collect();
-    assert!(unexpected.is_empty(), "{unexpected:?}");
+    Clearances::assert_only_known(&failures, "hand-made", &ROUNDED_AND_HULLS);
 }
 
 #[test]
@@ -209,12 +212,7 @@ fn sweeps_against_the_exact_oracle_on_real_maps() {
     // (0.05·r + stop distance; 2 × the stop distance for hulls): shifted planes over-reach
     // at convex edges and corners. Exact edge and vertex handling for rounded shapes, and
     // edge × edge planes for hulls, are the fix; until then these four are reported only.
-    let known = ["real sphere", "real capsule", "real hull", "real cylinder"];
-    let unexpected: Vec<&String> = failures
-        .iter()
-        .filter(|f| !known.iter().any(|k| f.starts_with(k)))
-        .collect();
-    assert!(unexpected.is_empty(), "{unexpected:?}");
+    Clearances::assert_only_known(&failures, "real", &ROUNDED_AND_HULLS);
 }
 
 /// Slides of `shape` 0.25 above the tiled floor of `tiled_floor.map` (256 brushes, tops at

@@ -172,15 +172,6 @@ pub fn trace(
     }
 }
 
-const KINDS: [ShapeKind; 6] = [
-    ShapeKind::Point,
-    ShapeKind::Sphere,
-    ShapeKind::Cylinder,
-    ShapeKind::Capsule,
-    ShapeKind::Box,
-    ShapeKind::Hull,
-];
-
 pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
     let world = load_world(file)?;
     let queries = read_queries(queries)?;
@@ -197,7 +188,7 @@ pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
         }
         started.elapsed().as_secs_f64() * 1e9
     };
-    let groups: Vec<(&str, Vec<&Query>)> = KINDS
+    let groups: Vec<(&str, Vec<&Query>)> = ShapeKind::ALL
         .iter()
         .map(|k| {
             (
