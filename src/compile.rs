@@ -166,6 +166,7 @@ pub fn compile_map_with(
                 crate::brush::BrushBevels {
                     bevels: Vec::new(),
                     box_exact: false,
+                    reach: crate::brush::face_reach(brush),
                 }
             };
             // Faces, then Quake's box bevels, then the rounding bevels: box and point sweeps
@@ -189,6 +190,8 @@ pub fn compile_map_with(
                 mins: brush.mins.as_vec3(),
                 maxs: brush.maxs.as_vec3(),
                 box_exact: bevels.box_exact,
+                // Rounded up, so that the f32 bound is never below the f64 one.
+                reach: (bevels.reach as f32).next_up(),
             });
             model_inputs.push(BrushInput {
                 sides,

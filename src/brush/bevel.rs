@@ -14,6 +14,10 @@
 //!    edge sharper than 90°), the plane through their common edge halfway between them. This
 //!    bounds the over-reach of spheres, cylinders and capsules at that edge to 0.41 r.
 //!
+//! 4. **Rounding**: wherever an edge's or vertex's local reach exceeds [`ROUNDING_REACH`],
+//!    planes through that edge splitting its widest gap, or through that vertex facing its
+//!    farthest point (`brush::reach`), so rounded shapes stop at most (κ − 1)·r early.
+//!
 //! Guarantees (property 21): every bevel's normal is snapped *before* it is validated and its
 //! distance is taken through its generating point; every brush vertex lies at most
 //! [`BEVEL_ACCEPT_EPSILON`] in front of it, so bevels never cut the brush and are invisible
@@ -25,7 +29,8 @@ use glam::DVec3;
 use super::Brush;
 use crate::geom::BuildPlane;
 use crate::tolerance::{
-    BEVEL_ACCEPT_EPSILON, BEVEL_ANGLE_EPSILON, MIN_EDGE_LENGTH, NORMAL_EPSILON,
+    BEVEL_ACCEPT_EPSILON, BEVEL_ANGLE_EPSILON, MAX_VERTEX_ROUNDING, MIN_EDGE_LENGTH,
+    NORMAL_EPSILON, ROUNDING_REACH,
 };
 
 /// Which rule made a bevel.
@@ -37,6 +42,9 @@ pub enum BevelKind {
     EdgeAxis,
     /// The bisector of two adjacent sides meeting at more than 90°.
     Bisector,
+    /// A rounding plane through an edge or vertex whose local reach exceeds
+    /// [`ROUNDING_REACH`] (see `brush::reach`).
+    Rounding,
 }
 
 impl BevelKind {
@@ -69,6 +77,9 @@ pub struct BrushBevels {
     /// sum (the sweep of a box is exact). False when an edge was too short to bevel, or a
     /// candidate failed acceptance only by rounding.
     pub box_exact: bool,
+    /// The brush's reach κ with every bevel (≥ 1): a shape of circumradius R is blocked by
+    /// its shifted planes only within κ·R of it (`brush::reach`).
+    pub reach: f64,
 }
 
 /// A candidate bevel failing acceptance by less than this (map units) may be a supporting
@@ -175,10 +186,59 @@ pub fn brush_bevels(brush: &Brush) -> BrushBevels {
             try_add(through(n0 + n1, a), BevelKind::Bisector, [a, b]);
         }
     }
+    // 4. Rounding: bring every local reach down.
+    let windings: Vec<&[DVec3]> = brush
+        .sides
+        .iter()
+        .map(|s| s.winding.points.as_slice())
+        .collect();
+    let edges = super::reach::brush_edges(&windings);
+    let mut planes: Vec<BuildPlane> = brush.sides.iter().map(|s| s.plane).collect();
+    planes.extend(bevels.iter().map(|b| b.plane));
+    let accept = |existing: &[BuildPlane], plane: BuildPlane| {
+        !existing
+            .iter()
+            .any(|p| (p.normal - plane.normal).abs().max_element() < NORMAL_EPSILON)
+            && vertices
+                .iter()
+                .all(|v| plane.distance(*v) <= BEVEL_ACCEPT_EPSILON)
+    };
+    let rounding = super::reach::rounding_planes(
+        &planes,
+        &vertices,
+        &edges,
+        ROUNDING_REACH,
+        MAX_VERTEX_ROUNDING,
+        accept,
+    );
+    planes.extend(rounding.iter().map(|(p, _)| *p));
+    bevels.extend(rounding.into_iter().map(|(plane, edge)| Bevel {
+        plane,
+        kind: BevelKind::Rounding,
+        edge,
+    }));
+    let reach = super::reach::brush_reach(&planes, &vertices, &edges);
     BrushBevels {
         bevels,
         box_exact: box_exact.get(),
+        reach,
     }
+}
+
+/// The reach κ of a brush with its faces alone (no bevels), for compiles without bevels.
+#[must_use]
+pub fn face_reach(brush: &Brush) -> f64 {
+    let windings: Vec<&[DVec3]> = brush
+        .sides
+        .iter()
+        .map(|s| s.winding.points.as_slice())
+        .collect();
+    let planes: Vec<BuildPlane> = brush.sides.iter().map(|s| s.plane).collect();
+    super::reach::brush_reach(
+        &planes,
+        &brush.vertices(),
+        &super::reach::brush_edges(&windings),
+    )
 }
 
 /// A plane with `normal` (snapped first) through `point`.

@@ -9,6 +9,7 @@
 
 mod bevel;
 mod convert;
+mod reach;
 mod solidity;
 
 use glam::DVec3;
@@ -17,7 +18,7 @@ use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
 
-pub use bevel::{Bevel, BevelKind, BrushBevels, brush_bevels};
+pub use bevel::{Bevel, BevelKind, BrushBevels, brush_bevels, face_reach};
 pub use solidity::{is_origin_texture, is_trigger_class, is_world_class};
 
 /// Which model a brush belongs to.

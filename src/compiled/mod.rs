@@ -120,6 +120,11 @@ pub struct CompiledBrush {
     /// use this to cull more tightly; a wrong `true` can only make a rounded shape's
     /// over-reach at this brush's edges depend on the tree.
     pub box_exact: bool,
+    /// The brush's reach κ (≥ 1, see `brush::reach`): a shape of circumradius R is blocked by
+    /// its shifted planes only within κ·R of it. Sweeps cull with it; a value below the true
+    /// reach can only make over-reach stops depend on the tree (never let a shape into
+    /// solid), which is why a loaded value only has to be at least 1.
+    pub reach: f32,
 }
 
 /// One side of a compiled brush.
@@ -162,31 +167,9 @@ pub struct CompileStats {
     pub seconds: f64,
 }
 
-/// The polar reach of every brush, from its stored planes; an open brush is a load error.
-fn brush_reach(data: &MapData) -> Result<Vec<f32>, LoadError> {
-    data.brushes
-        .iter()
-        .enumerate()
-        .map(|(i, brush)| {
-            let start = brush.first_side as usize;
-            let normals: Vec<glam::DVec3> = data.sides[start..start + brush.side_count as usize]
-                .iter()
-                .map(|s| data.planes[s.plane as usize].normal.as_dvec3())
-                .collect();
-            crate::geom::polar_reach(&normals)
-                .map(|k| k as f32)
-                .ok_or(LoadError::BadValue {
-                    table: "brushes",
-                    index: i,
-                    reason: "sides do not close the brush",
-                })
-        })
-        .collect()
-}
-
 /// The runtime nodes: planes inline and the largest reach under each child, bottom-up
 /// (children always follow their parents, so a reverse pass sees children first).
-fn runtime_nodes(data: &MapData, brush_reach: &[f32]) -> Vec<RuntimeNode> {
+fn runtime_nodes(data: &MapData) -> Vec<RuntimeNode> {
     // (κ of all brushes, κ of brushes that are not box-exact) under a leaf.
     let leaf_reach = |leaf: u32| -> [f32; 2] {
         let leaf = &data.leaves[leaf as usize];
@@ -194,8 +177,8 @@ fn runtime_nodes(data: &MapData, brush_reach: &[f32]) -> Vec<RuntimeNode> {
         data.leaf_brushes[start..start + leaf.brush_count as usize]
             .iter()
             .fold([0.0f32; 2], |[all, inexact], &b| {
-                let k = brush_reach[b as usize];
-                let exact = data.brushes[b as usize].box_exact;
+                let brush = &data.brushes[b as usize];
+                let (k, exact) = (brush.reach, brush.box_exact);
                 [all.max(k), if exact { inexact } else { inexact.max(k) }]
             })
     };
@@ -249,10 +232,7 @@ pub(crate) struct MapData {
 #[derive(Clone, Debug)]
 pub struct CompiledMap {
     data: MapData,
-    /// Derived at load: each brush's polar reach κ (see [`crate::geom::polar_reach`]): how far
-    /// its shifted planes reach past it, relative to a shape's circumradius.
-    brush_reach: Vec<f32>,
-    /// Derived at load: the nodes with their planes inline and, per child, the largest κ of
+    /// Derived at load: the nodes with their planes inline and, per child, the largest reach κ of
     /// all brushes and of the brushes that are not box-exact under it, so that sweeps can
     /// cull with node planes and stay a pure broadphase.
     runtime_nodes: Vec<RuntimeNode>,
@@ -265,7 +245,7 @@ pub(crate) struct RuntimeNode {
     pub dist: f32,
     /// `[front, back]`.
     pub children: [NodeChild; 2],
-    /// Largest polar reach κ of the brushes under each child (0 when none).
+    /// Largest reach κ of the brushes under each child (0 when none).
     pub kappa: [f32; 2],
     /// Largest κ of the brushes under each child that are not box-exact (0 when none).
     pub kappa_inexact: [f32; 2],
@@ -281,11 +261,9 @@ impl CompiledMap {
     /// Validates `data` and wraps it.
     pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
-        let brush_reach = brush_reach(&data)?;
-        let runtime_nodes = runtime_nodes(&data, &brush_reach);
+        let runtime_nodes = runtime_nodes(&data);
         Ok(CompiledMap {
             data,
-            brush_reach,
             runtime_nodes,
         })
     }
@@ -295,15 +273,14 @@ impl CompiledMap {
         &self.runtime_nodes
     }
 
-    /// The polar reach κ of brush `brush` (≥ 1): its shifted planes block a shape of
-    /// circumradius R within about κ·R of the brush (see [`crate::geom::polar_reach`] for
-    /// where that bound is exact and where it is not).
+    /// The reach κ of brush `brush` (≥ 1): its shifted planes block a shape of circumradius
+    /// R only within κ·R of the brush.
     #[must_use]
     pub fn brush_reach(&self, brush: usize) -> f32 {
-        self.brush_reach[brush]
+        self.data.brushes[brush].reach
     }
 
-    /// The largest polar reach of the brushes under each child of `node`, `[front, back]`
+    /// The largest reach κ of the brushes under each child of `node`, `[front, back]`
     /// (0 for a child with no brushes).
     #[must_use]
     pub fn node_child_reach(&self, node: usize) -> [f32; 2] {

@@ -9,7 +9,9 @@
 use glam::Vec3;
 
 use super::{MapData, NodeChild};
-use crate::tolerance::{LOAD_NORMAL_TOLERANCE, MAX_COMPILED_COORD, MAX_TREE_DEPTH};
+use crate::tolerance::{
+    LOAD_NORMAL_TOLERANCE, MAX_BRUSH_REACH, MAX_COMPILED_COORD, MAX_TREE_DEPTH,
+};
 
 /// Why a compiled file cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -232,6 +234,13 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
                 "brushes",
                 i,
                 "side counts out of order (need 4 <= faces <= box sides <= sides)",
+            ));
+        }
+        if !(brush.reach.is_finite() && (1.0..=MAX_BRUSH_REACH).contains(&brush.reach)) {
+            return Err(bad_value(
+                "brushes",
+                i,
+                "reach is not a finite number of at least 1",
             ));
         }
         if !bounded(brush.mins) || !bounded(brush.maxs) || brush.mins.cmpgt(brush.maxs).any() {

@@ -6,9 +6,7 @@
 //! always has a unit, finite normal with no `-0.0` components.
 
 mod plane;
-mod reach;
 mod winding;
 
 pub use plane::{BuildPlane, PlaneKind};
-pub use reach::polar_reach;
 pub use winding::Winding;

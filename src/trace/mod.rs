@@ -11,8 +11,8 @@
 //! - Exactness: points, and boxes thanks to the compiler's axial and edge × axis bevels, stop
 //!   where the exact Minkowski sum says, minus the stop distance. Spheres, cylinders,
 //!   capsules and hulls are conservative: they never pass through solid, and may stop early
-//!   near convex edges by at most r·(sec(β/2) − 1) for the largest angle β between adjacent
-//!   planes left after bevelling (0.41 r at 90°).
+//!   near convex edges and corners, a sphere by at most (κ − 1)·r where κ is the brush's reach
+//!   (`brush::reach`; the compiler's rounding bevels keep κ ≤ `ROUNDING_REACH`).
 //! - `fraction == 1` returns `end` exactly; otherwise `end = start + fraction·(end − start)`.
 //! - `start_solid` / `all_solid` follow Quake 2/3: a sweep leaving a brush it starts in is not
 //!   blocked by it; starting and ending inside gives fraction 0.

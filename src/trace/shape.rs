@@ -263,17 +263,14 @@ impl TraceShape {
 }
 
 /// How far a shape's blocking region can reach past a brush toward a unit direction `n`:
-/// `max(n·center + |n|·half + κ·rho, κ_inexact·radius)`, where κ is the largest polar reach
-/// of the brushes concerned and κ_inexact the largest among those that are not box-exact.
+/// `max(n·center + |n|·half + κ·rho, κ_inexact·radius)`, where κ is the largest reach of the
+/// brushes concerned and κ_inexact the largest among those that are not box-exact.
 ///
-/// Why culling with it keeps the tree a broadphase: on box-exact brushes an axis-aligned box
-/// or vertical segment (`center`, `half`) is exact and reaches only its own support, so box
-/// and point sweeps equal clipping every brush. Capsules and cylinders are such a segment
-/// plus a ball or disk of radius `rho`, which reaches about κ·rho more; spheres κ·r, other
-/// shapes κ·R. Culling never drops a brush a shape truly touches (κ ≥ 1). Where κ is below a
-/// brush's local over-reach (see `geom::polar_reach`), a rounded shape grazing that brush's
-/// edge or vertex may stop early in some trees and not in others; it never enters solid.
-/// FIXME(issue 4): use the local reach.
+/// Why culling with it keeps the tree a pure broadphase: a brush's shifted planes block a
+/// shape of circumradius R only within κ·R of the brush (`brush::reach`); on box-exact
+/// brushes an axis-aligned box or vertical segment (`center`, `half`) is exact and reaches
+/// only its own support, and capsules and cylinders are such a segment plus a ball or disk of
+/// radius `rho`, which reaches κ·rho more. Points reach 0, spheres κ·r, other shapes κ·R.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CullReach {
     center: Vec3,

@@ -1,25 +1,22 @@
 //! The tree walk of a sweep: which leaves (and so which brushes) the swept shape can touch.
 //!
 //! Takes a sweep and a model's tree, clips every brush of every leaf the sweep may reach.
-//! Guarantees (invariant I3): the tree never drops a brush the shape truly touches, and for
-//! points and boxes it is a pure broadphase: results equal those of clipping every brush
-//! (property 13), whatever the splits. For rounded shapes and hulls the same holds except
-//! at the over-reach of brush edges and vertices whose polar reach understates their local
-//! reach (see `shape::CullReach`; FIXME(issue 4)).
+//! Guarantees (invariant I3): the tree is a pure broadphase: results equal those of clipping
+//! every brush (property 13), whatever the splits.
 //!
 //! Why not cull with the shape's own reach, as Quake 3's `CM_TraceThroughTree` does? A
 //! brush's planes shifted by a shape's support reach past the true Minkowski sum near sharp
 //! edges (Melax's over-reach), so a brush behind a slanted node plane can block a shape that
 //! never reaches that plane (Quake 3's "axial brush right behind a slanted bsp plane will
 //! poke through" comment); culling by the true reach would drop such blocks in some leaves
-//! and keep them in others. Instead, each side of a node is reachable within a reach meant to
-//! cover the shifted planes of every brush under it (`shape::CullReach`):
-//! the shape's own support for boxes and vertical segments against box-exact brushes (whose
-//! bevels make them exact), plus κ·r for the round part of spheres, capsules and cylinders,
-//! and κ·R otherwise, where κ is the largest polar reach of those brushes
-//! (`geom::polar_reach`), all plus [`TREE_CULL_MARGIN`]. Like Quake 3, each side gets the part of
-//! the sub-segment that can reach it (the parts overlap across the slab), near side first.
-//! The walk recurses at most `MAX_TREE_DEPTH` deep (checked at load) and allocates nothing.
+//! and keep them in others. Instead, each side of a node is reachable within a reach that
+//! covers the shifted planes of every brush under it (`shape::CullReach`): the shape's own
+//! support for boxes and vertical segments against box-exact brushes (whose bevels make them
+//! exact), plus κ·r for the round part of spheres, capsules and cylinders, and κ·R otherwise,
+//! where κ is the largest reach of those brushes (`brush::reach`, exact by LP duality), all
+//! plus [`TREE_CULL_MARGIN`]. Like Quake 3, each side gets the part of the sub-segment that
+//! can reach it (the parts overlap across the slab), near side first. The walk recurses at
+//! most `MAX_TREE_DEPTH` deep (checked at load) and allocates nothing.
 
 use glam::Vec3;
 

@@ -104,7 +104,7 @@ fn tree_contents_equal_brute_force_on_bundled_maps() {
 fn bevels_are_valid_and_never_split() {
     let mut maps = real_maps("bevels_are_valid_and_never_split");
     maps.extend(bundled_maps());
-    let mut totals = [0usize; 3];
+    let mut totals = [0usize; 4];
     for (name, path) in &maps {
         let src = read(path);
         let output = brushes_from_map(&parse_map(&src).expect("parse"));
@@ -144,6 +144,7 @@ fn bevels_are_valid_and_never_split() {
                     BevelKind::Axial => 0,
                     BevelKind::EdgeAxis => 1,
                     BevelKind::Bisector => 2,
+                    BevelKind::Rounding => 3,
                 }] += 1;
             }
         }
@@ -179,8 +180,8 @@ fn bevels_are_valid_and_never_split() {
         }
     }
     println!(
-        "bevels: {} axial, {} edge x axis, {} bisector",
-        totals[0], totals[1], totals[2]
+        "bevels: {} axial, {} edge x axis, {} bisector, {} rounding",
+        totals[0], totals[1], totals[2], totals[3]
     );
     assert!(
         totals.iter().all(|&t| t > 0),

@@ -1,0 +1,234 @@
+//! Local reach: how far a brush's planes, shifted out by one unit, can reach from the brush
+//! near each edge and vertex, and the rounding bevels that bring it down.
+//!
+//! Takes a brush (faces and bevels so far), gives its reach κ (≥ 1) and, on request, the
+//! extra bevels that make every local reach at most a target. Guarantees (by LP duality, with
+//! only the planes through a boundary point active there): for any shape of circumradius R,
+//! the region where a sweep's reference point is blocked by the brush's planes shifted by the
+//! shape's support lies within κ·R of the brush. For a sphere of radius r, a stop is thus at
+//! most (κ − 1)·r from the true contact. Near a point of an edge the active planes are those
+//! through the whole edge and the reach is sec(largest gap between them / 2); near a vertex,
+//! the largest norm of a point where three active planes, shifted by one, meet, among those
+//! points whose direction has the vertex as the brush's support point.
+
+use glam::{DMat3, DVec3};
+
+use crate::geom::BuildPlane;
+
+/// A plane within this of a vertex passes through it (map units): bevels are accepted within
+/// the same distance of their brush.
+const ACTIVE_EPSILON: f64 = crate::tolerance::BEVEL_ACCEPT_EPSILON;
+
+/// Three normals whose triple product is below this are treated as dependent (unitless).
+const DEPENDENT_NORMALS: f64 = 1e-9;
+
+/// The unique edges of a convex brush, from its face windings.
+pub(crate) fn brush_edges(windings: &[&[DVec3]]) -> Vec<[DVec3; 2]> {
+    let mut edges: Vec<[DVec3; 2]> = Vec::new();
+    for points in windings {
+        for (k, &a) in points.iter().enumerate() {
+            let b = points[(k + 1) % points.len()];
+            let seen = edges.iter().any(|[p, q]| {
+                (p.distance_squared(a) < 1e-12 && q.distance_squared(b) < 1e-12)
+                    || (p.distance_squared(b) < 1e-12 && q.distance_squared(a) < 1e-12)
+            });
+            if !seen && a.distance_squared(b) > 1e-12 {
+                edges.push([a, b]);
+            }
+        }
+    }
+    edges
+}
+
+/// The normals of the planes through both ends of an edge, as angles around the edge
+/// direction, sorted, and the arc they span (the edge's normal cone): `(angles, start)`
+/// where the fan runs from `angles[start]` around to `angles[start − 1]`.
+fn edge_fan(planes: &[BuildPlane], [a, b]: [DVec3; 2]) -> Option<(DVec3, DVec3, Vec<f64>)> {
+    let d = (b - a).try_normalize()?;
+    let u = d.any_orthonormal_vector();
+    let w = d.cross(u);
+    let mut angles: Vec<f64> = planes
+        .iter()
+        .filter(|p| p.distance(a).abs() <= ACTIVE_EPSILON && p.distance(b).abs() <= ACTIVE_EPSILON)
+        .map(|p| p.normal.dot(w).atan2(p.normal.dot(u)))
+        .collect();
+    if angles.len() < 2 {
+        return None;
+    }
+    angles.sort_by(f64::total_cmp);
+    // Rotate so the fan starts after the largest gap (the outside of the normal cone).
+    let n = angles.len();
+    let gap = |i: usize| {
+        let next = if i + 1 < n {
+            angles[i + 1]
+        } else {
+            angles[0] + std::f64::consts::TAU
+        };
+        next - angles[i]
+    };
+    let outside = (0..n).max_by(|&i, &j| gap(i).total_cmp(&gap(j)))?;
+    let mut fan: Vec<f64> = (1..=n).map(|k| angles[(outside + k) % n]).collect();
+    for k in 1..fan.len() {
+        while fan[k] < fan[k - 1] {
+            fan[k] += std::f64::consts::TAU;
+        }
+    }
+    Some((u, w, fan))
+}
+
+/// The local reach along an edge: sec of half the largest gap inside its fan.
+fn edge_reach(planes: &[BuildPlane], edge: [DVec3; 2]) -> f64 {
+    edge_fan(planes, edge).map_or(1.0, |(_, _, fan)| {
+        fan.windows(2)
+            .map(|g| 1.0 / ((g[1] - g[0]) / 2.0).cos().max(f64::MIN_POSITIVE))
+            .fold(1.0, f64::max)
+    })
+}
+
+/// The local reach at a vertex, with the direction of its farthest point.
+fn vertex_reach(planes: &[BuildPlane], vertices: &[DVec3], v: DVec3) -> (f64, Option<DVec3>) {
+    let active: Vec<DVec3> = planes
+        .iter()
+        .filter(|p| p.distance(v).abs() <= ACTIVE_EPSILON)
+        .map(|p| p.normal)
+        .collect();
+    let scale = vertices.iter().map(|w| w.distance(v)).fold(1.0, f64::max);
+    let mut best = (1.0, None);
+    for i in 0..active.len() {
+        for j in i + 1..active.len() {
+            for k in j + 1..active.len() {
+                let m = DMat3::from_cols(active[i], active[j], active[k]).transpose();
+                if m.determinant().abs() < DEPENDENT_NORMALS {
+                    continue;
+                }
+                let z = m.inverse() * DVec3::ONE;
+                let length = z.length();
+                if length <= best.0 {
+                    continue;
+                }
+                let inside = active.iter().all(|n| n.dot(z) <= 1.0 + 1e-9);
+                let unit = z / length;
+                let supported = vertices.iter().all(|w| unit.dot(*w - v) <= 1e-9 * scale);
+                if inside && supported {
+                    best = (length, Some(unit));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The reach κ of a brush with these planes (faces and bevels), vertices and edges.
+pub(crate) fn brush_reach(planes: &[BuildPlane], vertices: &[DVec3], edges: &[[DVec3; 2]]) -> f64 {
+    let edges = edges.iter().map(|e| edge_reach(planes, *e));
+    let corners = vertices
+        .iter()
+        .map(|v| vertex_reach(planes, vertices, *v).0);
+    edges.chain(corners).fold(1.0, f64::max)
+}
+
+/// Rounding bevels: through every edge whose fan has a gap wider than `2·acos(1/target)`,
+/// planes splitting the gap evenly; then through every vertex whose reach exceeds `target`,
+/// the supporting plane facing its farthest point, repeatedly, at most `max_per_vertex`
+/// times. Returns the new planes (snapped, supporting, not duplicating a normal), each with
+/// the edge (or the vertex, twice) it passes through.
+pub(crate) fn rounding_planes(
+    planes: &[BuildPlane],
+    vertices: &[DVec3],
+    edges: &[[DVec3; 2]],
+    target: f64,
+    max_per_vertex: usize,
+    accept: impl Fn(&[BuildPlane], BuildPlane) -> bool,
+) -> Vec<(BuildPlane, [DVec3; 2])> {
+    let mut all = planes.to_vec();
+    let mut added = Vec::new();
+    let max_gap = 2.0 * (1.0 / target).acos();
+    for &edge in edges {
+        let Some((u, w, fan)) = edge_fan(&all, edge) else {
+            continue;
+        };
+        for g in fan.windows(2) {
+            let gap = g[1] - g[0];
+            let pieces = (gap / max_gap).ceil() as usize;
+            for s in 1..pieces {
+                let angle = g[0] + gap * s as f64 / pieces as f64;
+                let normal = u * angle.cos() + w * angle.sin();
+                if let Some(plane) = through(normal, edge[0])
+                    && accept(&all, plane)
+                {
+                    all.push(plane);
+                    added.push((plane, edge));
+                }
+            }
+        }
+    }
+    for &v in vertices {
+        for _ in 0..max_per_vertex {
+            let (reach, direction) = vertex_reach(&all, vertices, v);
+            let Some(direction) = direction.filter(|_| reach > target) else {
+                break;
+            };
+            let Some(plane) = through(direction, v).filter(|p| accept(&all, *p)) else {
+                break;
+            };
+            all.push(plane);
+            added.push((plane, [v, v]));
+        }
+    }
+    added
+}
+
+/// A plane with `normal` (snapped first) through `point`.
+fn through(normal: DVec3, point: DVec3) -> Option<BuildPlane> {
+    let unit = BuildPlane::from_normal_dist(normal, 0.0)?.normal;
+    BuildPlane::from_normal_dist(unit, unit.dot(point))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube() -> (Vec<BuildPlane>, Vec<DVec3>) {
+        let planes = [
+            DVec3::X,
+            -DVec3::X,
+            DVec3::Y,
+            -DVec3::Y,
+            DVec3::Z,
+            -DVec3::Z,
+        ]
+        .map(|n| BuildPlane {
+            normal: n,
+            dist: 1.0,
+        })
+        .to_vec();
+        let mut vertices = Vec::new();
+        for x in [-1.0, 1.0] {
+            for y in [-1.0, 1.0] {
+                for z in [-1.0, 1.0] {
+                    vertices.push(DVec3::new(x, y, z));
+                }
+            }
+        }
+        (planes, vertices)
+    }
+
+    #[test]
+    fn a_cube_reaches_root_three_at_corners_and_rounding_brings_it_down() {
+        let (planes, vertices) = cube();
+        let edges: Vec<[DVec3; 2]> = vertices
+            .iter()
+            .flat_map(|a| vertices.iter().map(move |b| [*a, *b]))
+            .filter(|[a, b]| (*a - *b).length() == 2.0 && a.to_array() < b.to_array())
+            .collect();
+        assert_eq!(edges.len(), 12);
+        let k = brush_reach(&planes, &vertices, &edges);
+        assert!((k - 3f64.sqrt()).abs() < 1e-9, "{k}");
+        let accept = |_: &[BuildPlane], _: BuildPlane| true;
+        let extra = rounding_planes(&planes, &vertices, &edges, 1.05, 16, accept);
+        let mut rounded = planes.clone();
+        rounded.extend(extra.into_iter().map(|(p, _)| p));
+        let k = brush_reach(&rounded, &vertices, &edges);
+        assert!(k <= 1.05 + 1e-9, "{k} with {} planes", rounded.len());
+    }
+}
