@@ -2,8 +2,9 @@
 //! the same real maps (`$PLANESHIFT_REAL_MAPS`, default `../shared/maps`; the bundled arena
 //! when absent). parry3d gets every solid world brush as a convex polyhedron in one
 //! `Compound` and answers with `cast_shapes` (points: `cast_ray`). Sweeps start in open
-//! space within 128 units of the level's point entities (inside the playable space) and run
-//! 16 to 256 units in a random direction.
+//! space within 128 units of the level's point entities (inside the playable space) in a
+//! random direction, in two sets: `long` (16 to 256 units) and `short` (0.25 to 16 units, what
+//! a character controller asks per tick: moves, steps and ground probes).
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -154,8 +155,15 @@ fn entity_origins(src: &[u8]) -> Vec<Vec3> {
         .collect()
 }
 
-/// Sweeps for `shape` starting in open space near the level's entities.
-fn sweeps(world: &CompiledMap, seeds: &[Vec3], shape: &TraceShape, seed: u64) -> Vec<(Vec3, Vec3)> {
+/// Sweeps for `shape` starting in open space near the level's entities, `lengths` units
+/// long (uniformly).
+fn sweeps(
+    world: &CompiledMap,
+    seeds: &[Vec3],
+    shape: &TraceShape,
+    seed: u64,
+    lengths: (f32, f32),
+) -> Vec<(Vec3, Vec3)> {
     let mut rng = Pcg32(seed);
     let mut out = Vec::with_capacity(SWEEPS);
     let mut attempts = 0;
@@ -177,7 +185,7 @@ fn sweeps(world: &CompiledMap, seeds: &[Vec3], shape: &TraceShape, seed: u64) ->
             rng.range(-0.5, 0.5),
         )
         .normalize_or_zero();
-        out.push((start, start + dir * rng.range(16.0, 256.0)));
+        out.push((start, start + dir * rng.range(lengths.0, lengths.1)));
     }
     out
 }
@@ -256,7 +264,7 @@ fn sweep(c: &mut Criterion) {
     let mut group = c.benchmark_group("sweep");
     group.sample_size(20);
     group.warm_up_time(Duration::from_millis(300));
-    group.measurement_time(Duration::from_secs(2));
+    group.measurement_time(Duration::from_secs(1));
     for (map_name, path) in maps {
         let src = std::fs::read(&path).unwrap_or_default();
         let Ok(world) = compile_map(&src).map(|c| c.map) else {
@@ -269,49 +277,52 @@ fn sweep(c: &mut Criterion) {
             compound.shapes().len()
         );
         for (k, case) in cases().iter().enumerate() {
-            let queries = sweeps(&world, &seeds, &case.ours, 0x5eed + k as u64);
-            if queries.is_empty() {
-                continue;
-            }
-            report_agreement(&map_name, case, &world, &compound, &queries);
-            let mut i = 0;
-            group.bench_function(format!("{map_name}/{}/planeshift", case.name), |b| {
-                b.iter(|| {
-                    let (s, e) = queries[i % queries.len()];
-                    i += 1;
-                    black_box(world.trace(&case.ours, s, e, Contents::MASK_SOLID))
-                })
-            });
-            let mut j = 0;
-            match &case.theirs {
-                None => group.bench_function(format!("{map_name}/{}/parry3d", case.name), |b| {
+            for (set, lengths) in [("long", (16.0, 256.0)), ("short", (0.25, 16.0))] {
+                let queries = sweeps(&world, &seeds, &case.ours, 0x5eed + k as u64, lengths);
+                if queries.is_empty() {
+                    continue;
+                }
+                let label = format!("{map_name}/{set}");
+                report_agreement(&label, case, &world, &compound, &queries);
+                let mut i = 0;
+                group.bench_function(format!("{label}/{}/planeshift", case.name), |b| {
                     b.iter(|| {
-                        let (s, e) = queries[j % queries.len()];
-                        j += 1;
-                        let ray = Ray::new(v(s), v(e - s));
-                        black_box(compound.cast_ray(&Pose::identity(), &ray, 1.0, true))
+                        let (s, e) = queries[i % queries.len()];
+                        i += 1;
+                        black_box(world.trace(&case.ours, s, e, Contents::MASK_SOLID))
                     })
-                }),
-                Some((shape, offset)) => {
-                    group.bench_function(format!("{map_name}/{}/parry3d", case.name), |b| {
+                });
+                let mut j = 0;
+                match &case.theirs {
+                    None => group.bench_function(format!("{label}/{}/parry3d", case.name), |b| {
                         b.iter(|| {
                             let (s, e) = queries[j % queries.len()];
                             j += 1;
-                            let pose = Pose::from_translation(v(s)) * *offset;
-                            let options = ShapeCastOptions::with_max_time_of_impact(1.0);
-                            black_box(cast_shapes(
-                                &pose,
-                                v(e - s),
-                                shape.as_ref(),
-                                &Pose::identity(),
-                                Vector::ZERO,
-                                &compound,
-                                options,
-                            ))
+                            let ray = Ray::new(v(s), v(e - s));
+                            black_box(compound.cast_ray(&Pose::identity(), &ray, 1.0, true))
                         })
-                    })
-                }
-            };
+                    }),
+                    Some((shape, offset)) => {
+                        group.bench_function(format!("{label}/{}/parry3d", case.name), |b| {
+                            b.iter(|| {
+                                let (s, e) = queries[j % queries.len()];
+                                j += 1;
+                                let pose = Pose::from_translation(v(s)) * *offset;
+                                let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+                                black_box(cast_shapes(
+                                    &pose,
+                                    v(e - s),
+                                    shape.as_ref(),
+                                    &Pose::identity(),
+                                    Vector::ZERO,
+                                    &compound,
+                                    options,
+                                ))
+                            })
+                        })
+                    }
+                };
+            }
         }
     }
     group.finish();

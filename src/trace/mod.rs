@@ -128,7 +128,15 @@ impl CompiledMap {
     /// ```
     #[must_use]
     pub fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
-        self.trace_model(0, &ModelPlacement::default(), shape, start, end, mask)
+        if !start.is_finite() || !end.is_finite() {
+            return non_finite(start);
+        }
+        let Some(world) = self.models().first() else {
+            return miss(end);
+        };
+        let mut work = TraceWork::new(self, Oriented::new(shape, None), start, end, mask);
+        work.walk(world.root, 0.0, 1.0, start, end);
+        self.finish(&work, start, end, |n| n, |p| p)
     }
 
     /// Whether `shape` placed at `at` overlaps anything `mask` names (touching counts).
@@ -154,21 +162,17 @@ impl CompiledMap {
             || !placement.offset.is_finite()
             || !placement.rotation.is_finite()
         {
-            return Trace {
-                fraction: 0.0,
-                end: start,
-                normal: None,
-                plane: None,
-                contents: Contents::EMPTY,
-                start_solid: true,
-                all_solid: true,
-            };
+            return non_finite(start);
         }
         let Some(info) = self.models().get(model) else {
             return miss(end);
         };
         let rotated = placement.rotation != Quat::IDENTITY;
-        let rotation = Mat3::from_quat(placement.rotation.normalize());
+        let rotation = if rotated {
+            Mat3::from_quat(placement.rotation.normalize())
+        } else {
+            Mat3::IDENTITY
+        };
         let inverse = rotation.transpose();
         let pivot = info.origin;
         let to_model = |p: Vec3| {
@@ -260,6 +264,19 @@ impl CompiledMap {
             start_solid: work.start_solid,
             all_solid: work.all_solid,
         }
+    }
+}
+
+/// The answer to non-finite input: start-solid and all-solid at the start.
+fn non_finite(start: Vec3) -> Trace {
+    Trace {
+        fraction: 0.0,
+        end: start,
+        normal: None,
+        plane: None,
+        contents: Contents::EMPTY,
+        start_solid: true,
+        all_solid: true,
     }
 }
 
