@@ -12,6 +12,19 @@ fn bspc(args: &[&str]) -> Output {
         .expect("run bspc")
 }
 
+/// Runs `bspc` and asserts it succeeded, showing its stderr otherwise.
+#[track_caller]
+fn bspc_ok(args: &[&str]) -> Output {
+    let out = bspc(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("planeshift-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -30,13 +43,7 @@ fn bundled(name: &str) -> String {
 
 #[test]
 fn check_json_is_one_object_with_the_contract_fields() {
-    let out = bspc(&["check", &bundled("box_room.map"), "--json"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = bspc_ok(&["check", &bundled("box_room.map"), "--json"]);
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert_eq!(text.trim().lines().count(), 1);
     let json: serde_json::Value = serde_json::from_str(&text).expect("json");
@@ -142,19 +149,13 @@ const STAT_KEYS: [&str; 11] = [
 #[test]
 fn compile_then_info_report_the_same_statistics() {
     let out_path = temp_file("arena.pbsp", b"");
-    let out = bspc(&[
+    let out = bspc_ok(&[
         "compile",
         &bundled("arena.map"),
         "-o",
         out_path.to_str().expect("path"),
         "--json",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object");
     let compiled: serde_json::Value = serde_json::from_str(&text).expect("json");
@@ -240,7 +241,7 @@ fn trace_json_lines_follow_the_contract() {
 "#,
     );
     let out_path = temp_file("r.jsonl", b"");
-    let out = bspc(&[
+    bspc_ok(&[
         "trace",
         &bundled("box_room.map"),
         "--queries",
@@ -248,12 +249,6 @@ fn trace_json_lines_follow_the_contract() {
         "-o",
         out_path.to_str().expect("path"),
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let text = std::fs::read_to_string(&out_path).expect("results");
     let lines: Vec<serde_json::Value> = text
         .lines()
@@ -350,7 +345,7 @@ fn bench_prints_one_line_per_kind_and_all() {
 {"shape":{"kind":"box","mins":[-16,-16,-24],"maxs":[16,16,32]},"start":[0,0,100],"end":[400,0,100]}
 "#,
     );
-    let out = bspc(&[
+    let out = bspc_ok(&[
         "bench",
         &bundled("box_room.map"),
         "--queries",
@@ -358,12 +353,6 @@ fn bench_prints_one_line_per_kind_and_all() {
         "--reps",
         "3",
     ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let text = String::from_utf8_lossy(&out.stdout);
     let kinds: Vec<&str> = text
         .lines()
