@@ -1,5 +1,5 @@
-//! Seeded mutation fuzzing: 100,000 mutated real maps through the reader and the brush
-//! stage. None may panic; every error must point inside its input.
+//! Seeded mutation fuzzing: 100,000 mutated real maps through the reader, the brush stage,
+//! the whole compile and a sweep. None may panic; every error must point inside its input.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -160,7 +160,23 @@ fn mutated_maps_never_panic_and_errors_point_inside() {
                         let outcome = catch_unwind(AssertUnwindSafe(|| match parse_map(&bytes) {
                             Ok(map) => {
                                 let _ = brushes_from_map(&map);
-                                Ok(true)
+                                // The whole compile (whose output must always validate), and a
+                                // sweep through the result.
+                                match planeshift::compile::compile_map(&bytes) {
+                                    Ok(out) => {
+                                        let sphere = planeshift::trace::TraceShape::sphere(16.0);
+                                        if let Some(shape) = sphere {
+                                            let _ = out.map.trace(
+                                                &shape,
+                                                glam::Vec3::splat(-64.0),
+                                                glam::Vec3::splat(64.0),
+                                                planeshift::contents::Contents::MASK_SOLID,
+                                            );
+                                        }
+                                        Ok(true)
+                                    }
+                                    Err(e) => Err(format!("compile failed: {e}")),
+                                }
                             }
                             Err(e) => check_location(&bytes, e.loc.line, e.loc.column)
                                 .map(|()| false)
