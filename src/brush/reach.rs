@@ -85,37 +85,79 @@ fn edge_reach(planes: &[BuildPlane], edge: [DVec3; 2]) -> f64 {
     })
 }
 
-/// The local reach at a vertex, with the direction of its farthest point.
-fn vertex_reach(planes: &[BuildPlane], vertices: &[DVec3], v: DVec3) -> (f64, Option<DVec3>) {
-    let active: Vec<DVec3> = planes
-        .iter()
-        .filter(|p| p.distance(v).abs() <= ACTIVE_EPSILON)
-        .map(|p| p.normal)
-        .collect();
-    let scale = vertices.iter().map(|w| w.distance(v)).fold(1.0, f64::max);
-    let mut best = (1.0, None);
-    for i in 0..active.len() {
-        for j in i + 1..active.len() {
-            for k in j + 1..active.len() {
-                let m = DMat3::from_cols(active[i], active[j], active[k]).transpose();
+/// The corners of a vertex's local reach region: for each triple of planes through the
+/// vertex, the point where all three, shifted by one unit, meet, kept when every active
+/// plane allows it and the vertex is the brush's support point in its direction.
+struct VertexCorners<'a> {
+    vertex: DVec3,
+    vertices: &'a [DVec3],
+    scale: f64,
+    active: Vec<DVec3>,
+    /// (norm, point) of every valid corner.
+    corners: Vec<(f64, DVec3)>,
+}
+
+impl<'a> VertexCorners<'a> {
+    fn new(planes: &[BuildPlane], vertices: &'a [DVec3], vertex: DVec3) -> Self {
+        let scale = vertices
+            .iter()
+            .map(|w| w.distance(vertex))
+            .fold(1.0, f64::max);
+        let mut corners = VertexCorners {
+            vertex,
+            vertices,
+            scale,
+            active: Vec::new(),
+            corners: Vec::new(),
+        };
+        for p in planes
+            .iter()
+            .filter(|p| p.distance(vertex).abs() <= ACTIVE_EPSILON)
+        {
+            corners.add(p.normal);
+        }
+        corners
+    }
+
+    /// Adds an active plane: drops the corners it cuts, adds the triples it makes.
+    fn add(&mut self, n: DVec3) {
+        self.corners.retain(|(_, z)| n.dot(*z) <= 1.0 + 1e-9);
+        for i in 0..self.active.len() {
+            for j in i + 1..self.active.len() {
+                let m = DMat3::from_cols(self.active[i], self.active[j], n).transpose();
                 if m.determinant().abs() < DEPENDENT_NORMALS {
                     continue;
                 }
                 let z = m.inverse() * DVec3::ONE;
+                let inside =
+                    n.dot(z) <= 1.0 + 1e-9 && self.active.iter().all(|a| a.dot(z) <= 1.0 + 1e-9);
                 let length = z.length();
-                if length <= best.0 {
-                    continue;
-                }
-                let inside = active.iter().all(|n| n.dot(z) <= 1.0 + 1e-9);
                 let unit = z / length;
-                let supported = vertices.iter().all(|w| unit.dot(*w - v) <= 1e-9 * scale);
+                let supported = self
+                    .vertices
+                    .iter()
+                    .all(|w| unit.dot(*w - self.vertex) <= 1e-9 * self.scale);
                 if inside && supported {
-                    best = (length, Some(unit));
+                    self.corners.push((length, z));
                 }
             }
         }
+        self.active.push(n);
     }
-    best
+
+    /// The local reach (≥ 1) and the direction of the farthest corner.
+    fn reach(&self) -> (f64, Option<DVec3>) {
+        self.corners
+            .iter()
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .filter(|(length, _)| *length > 1.0)
+            .map_or((1.0, None), |(length, z)| (*length, Some(*z / *length)))
+    }
+}
+
+/// The local reach at a vertex, with the direction of its farthest point.
+fn vertex_reach(planes: &[BuildPlane], vertices: &[DVec3], v: DVec3) -> (f64, Option<DVec3>) {
+    VertexCorners::new(planes, vertices, v).reach()
 }
 
 /// The reach κ of a brush with these planes (faces and bevels), vertices and edges.
@@ -163,8 +205,9 @@ pub(crate) fn rounding_planes(
         }
     }
     for &v in vertices {
+        let mut corners = VertexCorners::new(&all, vertices, v);
         for _ in 0..max_per_vertex {
-            let (reach, direction) = vertex_reach(&all, vertices, v);
+            let (reach, direction) = corners.reach();
             let Some(direction) = direction.filter(|_| reach > target) else {
                 break;
             };
@@ -173,6 +216,7 @@ pub(crate) fn rounding_planes(
             };
             all.push(plane);
             added.push((plane, [v, v]));
+            corners.add(plane.normal);
         }
     }
     added
