@@ -20,7 +20,7 @@ use crate::compiled::{
     MapData, Model, NodeChild, Plane,
 };
 use crate::contents::Contents;
-use crate::map::{Entity, MapFile, ParseError, parse_map};
+use crate::map::{Entity, ParseError, parse_map};
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,7 +233,7 @@ pub fn compile_map_with(
         first_brush += brushes.len() as u32;
     }
     data.stats = CompileStats {
-        brushes: brush_block_count(&map) as u32,
+        brushes: map.brushes().count() as u32,
         world_brushes: output.world_brush_count() as u32,
         seconds: started.elapsed().as_secs_f64(),
     };
@@ -298,10 +298,4 @@ fn origin_key(entity: &Entity) -> Option<Vec3> {
     };
     let v = Vec3::new(x, y, z);
     (v.is_finite() && v.abs().max_element() <= crate::tolerance::MAX_MAP_COORD as f32).then_some(v)
-}
-
-/// Brush blocks in the file, `brushDef` included, patches excluded.
-#[must_use]
-pub fn brush_block_count(map: &MapFile) -> usize {
-    map.entities.iter().map(|e| e.brushes.len()).sum::<usize>() + map.loose_brushes.len()
 }

@@ -60,25 +60,4 @@ impl Contents {
     pub fn union(self, other: Contents) -> Contents {
         Contents(self.0 | other.0)
     }
-
-    /// A short name for reports: the most important bit set.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        const NAMES: [(Contents, &str); 10] = [
-            (Contents::SOLID, "solid"),
-            (Contents::WINDOW, "window"),
-            (Contents::SKY, "sky"),
-            (Contents::PLAYERCLIP, "playerclip"),
-            (Contents::MONSTERCLIP, "monsterclip"),
-            (Contents::LAVA, "lava"),
-            (Contents::SLIME, "slime"),
-            (Contents::WATER, "water"),
-            (Contents::MIST, "mist"),
-            (Contents::AUX, "aux"),
-        ];
-        NAMES
-            .iter()
-            .find(|(bit, _)| self.intersects(*bit))
-            .map_or("empty", |(_, name)| name)
-    }
 }

@@ -18,8 +18,6 @@
 //! `front`/`back` count fragments on each side. So axial planes come first, then planes that
 //! cut little, then balance. Ties go to the lower plane id, so builds are deterministic.
 
-use glam::DVec3;
-
 use super::fragment::{Fragment, FragmentSide, Placement};
 use super::planes::{PlaneId, PlaneTable};
 use crate::contents::Contents;
@@ -84,24 +82,6 @@ pub struct BspTree {
     pub root: Child,
     /// Deepest leaf's depth (root leaf = 0).
     pub max_depth: u32,
-}
-
-impl BspTree {
-    /// The leaf containing `p` (points on a plane go to the front).
-    #[must_use]
-    pub fn leaf_at(&self, p: DVec3, planes: &PlaneTable) -> &Leaf {
-        let mut child = self.root;
-        loop {
-            match child {
-                Child::Leaf(i) => return &self.leaves[i as usize],
-                Child::Node(i) => {
-                    let node = &self.nodes[i as usize];
-                    let front = planes.get(node.plane).distance(p) >= 0.0;
-                    child = node.children[usize::from(!front)];
-                }
-            }
-        }
-    }
 }
 
 /// Where a finished subtree goes.

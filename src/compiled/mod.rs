@@ -280,13 +280,6 @@ impl CompiledMap {
         self.data.brushes[brush].reach
     }
 
-    /// The largest reach κ of the brushes under each child of `node`, `[front, back]`
-    /// (0 for a child with no brushes).
-    #[must_use]
-    pub fn node_child_reach(&self, node: usize) -> [f32; 2] {
-        self.runtime_nodes[node].kappa
-    }
-
     /// The file bytes: magic, version, checksum, data.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {

@@ -138,13 +138,6 @@ impl Winding {
         }
         twice.length() * 0.5
     }
-
-    /// The average of the corners.
-    #[must_use]
-    pub fn center(&self) -> DVec3 {
-        let sum: DVec3 = self.points.iter().copied().sum();
-        sum / self.points.len().max(1) as f64
-    }
 }
 
 #[cfg(test)]

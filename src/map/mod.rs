@@ -39,12 +39,7 @@ pub fn parse_map(src: &[u8]) -> Result<MapFile, ParseError> {
 #[must_use]
 pub fn formats(map: &MapFile) -> Vec<&'static str> {
     let mut seen = [false; 7];
-    let brushes = map
-        .entities
-        .iter()
-        .flat_map(|e| e.brushes.iter())
-        .chain(map.loose_brushes.iter());
-    for face in brushes.flat_map(|b| b.faces.iter()) {
+    for face in map.brushes().flat_map(|b| b.faces.iter()) {
         match face.mapping {
             TextureMapping::Standard { .. } => seen[0] = true,
             TextureMapping::Valve220 { .. } => seen[1] = true,

@@ -33,6 +33,17 @@ pub struct MapFile {
     pub loose_brushes: Vec<MapBrush>,
 }
 
+impl MapFile {
+    /// Every brush block, in file order: the entities' brushes, then the loose ones
+    /// (`brushDef` blocks included, patches excluded).
+    pub fn brushes(&self) -> impl Iterator<Item = &MapBrush> + Clone {
+        self.entities
+            .iter()
+            .flat_map(|e| e.brushes.iter())
+            .chain(self.loose_brushes.iter())
+    }
+}
+
 /// One `{ ... }` entity block.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Entity {

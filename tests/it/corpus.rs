@@ -28,13 +28,6 @@ fn sources_table(dir: &Path) -> HashMap<String, (usize, usize, usize)> {
         .collect()
 }
 
-fn all_brushes(map: &MapFile) -> impl Iterator<Item = &planeshift::map::MapBrush> {
-    map.entities
-        .iter()
-        .flat_map(|e| e.brushes.iter())
-        .chain(map.loose_brushes.iter())
-}
-
 #[test]
 fn every_real_map_reads_with_the_counts_in_sources_md() {
     let Some(dir) = real_maps_dir("every_real_map_reads_with_the_counts_in_sources_md") else {
@@ -45,8 +38,8 @@ fn every_real_map_reads_with_the_counts_in_sources_md() {
     assert_eq!(table.len(), maps.len(), "SOURCES.md lists every file");
     for (name, path) in &maps {
         let map = parse_map(&read(path)).unwrap_or_else(|e| panic!("{name}:{e}"));
-        let brushes = all_brushes(&map).count();
-        let faces: usize = all_brushes(&map).map(|b| b.faces.len()).sum();
+        let brushes = map.brushes().count();
+        let faces: usize = map.brushes().map(|b| b.faces.len()).sum();
         let expected = table
             .get(name)
             .unwrap_or_else(|| panic!("{name} not in SOURCES.md"));
@@ -58,7 +51,7 @@ fn every_real_map_reads_with_the_counts_in_sources_md() {
 
 /// Planes of every face, in order (None for collinear faces).
 fn planes(map: &MapFile) -> Vec<Option<BuildPlane>> {
-    all_brushes(map)
+    map.brushes()
         .flat_map(|b| b.faces.iter())
         .map(|f| BuildPlane::from_points(f.points[0], f.points[1], f.points[2]))
         .collect()

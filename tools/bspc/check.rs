@@ -74,14 +74,9 @@ pub struct Counts {
 
 impl Counts {
     pub fn of(map: &MapFile) -> Counts {
-        let brushes = map
-            .entities
-            .iter()
-            .flat_map(|e| e.brushes.iter())
-            .chain(map.loose_brushes.iter());
         Counts {
-            brushes: brushes.clone().count(),
-            faces: brushes.map(|b| b.faces.len()).sum(),
+            brushes: map.brushes().count(),
+            faces: map.brushes().map(|b| b.faces.len()).sum(),
             patches: map.entities.iter().map(|e| e.patches.len()).sum(),
         }
     }
