@@ -120,9 +120,11 @@ pub fn compile_map_with(
 
     // Models: the world, then each brush entity in file order.
     let mut model_brushes: Vec<(Option<usize>, Vec<&Brush>)> = vec![(None, Vec::new())];
+    let mut model_of_entity = vec![0; map.entities.len()];
     for (index, entity) in map.entities.iter().enumerate() {
         let world = crate::brush::is_world_class(entity.classname());
         if !world && !entity.brushes.is_empty() {
+            model_of_entity[index] = model_brushes.len();
             model_brushes.push((Some(index), Vec::new()));
         }
     }
@@ -130,10 +132,8 @@ pub fn compile_map_with(
     for brush in &output.brushes {
         let model = match brush.owner {
             BrushOwner::World => 0,
-            BrushOwner::Entity(e) => model_brushes
-                .iter()
-                .position(|(entity, _)| *entity == Some(e))
-                .unwrap_or(0),
+            // Owners index the same entity list.
+            BrushOwner::Entity(e) => model_of_entity[e],
         };
         if brush.sides.iter().all(|s| is_origin_texture(&s.texture)) {
             origins[model] = Some((brush.mins + brush.maxs) * 0.5);
@@ -181,8 +181,9 @@ pub fn compile_map_with(
                     bevel: true,
                 });
             }
+            let contents = tree_contents(brush);
             data.brushes.push(CompiledBrush {
-                contents: tree_contents(brush),
+                contents,
                 first_side,
                 side_count: data.sides.len() as u32 - first_side,
                 face_count,
@@ -193,10 +194,7 @@ pub fn compile_map_with(
                 // Rounded up, so that the f32 bound is never below the f64 one.
                 reach: (bevels.reach as f32).next_up(),
             });
-            model_inputs.push(BrushInput {
-                sides,
-                contents: tree_contents(brush),
-            });
+            model_inputs.push(BrushInput { sides, contents });
         }
         inputs.push(model_inputs);
     }
