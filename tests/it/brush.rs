@@ -4,7 +4,7 @@ use glam::DVec3;
 use planeshift::brush::{BrushOwner, Severity};
 use planeshift::contents::Contents;
 
-use crate::support::{box_brush_face_lines, box_map, brushes};
+use crate::support::{box_brush_face_lines, box_map, brushes, located};
 
 #[test]
 fn a_box_brush_has_six_outward_sides_and_exact_bounds() {
@@ -71,11 +71,7 @@ fn brushes_without_volume_or_with_mirrored_planes_are_rejected_at_their_location
     let out = brushes(&src);
     assert!(out.brushes.is_empty());
     assert_eq!(out.rejected, 3);
-    let messages: Vec<String> = out
-        .diagnostics
-        .iter()
-        .map(|d| format!("{}: {}", d.loc, d.message))
-        .collect();
+    let messages = located(&out.diagnostics);
     assert_eq!(
         messages,
         [
@@ -194,11 +190,7 @@ fn patches_get_one_diagnostic() {
                ( ( 0 0 0 0 0 ) )\n( ( 1 0 0 0 0 ) )\n( ( 2 0 0 0 0 ) )\n)\n}\n}\n\
                {\npatchDef2\n{\nt\n( 1 1 0 0 0 )\n(\n( ( 0 0 0 0 0 ) )\n)\n}\n}\n}\n";
     let out = brushes(src);
-    let messages: Vec<String> = out
-        .diagnostics
-        .iter()
-        .map(|d| format!("{}: {}", d.loc, d.message))
-        .collect();
+    let messages = located(&out.diagnostics);
     assert_eq!(
         messages,
         ["3:1: 2 patch(es) ignored for collision: patches are not solid"]

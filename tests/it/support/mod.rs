@@ -119,6 +119,14 @@ pub fn check_parse_err(src: &[u8], expected: &str) {
     }
 }
 
+/// Diagnostics as `LINE:COL: message`, in order.
+pub fn located(diagnostics: &[planeshift::brush::Diagnostic]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|d| format!("{}: {}", d.loc, d.message))
+        .collect()
+}
+
 /// Parses `src` and builds its brushes.
 pub fn brushes(src: &str) -> BrushOutput {
     brushes_from_map(&parse_ok(src))
