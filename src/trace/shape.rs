@@ -285,6 +285,12 @@ impl CullReach {
         (n.dot(self.center) + n.abs().dot(self.half) + kappa * self.rho)
             .max(kappa_inexact * self.radius)
     }
+
+    /// The shape's circumradius.
+    #[inline]
+    pub(crate) fn radius(&self) -> f32 {
+        self.radius
+    }
 }
 
 /// A shape seen from a frame rotated relative to the world: `rotation` maps directions of

@@ -33,8 +33,6 @@ pub(crate) struct TraceWork<'a> {
     pub start: Vec3,
     pub end: Vec3,
     pub mask: Contents,
-    /// The shape's circumradius.
-    radius: f32,
     /// How far the shape's blocking regions reach past brushes, for culling.
     reach: CullReach,
     /// The segment's bounds, grown by the stop distance and the cull margin.
@@ -68,7 +66,6 @@ impl<'a> TraceWork<'a> {
             start,
             end,
             mask,
-            radius: shape.shape.radius(),
             reach: shape.cull_reach(),
             segment_mins: start.min(end) - pad,
             segment_maxs: start.max(end) + pad,
@@ -160,7 +157,7 @@ impl<'a> TraceWork<'a> {
             let (grow_low, grow_high) = if brush.box_exact {
                 (self.shape_maxs, -self.shape_mins)
             } else {
-                let r = Vec3::splat(map.brush_reach(brush_id as usize) * self.radius);
+                let r = Vec3::splat(map.brush_reach(brush_id as usize) * self.reach.radius());
                 (r, r)
             };
             if (brush.mins - grow_low).cmpgt(self.segment_maxs).any()
