@@ -133,3 +133,14 @@ pub const MAX_VERTEX_ROUNDING: usize = 12;
 /// Largest brush reach a compiled file may hold (unitless). A needle-sharp tip can reach
 /// far, but a reach this large only means the brush is never culled.
 pub const MAX_BRUSH_REACH: f32 = 1e6;
+
+/// Two brush corners closer than this are the same point, in map units. Windings of one
+/// brush are cut from the same planes, so a shared corner agrees to rounding (far below
+/// [`CLIP_EPSILON`]).
+pub const SAME_POINT_EPSILON: f64 = 1e-6;
+
+/// Slack on the unit-scale constraints of a vertex's reach region (unitless): a corner of
+/// `{ z : n·z <= 1 }` counts as inside a constraint it exceeds by less than this, and as
+/// supported by its vertex when no brush corner lies further along it by more than this
+/// fraction of the brush's size.
+pub const CORNER_SLACK: f64 = 1e-9;

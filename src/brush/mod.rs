@@ -17,6 +17,7 @@ use glam::DVec3;
 use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
+use crate::tolerance::SAME_POINT_EPSILON;
 
 pub use bevel::{Bevel, BevelKind, BrushBevels, brush_bevels, face_reach};
 pub use solidity::{is_origin_texture, is_trigger_class, is_world_class};
@@ -81,7 +82,7 @@ impl Brush {
     pub fn vertices(&self) -> Vec<DVec3> {
         let mut out: Vec<DVec3> = Vec::new();
         for p in self.sides.iter().flat_map(|s| s.winding.points.iter()) {
-            if !out.iter().any(|q| q.distance_squared(*p) < 1e-12) {
+            if !out.iter().any(|q| q.distance(*p) < SAME_POINT_EPSILON) {
                 out.push(*p);
             }
         }

@@ -14,6 +14,10 @@
 use glam::{DMat3, DVec3};
 
 use crate::geom::BuildPlane;
+use crate::tolerance::{CORNER_SLACK, SAME_POINT_EPSILON};
+
+/// [`SAME_POINT_EPSILON`] squared, for comparing squared distances.
+const SAME_POINT_SQUARED: f64 = SAME_POINT_EPSILON * SAME_POINT_EPSILON;
 
 /// A plane within this of a vertex passes through it (map units): bevels are accepted within
 /// the same distance of their brush.
@@ -29,10 +33,12 @@ pub(crate) fn brush_edges(windings: &[&[DVec3]]) -> Vec<[DVec3; 2]> {
         for (k, &a) in points.iter().enumerate() {
             let b = points[(k + 1) % points.len()];
             let seen = edges.iter().any(|[p, q]| {
-                (p.distance_squared(a) < 1e-12 && q.distance_squared(b) < 1e-12)
-                    || (p.distance_squared(b) < 1e-12 && q.distance_squared(a) < 1e-12)
+                (p.distance_squared(a) < SAME_POINT_SQUARED
+                    && q.distance_squared(b) < SAME_POINT_SQUARED)
+                    || (p.distance_squared(b) < SAME_POINT_SQUARED
+                        && q.distance_squared(a) < SAME_POINT_SQUARED)
             });
-            if !seen && a.distance_squared(b) > 1e-12 {
+            if !seen && a.distance_squared(b) > SAME_POINT_SQUARED {
                 edges.push([a, b]);
             }
         }
@@ -121,7 +127,8 @@ impl<'a> VertexCorners<'a> {
 
     /// Adds an active plane: drops the corners it cuts, adds the triples it makes.
     fn add(&mut self, n: DVec3) {
-        self.corners.retain(|(_, z)| n.dot(*z) <= 1.0 + 1e-9);
+        self.corners
+            .retain(|(_, z)| n.dot(*z) <= 1.0 + CORNER_SLACK);
         for i in 0..self.active.len() {
             for j in i + 1..self.active.len() {
                 let m = DMat3::from_cols(self.active[i], self.active[j], n).transpose();
@@ -129,14 +136,14 @@ impl<'a> VertexCorners<'a> {
                     continue;
                 }
                 let z = m.inverse() * DVec3::ONE;
-                let inside =
-                    n.dot(z) <= 1.0 + 1e-9 && self.active.iter().all(|a| a.dot(z) <= 1.0 + 1e-9);
+                let inside = n.dot(z) <= 1.0 + CORNER_SLACK
+                    && self.active.iter().all(|a| a.dot(z) <= 1.0 + CORNER_SLACK);
                 let length = z.length();
                 let unit = z / length;
                 let supported = self
                     .vertices
                     .iter()
-                    .all(|w| unit.dot(*w - self.vertex) <= 1e-9 * self.scale);
+                    .all(|w| unit.dot(*w - self.vertex) <= CORNER_SLACK * self.scale);
                 if inside && supported {
                     self.corners.push((length, z));
                 }
