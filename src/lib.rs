@@ -7,6 +7,9 @@
 //!                                                        --trace--> Trace --controller--> movement
 //! ```
 //!
+//! Beside the pipeline, `view` draws a compiled world and its sweeps from above into a
+//! pixmap (no window; the windowed viewer is `examples/trace_visualizer.rs`).
+//!
 //! Conventions: Quake map units (about an inch), Z up, right-handed; plane normals point out
 //! of solid; a brush is the intersection of `{ x : n·x <= dist }` over its planes. The
 //! compiler works in f64; the runtime in f32.
@@ -22,3 +25,4 @@ pub mod geom;
 pub mod map;
 pub mod tolerance;
 pub mod trace;
+pub mod view;

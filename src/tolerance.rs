@@ -144,3 +144,17 @@ pub const SAME_POINT_EPSILON: f64 = 1e-6;
 /// supported by its vertex when no brush corner lies further along it by more than this
 /// fraction of the brush's size.
 pub const CORNER_SLACK: f64 = 1e-9;
+
+/// A brush side whose normal has a horizontal part shorter than this is horizontal when the
+/// viewer cuts brushes by a horizontal plane (unitless). Near-axial normals are snapped by
+/// the compiler, so a floor or ceiling has an exactly zero horizontal part; anything this
+/// flat would make a cut line thousands of units away from the brush anyway.
+pub const SLICE_FLAT_EPSILON: f32 = 1e-6;
+
+/// A polygon corner this close to a cutting line counts as on it when the viewer clips a
+/// brush's horizontal cross-section, in map units. Far below a pixel at any useful zoom and
+/// above f32 rounding of plane distances at Quake's ±4096, so a corner on a face is never
+/// split into a sliver.
+pub const SLICE_CLIP_EPSILON: f32 = 1e-3;
+
+const _: () = assert!((SLICE_CLIP_EPSILON as f64) < MIN_EDGE_LENGTH);

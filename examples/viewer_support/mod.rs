@@ -1,0 +1,94 @@
+//! Code shared by the viewer examples: loading a world and its spawn point, the character
+//! the viewer walks, and the window.
+//!
+//! Takes a path to a `.map` or `.pbsp`; gives a validated world and, for a `.map`, the
+//! `info_player_start` origin. Failures are [`Failure`]s with the exit status the examples
+//! document (1 bad input, 2 I/O, usage or no display), never panics.
+
+#![allow(dead_code)]
+
+pub mod app;
+pub mod walker;
+
+use std::path::Path;
+
+use glam::Vec3;
+use planeshift::compile::{CompileError, compile_map};
+use planeshift::compiled::{CompiledMap, MAGIC};
+use planeshift::map::parse_map;
+
+/// A failure that ends an example, with its exit status.
+#[derive(Debug)]
+pub struct Failure {
+    /// What to print on standard error.
+    pub message: String,
+    /// The exit status: 1 bad input, 2 I/O, usage, or no window.
+    pub status: u8,
+}
+
+impl Failure {
+    /// A failure with status 2.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            status: 2,
+        }
+    }
+}
+
+/// A loaded world and where a player starts in it, if the file says.
+pub struct LoadedWorld {
+    /// The validated world.
+    pub world: CompiledMap,
+    /// The first `info_player_start` origin (`.map` input only).
+    pub spawn: Option<Vec3>,
+}
+
+/// Reads `path`: a compiled world when it starts with the compiled magic, else a `.map`
+/// compiled in memory.
+pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
+    let bytes = std::fs::read(path).map_err(|e| Failure {
+        message: format!("{}: error: {e}", path.display()),
+        status: 2,
+    })?;
+    if bytes.starts_with(&MAGIC) {
+        let world = CompiledMap::from_bytes(&bytes).map_err(|e| Failure {
+            message: format!("{}: error: {e}", path.display()),
+            status: 1,
+        })?;
+        return Ok(LoadedWorld { world, spawn: None });
+    }
+    let world = match compile_map(&bytes) {
+        Ok(output) => output.map,
+        Err(CompileError::Parse(e)) => {
+            return Err(Failure {
+                message: format!("{}:{}: error: {}", path.display(), e.loc, e.kind),
+                status: 1,
+            });
+        }
+        Err(e) => {
+            return Err(Failure {
+                message: format!("{}: error: {e}", path.display()),
+                status: 1,
+            });
+        }
+    };
+    let spawn = parse_map(&bytes).ok().and_then(|map| {
+        map.entities
+            .iter()
+            .filter(|e| e.classname() == "info_player_start")
+            .find_map(|e| {
+                let origin = e.get("origin")?.split_whitespace().collect::<Vec<_>>();
+                planeshift::view::parse_vec3(&origin.join(",")).ok()
+            })
+    });
+    Ok(LoadedWorld { world, spawn })
+}
+
+/// The middle of the world model's bounds.
+pub fn world_center(world: &CompiledMap) -> Vec3 {
+    world
+        .models()
+        .first()
+        .map_or(Vec3::ZERO, |m| (m.mins + m.maxs) * 0.5)
+}
