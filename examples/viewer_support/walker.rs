@@ -66,6 +66,9 @@ mod quake {
     pub const MAX_BUMPS: usize = 4;
     /// Velocity is pushed this much past a plane it is clipped against (Quake 3's OVERCLIP).
     pub const OVERCLIP: f32 = 1.001;
+    /// A spawn point is raised this much so that feet resting exactly on the floor do not
+    /// start in solid (Quake adds 1 to spawn origins for the same reason).
+    pub const SPAWN_LIFT: f32 = 1.0;
 }
 
 /// A minimal slide-move character: gravity, ground friction and acceleration, jumping,
@@ -83,7 +86,7 @@ impl StandInWalker {
     /// A character standing at `position` with Quake's player box (crouched: 40 tall).
     pub fn new(position: Vec3) -> Option<Self> {
         Some(StandInWalker {
-            position,
+            position: position + Vec3::Z * quake::SPAWN_LIFT,
             velocity: Vec3::ZERO,
             ground: None,
             crouched: false,

@@ -20,37 +20,38 @@ use crate::trace::{ShapeKind, TraceShape};
 /// What a region is drawn as: one colour per class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ContentsClass {
-    /// Water, drawn first (under everything).
+    /// Quake 2 mist and other non-solid contents, drawn first (under everything).
+    Other,
+    /// Water.
     Water,
     /// Slime.
     Slime,
     /// Lava.
     Lava,
-    /// Quake 2 mist and other non-solid contents.
-    Other,
     /// Player or monster clip.
     Clip,
     /// Ordinary solid.
     Solid,
-    /// Solid sky.
-    Sky,
     /// Solid glass.
     Window,
+    /// Solid sky.
+    Sky,
     /// A brush of a moving model (door, platform...), whatever its contents.
     Mover,
 }
 
 impl ContentsClass {
-    /// Every class, in drawing order.
+    /// Every class, in drawing order: a class drawn later covers the earlier ones, and is
+    /// the one [`ContentsClass::of`] picks where brushes of both overlap.
     pub const ALL: [ContentsClass; 9] = [
+        ContentsClass::Other,
         ContentsClass::Water,
         ContentsClass::Slime,
         ContentsClass::Lava,
-        ContentsClass::Other,
         ContentsClass::Clip,
         ContentsClass::Solid,
-        ContentsClass::Sky,
         ContentsClass::Window,
+        ContentsClass::Sky,
         ContentsClass::Mover,
     ];
 

@@ -22,3 +22,5 @@ mod tidy;
 mod trace;
 /// Sweeps against the exact parry3d-f64 oracle: inside, lateness, clearance, ghost hits.
 mod trace_oracle;
+/// The top-down viewer, headless: pixels against known points and `point_contents`.
+mod view;
