@@ -12,7 +12,7 @@
 
 use glam::{Vec2, Vec3};
 use tiny_skia::{
-    Color, ColorU8, FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, Rect, Stroke,
+    Color, ColorU8, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Rect, Stroke,
     Transform,
 };
 
@@ -130,6 +130,10 @@ const ARROW_HEAD: f32 = 9.0;
 const OUTLINE_WIDTH: f32 = 1.75;
 /// Seconds of velocity the character's velocity arrow shows.
 const VELOCITY_ARROW_SECONDS: f32 = 0.1;
+/// Half the size of the cross drawn for a point shape, in pixels.
+const POINT_CROSS: f32 = 5.0;
+/// Gap between a shape and the ring drawn around it for a floor or vertical normal, pixels.
+const TOUCH_RING_GAP: f32 = 5.0;
 /// Half the length of a touched plane's drawn segment, in map units.
 const TOUCH_HALF_LENGTH: f32 = 48.0;
 /// Margin between the image edge and the scale bar or heads-up text, in pixels.
@@ -171,12 +175,7 @@ pub fn draw(scene: &Scene, world: &CompiledMap, pixmap: &mut Pixmap) {
         draw_character(pixmap, &camera, character);
     }
     let scale = text_scale(camera.width);
-    for sweep in &scene.sweeps {
-        draw_sweep(pixmap, &camera, sweep, scale);
-    }
-    for sweep in &scene.sweeps {
-        draw_impact(pixmap, &camera, sweep);
-    }
+    draw_sweeps(pixmap, &camera, &scene.sweeps, scale);
     draw_scale_bar(pixmap, &camera, scale);
     draw_hud(pixmap, &scene.hud, scale);
 }
@@ -273,63 +272,47 @@ fn draw_slice(pixmap: &mut Pixmap, camera: &Camera, slice: &Slice, show_bevels: 
     }
 }
 
-/// A footprint placed at world point `at`, in pixel coordinates.
-fn footprint_path(footprint: &Footprint, at: Vec2, camera: &Camera) -> Option<Path> {
+/// Adds a footprint placed at world point `at` to `builder`, in pixel coordinates; a point
+/// is drawn as a small cross.
+fn add_footprint(builder: &mut PathBuilder, footprint: &Footprint, at: Vec2, camera: &Camera) {
     let centre = camera.to_pixel(at);
     match footprint {
-        Footprint::Point => None,
+        Footprint::Point => {
+            let d = POINT_CROSS;
+            add_line(builder, centre - Vec2::splat(d), centre + Vec2::splat(d));
+            add_line(
+                builder,
+                centre + Vec2::new(-d, d),
+                centre + Vec2::new(d, -d),
+            );
+        }
         Footprint::Circle { radius } => {
-            PathBuilder::from_circle(centre.x, centre.y, (radius * camera.scale).max(1.0))
+            builder.push_circle(centre.x, centre.y, (radius * camera.scale).max(1.0));
         }
         Footprint::Polygon(points) => {
-            let mut builder = PathBuilder::new();
             let pixels: Vec<Vec2> = points.iter().map(|p| camera.to_pixel(at + *p)).collect();
-            push_polygon(&mut builder, &pixels);
-            builder.finish()
+            push_polygon(builder, &pixels);
         }
     }
 }
 
-fn stroke_footprint(
-    pixmap: &mut Pixmap,
-    camera: &Camera,
-    footprint: &Footprint,
-    at: Vec2,
-    color: Rgb,
-) {
-    match footprint_path(footprint, at, camera) {
-        Some(path) => pixmap.stroke_path(
-            &path,
-            &paint(color, true),
-            &stroke(OUTLINE_WIDTH),
-            Transform::identity(),
-            None,
-        ),
-        None => {
-            let c = camera.to_pixel(at);
-            let d = 5.0;
-            line(
-                pixmap,
-                c - Vec2::splat(d),
-                c + Vec2::splat(d),
-                color,
-                OUTLINE_WIDTH,
-            );
-            line(
-                pixmap,
-                c + Vec2::new(-d, d),
-                c + Vec2::new(d, -d),
-                color,
-                OUTLINE_WIDTH,
-            );
-        }
-    }
-}
-
-fn line(pixmap: &mut Pixmap, a: Vec2, b: Vec2, color: Rgb, width: f32) {
-    let mut builder = PathBuilder::new();
+fn add_line(builder: &mut PathBuilder, a: Vec2, b: Vec2) {
     builder.move_to(a.x, a.y);
     builder.line_to(b.x, b.y);
+}
+
+/// Adds an arrow in pixels from `from` along the unit screen direction `dir`.
+fn add_arrow(builder: &mut PathBuilder, from: Vec2, dir: Vec2, length: f32) {
+    let tip = from + dir * length;
+    add_line(builder, from, tip);
+    for side in [-1.0f32, 1.0] {
+        let back = Vec2::from_angle(side * std::f32::consts::FRAC_PI_6).rotate(-dir);
+        add_line(builder, tip, tip + back * ARROW_HEAD);
+    }
+}
+
+/// Strokes everything in `builder` at once, `width` pixels wide.
+fn stroke_all(pixmap: &mut Pixmap, builder: PathBuilder, color: Rgb, width: f32) {
     if let Some(path) = builder.finish() {
         pixmap.stroke_path(
             &path,
@@ -341,35 +324,13 @@ fn line(pixmap: &mut Pixmap, a: Vec2, b: Vec2, color: Rgb, width: f32) {
     }
 }
 
-fn dot(pixmap: &mut Pixmap, centre: Vec2, radius: f32, color: Rgb) {
-    if let Some(path) = PathBuilder::from_circle(centre.x, centre.y, radius) {
+/// Fills everything in `builder` at once.
+fn fill_all(pixmap: &mut Pixmap, builder: PathBuilder, color: Rgb) {
+    if let Some(path) = builder.finish() {
         pixmap.fill_path(
             &path,
             &paint(color, true),
             FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
-    }
-}
-
-/// An arrow in pixels from `from` along the unit screen direction `dir`.
-fn arrow(pixmap: &mut Pixmap, from: Vec2, dir: Vec2, length: f32, color: Rgb) {
-    let tip = from + dir * length;
-    let mut builder = PathBuilder::new();
-    builder.move_to(from.x, from.y);
-    builder.line_to(tip.x, tip.y);
-    for side in [-1.0f32, 1.0] {
-        let back = Vec2::from_angle(side * std::f32::consts::FRAC_PI_6).rotate(-dir);
-        let end = tip + back * ARROW_HEAD;
-        builder.move_to(tip.x, tip.y);
-        builder.line_to(end.x, end.y);
-    }
-    if let Some(path) = builder.finish() {
-        pixmap.stroke_path(
-            &path,
-            &paint(color, true),
-            &stroke(2.0),
             Transform::identity(),
             None,
         );
@@ -382,25 +343,17 @@ fn screen_dir(v: Vec2) -> Vec2 {
 }
 
 fn draw_character(pixmap: &mut Pixmap, camera: &Camera, character: &CharacterOverlay) {
+    let mut trail = PathBuilder::new();
+    for (i, p) in character.trail.iter().enumerate() {
+        let q = camera.to_pixel(p.truncate());
+        if i == 0 {
+            trail.move_to(q.x, q.y);
+        } else {
+            trail.line_to(q.x, q.y);
+        }
+    }
     if character.trail.len() >= 2 {
-        let mut builder = PathBuilder::new();
-        for (i, p) in character.trail.iter().enumerate() {
-            let q = camera.to_pixel(p.truncate());
-            if i == 0 {
-                builder.move_to(q.x, q.y);
-            } else {
-                builder.line_to(q.x, q.y);
-            }
-        }
-        if let Some(path) = builder.finish() {
-            pixmap.stroke_path(
-                &path,
-                &paint(TRAIL, true),
-                &stroke(2.0),
-                Transform::identity(),
-                None,
-            );
-        }
+        stroke_all(pixmap, trail, TRAIL, 2.0);
     }
     let at = character.position.truncate();
     let centre = camera.to_pixel(at);
@@ -409,67 +362,112 @@ fn draw_character(pixmap: &mut Pixmap, camera: &Camera, character: &CharacterOve
         .as_ref()
         .map_or(0.0, |f| f.reach(Vec2::X))
         * camera.scale;
+    let mut touched = PathBuilder::new();
     for plane in &character.touched {
         let a = plane.normal.truncate();
         let length = a.length();
         if length < SLICE_FLAT_EPSILON {
             // A floor or ceiling: a ring around the character.
-            if let Some(path) = PathBuilder::from_circle(centre.x, centre.y, reach + 6.0) {
-                pixmap.stroke_path(
-                    &path,
-                    &paint(TOUCHED, true),
-                    &stroke(2.0),
-                    Transform::identity(),
-                    None,
-                );
-            }
+            touched.push_circle(centre.x, centre.y, reach + TOUCH_RING_GAP);
             continue;
         }
         let unit = a / length;
         let b = (plane.dist - plane.normal.z * character.position.z) / length;
         let foot = at - unit * (unit.dot(at) - b);
         let along = unit.perp() * TOUCH_HALF_LENGTH;
-        line(
-            pixmap,
+        add_line(
+            &mut touched,
             camera.to_pixel(foot - along),
             camera.to_pixel(foot + along),
-            TOUCHED,
-            3.0,
         );
     }
+    stroke_all(pixmap, touched, TOUCHED, 3.0);
+    let mut body = PathBuilder::new();
     if let Some(footprint) = &character.footprint {
-        stroke_footprint(pixmap, camera, footprint, at, CHARACTER);
+        add_footprint(&mut body, footprint, at, camera);
     }
-    dot(pixmap, centre, START_RADIUS, CHARACTER);
     let v = character.velocity.truncate() * VELOCITY_ARROW_SECONDS * camera.scale;
     if v.length() >= 1.0 {
-        arrow(
-            pixmap,
-            centre,
-            screen_dir(v * Vec2::new(1.0, 1.0)),
-            v.length(),
-            CHARACTER,
-        );
+        add_arrow(&mut body, centre, screen_dir(v), v.length());
     }
+    stroke_all(pixmap, body, CHARACTER, OUTLINE_WIDTH);
+    let mut dot = PathBuilder::new();
+    dot.push_circle(centre.x, centre.y, START_RADIUS);
+    fill_all(pixmap, dot, CHARACTER);
 }
 
-fn draw_sweep(pixmap: &mut Pixmap, camera: &Camera, sweep: &Sweep, text_scale: u32) {
-    let (start, end, stop) = (
-        sweep.start.truncate(),
-        sweep.end.truncate(),
-        sweep.trace.end.truncate(),
-    );
-    let (ps, pe, pstop) = (
-        camera.to_pixel(start),
-        camera.to_pixel(end),
-        camera.to_pixel(stop),
-    );
-    line(pixmap, ps, pe, SWEEP_PATH, 1.0);
-    line(pixmap, ps, pstop, SWEEP_END, 1.5);
-    stroke_footprint(pixmap, camera, &sweep.footprint, start, SWEEP_START);
-    stroke_footprint(pixmap, camera, &sweep.footprint, stop, SWEEP_END);
-    dot(pixmap, ps, START_RADIUS, SWEEP_START);
-    dot(pixmap, pstop, END_RADIUS, SWEEP_END);
+/// Draws every sweep, a few strokes and fills for all of them (one per colour and width):
+/// paths, outlines at start and stop, start and stop dots, labels, then normal arrows and
+/// impact markers on top.
+fn draw_sweeps(pixmap: &mut Pixmap, camera: &Camera, sweeps: &[Sweep], text_scale: u32) {
+    if sweeps.is_empty() {
+        return;
+    }
+    let mut paths = PathBuilder::new();
+    let mut travelled = PathBuilder::new();
+    let mut starts = PathBuilder::new();
+    let mut stops = PathBuilder::new();
+    let mut start_dots = PathBuilder::new();
+    let mut stop_dots = PathBuilder::new();
+    let mut normals = PathBuilder::new();
+    let mut impacts = PathBuilder::new();
+    for sweep in sweeps {
+        let (start, end, stop) = (
+            sweep.start.truncate(),
+            sweep.end.truncate(),
+            sweep.trace.end.truncate(),
+        );
+        let (ps, pe, pstop) = (
+            camera.to_pixel(start),
+            camera.to_pixel(end),
+            camera.to_pixel(stop),
+        );
+        add_line(&mut paths, ps, pe);
+        add_line(&mut travelled, ps, pstop);
+        add_footprint(&mut starts, &sweep.footprint, start, camera);
+        add_footprint(&mut stops, &sweep.footprint, stop, camera);
+        start_dots.push_circle(ps.x, ps.y, START_RADIUS);
+        stop_dots.push_circle(pstop.x, pstop.y, END_RADIUS);
+        let (Some(impact), Some(normal)) = (sweep.impact(), sweep.trace.normal) else {
+            continue;
+        };
+        let at = camera.to_pixel(impact.truncate());
+        let horizontal = normal.truncate();
+        if horizontal.length() >= SLICE_FLAT_EPSILON {
+            add_arrow(
+                &mut normals,
+                at,
+                screen_dir(horizontal),
+                NORMAL_ARROW * horizontal.length(),
+            );
+        } else {
+            // A vertical normal points at (up) or away from (down) the viewer: a ring,
+            // crossed when it points down.
+            let r = IMPACT_RADIUS + TOUCH_RING_GAP;
+            normals.push_circle(at.x, at.y, r);
+            if normal.z < 0.0 {
+                let d = r * std::f32::consts::FRAC_1_SQRT_2;
+                add_line(&mut normals, at - Vec2::splat(d), at + Vec2::splat(d));
+                add_line(&mut normals, at + Vec2::new(-d, d), at + Vec2::new(d, -d));
+            }
+        }
+        impacts.push_circle(at.x, at.y, IMPACT_RADIUS);
+    }
+    stroke_all(pixmap, paths, SWEEP_PATH, 1.0);
+    stroke_all(pixmap, travelled, SWEEP_END, 1.5);
+    stroke_all(pixmap, starts, SWEEP_START, OUTLINE_WIDTH);
+    stroke_all(pixmap, stops, SWEEP_END, OUTLINE_WIDTH);
+    fill_all(pixmap, start_dots, SWEEP_START);
+    fill_all(pixmap, stop_dots, SWEEP_END);
+    for sweep in sweeps {
+        draw_label(pixmap, camera, sweep, text_scale);
+    }
+    stroke_all(pixmap, normals, NORMAL, 2.0);
+    fill_all(pixmap, impacts, IMPACT);
+}
+
+/// The fraction beside the stop point, on the side the sweep came from.
+fn draw_label(pixmap: &mut Pixmap, camera: &Camera, sweep: &Sweep, text_scale: u32) {
     let label = if sweep.trace.all_solid {
         "all solid".to_string()
     } else if sweep.trace.start_solid {
@@ -477,14 +475,13 @@ fn draw_sweep(pixmap: &mut Pixmap, camera: &Camera, sweep: &Sweep, text_scale: u
     } else {
         format!("{:.3}", sweep.trace.fraction)
     };
-    // Beside the stop point, on the side away from the sweep's direction.
-    let away = screen_dir(start - end);
+    let away = screen_dir(sweep.start.truncate() - sweep.end.truncate());
     let offset = if away.x < 0.0 {
         Vec2::new(-(font::text_width(&label, text_scale) as f32) - 8.0, 6.0)
     } else {
         Vec2::new(8.0, 6.0)
     };
-    let at = pstop + offset;
+    let at = camera.to_pixel(sweep.trace.end.truncate()) + offset;
     font::draw_text(
         pixmap,
         at.x as i32,
@@ -493,46 +490,6 @@ fn draw_sweep(pixmap: &mut Pixmap, camera: &Camera, sweep: &Sweep, text_scale: u
         LABEL.color_u8(),
         text_scale,
     );
-}
-
-fn draw_impact(pixmap: &mut Pixmap, camera: &Camera, sweep: &Sweep) {
-    let (Some(impact), Some(normal)) = (sweep.impact(), sweep.trace.normal) else {
-        return;
-    };
-    let at = camera.to_pixel(impact.truncate());
-    let horizontal = normal.truncate();
-    if horizontal.length() >= SLICE_FLAT_EPSILON {
-        let dir = screen_dir(horizontal);
-        arrow(pixmap, at, dir, NORMAL_ARROW * horizontal.length(), NORMAL);
-    } else if let Some(path) = PathBuilder::from_circle(at.x, at.y, IMPACT_RADIUS + 5.0) {
-        // A vertical normal points at (up) or away from (down) the viewer: a ring, crossed
-        // when it points down.
-        pixmap.stroke_path(
-            &path,
-            &paint(NORMAL, true),
-            &stroke(2.0),
-            Transform::identity(),
-            None,
-        );
-        if normal.z < 0.0 {
-            let d = (IMPACT_RADIUS + 5.0) * std::f32::consts::FRAC_1_SQRT_2;
-            line(
-                pixmap,
-                at - Vec2::splat(d),
-                at + Vec2::splat(d),
-                NORMAL,
-                2.0,
-            );
-            line(
-                pixmap,
-                at + Vec2::new(-d, d),
-                at + Vec2::new(d, -d),
-                NORMAL,
-                2.0,
-            );
-        }
-    }
-    dot(pixmap, at, IMPACT_RADIUS, IMPACT);
 }
 
 fn draw_scale_bar(pixmap: &mut Pixmap, camera: &Camera, text_scale: u32) {
