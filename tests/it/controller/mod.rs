@@ -25,6 +25,8 @@ mod platforms;
 mod recovery;
 /// Slopes.
 mod slopes;
+/// The soak contract of the `fps_movement` example.
+mod soak;
 /// Stairs and steps.
 mod stairs;
 /// Tunnelling at speed and along degenerate directions.
