@@ -21,14 +21,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use glam::{Vec2, Vec3};
+use planeshift::controller::{CharacterController, ControllerConfig};
 use planeshift::view::{
-    Camera, CharacterOverlay, Footprint, Scene, ShapeSpec, TraceSpec, parse_image_size, parse_vec2,
-    parse_vec3, screenshot,
+    Camera, Scene, ShapeSpec, TraceSpec, parse_image_size, parse_vec2, parse_vec3, screenshot,
 };
 
 use viewer_support::app::{WindowOptions, run as run_window};
-use viewer_support::walker::{StandInWalker, Walker};
-use viewer_support::{Failure, load_world, world_center};
+use viewer_support::{Failure, character_overlay, load_world, world_center};
 
 /// Top-down trace visualizer for planeshift worlds.
 #[derive(Debug, Parser)]
@@ -61,8 +60,8 @@ struct Args {
     /// Shape of the sweeps cast with the mouse.
     #[arg(long, value_name = "KIND:SIZE", default_value = "box:16", value_parser = ShapeSpec::parse)]
     shape: ShapeSpec,
-    /// Where the character starts (default: the map's info_player_start). With --screenshot,
-    /// draws the character there.
+    /// Where the character's origin starts (default: the map's info_player_start). With
+    /// --screenshot, draws the character there.
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_vec3, allow_hyphen_values = true)]
     spawn: Option<Vec3>,
     /// Window mode: exit with status 0 after this many frames.
@@ -111,14 +110,10 @@ fn run(args: Args) -> Result<(), Failure> {
     }
 
     if let Some(out) = &args.screenshot {
-        if let Some(at) = args.spawn
-            && let Some(walker) = StandInWalker::new(at)
-        {
-            scene.character = Some(CharacterOverlay {
-                position: at,
-                footprint: Some(Footprint::of(walker.shape())),
-                ..CharacterOverlay::default()
-            });
+        if let Some(at) = args.spawn {
+            let controller = CharacterController::new(ControllerConfig::default(), at)
+                .map_err(|e| Failure::usage(format!("error: --spawn: {e}")))?;
+            scene.character = Some(character_overlay(&controller));
         }
         scene.hud = vec![scene.status()];
         let pixmap = screenshot::render(&scene, &world, width, height)
@@ -129,11 +124,12 @@ fn run(args: Args) -> Result<(), Failure> {
         return Ok(());
     }
 
-    let walker = StandInWalker::new(spawn).map(|w| Box::new(w) as Box<dyn Walker>);
+    let character = CharacterController::new(ControllerConfig::default(), spawn)
+        .map_err(|e| Failure::usage(format!("error: spawn point: {e}")))?;
     run_window(
         world,
         scene,
-        walker,
+        Some(character),
         WindowOptions {
             title: format!("planeshift trace visualizer: {}", args.map.display()),
             size: (width, height),

@@ -43,6 +43,11 @@ impl Contents {
         Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::PLAYERCLIP.0 | Self::MONSTERCLIP.0,
     );
 
+    /// What blocks a player: [`Contents::MASK_SOLID`] without monster clip (Quake 2's
+    /// `MASK_PLAYERSOLID`).
+    pub const MASK_PLAYER_SOLID: Contents =
+        Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::PLAYERCLIP.0);
+
     /// Whether any bit of `mask` is set here.
     #[must_use]
     pub fn intersects(self, mask: Contents) -> bool {

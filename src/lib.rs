@@ -21,6 +21,7 @@ pub mod bsp;
 pub mod compile;
 pub mod compiled;
 pub mod contents;
+pub mod controller;
 pub mod geom;
 pub mod map;
 pub mod tolerance;

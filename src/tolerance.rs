@@ -145,6 +145,66 @@ pub const SAME_POINT_EPSILON: f64 = 1e-6;
 /// fraction of the brush's size.
 pub const CORNER_SLACK: f64 = 1e-9;
 
+// ---- Character controller (stage 6) ----
+
+/// Quake 3's `OVERCLIP` (unitless): a velocity clipped against a plane keeps this much more
+/// than its inward part removed, so it leaves the plane by 0.1 % of its inward speed and the
+/// next sweep does not re-hit the plane it slides on through rounding.
+pub const OVERCLIP: f32 = 1.001;
+
+/// Most contact planes one slide move keeps (Quake 3 `MAX_CLIP_PLANES` 5); more means the
+/// character is boxed in, and it stops.
+pub const MAX_CLIP_PLANES: usize = 5;
+
+/// Most sweeps in one slide move (Quake 3 `numbumps` 4).
+pub const MAX_BUMPS: usize = 4;
+
+/// Two contact normals whose dot product exceeds this are the same plane met again (unitless,
+/// Quake 3's 0.99): the character is nudged off it by one unit per second instead of adding
+/// a near-duplicate constraint, which would make a degenerate crease.
+pub const SAME_PLANE_DOT: f32 = 0.99;
+
+/// Most touch events one tick reports (Quake 3 `MAXTOUCH` 32).
+pub const MAX_TOUCHES: usize = 32;
+
+/// A horizontal speed below this stops dead under friction, units/s (Quake 3 `PM_Friction`):
+/// the guard against idle creep on slopes.
+pub const MIN_MOVE_SPEED: f32 = 1.0;
+
+/// A velocity counts as leaving a constraint plane when its component into the plane is at
+/// most this fraction of its speed (unitless). Absorbs f32 rounding in the cone projection.
+pub const CONE_SLACK: f32 = 1e-4;
+
+/// Two planes whose normals' cross product is shorter than this are parallel and form no
+/// crease (unitless, the sine of the angle between them).
+pub const CREASE_MIN_SINE: f32 = 1e-3;
+
+/// A step up must carry the character at least this much farther horizontally than the plain
+/// slide to be taken, in units (Source's `COORD_RESOLUTION` 1/32): sliding along a wall, both
+/// paths go equally far, and the plain one is kept.
+pub const STEP_MIN_GAIN: f32 = 1.0 / 32.0;
+
+/// A snap down or a step counts only when it moves the character more than this, in units
+/// (Source `StayOnGround`: half a `COORD_RESOLUTION`).
+pub const SNAP_MIN_CHANGE: f32 = 1.0 / 64.0;
+
+/// The smallest unstuck nudge, in units (Source's `CheckStuck` table: 1/8 on each axis).
+pub const UNSTUCK_FINE_OFFSET: f32 = 0.125;
+
+/// How far a character looks for a wall it was against last tick, in units: twice the stop
+/// distance, plus room for Quake 3's overclip drift off the wall (0.1 % of the inward speed
+/// per tick, under 0.003 units at run speed).
+pub const WALL_PROBE: f32 = 2.0 * SURFACE_CLIP_EPSILON + 1.0 / 64.0;
+
+/// Longest tick a controller accepts, seconds: Quake 3 never runs one `PmoveSingle` longer
+/// than 200 ms.
+pub const MAX_TICK: f32 = 0.2;
+
+const _: () = assert!(SNAP_MIN_CHANGE < SURFACE_CLIP_EPSILON);
+const _: () = assert!(STEP_MIN_GAIN <= SURFACE_CLIP_EPSILON);
+
+// ---- Viewer ----
+
 /// A brush side whose normal has a horizontal part shorter than this is horizontal when the
 /// viewer cuts brushes by a horizontal plane (unitless). Near-axial normals are snapped by
 /// the compiler, so a floor or ceiling has an exactly zero horizontal part; anything this

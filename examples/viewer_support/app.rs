@@ -1,12 +1,14 @@
 //! The viewer's window: winit 0.30's `ApplicationHandler` around a `pixels` surface whose
 //! frame is the tiny-skia pixmap `planeshift::view::render::draw` fills.
 //!
-//! Takes a world, a scene, an optional walking character and [`WindowOptions`]; gives an
-//! interactive window until it is closed (or after `frames` frames), then an exit status.
-//! Guarantees: no window or no GPU adapter is a [`Failure`] with status 2 and a message
-//! pointing at `--screenshot`, never a panic; the character moves in fixed
-//! [`TICK`](super::walker::TICK) steps driven by real time; with `capture`, the last frame's
-//! RGBA buffer, exactly as handed to `pixels`, is written as a PNG.
+//! Takes a world, a scene, an optional character (`planeshift::controller`) and
+//! [`WindowOptions`]; gives an interactive window until it is closed (or after `frames`
+//! frames), then an exit status. Guarantees: no window or no GPU adapter is a [`Failure`]
+//! with status 2 and a message pointing at `--screenshot`, never a panic; the character
+//! moves in the controller's fixed ticks (8 ms by default) driven by real time, with its
+//! trail and the planes it touched drawn and a heads-up text of position, velocity, ground
+//! state and frames per second; with `capture`, the last frame's RGBA buffer, exactly as
+//! handed to `pixels`, is written as a PNG.
 //!
 //! Controls: left-drag casts a sweep at the slice height, right-drag pans, the wheel zooms
 //! about the cursor; Tab or 1–6 pick the shape kind, + and - (or ] and [) its size,
@@ -22,8 +24,9 @@ use std::time::Instant;
 use glam::{Vec2, Vec3};
 use pixels::{Pixels, SurfaceTexture};
 use planeshift::compiled::{CompiledMap, Plane};
+use planeshift::controller::{CharacterController, GroundState, MoveInput};
 use planeshift::trace::ShapeKind;
-use planeshift::view::{Camera, CharacterOverlay, Footprint, Scene, render, screenshot};
+use planeshift::view::{Camera, Scene, render, screenshot};
 use tiny_skia::Pixmap;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
@@ -32,8 +35,7 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{Key, KeyCode, ModifiersState, NamedKey, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use super::Failure;
-use super::walker::{TICK, WalkInput, Walker};
+use super::{Failure, character_overlay};
 
 /// Slice step of PageUp/PageDown in map units (Shift multiplies by [`SLICE_STEP_SHIFT`]).
 const SLICE_STEP: f32 = 8.0;
@@ -43,15 +45,18 @@ const SLICE_STEP_SHIFT: f32 = 8.0;
 const ZOOM_PER_LINE: f32 = 1.2;
 /// Pixels of touchpad scrolling that count as one wheel line.
 const PIXELS_PER_LINE: f32 = 40.0;
-/// Most ticks run in one frame: after a stall the character slows down instead of the viewer
-/// spending ever longer catching up (0.25 s of movement).
-const MAX_TICKS_PER_FRAME: u32 = 31;
-/// Positions kept in the trail: two seconds of ticks.
+/// Most movement time run in one frame, in seconds: after a stall the character slows down
+/// instead of the viewer spending ever longer catching up.
+const MAX_CATCH_UP: f32 = 0.25;
+/// Positions kept in the trail: two seconds of 8 ms ticks.
 const TRAIL_LENGTH: usize = 250;
 /// How long a touched plane stays highlighted, in seconds.
 const TOUCH_HOLD: f32 = 0.3;
 /// A left-drag shorter than this many pixels casts no sweep.
 const MIN_DRAG_PIXELS: f32 = 2.0;
+/// When following, the slice moves with the character's centre in steps of this many units
+/// (cut in the middle of a step, off the integer heights where floors lie).
+const FOLLOW_SLICE_STEP: f32 = 4.0;
 /// Weight of the newest frame in the smoothed frame time.
 const FPS_SMOOTHING: f32 = 0.1;
 
@@ -65,14 +70,15 @@ pub struct WindowOptions {
     pub frames: Option<u64>,
     /// With `frames`, write the last frame's RGBA buffer here as a PNG.
     pub capture: Option<PathBuf>,
-    /// Keep the camera centred on the character (the FPS movement mode).
+    /// Keep the camera centred on the character and the slice at its height (the FPS
+    /// movement mode).
     pub follow: bool,
 }
 
 /// The character, its input and what it left behind.
 struct Character {
-    walker: Box<dyn Walker>,
-    input: WalkInput,
+    controller: CharacterController,
+    input: MoveInput,
     keys: [bool; 4],
     trail: VecDeque<Vec3>,
     touched: Vec<(Plane, f32)>,
@@ -101,7 +107,7 @@ struct App {
 pub fn run(
     world: CompiledMap,
     scene: Scene,
-    walker: Option<Box<dyn Walker>>,
+    character: Option<CharacterController>,
     options: WindowOptions,
 ) -> Result<(), Failure> {
     let event_loop = EventLoop::new().map_err(|e| no_window(&e.to_string()))?;
@@ -109,9 +115,9 @@ pub fn run(
         world,
         scene,
         options,
-        character: walker.map(|walker| Character {
-            walker,
-            input: WalkInput::default(),
+        character: character.map(|controller| Character {
+            controller,
+            input: MoveInput::default(),
             keys: [false; 4],
             trail: VecDeque::with_capacity(TRAIL_LENGTH),
             touched: Vec::new(),
@@ -237,38 +243,36 @@ impl App {
         };
         let [up, left, down, right] = c.keys.map(f32::from);
         c.input.wish = Vec3::new(right - left, up - down, 0.0).clamp_length_max(1.0);
-        c.accumulator = (c.accumulator + dt).min(TICK * MAX_TICKS_PER_FRAME as f32);
-        let mut touched = Vec::new();
-        while c.accumulator >= TICK {
-            c.accumulator -= TICK;
-            touched.clear();
-            c.walker.step(&self.world, &c.input, &mut touched);
+        let tick = c.controller.config().tick;
+        c.accumulator = (c.accumulator + dt).min(MAX_CATCH_UP);
+        while c.accumulator >= tick {
+            c.accumulator -= tick;
+            let outcome = c.controller.step(&self.world, &c.input);
             if c.trail.len() == TRAIL_LENGTH {
                 c.trail.pop_front();
             }
-            c.trail.push_back(c.walker.position());
-            for c_age in &mut c.touched {
-                c_age.1 += TICK;
+            c.trail.push_back(c.controller.position());
+            for entry in &mut c.touched {
+                entry.1 += tick;
             }
-            for plane in &touched {
-                match c.touched.iter_mut().find(|(p, _)| p == plane) {
+            for touch in outcome.touches.as_slice() {
+                match c.touched.iter_mut().find(|(p, _)| *p == touch.plane) {
                     Some(entry) => entry.1 = 0.0,
-                    None => c.touched.push((*plane, 0.0)),
+                    None => c.touched.push((touch.plane, 0.0)),
                 }
             }
             c.touched.retain(|(_, age)| *age < TOUCH_HOLD);
         }
-        let position = c.walker.position();
-        self.scene.character = Some(CharacterOverlay {
-            position,
-            velocity: c.walker.velocity(),
-            footprint: Some(Footprint::of(c.walker.shape())),
-            trail: c.trail.iter().copied().collect(),
-            touched: c.touched.iter().map(|(p, _)| *p).collect(),
-        });
+        let mut overlay = character_overlay(&c.controller);
+        overlay.trail = c.trail.iter().copied().collect();
+        overlay.touched = c.touched.iter().map(|(p, _)| *p).collect();
         if self.options.follow {
-            self.scene.camera.center = position.truncate();
+            self.scene.camera.center = overlay.position.truncate();
+            let z = (overlay.position.z / FOLLOW_SLICE_STEP).floor() * FOLLOW_SLICE_STEP
+                + FOLLOW_SLICE_STEP / 2.0;
+            self.scene.set_slice_z(&self.world, z);
         }
+        self.scene.character = Some(overlay);
     }
 
     fn update_hud(&mut self) {
@@ -279,7 +283,7 @@ impl App {
         };
         let mut hud = Vec::new();
         if let Some(c) = &self.character {
-            let (p, v) = (c.walker.position(), c.walker.velocity());
+            let (p, v) = (c.controller.position(), c.controller.velocity());
             hud.push(format!("pos {:.1} {:.1} {:.1}", p.x, p.y, p.z));
             hud.push(format!(
                 "vel {:.0} {:.0} {:.0}  speed {:.0}",
@@ -288,15 +292,17 @@ impl App {
                 v.z,
                 v.truncate().length()
             ));
-            hud.push(format!(
-                "ground {}{}",
-                c.walker.ground(),
-                if c.walker.crouched() {
-                    "  crouched"
-                } else {
-                    ""
-                }
-            ));
+            let ground = match c.controller.ground().state {
+                GroundState::Walkable => "walkable",
+                GroundState::Steep => "steep",
+                GroundState::Air => "air",
+            };
+            let crouched = if c.controller.crouched() {
+                "  crouched"
+            } else {
+                ""
+            };
+            hud.push(format!("ground {ground}{crouched}"));
         }
         hud.push(format!(
             "fps {fps:.0}  frame {:.1} ms",

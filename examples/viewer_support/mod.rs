@@ -1,5 +1,5 @@
-//! Code shared by the viewer examples: loading a world and its spawn point, the character
-//! the viewer walks, and the window.
+//! Code shared by the viewer examples (`trace_visualizer`, and `fps_movement`'s interactive
+//! mode): loading a world and its spawn point, and the window.
 //!
 //! Takes a path to a `.map` or `.pbsp`; gives a validated world and, for a `.map`, the
 //! `info_player_start` origin. Failures are [`Failure`]s with the exit status the examples
@@ -8,7 +8,6 @@
 #![allow(dead_code)]
 
 pub mod app;
-pub mod walker;
 
 use std::path::Path;
 
@@ -83,6 +82,18 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
             })
     });
     Ok(LoadedWorld { world, spawn })
+}
+
+/// The character as the viewer draws it: shape footprint at the shape's centre, no trail.
+pub fn character_overlay(
+    controller: &planeshift::controller::CharacterController,
+) -> planeshift::view::CharacterOverlay {
+    planeshift::view::CharacterOverlay {
+        position: controller.shape_center(),
+        velocity: controller.velocity(),
+        footprint: Some(planeshift::view::Footprint::of(controller.shape())),
+        ..planeshift::view::CharacterOverlay::default()
+    }
 }
 
 /// The middle of the world model's bounds.

@@ -61,8 +61,13 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
         }
         return;
     }
-    if enter_fraction < leave_fraction && enter_fraction > -1.0 && enter_fraction < work.fraction {
-        work.fraction = enter_fraction.max(0.0);
+    let enter_fraction = enter_fraction.max(0.0);
+    // Equal fractions go to the lower plane index, so the result does not depend on the
+    // order in which the tree visits brushes (controller.md scenario 44).
+    let earlier = enter_fraction < work.fraction
+        || (enter_fraction == work.fraction && work.fraction < 1.0 && enter_plane < work.hit_plane);
+    if enter_fraction < leave_fraction && enter_plane.is_some() && earlier {
+        work.fraction = enter_fraction;
         work.hit_plane = enter_plane;
         work.contents = brush.contents;
     }

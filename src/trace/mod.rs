@@ -62,6 +62,9 @@ pub struct Trace {
     pub start_solid: bool,
     /// The shape overlaps solid along the whole sweep; `fraction` is 0.
     pub all_solid: bool,
+    /// The model whose brush stopped the sweep: 0 for the world, `k` for submodel `*k`
+    /// (Quake 3's `entityNum`); 0 when nothing was hit.
+    pub model: usize,
 }
 
 impl Trace {
@@ -136,7 +139,7 @@ impl CompiledMap {
         };
         let mut work = TraceWork::new(self, Oriented::new(shape, None), start, end, mask);
         work.walk(world.root, 0.0, 1.0, start, end);
-        self.finish(&work, start, end, |n| n, |p| p)
+        self.finish(&work, 0, start, end, |n| n, |p| p)
     }
 
     /// Whether `shape` placed at `at` overlaps anything `mask` names (touching counts).
@@ -185,6 +188,7 @@ impl CompiledMap {
         work.walk(info.root, 0.0, 1.0, local_start, local_end);
         self.finish(
             &work,
+            model,
             start,
             end,
             |n| if rotated { rotation * n } else { n },
@@ -219,7 +223,7 @@ impl CompiledMap {
                 break;
             }
         }
-        self.finish(&work, start, end, |n| n, |p| p)
+        self.finish(&work, 0, start, end, |n| n, |p| p)
     }
 
     /// Answers many sweeps through the world in parallel (rayon); results in query order.
@@ -234,6 +238,7 @@ impl CompiledMap {
     fn finish(
         &self,
         work: &TraceWork<'_>,
+        model: usize,
         start: Vec3,
         end: Vec3,
         normal_to_world: impl Fn(Vec3) -> Vec3,
@@ -263,6 +268,7 @@ impl CompiledMap {
             contents: work.contents,
             start_solid: work.start_solid,
             all_solid: work.all_solid,
+            model: if work.fraction < 1.0 { model } else { 0 },
         }
     }
 }
@@ -277,6 +283,7 @@ fn non_finite(start: Vec3) -> Trace {
         contents: Contents::EMPTY,
         start_solid: true,
         all_solid: true,
+        model: 0,
     }
 }
 
@@ -289,6 +296,7 @@ fn miss(end: Vec3) -> Trace {
         contents: Contents::EMPTY,
         start_solid: false,
         all_solid: false,
+        model: 0,
     }
 }
 

@@ -10,6 +10,8 @@ mod bsp;
 mod bspc_cli;
 /// The compiled file format: round trips and corruption.
 mod compiled;
+/// The character controller: scenarios 1–45 of controller.md section 8.
+mod controller;
 /// The shared real maps: counts against SOURCES.md, round trips.
 mod corpus;
 /// Seeded mutation fuzzing of the reader and brush stage.

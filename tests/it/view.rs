@@ -512,3 +512,67 @@ fn example_without_a_display_points_at_screenshot_and_exits_2() {
     assert!(stderr.contains("--screenshot"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn character_overlay_draws_trail_shape_and_touched_planes() {
+    use planeshift::compiled::Plane;
+    use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+    use planeshift::view::{CharacterOverlay, Footprint};
+
+    let world = arena();
+    // Walk east from (1100, 768) into the thin wall at x = 1152 for half a second.
+    let mut player =
+        CharacterController::new(ControllerConfig::default(), Vec3::new(1100.0, 768.0, 24.0))
+            .unwrap();
+    let east = MoveInput {
+        wish: Vec3::X,
+        ..MoveInput::default()
+    };
+    let mut trail = Vec::new();
+    let mut touched: Vec<Plane> = Vec::new();
+    for _ in 0..60 {
+        let outcome = player.step(&world, &east);
+        trail.push(player.position());
+        touched.extend(outcome.touches.as_slice().iter().map(|t| t.plane));
+    }
+    let wall = touched
+        .iter()
+        .find(|p| p.normal.x.abs() > 0.99)
+        .copied()
+        .expect("the wall was touched");
+    assert!(
+        ((wall.normal.x * wall.dist) - 1152.0).abs() < 1e-3,
+        "{wall:?}"
+    );
+    let camera = Camera::new(640, 400, Vec2::new(1120.0, 768.0), 2.0);
+    let mut scene = Scene::new(&world, camera, 36.5);
+    scene.character = Some(CharacterOverlay {
+        position: player.shape_center(),
+        velocity: player.velocity(),
+        footprint: Some(Footprint::of(player.shape())),
+        trail: trail.clone(),
+        touched: vec![wall],
+    });
+    let image = frame(&scene, &world);
+    // The touched wall face is highlighted above and below the character along x = 1152.
+    for dy in [-30.0, 30.0] {
+        let at = Vec2::new(1152.0, 768.0 + dy);
+        assert_eq!(
+            color_at(&image, &camera, at),
+            render::TOUCHED,
+            "wall at {at}"
+        );
+    }
+    // The trail starts where the walk began, the shape's outline sits at the character.
+    assert_eq!(
+        color_at(&image, &camera, Vec2::new(1102.0, 768.0)),
+        render::TRAIL
+    );
+    let half = Footprint::of(player.shape()).reach(Vec2::X);
+    let edge = player.position().truncate() - Vec2::new(half, 0.0);
+    let shown = color_at(&image, &camera, edge + Vec2::new(0.0, 10.0));
+    assert!(
+        shown != render::BACKGROUND && is_blend(shown, render::CHARACTER, render::BACKGROUND),
+        "{shown:?}"
+    );
+}

@@ -1,0 +1,121 @@
+//! Ground: what the character stands on, found by sweeping its shape a little way down
+//! (Quake 3 `PM_GroundTrace`), and the snap that keeps it on ground when walking down slopes
+//! and stairs (Source `StayOnGround`).
+//!
+//! Takes a [`Tracer`], a shape and a position; gives a [`Ground`]: walkable, steep or air,
+//! with the plane and model under the feet. Guarantees: only a real hit below the feet counts
+//! (never an all-solid probe), and a crease of two steep planes whose combined normal is
+//! walkable (a V valley) supports the character, as Jolt's funnel check and Godot's averaged
+//! wall normals do.
+
+use glam::Vec3;
+
+use super::{GroundState, Tracer};
+use crate::compiled::Plane;
+use crate::tolerance::{SAME_PLANE_DOT, SURFACE_CLIP_EPSILON};
+use crate::trace::TraceShape;
+
+/// What is under the character.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ground {
+    /// Walkable, steep or air.
+    pub state: GroundState,
+    /// The ground's unit normal (for a V valley, the normalized sum of its two planes); `None`
+    /// in the air.
+    pub normal: Option<Vec3>,
+    /// The plane under the feet, as the sweep reported it; `None` in the air.
+    pub plane: Option<Plane>,
+    /// The model under the feet: 0 for the world, `k` for submodel `*k`.
+    pub model: usize,
+}
+
+impl Ground {
+    /// No ground.
+    pub const AIR: Ground = Ground {
+        state: GroundState::Air,
+        normal: None,
+        plane: None,
+        model: 0,
+    };
+
+    /// Whether the character stands on walkable ground.
+    #[must_use]
+    pub fn is_walkable(&self) -> bool {
+        self.state == GroundState::Walkable
+    }
+}
+
+/// Finds the ground within `probe` below `position`.
+pub(super) fn probe_ground<T: Tracer + ?Sized>(
+    world: &T,
+    shape: &TraceShape,
+    position: Vec3,
+    probe: f32,
+    walkable_normal_z: f32,
+) -> Ground {
+    let below = position - Vec3::Z * probe;
+    let trace = world.trace(shape, position, below);
+    let (Some(normal), Some(plane)) = (trace.normal, trace.plane) else {
+        return Ground::AIR;
+    };
+    if trace.all_solid || !trace.hit() {
+        return Ground::AIR;
+    }
+    if normal.z >= walkable_normal_z {
+        return Ground {
+            state: GroundState::Walkable,
+            normal: Some(normal),
+            plane: Some(plane),
+            model: trace.model,
+        };
+    }
+    if normal.z <= 0.0 {
+        // A ceiling or an overhang below the feet is no ground.
+        return Ground::AIR;
+    }
+    // Steep: slide the probe down the slope; a second steep plane that together with the
+    // first makes walkable support means a valley the character rests in.
+    // The probe leaves the first plane by the stop distance, so rounding cannot make it
+    // graze that plane again.
+    let downhill = (-Vec3::Z)
+        .reject_from_normalized(normal)
+        .normalize_or_zero()
+        * probe
+        + normal * SURFACE_CLIP_EPSILON;
+    let along = world.trace(shape, trace.end, trace.end + downhill);
+    let second = along
+        .normal
+        .filter(|n| along.hit() && !along.all_solid && n.dot(normal) < SAME_PLANE_DOT);
+    if let Some(other) = second {
+        let combined = (normal + other).normalize_or_zero();
+        if other.z > 0.0 && combined.z >= walkable_normal_z {
+            return Ground {
+                state: GroundState::Walkable,
+                normal: Some(combined),
+                plane: Some(plane),
+                model: trace.model,
+            };
+        }
+    }
+    Ground {
+        state: GroundState::Steep,
+        normal: Some(normal),
+        plane: Some(plane),
+        model: trace.model,
+    }
+}
+
+/// Where the character lands when snapped down at most `distance`, if walkable ground lies
+/// there (Source `StayOnGround`: trace down, accept only walkable hits, not from inside).
+pub(super) fn snap_down<T: Tracer + ?Sized>(
+    world: &T,
+    shape: &TraceShape,
+    position: Vec3,
+    distance: f32,
+    walkable_normal_z: f32,
+) -> Option<Vec3> {
+    let trace = world.trace(shape, position, position - Vec3::Z * distance);
+    let normal = trace.normal?;
+    let lands = trace.hit() && !trace.start_solid && normal.z >= walkable_normal_z;
+    lands.then_some(trace.end)
+}

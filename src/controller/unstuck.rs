@@ -1,0 +1,136 @@
+//! Unstuck: when the character's shape overlaps solid, find the nearest free position from
+//! a fixed table of small offsets (Quake 3 `PM_CorrectAllSolid`, Source `CheckStuck`, Quake 1
+//! `SV_CheckStuck`).
+//!
+//! Takes a [`Tracer`], a shape and a position; gives a free position, if one is in reach.
+//! Guarantees: the table is fixed and its order deterministic, so recovery replays bit for
+//! bit; small moves are tried before large ones: 1/8-unit nudges, then 1 unit in every
+//! direction, then Source's 2-unit and 6-unit-up moves, then Quake 1's climb up to a step
+//! height, then a wider 2-unit cage. A position is free when the shape placed there
+//! overlaps nothing (touching counts as overlapping).
+
+use glam::Vec3;
+
+use super::Tracer;
+use crate::tolerance::{SURFACE_CLIP_EPSILON, UNSTUCK_FINE_OFFSET};
+use crate::trace::TraceShape;
+
+/// Source's big vertical nudge (`CheckStuck`'s z = 6), in units.
+const SOURCE_RISE: f32 = 6.0;
+
+/// Source's big horizontal nudge, in units.
+const SOURCE_SIDE: f32 = 2.0;
+
+/// Every nudge is this much longer than its nominal size, so that a shape embedded exactly
+/// that deep ends one stop distance clear, as a sweep would leave it (touching counts as
+/// overlapping).
+const CLEARANCE: f32 = SURFACE_CLIP_EPSILON;
+
+/// The offsets tried, in order; built once per controller.
+#[derive(Clone, Debug)]
+pub(super) struct UnstuckTable {
+    offsets: Vec<Vec3>,
+}
+
+impl UnstuckTable {
+    /// The table for a character that can climb `step_height`.
+    pub(super) fn new(step_height: f32) -> Self {
+        let mut offsets: Vec<Vec3> = Vec::new();
+        let mut add = |v: Vec3| {
+            let v = v + v.signum()
+                * CLEARANCE
+                * Vec3::select(v.cmpeq(Vec3::ZERO), Vec3::ZERO, Vec3::ONE);
+            if v != Vec3::ZERO && !offsets.contains(&v) {
+                offsets.push(v);
+            }
+        };
+        let fine = [0.0, -UNSTUCK_FINE_OFFSET, UNSTUCK_FINE_OFFSET];
+        let unit = [0.0, -1.0, 1.0];
+        let side = [0.0, -SOURCE_SIDE, SOURCE_SIDE];
+        // 1. Axis moves first (fine, unit, Source's 2 and 6), then their combinations.
+        for step in [UNSTUCK_FINE_OFFSET, 1.0, SOURCE_SIDE] {
+            for axis in [Vec3::Z, Vec3::X, Vec3::Y, -Vec3::X, -Vec3::Y, -Vec3::Z] {
+                add(axis * step);
+            }
+        }
+        add(Vec3::Z * SOURCE_RISE);
+        for set in [fine, unit] {
+            for z in set {
+                for y in set {
+                    for x in set {
+                        add(Vec3::new(x, y, z));
+                    }
+                }
+            }
+        }
+        for z in [0.0, 1.0, SOURCE_RISE] {
+            for y in side {
+                for x in side {
+                    add(Vec3::new(x, y, z));
+                }
+            }
+        }
+        // 2. Quake 1: climb out upwards, one unit at a time, up to a step height.
+        let climb = step_height.max(SOURCE_RISE).ceil() as i32;
+        for z in 1..=climb {
+            for y in unit {
+                for x in unit {
+                    add(Vec3::new(x, y, z as f32));
+                }
+            }
+        }
+        // 3. The wider cage, down as well as up.
+        for z in [-SOURCE_SIDE, -1.0, 0.0, 1.0, SOURCE_SIDE] {
+            for y in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+                for x in [-2.0, -1.0, 0.0, 1.0, 2.0] {
+                    add(Vec3::new(x, y, z));
+                }
+            }
+        }
+        UnstuckTable { offsets }
+    }
+
+    /// How many offsets the table holds.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// The first free position in the table around `position`, and how many probes it took.
+    pub(super) fn find_free<T: Tracer + ?Sized>(
+        &self,
+        world: &T,
+        shape: &TraceShape,
+        position: Vec3,
+    ) -> Option<(Vec3, usize)> {
+        self.offsets
+            .iter()
+            .enumerate()
+            .map(|(i, offset)| (position + *offset, i + 1))
+            .find(|(candidate, _)| !world.overlaps(shape, *candidate))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_moves_come_first() {
+        let table = UnstuckTable::new(18.0);
+        let c = CLEARANCE;
+        assert_eq!(table.offsets[0], Vec3::Z * (UNSTUCK_FINE_OFFSET + c));
+        let at = |v: Vec3| table.offsets.iter().position(|o| *o == v).unwrap();
+        let unit_x = at(Vec3::X * (1.0 + c));
+        let side_x = at(Vec3::X * (2.0 + c));
+        let rise = at(Vec3::Z * (6.0 + c));
+        assert!(
+            unit_x < side_x && side_x < rise && rise < 54,
+            "{unit_x} {side_x} {rise}"
+        );
+        assert!(table.len() > 200, "{}", table.len());
+        let mut unique = table.offsets.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), table.len());
+    }
+}

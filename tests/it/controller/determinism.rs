@@ -1,0 +1,201 @@
+//! Scenarios 44 and 45: bit-exact replays, touch events and ground reports; and the
+//! `Tracer` boundary: the controller runs on a scripted world that is not a BSP at all.
+
+use std::cell::Cell;
+
+use glam::Vec3;
+use planeshift::compiled::{CompiledMap, Plane};
+use planeshift::contents::Contents;
+use planeshift::controller::{CharacterState, GroundState, MoveInput, Tracer};
+use planeshift::trace::{Trace, TraceShape};
+
+use super::*;
+use crate::support::Pcg32;
+
+/// Seeded random inputs, each held for a while, as a player would.
+fn inputs(seed: u64, ticks: usize) -> Vec<MoveInput> {
+    let mut rng = Pcg32::new(seed);
+    let mut out = Vec::with_capacity(ticks);
+    while out.len() < ticks {
+        let angle = rng.range_f64(0.0, 360.0) as f32;
+        let input = MoveInput {
+            wish: heading(angle) * (rng.below(3) as f32 / 2.0),
+            jump: rng.below(4) == 0,
+            crouch: rng.below(8) == 0,
+        };
+        let hold = 20 + rng.below(200);
+        out.extend(std::iter::repeat_n(input, hold));
+    }
+    out.truncate(ticks);
+    out
+}
+
+fn replay(world: &(impl Tracer + ?Sized), inputs: &[MoveInput]) -> Vec<CharacterState> {
+    let mut c = player(Vec3::new(1024.0, 1024.0, 0.0));
+    inputs
+        .iter()
+        .map(|input| {
+            c.step(world, input);
+            *c.state()
+        })
+        .collect()
+}
+
+fn bits(states: &[CharacterState]) -> Vec<[u32; 6]> {
+    states
+        .iter()
+        .map(|s| {
+            let (p, v) = (s.position, s.velocity);
+            [p.x, p.y, p.z, v.x, v.y, v.z].map(f32::to_bits)
+        })
+        .collect()
+}
+
+/// The world swept brush by brush, without the tree: a different visiting order.
+struct BruteForce<'a>(&'a CompiledMap);
+
+impl Tracer for BruteForce<'_> {
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        self.0
+            .trace_all_brushes(shape, start, end, Contents::MASK_PLAYER_SOLID)
+    }
+}
+
+#[test]
+fn s44_bit_exact_replay() {
+    let map = world("arena");
+    let inputs = inputs(44, 10_000);
+    let first = bits(&replay(map, &inputs));
+    assert_eq!(first, bits(&replay(map, &inputs)), "same run twice");
+    let reloaded = CompiledMap::from_bytes(&map.to_bytes()).unwrap();
+    assert_eq!(
+        first,
+        bits(&replay(&reloaded, &inputs)),
+        "after write and reload"
+    );
+    let moved = first.windows(2).filter(|w| w[0] != w[1]).count();
+    assert!(moved > 5_000, "the run goes places: {moved}");
+    // Independent of the order brushes are visited in (2,000 ticks: brute force is slow).
+    assert_eq!(
+        first[..2_000],
+        bits(&replay(&BruteForce(map), &inputs[..2_000]))[..],
+        "tree and brute force"
+    );
+}
+
+#[test]
+fn s45_touches_are_chronological_and_ground_is_reported() {
+    // corners.map 90° corner: from (300, 200) moving diagonally the y = 128 wall (normal
+    // +y) is nearer, so it is hit first.
+    let w = world("corners");
+    let mut c = player(Vec3::new(300.0, 200.0, 0.0));
+    launch(&mut c, Vec3::new(-320.0, -320.0, 0.0));
+    let ticks = steps(&mut c, w, run(Vec3::new(-1.0, -1.0, 0.0)), 100);
+    let both = ticks
+        .iter()
+        .flat_map(|t| t.outcome.touches.as_slice())
+        .map(|t| t.normal)
+        .collect::<Vec<_>>();
+    let first_y = both.iter().position(|n| *n == Vec3::Y).unwrap();
+    let first_x = both.iter().position(|n| *n == Vec3::X).unwrap();
+    assert!(first_y < first_x, "{both:?}");
+    for t in &ticks {
+        let touches = t.outcome.touches.as_slice();
+        for (i, a) in touches.iter().enumerate() {
+            assert!(
+                touches[i + 1..].iter().all(|b| b.plane != a.plane),
+                "{touches:?}"
+            );
+        }
+    }
+    // Flat ground: the floor's normal exactly; the 30° case is in `slopes`.
+    assert_eq!(c.ground().state, GroundState::Walkable);
+    assert_eq!(c.ground().normal, Some(Vec3::Z));
+}
+
+/// A scripted world: solid half-spaces `n·x <= dist`, swept exactly with the shape's
+/// support distance and the same stop distance as the BSP.
+struct HalfSpaces {
+    planes: Vec<Plane>,
+    calls: Cell<usize>,
+}
+
+impl Tracer for HalfSpaces {
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        self.calls.set(self.calls.get() + 1);
+        let mut best = Trace {
+            fraction: 1.0,
+            end,
+            normal: None,
+            plane: None,
+            contents: Contents::EMPTY,
+            start_solid: false,
+            all_solid: false,
+            model: 0,
+        };
+        for plane in &self.planes {
+            let shift = plane.dist + shape.support_distance(-plane.normal);
+            let d1 = plane.normal.dot(start) - shift;
+            let d2 = plane.normal.dot(end) - shift;
+            if d1 <= 0.0 {
+                best.start_solid = true;
+                best.all_solid |= d2 <= 0.0;
+                continue;
+            }
+            if d2 >= SKIN || d2 >= d1 {
+                continue;
+            }
+            let f = ((d1 - SKIN) / (d1 - d2)).max(0.0);
+            if f < best.fraction {
+                best.fraction = f;
+                best.end = start + (end - start) * f;
+                best.normal = Some(plane.normal);
+                best.plane = Some(*plane);
+                best.contents = Contents::SOLID;
+            }
+        }
+        if best.all_solid {
+            best.fraction = 0.0;
+            best.end = start;
+        }
+        best
+    }
+}
+
+#[test]
+fn runs_on_a_scripted_world() {
+    let world = HalfSpaces {
+        planes: vec![
+            Plane {
+                normal: Vec3::Z,
+                dist: 0.0,
+            },
+            Plane {
+                normal: -Vec3::X,
+                dist: -100.0,
+            },
+        ],
+        calls: Cell::new(0),
+    };
+    // Dropped from 40 up, then run diagonally into the wall at x = 100.
+    let mut c = player(Vec3::new(0.0, 0.0, 40.0));
+    let ticks = steps(&mut c, &world, run(heading(45.0)), 250);
+    assert!(world.calls.get() > 250);
+    assert_eq!(c.ground().state, GroundState::Walkable);
+    // Rests one skin up, plus at most the snap threshold (1/64) of Quake 3 overclip drift.
+    assert!((feet(&c).z - SKIN).abs() < 1.0 / 64.0, "{}", c.position());
+    // Against the wall: one skin off it, plus at most the wall probe of overclip drift.
+    let gap = 100.0 - 15.0 - c.position().x;
+    assert!(
+        (SKIN..=planeshift::tolerance::WALL_PROBE).contains(&gap),
+        "{gap}"
+    );
+    let last = ticks.last().unwrap();
+    assert!(
+        (last.velocity.y - 226.27417).abs() < 0.01 * 226.3,
+        "{}",
+        last.velocity
+    );
+    // One plane met again and again is reported once per tick.
+    assert!(ticks.iter().all(|t| t.outcome.touches.len() <= 2));
+}

@@ -1,0 +1,159 @@
+//! The character controller: scenarios 1–45 of `controller.md` section 8, in Quake units, on
+//! the hand-made maps in `maps/` (coordinates in `maps/README.md`) and on small inline maps.
+//! Defaults are Quake 3's: a 30 × 30 × 56 box with its origin 24 above the feet, step 18,
+//! gravity 800, run speed 320, an 8 ms tick; the stop distance (skin) is 1/32.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use glam::Vec3;
+use planeshift::compiled::CompiledMap;
+use planeshift::controller::{
+    CharacterController, ControllerConfig, GroundState, MoveInput, MoveOutcome, Tracer,
+};
+use planeshift::tolerance::SURFACE_CLIP_EPSILON;
+
+/// Crouching and standing up.
+mod crouch;
+/// Determinism, events and ground reports.
+mod determinism;
+/// Jump, gravity, friction and acceleration.
+mod jump;
+/// Moving platforms, pushers and the configuration file.
+mod platforms;
+/// Unstuck and the fuzz invariant.
+mod recovery;
+/// Slopes.
+mod slopes;
+/// The soak contract of the `fps_movement` example.
+mod soak;
+/// Stairs and steps.
+mod stairs;
+/// Tunnelling at speed and along degenerate directions.
+mod tunnelling;
+/// Walls, creases, corners, seams.
+mod walls;
+
+/// The stop distance every sweep keeps from what it hits.
+pub const SKIN: f32 = SURFACE_CLIP_EPSILON;
+
+/// A bundled map from `maps/`, compiled once per test run.
+pub fn world(name: &str) -> &'static CompiledMap {
+    static CACHE: OnceLock<Mutex<HashMap<String, &'static CompiledMap>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cache = cache.lock().unwrap();
+    cache.entry(name.to_string()).or_insert_with(|| {
+        let path = format!("{}/maps/{name}.map", env!("CARGO_MANIFEST_DIR"));
+        let bytes = std::fs::read(&path).unwrap();
+        Box::leak(Box::new(crate::support::compile(&bytes).map))
+    })
+}
+
+/// A world of axis-aligned solid boxes `(mins, maxs)`.
+pub fn boxes(list: &[([f64; 3], [f64; 3])]) -> CompiledMap {
+    let with_texture: Vec<_> = list.iter().map(|(a, b)| (*a, *b, "wall")).collect();
+    crate::support::compile(crate::support::box_map(&with_texture).as_bytes()).map
+}
+
+/// A character with the given configuration whose feet rest on `feet` (one skin above).
+pub fn standing(config: ControllerConfig, feet: Vec3) -> CharacterController {
+    let origin = feet + Vec3::Z * (config.feet_to_origin + SKIN);
+    CharacterController::new(config, origin).unwrap()
+}
+
+/// A Quake 3 character whose feet rest on `feet`.
+pub fn player(feet: Vec3) -> CharacterController {
+    standing(ControllerConfig::default(), feet)
+}
+
+/// Where the feet are.
+pub fn feet(c: &CharacterController) -> Vec3 {
+    c.position() - Vec3::Z * c.config().feet_to_origin
+}
+
+/// Gives the character a velocity (as if it had been running).
+pub fn launch(c: &mut CharacterController, velocity: Vec3) {
+    let mut state = *c.state();
+    state.velocity = velocity;
+    assert!(c.set_state(state));
+}
+
+/// Input that runs towards `direction` (normalized, horizontal).
+pub fn run(direction: Vec3) -> MoveInput {
+    MoveInput {
+        wish: direction.normalize(),
+        ..MoveInput::default()
+    }
+}
+
+/// The same direction from a heading in degrees (0 = +x, 90 = +y).
+pub fn heading(degrees: f32) -> Vec3 {
+    let r = degrees.to_radians();
+    Vec3::new(r.cos(), r.sin(), 0.0)
+}
+
+/// What a tick left behind.
+#[derive(Clone, Copy, Debug)]
+pub struct Tick {
+    pub position: Vec3,
+    pub velocity: Vec3,
+    pub ground: GroundState,
+    pub outcome: MoveOutcome,
+}
+
+impl Tick {
+    pub fn feet(&self, config: &ControllerConfig) -> Vec3 {
+        self.position - Vec3::Z * config.feet_to_origin
+    }
+
+    pub fn horizontal_speed(&self) -> f32 {
+        self.velocity.truncate().length()
+    }
+}
+
+/// Runs `ticks` ticks with the same input; asserts after each that the shape is free.
+pub fn steps(
+    c: &mut CharacterController,
+    world: &(impl Tracer + ?Sized),
+    input: MoveInput,
+    ticks: usize,
+) -> Vec<Tick> {
+    (0..ticks)
+        .map(|i| {
+            let outcome = c.step(world, &input);
+            assert!(
+                !c.overlaps(world),
+                "tick {i} ends inside solid at {}",
+                c.position()
+            );
+            Tick {
+                position: c.position(),
+                velocity: c.velocity(),
+                ground: c.ground().state,
+                outcome,
+            }
+        })
+        .collect()
+}
+
+/// Idles until grounded (at most 2 s) and returns the ticks used.
+pub fn settle(c: &mut CharacterController, world: &(impl Tracer + ?Sized)) -> usize {
+    for i in 0..250 {
+        c.step(world, &MoveInput::default());
+        if c.ground().state == GroundState::Walkable && c.velocity().length() < 1e-3 {
+            return i;
+        }
+    }
+    panic!("never settled at {}", c.position());
+}
+
+/// Population variance of the positions (sum over the three axes).
+pub fn variance(points: &[Vec3]) -> f32 {
+    let n = points.len() as f32;
+    let mean = points.iter().copied().sum::<Vec3>() / n;
+    points
+        .iter()
+        .map(|p| (*p - mean).length_squared())
+        .sum::<f32>()
+        / n
+}
