@@ -66,9 +66,9 @@ struct Args {
     #[arg(long)]
     json: bool,
     /// Print, for each bot that fell out of the world, where it last stood on walkable
-    /// ground: usually next to a leak.
+    /// ground (usually next to a leak), and where each stuck second happened.
     #[arg(long)]
-    report_falls: bool,
+    report: bool,
     /// Controller configuration (TOML); Quake 3 defaults otherwise.
     #[arg(long)]
     config: Option<String>,
@@ -338,10 +338,24 @@ fn soak_bot(
             && (character.position() - start).length() < STUCK_DISTANCE
         {
             report.stuck += 1;
+            if args.report {
+                let p = character.position();
+                eprintln!(
+                    "bot {bot} stuck in the second ending at tick {tick}: origin {} {} {}, \
+                     wish {} {}, {:?}, crouched {}",
+                    p.x,
+                    p.y,
+                    p.z,
+                    input.wish.x,
+                    input.wish.y,
+                    character.ground().state,
+                    character.crouched()
+                );
+            }
         }
     }
     report.fell_out = character.position().z < floor;
-    if report.fell_out && args.report_falls {
+    if report.fell_out && args.report {
         let (tick, position) = last_ground;
         eprintln!(
             "bot {bot} fell out of the world: last on walkable ground at tick {tick}, origin \

@@ -37,7 +37,8 @@ pub use movers::{Mover, WorldWithMovers, carried_point};
 use crate::compiled::{CompiledMap, Plane};
 use crate::contents::Contents;
 use crate::tolerance::{
-    MAX_CLIP_PLANES, MAX_TOUCHES, MIN_MOVE_SPEED, SAME_PLANE_DOT, SNAP_MIN_CHANGE, WALL_PROBE,
+    CONE_SLACK, MAX_CLIP_PLANES, MAX_TOUCHES, MIN_MOVE_SPEED, SAME_PLANE_DOT, SNAP_MIN_CHANGE,
+    WALL_PROBE,
 };
 use crate::trace::{ModelPlacement, Trace, TraceShape};
 use slide::Slide;
@@ -241,12 +242,13 @@ impl WallContacts {
                 clipped -= n * into;
             }
         }
-        // Two walls at an angle: what is left must enter neither.
+        // Two walls at an angle: what is left must enter neither (beyond rounding).
+        let slack = CONE_SLACK * wish.length();
         if self
             .normals()
             .iter()
             .map(flat)
-            .any(|n| clipped.dot(n) < 0.0)
+            .any(|n| clipped.dot(n) < -slack)
         {
             Vec3::ZERO
         } else {
@@ -847,5 +849,32 @@ fn sanitize(input: &MoveInput) -> MoveInput {
         wish,
         jump: input.jump,
         crouch: input.crouch,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wish_along_a_wall_survives_rounding() {
+        // Regression from the e2m2 soak: a wish parallel to a remembered wall came out a
+        // hair into it after the projection and was zeroed.
+        let mut walls = WallContacts::default();
+        walls.push(Vec3::new(-0.57179266, 0.82039815, 0.0));
+        let wish = Vec3::new(0.8206377, 0.5714488, 0.0);
+        let clipped = walls.clip_wish(wish);
+        assert!(clipped.length() > 0.99, "{clipped}");
+        // Into an inside corner of two walls: nothing left; out of it: untouched.
+        let mut corner = WallContacts::default();
+        corner.push(Vec3::X);
+        corner.push(Vec3::Y);
+        let into = Vec3::new(-1.0, -1.0, 0.0).normalize();
+        assert_eq!(corner.clip_wish(into), Vec3::ZERO);
+        assert_eq!(corner.clip_wish(-into), -into);
+        assert_eq!(
+            corner.clip_wish(Vec3::new(-1.0, 0.5, 0.0)),
+            Vec3::new(0.0, 0.5, 0.0)
+        );
     }
 }

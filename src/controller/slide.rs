@@ -18,8 +18,9 @@ use crate::tolerance::{
 };
 use crate::trace::TraceShape;
 
-/// Constraint capacity: the contact planes plus the ground plane and the original direction.
-const MAX_CONSTRAINTS: usize = MAX_CLIP_PLANES + 2;
+/// Constraint capacity: each contact plane (with the wall under it, for a steep plane met
+/// walking), plus the ground plane and the original direction.
+const MAX_CONSTRAINTS: usize = 2 * MAX_CLIP_PLANES + 2;
 
 /// The planes one slide move must not enter, as unit normals. The first ones may be seeds
 /// (the ground plane, the original direction of motion) that are not counted as contacts.
@@ -51,6 +52,13 @@ impl Constraints {
         self.len += 1;
         self.contacts += usize::from(contact);
         true
+    }
+
+    /// Adds the vertical wall under a steep contact plane; it does not count as a contact.
+    fn push_wall_under(&mut self, wall: Vec3) -> bool {
+        let pushed = self.push(wall, true);
+        self.contacts -= usize::from(pushed);
+        pushed
     }
 
     fn normals(&self) -> &[Vec3] {
@@ -131,7 +139,7 @@ impl<T: Tracer + ?Sized> Slide<'_, T> {
                 velocity = Vec3::ZERO;
                 break;
             };
-            let normal = self.as_wall(hit);
+            let normal = hit;
             if hit.z.abs() < self.walkable_normal_z && hit.truncate() != glam::Vec2::ZERO {
                 walls.push(hit);
             }
@@ -149,7 +157,10 @@ impl<T: Tracer + ?Sized> Slide<'_, T> {
                 velocity += normal;
                 continue;
             }
-            if !constraints.push(normal, true) {
+            let wall = self.wall_under(hit);
+            let pushed = constraints.push(normal, true)
+                && wall.is_none_or(|w| constraints.push_wall_under(w));
+            if !pushed {
                 velocity = Vec3::ZERO;
                 break;
             }
@@ -166,15 +177,15 @@ impl<T: Tracer + ?Sized> Slide<'_, T> {
         }
     }
 
-    /// While walking, a steep plane facing up acts as the vertical wall under it.
-    fn as_wall(&self, normal: Vec3) -> Vec3 {
-        if self.walking && normal.z > 0.0 && normal.z < self.walkable_normal_z {
-            Vec3::new(normal.x, normal.y, 0.0)
-                .try_normalize()
-                .unwrap_or(normal)
-        } else {
-            normal
-        }
+    /// While walking, a steep plane facing up also acts as the vertical wall under it: the
+    /// character may slide down along it (say, along a valley between walkable ground and a
+    /// steep bank) but not up it.
+    fn wall_under(&self, normal: Vec3) -> Option<Vec3> {
+        let steep = self.walking && normal.z > 0.0 && normal.z < self.walkable_normal_z;
+        steep
+            .then(|| normal.truncate().try_normalize())
+            .flatten()
+            .map(|flat| flat.extend(0.0))
     }
 }
 

@@ -199,3 +199,34 @@ fn runs_on_a_scripted_world() {
     // One plane met again and again is reported once per tick.
     assert!(ticks.iter().all(|t| t.outcome.touches.len() <= 2));
 }
+
+#[test]
+fn valley_between_walkable_ground_and_a_steep_bank_is_walked_along() {
+    // Regression from the dm17ish soak: walkable ground (n.z 0.709) running down into a
+    // steep bank (n.z 0.461). Walking downhill into the bank, the character must slide
+    // along the valley, not stop dead against the wall under the bank.
+    let ground = Vec3::new(-0.53585446, 0.45785654, 0.7093852);
+    let bank = Vec3::new(-0.3527715, 0.81408805, 0.46131656);
+    let world = HalfSpaces {
+        planes: vec![
+            Plane {
+                normal: ground,
+                dist: 0.0,
+            },
+            Plane {
+                normal: bank,
+                dist: 0.0,
+            },
+        ],
+        calls: Cell::new(0),
+    };
+    let mut c = player(Vec3::new(0.0, 60.0, 120.0));
+    steps(&mut c, &world, MoveInput::default(), 200);
+    let wish = Vec3::new(-0.98705983, -0.16035253, 0.0);
+    for second in 0..3 {
+        let start = c.position();
+        steps(&mut c, &world, run(wish), 125);
+        let moved = (c.position() - start).length();
+        assert!(moved > 16.0, "second {second}: moved {moved} from {start}");
+    }
+}
