@@ -119,6 +119,13 @@ fn soak_is_deterministic_and_reports_bad_input() {
     let missing = soak("/nonexistent/level.map", 1, 1, 1);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/nonexistent/level.map"));
-    let interactive = Command::new(example()).output().unwrap();
-    assert_eq!(interactive.status.code(), Some(2));
+    // Without --headless and without a display: a clear message and exit 2, never a panic.
+    let interactive = Command::new(example())
+        .args(["--map", arena, "--frames", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(interactive.status.code(), Some(2), "{interactive:?}");
+    assert!(!String::from_utf8_lossy(&interactive.stderr).contains("panicked"));
 }
