@@ -1,6 +1,8 @@
 //! Compile time per map: `compile_map` (parse, brushes, bevels, tree, pack) on every shared
 //! real map (`$PLANESHIFT_REAL_MAPS`, default `../shared/maps`) and the bundled arena.
 
+mod support;
+
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -9,9 +11,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use planeshift::compile::compile_map;
 
 fn maps() -> Vec<(String, PathBuf)> {
-    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
+    let dir = support::real_maps_dir();
     let mut out = vec![(
         "arena".to_owned(),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),

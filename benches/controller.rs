@@ -60,9 +60,12 @@
 //!   never faster than asked; a rising character whose move came out less than half the rise
 //!   asked for hit a ceiling and stops rising.
 
+mod support;
+
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use support::{Pcg32, real_map};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
@@ -111,25 +114,6 @@ const REAL_MAPS: [(&str, &str); 5] = [
     ("dm17ish", "openarena-lostlevels/dm17ish.map"),
 ];
 
-/// PCG32, seeded: the same inputs every run.
-struct Pcg32(u64);
-
-impl Pcg32 {
-    fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let x = (((self.0 >> 18) ^ self.0) >> 27) as u32;
-        let r = x.rotate_right((self.0 >> 59) as u32);
-        r as f32 / 4_294_967_296.0
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-}
-
 /// The inputs of every character for `ticks` ticks, as `[tick][character]`.
 fn script(ticks: usize, tick_seconds: f32) -> Vec<Vec<MoveInput>> {
     let mut out = vec![vec![MoveInput::default(); CHARACTERS]; ticks];
@@ -156,14 +140,6 @@ fn script(ticks: usize, tick_seconds: f32) -> Vec<Vec<MoveInput>> {
         }
     }
     out
-}
-
-fn real_map(name: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
-    let path = dir.join(name);
-    path.exists().then_some(path)
 }
 
 /// A map ready for both sides.

@@ -2,6 +2,8 @@
 //! per second. Reads `$PLANESHIFT_REAL_MAPS` (default `../shared/maps`), falling back to the
 //! bundled arena when the folder is missing.
 
+mod support;
+
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -10,9 +12,7 @@ use planeshift::brush::brushes_from_map;
 use planeshift::map::parse_map;
 
 fn largest_map() -> PathBuf {
-    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
+    let dir = support::real_maps_dir();
     let mut best: Option<(u64, PathBuf)> = None;
     let mut stack = vec![dir];
     while let Some(d) = stack.pop() {

@@ -6,9 +6,12 @@
 //! random direction, in two sets: `long` (16 to 256 units) and `short` (0.25 to 16 units, what
 //! a character controller asks per tick: moves, steps and ground probes).
 
+mod support;
+
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use support::{Pcg32, real_map};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
@@ -26,33 +29,6 @@ use planeshift::trace::TraceShape;
 
 /// Sweeps per map and shape.
 const SWEEPS: usize = 1024;
-
-/// PCG32, seeded: the same sweeps every run.
-struct Pcg32(u64);
-
-impl Pcg32 {
-    fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let x = (((self.0 >> 18) ^ self.0) >> 27) as u32;
-        let r = x.rotate_right((self.0 >> 59) as u32);
-        r as f32 / 4_294_967_296.0
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-}
-
-fn real_map(name: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
-    let path = dir.join(name);
-    path.exists().then_some(path)
-}
 
 fn v(p: Vec3) -> Vector {
     Vector::new(p.x, p.y, p.z)

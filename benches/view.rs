@@ -11,9 +11,11 @@
 //! slice height costs once; frames reuse the cached cut). After criterion's report it prints
 //! the mean frame time and the implied frames per second of a plain timing loop.
 
+mod support;
+
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use support::{Pcg32, real_map};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec2;
@@ -32,39 +34,13 @@ const E4M1_SLICE: f32 = 100.5;
 /// Height of the cut through the arena (fallback).
 const ARENA_SLICE: f32 = 36.5;
 
-/// PCG32, seeded: the same sweeps every run.
-struct Pcg32(u64);
-
-impl Pcg32 {
-    fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let x = (((self.0 >> 18) ^ self.0) >> 27) as u32;
-        let r = x.rotate_right((self.0 >> 59) as u32);
-        r as f32 / 4_294_967_296.0
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-}
-
 fn world() -> (String, CompiledMap, f32) {
-    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
-    let real = dir.join("id-quake-1996/e4m1.map");
-    let (name, path, z) = if real.exists() {
-        ("e4m1", real, E4M1_SLICE)
-    } else {
-        println!("view bench: real maps missing, using maps/arena.map");
-        (
-            "arena",
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
-            ARENA_SLICE,
-        )
+    let (name, path, z) = match real_map("id-quake-1996/e4m1.map") {
+        Some(real) => ("e4m1", real, E4M1_SLICE),
+        None => {
+            println!("view bench: real maps missing, using maps/arena.map");
+            ("arena", support::bundled_map("arena.map"), ARENA_SLICE)
+        }
     };
     let bytes = std::fs::read(&path).expect("read map");
     let world = compile_map(&bytes).expect("compile map").map;
