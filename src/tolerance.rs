@@ -218,3 +218,23 @@ pub const SLICE_FLAT_EPSILON: f32 = 1e-6;
 pub const SLICE_CLIP_EPSILON: f32 = 1e-3;
 
 const _: () = assert!((SLICE_CLIP_EPSILON as f64) < MIN_EDGE_LENGTH);
+
+// ---- Exact sphere contacts (trace/rounded.rs) ----
+
+/// A candidate closest point counts as on a brush when it is inside every face plane within
+/// this fraction of the coordinates' magnitude (unitless, applied in f64). Absorbs the f32
+/// rounding of plane distances, so corners where four planes meet are not lost.
+pub const FEATURE_EPSILON: f64 = 1e-6;
+
+/// A sphere's refined contact is accepted within this of the stop distance, in units.
+pub const ADVANCE_TOLERANCE: f32 = 1.0 / 1024.0;
+
+/// Most conservative-advancement steps per brush; a grazing contact that has not converged
+/// by then stops where it got to (early, never late).
+pub const MAX_ADVANCE_STEPS: usize = 32;
+
+/// Brushes with more faces than this are not refined (their plane-shifted hit stands); real
+/// maps stay below 40.
+pub const MAX_REFINED_FACES: usize = 64;
+
+const _: () = assert!(ADVANCE_TOLERANCE < SURFACE_CLIP_EPSILON);

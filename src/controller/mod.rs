@@ -813,7 +813,13 @@ fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3
             Some((shape, Vec3::Z * (0.5 * (bottom + top))))
         }
         CharacterShape::Capsule { radius } => {
-            let shape = TraceShape::capsule(radius, (0.5 * height - radius).max(0.0))?;
+            // As tall as it is wide: a sphere, whose contacts the sweep finds exactly.
+            let segment = (0.5 * height - radius).max(0.0);
+            let shape = if segment == 0.0 {
+                TraceShape::sphere(radius)?
+            } else {
+                TraceShape::capsule(radius, segment)?
+            };
             Some((shape, Vec3::Z * (0.5 * (bottom + top))))
         }
     }

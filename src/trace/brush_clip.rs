@@ -10,9 +10,12 @@
 //!   leaves it; start and end inside set `all_solid` with fraction 0.
 //! - The hit normal is a brush side's unit normal facing the mover (`d1 > d2`).
 
-use crate::compiled::CompiledBrush;
-use crate::tolerance::SURFACE_CLIP_EPSILON;
+use glam::{DVec3, Vec3};
 
+use crate::compiled::{CompiledBrush, Plane};
+use crate::tolerance::{MAX_REFINED_FACES, SURFACE_CLIP_EPSILON};
+
+use super::rounded::{Contact, sphere_contact, sphere_distance};
 use super::tree_walk::TraceWork;
 
 /// Clips the sweep in `work` against `brush`.
@@ -51,13 +54,26 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
             }
         }
     }
+    let sphere = work.shape.sphere_radius();
     if !starts_out {
+        // Inside every shifted plane. For a sphere that may only be the bevels' over-reach:
+        // it overlaps only if its centre is within its radius of the brush itself.
+        if let Some(radius) = sphere {
+            let faces = FacePlanes::of(work, brush);
+            if !faces.within(work.start, radius) {
+                let until = leave_fraction.min(work.fraction);
+                refine(work, brush, &faces, radius, 0.0, until, None);
+                return;
+            }
+            work.start_solid = true;
+            if faces.within(work.end, radius) {
+                set_all_solid(work, brush);
+            }
+            return;
+        }
         work.start_solid = true;
         if !ends_out {
-            work.all_solid = true;
-            work.fraction = 0.0;
-            work.contents = brush.contents;
-            work.hit_plane = None;
+            set_all_solid(work, brush);
         }
         return;
     }
@@ -66,9 +82,123 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
     // order in which the tree visits brushes (controller.md scenario 44).
     let earlier = enter_fraction < work.fraction
         || (enter_fraction == work.fraction && work.fraction < 1.0 && enter_plane < work.hit_plane);
-    if enter_fraction < leave_fraction && enter_plane.is_some() && earlier {
-        work.fraction = enter_fraction;
-        work.hit_plane = enter_plane;
+    if !(enter_fraction < leave_fraction && enter_plane.is_some() && earlier) {
+        return;
+    }
+    match sphere {
+        // A sphere: the shifted planes only bound the contact; find it exactly.
+        Some(radius) => {
+            let faces = FacePlanes::of(work, brush);
+            let until = leave_fraction.min(work.fraction);
+            refine(
+                work,
+                brush,
+                &faces,
+                radius,
+                enter_fraction,
+                until,
+                enter_plane,
+            );
+        }
+        None => record(work, brush, enter_fraction, enter_plane, None),
+    }
+}
+
+fn set_all_solid(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
+    work.all_solid = true;
+    work.fraction = 0.0;
+    work.contents = brush.contents;
+    work.hit_plane = None;
+    work.hit_tangent = None;
+}
+
+/// Takes a hit if it is earlier than the best so far (ties to the lower plane index).
+fn record(
+    work: &mut TraceWork<'_>,
+    brush: &CompiledBrush,
+    fraction: f32,
+    plane: Option<u32>,
+    tangent: Option<Plane>,
+) {
+    let earlier = fraction < work.fraction
+        || (fraction == work.fraction && work.fraction < 1.0 && plane < work.hit_plane);
+    if earlier && plane.is_some() {
+        work.fraction = fraction;
+        work.hit_plane = plane;
+        work.hit_tangent = tangent;
         work.contents = brush.contents;
+    }
+}
+
+/// Finds a sphere's exact first contact with the brush in `from..until` and records it.
+fn refine(
+    work: &mut TraceWork<'_>,
+    brush: &CompiledBrush,
+    faces: &FacePlanes,
+    radius: f32,
+    from: f32,
+    until: f32,
+    enter_plane: Option<u32>,
+) {
+    let Some(planes) = faces.planes() else {
+        // Too many faces to refine: the plane-shifted hit stands.
+        record(work, brush, from, enter_plane, None);
+        return;
+    };
+    match sphere_contact(planes, work.start, work.end, radius, from, until) {
+        Contact::Miss => {}
+        Contact::Keep => record(work, brush, from, enter_plane, None),
+        Contact::Hit {
+            fraction,
+            face: Some(face),
+            ..
+        } => record(work, brush, fraction, Some(face), None),
+        Contact::Hit {
+            fraction, tangent, ..
+        } => {
+            // At an edge or corner: the tangent plane there; for ordering ties, the plane
+            // the sweep entered by (or the brush's first face).
+            let id = enter_plane.or(planes.first().map(|p| p.2));
+            record(work, brush, fraction, id, Some(tangent));
+        }
+    }
+}
+
+/// A brush's face planes in f64, on the stack.
+struct FacePlanes {
+    planes: [(DVec3, f64, u32); MAX_REFINED_FACES],
+    len: usize,
+}
+
+impl FacePlanes {
+    fn of(work: &TraceWork<'_>, brush: &CompiledBrush) -> FacePlanes {
+        let map = work.map;
+        let faces = &map.brush_sides(brush)[..brush.face_count as usize];
+        let mut out = FacePlanes {
+            planes: [(DVec3::ZERO, 0.0, 0); MAX_REFINED_FACES],
+            len: 0,
+        };
+        if faces.len() > MAX_REFINED_FACES {
+            out.len = usize::MAX;
+            return out;
+        }
+        for (slot, side) in out.planes.iter_mut().zip(faces) {
+            let p = &map.planes()[side.plane as usize];
+            *slot = (p.normal.as_dvec3(), f64::from(p.dist), side.plane);
+        }
+        out.len = faces.len();
+        out
+    }
+
+    /// The planes, or `None` for a brush with too many faces to refine.
+    fn planes(&self) -> Option<&[(DVec3, f64, u32)]> {
+        self.planes.get(..self.len)
+    }
+
+    /// Whether a sphere of `radius` centred at `p` touches or overlaps the brush (true for
+    /// a brush too big to check, the conservative answer).
+    fn within(&self, p: Vec3, radius: f32) -> bool {
+        self.planes()
+            .is_none_or(|planes| sphere_distance(planes, p) <= f64::from(radius))
     }
 }

@@ -9,9 +9,11 @@
 //! Guarantees (collision.md 6 and 10):
 //! - The end is never inside solid: it stops [`SURFACE_CLIP_EPSILON`] in front of the hit.
 //! - Exactness: points, and boxes thanks to the compiler's axial and edge × axis bevels, stop
-//!   where the exact Minkowski sum says, minus the stop distance. Spheres, cylinders,
-//!   capsules and hulls are conservative: they never pass through solid, and may stop early
-//!   near convex edges and corners, a sphere by at most (κ − 1)·r where κ is the brush's reach
+//!   where the exact Minkowski sum says, minus the stop distance. Spheres too: plane shifting
+//!   only bounds their contact, which `rounded` then finds on the exact distance to the brush
+//!   (edge and corner contacts get the true tangent plane). Cylinders, capsules and hulls are
+//!   conservative: they never pass through solid, and may stop early near convex edges and
+//!   corners, a rounded one by at most (κ − 1)·r where κ is the brush's reach
 //!   (`brush::reach`; the compiler's rounding bevels keep κ ≤ `ROUNDING_REACH`).
 //! - `fraction == 1` returns `end` exactly; otherwise `end = start + fraction·(end − start)`.
 //! - `start_solid` / `all_solid` follow Quake 2/3: a sweep leaving a brush it starts in is not
@@ -28,6 +30,7 @@
 //! unrotated box, which can pass into solid).
 
 mod brush_clip;
+mod rounded;
 mod shape;
 mod tree_walk;
 
@@ -54,7 +57,8 @@ pub struct Trace {
     /// The unit normal of the surface hit, facing the mover; `None` when nothing was hit or
     /// the sweep is all-solid (no normal is trusted there).
     pub normal: Option<Vec3>,
-    /// The brush side hit (unshifted, in world space); `None` exactly when `normal` is.
+    /// The brush side hit (unshifted, in world space); for a sphere meeting an edge or a
+    /// corner, the tangent plane through the contact point. `None` exactly when `normal` is.
     pub plane: Option<Plane>,
     /// Contents of the brush hit (or started in, for all-solid); empty when nothing was hit.
     pub contents: Contents,
@@ -248,6 +252,7 @@ impl CompiledMap {
             .hit_plane
             .filter(|_| !work.all_solid)
             .and_then(|id| self.planes().get(id as usize))
+            .map(|p| work.hit_tangent.unwrap_or(*p))
             .map(|p| {
                 let normal = normal_to_world(p.normal);
                 Plane {

@@ -354,6 +354,15 @@ impl<'a> Oriented<'a> {
         }
     }
 
+    /// The radius, for a sphere (whose contacts `rounded` refines exactly).
+    #[inline]
+    pub(crate) fn sphere_radius(&self) -> Option<f32> {
+        match self.shape.0 {
+            Repr::Sphere { radius } => Some(radius),
+            _ => None,
+        }
+    }
+
     /// Which brush sides this shape must clip against (exactness needs no more):
     /// faces only for points (bevels never change them), faces and box bevels for an
     /// axis-aligned box on a box-exact brush, every side otherwise.

@@ -22,7 +22,7 @@ use glam::Vec3;
 
 use super::brush_clip::clip_brush;
 use super::shape::{CullReach, Oriented};
-use crate::compiled::{CompiledMap, NodeChild};
+use crate::compiled::{CompiledMap, NodeChild, Plane};
 use crate::contents::Contents;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
@@ -43,6 +43,9 @@ pub(crate) struct TraceWork<'a> {
     shape_maxs: Vec3,
     pub fraction: f32,
     pub hit_plane: Option<u32>,
+    /// For a refined sphere contact at an edge or corner: the tangent plane there (model
+    /// frame); it replaces `hit_plane` in the result.
+    pub hit_tangent: Option<Plane>,
     pub contents: Contents,
     pub start_solid: bool,
     pub all_solid: bool,
@@ -73,6 +76,7 @@ impl<'a> TraceWork<'a> {
             shape_maxs,
             fraction: 1.0,
             hit_plane: None,
+            hit_tangent: None,
             contents: Contents::EMPTY,
             start_solid: false,
             all_solid: false,
