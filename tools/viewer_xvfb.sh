@@ -2,7 +2,8 @@
 # Runs the trace visualizer in a real window on a virtual X display and captures that window.
 #
 # Usage: tools/viewer_xvfb.sh [OUT_DIR]        (default OUT_DIR: target/viewer_xvfb)
-# Environment: FRAMES (default 120), XVFB_DISPLAY (default :99).
+# Environment: FRAMES (default 120), XVFB_DISPLAY (default :99), VIEWER_PROFILE (release,
+# the default, or dev: reuse the debug build `cargo test` already made, as CI does).
 #
 # Needs (installs nothing): Xvfb, xwd and xwininfo (Debian xvfb, x11-apps, x11-utils),
 # python3, and Vulkan with Mesa's lavapipe software adapter (libvulkan1,
@@ -37,9 +38,15 @@ if [ "${#missing[@]}" -gt 0 ]; then
   exit 2
 fi
 
-echo "== building the visualizer (release, viewer feature)"
-cargo build --release --features viewer --example trace_visualizer
-exe="target/release/examples/trace_visualizer"
+profile="${VIEWER_PROFILE:-release}"
+echo "== building the visualizer ($profile, viewer feature)"
+if [ "$profile" = dev ]; then
+  cargo build --features viewer --example trace_visualizer
+  exe="target/debug/examples/trace_visualizer"
+else
+  cargo build --release --features viewer --example trace_visualizer
+  exe="target/release/examples/trace_visualizer"
+fi
 
 mkdir -p "$out_dir"
 work="$(mktemp -d)"
