@@ -226,6 +226,11 @@ const _: () = assert!((SLICE_CLIP_EPSILON as f64) < MIN_EDGE_LENGTH);
 /// rounding of plane distances, so corners where four planes meet are not lost.
 pub const FEATURE_EPSILON: f64 = 1e-6;
 
+/// A sphere's contact on a face counts as inside the face's outline only when it is inside
+/// every other face plane by this fraction of the coordinates' magnitude (unitless): near an
+/// edge, where f32 rounding could misjudge it, the exact refinement decides instead.
+pub const FACE_INSIDE_SLACK: f32 = 1e-5;
+
 /// A sphere's refined contact is accepted within this of the stop distance, in units.
 pub const ADVANCE_TOLERANCE: f32 = 1.0 / 1024.0;
 

@@ -13,7 +13,7 @@
 use glam::{DVec3, Vec3};
 
 use crate::compiled::{CompiledBrush, Plane};
-use crate::tolerance::{MAX_REFINED_FACES, SURFACE_CLIP_EPSILON};
+use crate::tolerance::{FACE_INSIDE_SLACK, MAX_REFINED_FACES, SURFACE_CLIP_EPSILON};
 
 use super::rounded::{Contact, sphere_contact, sphere_distance};
 use super::tree_walk::TraceWork;
@@ -24,10 +24,11 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
     let mut enter_fraction = -1.0f32;
     let mut leave_fraction = 1.0f32;
     let mut enter_plane = None;
+    let mut enter_side = usize::MAX;
     let mut starts_out = false;
     let mut ends_out = false;
     let sides = &map.brush_sides(brush)[..work.shape.side_count(brush) as usize];
-    for side in sides {
+    for (index, side) in sides.iter().enumerate() {
         let plane = &map.planes()[side.plane as usize];
         let dist = plane.dist + work.shape.support(-plane.normal);
         let d1 = plane.normal.dot(work.start) - dist;
@@ -46,6 +47,7 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
             if f > enter_fraction {
                 enter_fraction = f;
                 enter_plane = Some(side.plane);
+                enter_side = index;
             }
         } else {
             let f = ((d1 + SURFACE_CLIP_EPSILON) / (d1 - d2)).min(1.0);
@@ -61,7 +63,7 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
         if let Some(radius) = sphere {
             let faces = FacePlanes::of(work, brush);
             if !faces.within(work.start, radius) {
-                let until = leave_fraction.min(work.fraction);
+                let until = leave_fraction;
                 refine(work, brush, &faces, radius, 0.0, until, None);
                 return;
             }
@@ -86,10 +88,14 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
         return;
     }
     match sphere {
-        // A sphere: the shifted planes only bound the contact; find it exactly.
+        // A sphere meeting a face inside its outline: plane shifting is exact there.
+        Some(radius) if meets_face_inside(work, brush, enter_side, enter_fraction, radius) => {
+            record(work, brush, enter_fraction, enter_plane, None);
+        }
+        // Otherwise (an edge or a corner) the shifted planes only bound the contact.
         Some(radius) => {
             let faces = FacePlanes::of(work, brush);
-            let until = leave_fraction.min(work.fraction);
+            let until = leave_fraction;
             refine(
                 work,
                 brush,
@@ -102,6 +108,30 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
         }
         None => record(work, brush, enter_fraction, enter_plane, None),
     }
+}
+
+/// Whether a sphere entering by side `side` (an index into the brush's sides) at `fraction`
+/// touches that face inside its outline: then the contact is on the face and exact.
+fn meets_face_inside(
+    work: &TraceWork<'_>,
+    brush: &CompiledBrush,
+    side: usize,
+    fraction: f32,
+    radius: f32,
+) -> bool {
+    let map = work.map;
+    let faces = &map.brush_sides(brush)[..brush.face_count as usize];
+    let Some(entered) = faces.get(side) else {
+        return false;
+    };
+    let plane = &map.planes()[entered.plane as usize];
+    let center = work.start + (work.end - work.start) * fraction;
+    let contact = center - plane.normal * (radius + SURFACE_CLIP_EPSILON);
+    let slack = FACE_INSIDE_SLACK * contact.abs().max_element().max(1.0);
+    faces.iter().enumerate().all(|(i, other)| {
+        let p = &map.planes()[other.plane as usize];
+        i == side || p.normal.dot(contact) <= p.dist - slack
+    })
 }
 
 fn set_all_solid(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
@@ -131,6 +161,8 @@ fn record(
 }
 
 /// Finds a sphere's exact first contact with the brush in `from..until` and records it.
+/// `until` is the brush's own leave fraction, never the best hit so far, so the contact
+/// found does not depend on the order brushes are visited in.
 fn refine(
     work: &mut TraceWork<'_>,
     brush: &CompiledBrush,

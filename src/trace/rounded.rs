@@ -151,29 +151,43 @@ pub(crate) fn sphere_contact(
         };
         probe = p;
     }
-    // A grazing pass: find the closest approach in what is left of the interval.
-    let (mut lo, mut hi) = (probe.t, to);
-    let mut best = probe;
-    for _ in 0..SEARCH_STEPS {
-        let a = hi - (hi - lo) * GOLDEN;
-        let b = lo + (hi - lo) * GOLDEN;
-        let (Some(pa), Some(pb)) = (at(a), at(b)) else {
-            return best.contact();
-        };
-        if pa.gap <= pb.gap {
-            hi = b;
-            best = pa;
-        } else {
-            lo = a;
-            best = pb;
-        }
-    }
-    if best.gap > tolerance {
+    // A grazing pass. The distance is convex in time, so its slope rises through zero at the
+    // closest approach: bisect on the slope's sign until the distance is within reach (a
+    // contact lies before that point) or the closest approach is found clear (a miss).
+    let resolved = |lo: f64, hi: f64| (hi - lo) * length <= tolerance;
+    let mut approaching = probe;
+    let Some(mut receding) = at(to) else {
+        return approaching.contact();
+    };
+    let mut touching = (receding.gap <= tolerance).then_some(receding);
+    if touching.is_none() && receding.slope(direction) < 0.0 {
+        // Still approaching at the end of the interval, and clear there: a miss.
         return Contact::Miss;
     }
-    // The distance falls from `probe` to `best`: the first contact lies between.
-    let (mut outside, mut inside) = (probe, best);
-    for _ in 0..SEARCH_STEPS {
+    for _ in 0..BISECTION_STEPS {
+        if touching.is_some() || resolved(approaching.t, receding.t) {
+            break;
+        }
+        let Some(mid) = at(0.5 * (approaching.t + receding.t)) else {
+            return approaching.contact();
+        };
+        if mid.gap <= tolerance {
+            touching = Some(mid);
+        } else if mid.slope(direction) < 0.0 {
+            approaching = mid;
+        } else {
+            receding = mid;
+        }
+    }
+    let Some(mut inside) = touching else {
+        return Contact::Miss;
+    };
+    // The first contact lies between the last clear approaching probe and a touching one.
+    let mut outside = approaching;
+    for _ in 0..BISECTION_STEPS {
+        if resolved(outside.t, inside.t) {
+            break;
+        }
         let Some(mid) = at(0.5 * (outside.t + inside.t)) else {
             break;
         };
@@ -186,12 +200,8 @@ pub(crate) fn sphere_contact(
     outside.contact()
 }
 
-/// Golden-section ratio for the search of the closest approach.
-const GOLDEN: f64 = 0.618_033_988_749_894_9;
-
-/// Golden-section and bisection steps when advancement stalls: each shrinks the interval by
-/// 0.618 or 0.5, so 60 steps reach f64 resolution on any sweep.
-const SEARCH_STEPS: usize = 60;
+/// Most halvings in each bisection: 64 reach f64 resolution on any interval of `[0, 1]`.
+const BISECTION_STEPS: usize = 64;
 
 /// The sphere at one time of the sweep.
 #[derive(Clone, Copy)]
