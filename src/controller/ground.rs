@@ -5,8 +5,8 @@
 //! Takes a [`Tracer`], a shape and a position; gives a [`Ground`]: walkable, steep or air,
 //! with the plane and model under the feet. Guarantees: only a real hit below the feet counts
 //! (never an all-solid probe), and a crease of two steep planes whose combined normal is
-//! walkable (a V valley) supports the character, as Jolt's funnel check and Godot's averaged
-//! wall normals do.
+//! walkable (a V valley), or a steep plane wedged against a wall, supports the character, as
+//! Jolt's funnel check and Godot's averaged wall normals do.
 
 use glam::Vec3;
 
@@ -88,10 +88,20 @@ pub(super) fn probe_ground<T: Tracer + ?Sized>(
         .filter(|n| along.hit() && !along.all_solid && n.dot(normal) < SAME_PLANE_DOT);
     if let Some(other) = second {
         let combined = (normal + other).normalize_or_zero();
-        if other.z > 0.0 && combined.z >= walkable_normal_z {
+        // A V of two slopes whose sum is walkable supports; so does a steep plane (or a
+        // round shape's edge contact) wedged against a wall: sliding is blocked either way
+        // (Jolt's "supported"), and the character may walk and jump, on level ground.
+        let supported = if other.z > 0.0 && combined.z >= walkable_normal_z {
+            Some(combined)
+        } else if other.z.abs() < walkable_normal_z && combined.z > 0.0 {
+            Some(Vec3::Z)
+        } else {
+            None
+        };
+        if let Some(support) = supported {
             return Ground {
                 state: GroundState::Walkable,
-                normal: Some(combined),
+                normal: Some(support),
                 plane: Some(plane),
                 model: trace.model,
             };
