@@ -230,3 +230,36 @@ fn valley_between_walkable_ground_and_a_steep_bank_is_walked_along() {
         assert!(moved > 16.0, "second {second}: moved {moved} from {start}");
     }
 }
+
+#[test]
+fn wedged_between_a_steep_slope_and_a_wall_is_supported() {
+    // A 53° slope (n.z 0.6) running down into a wall: the character slides into the corner,
+    // where it can slide no further, so it is supported (Jolt) and can jump out.
+    let slope = Vec3::new(0.8, 0.0, 0.6);
+    let world = HalfSpaces {
+        planes: vec![
+            Plane {
+                normal: slope,
+                dist: 0.0,
+            },
+            Plane {
+                normal: -Vec3::X,
+                dist: -100.0,
+            },
+        ],
+        calls: Cell::new(0),
+    };
+    let mut c = player(Vec3::new(40.0, 0.0, 20.0));
+    let ticks = steps(&mut c, &world, MoveInput::default(), 250);
+    assert!(
+        ticks.iter().any(|t| t.ground == GroundState::Steep),
+        "slid down first"
+    );
+    assert_eq!(c.ground().state, GroundState::Walkable, "{}", c.position());
+    assert!(c.velocity().length() < 1.0);
+    let jump = MoveInput {
+        jump: true,
+        ..MoveInput::default()
+    };
+    assert!(c.step(&world, &jump).jumped);
+}
