@@ -179,14 +179,8 @@ fn load_level(name: &str, path: &Path) -> Option<Level> {
                 "info_player_start" | "info_player_deathmatch"
             )
         })
-        .filter_map(|e| {
-            let v: Vec<f32> = e
-                .get("origin")?
-                .split_whitespace()
-                .filter_map(|n| n.parse().ok())
-                .collect();
-            (v.len() == 3).then(|| Vec3::new(v[0], v[1], v[2] + SPAWN_LIFT))
-        })
+        .filter_map(|e| e.origin())
+        .map(|origin| origin.as_vec3() + Vec3::Z * SPAWN_LIFT)
         .collect();
     (!spawns.is_empty() && !hulls.is_empty()).then(|| Level {
         name: name.to_owned(),

@@ -120,14 +120,8 @@ fn entity_origins(src: &[u8]) -> Vec<Vec3> {
     map.entities
         .iter()
         .filter(|e| e.brushes.is_empty())
-        .filter_map(|e| {
-            let v: Vec<f32> = e
-                .get("origin")?
-                .split_whitespace()
-                .filter_map(|n| n.parse().ok())
-                .collect();
-            (v.len() == 3).then(|| Vec3::new(v[0], v[1], v[2]))
-        })
+        .filter_map(|e| e.origin())
+        .map(|origin| origin.as_vec3())
         .collect()
 }
 

@@ -369,31 +369,17 @@ fn soak_bot(
 /// The origins of the map's player spawn points.
 fn spawn_points(bytes: &[u8]) -> Result<Vec<Vec3>, String> {
     let map = parse_map(bytes).map_err(|e| e.to_string())?;
-    let mut spawns = Vec::new();
-    for entity in &map.entities {
-        let get = |key: &str| {
-            entity
-                .properties
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.as_str())
-        };
-        let is_spawn = matches!(
-            get("classname"),
-            Some("info_player_start" | "info_player_deathmatch")
-        );
-        let origin = get("origin").and_then(|text| {
-            let numbers: Vec<f32> = text
-                .split_whitespace()
-                .filter_map(|n| n.parse().ok())
-                .collect();
-            (numbers.len() == 3).then(|| Vec3::new(numbers[0], numbers[1], numbers[2]))
-        });
-        if let (true, Some(origin)) = (is_spawn, origin)
-            && origin.is_finite()
-        {
-            spawns.push(origin);
-        }
-    }
-    Ok(spawns)
+    Ok(map
+        .entities
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.classname(),
+                "info_player_start" | "info_player_deathmatch"
+            )
+        })
+        .filter_map(|e| e.origin())
+        .map(|origin| origin.as_vec3())
+        .filter(|origin| origin.is_finite())
+        .collect())
 }

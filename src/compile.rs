@@ -285,15 +285,6 @@ fn model_bounds(brushes: &[&Brush]) -> (Vec3, Vec3) {
 
 /// The entity's `origin` key as three finite numbers within the world limit.
 fn origin_key(entity: &Entity) -> Option<Vec3> {
-    let mut parts = entity
-        .get("origin")?
-        .split_whitespace()
-        .map(str::parse::<f32>);
-    let (Some(Ok(x)), Some(Ok(y)), Some(Ok(z)), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return None;
-    };
-    let v = Vec3::new(x, y, z);
-    (v.is_finite() && v.abs().max_element() <= crate::tolerance::MAX_MAP_COORD as f32).then_some(v)
+    let v = entity.origin()?;
+    (v.abs().max_element() <= crate::tolerance::MAX_MAP_COORD).then_some(v.as_vec3())
 }

@@ -76,10 +76,8 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
         map.entities
             .iter()
             .filter(|e| e.classname() == "info_player_start")
-            .find_map(|e| {
-                let origin = e.get("origin")?.split_whitespace().collect::<Vec<_>>();
-                planeshift::view::parse_vec3(&origin.join(",")).ok()
-            })
+            .find_map(|e| e.origin())
+            .map(|origin| origin.as_vec3())
     });
     Ok(LoadedWorld { world, spawn })
 }

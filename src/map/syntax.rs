@@ -72,6 +72,22 @@ impl Entity {
     pub fn classname(&self) -> &str {
         self.get("classname").unwrap_or("")
     }
+
+    /// The `origin` key as exactly three finite numbers, or `None`.
+    #[must_use]
+    pub fn origin(&self) -> Option<DVec3> {
+        let mut parts = self
+            .get("origin")?
+            .split_whitespace()
+            .map(str::parse::<f64>);
+        let (Some(Ok(x)), Some(Ok(y)), Some(Ok(z)), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return None;
+        };
+        let v = DVec3::new(x, y, z);
+        v.is_finite().then_some(v)
+    }
 }
 
 /// How a brush block was written.

@@ -249,3 +249,17 @@ fn errors_never_point_past_the_input() {
         );
     }
 }
+
+#[test]
+fn entity_origins_are_three_finite_numbers() {
+    let map = parse_ok(
+        "{ \"classname\" \"a\" \"origin\" \"1 -2.5 3e2\" }\n\
+         { \"classname\" \"b\" \"origin\" \"1 2\" }\n\
+         { \"classname\" \"c\" \"origin\" \"1 2 3 4\" }\n\
+         { \"classname\" \"d\" \"origin\" \"1 x 3\" }\n\
+         { \"classname\" \"e\" }\n",
+    );
+    let origins: Vec<_> = map.entities.iter().map(|e| e.origin()).collect();
+    assert_eq!(origins[0], Some(glam::DVec3::new(1.0, -2.5, 300.0)));
+    assert!(origins[1..].iter().all(Option::is_none), "{origins:?}");
+}
