@@ -231,6 +231,7 @@ impl FacePlanes {
     /// a brush too big to check, the conservative answer).
     fn within(&self, p: Vec3, radius: f32) -> bool {
         self.planes()
-            .is_none_or(|planes| sphere_distance(planes, p) <= f64::from(radius))
+            .and_then(|planes| sphere_distance(planes, p))
+            .is_none_or(|distance| distance <= f64::from(radius))
     }
 }

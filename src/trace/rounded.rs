@@ -43,56 +43,130 @@ pub(crate) enum Contact {
     },
 }
 
-/// The nearest point of the brush to `p`: the point, which face (if inside one face), and
-/// the distance. `None` when `p` is inside the brush.
-fn closest(planes: &[(DVec3, f64, u32)], p: DVec3) -> Option<(DVec3, Option<u32>, f64)> {
-    let scale = p.abs().max_element().max(1.0);
-    let eps = FEATURE_EPSILON * scale;
-    let inside = |q: DVec3| planes.iter().all(|(n, d, _)| n.dot(q) <= d + eps);
-    if inside(p) {
-        return None;
-    }
-    let mut best: Option<(DVec3, Option<u32>, f64)> = None;
-    let mut consider = |q: DVec3, face: Option<u32>| {
-        let gap = (q - p).length_squared();
-        if best.is_none_or(|(_, _, g)| gap < g) && inside(q) {
-            best = Some((q, face, gap));
-        }
-    };
-    for (n, d, id) in planes {
-        consider(p - *n * (n.dot(p) - d), Some(*id));
-    }
-    for (i, (a, da, _)) in planes.iter().enumerate() {
-        for (b, db, _) in &planes[i + 1..] {
-            let u = a.cross(*b);
-            let uu = u.length_squared();
-            if uu < FEATURE_EPSILON {
-                continue;
-            }
-            // A point on both planes, then p projected onto their line.
-            let on_line = (b.cross(u) * *da + u.cross(*a) * *db) / uu;
-            consider(on_line + u * (u.dot(p - on_line) / uu), None);
-        }
-    }
-    for (i, (a, da, _)) in planes.iter().enumerate() {
-        for (j, (b, db, _)) in planes.iter().enumerate().skip(i + 1) {
-            let ab = a.cross(*b);
-            for (c, dc, _) in &planes[j + 1..] {
-                let det = ab.dot(*c);
-                if det.abs() < FEATURE_EPSILON {
-                    continue;
-                }
-                let corner = (b.cross(*c) * *da + c.cross(*a) * *db + ab * *dc) / det;
-                consider(corner, None);
-            }
-        }
-    }
-    best.map(|(q, face, gap)| (q, face, gap.sqrt()))
+/// Most corners and edges of a brush refined exactly (a brush of 64 faces has at most 124
+/// corners and 186 edges); a brush with more keeps its plane-shifted hit.
+const MAX_CORNERS: usize = 128;
+const MAX_EDGES: usize = 192;
+
+/// A brush's corners and edges, found once per refinement (on the stack) so that each
+/// closest-point query costs faces² + edges + corners instead of faces⁴.
+struct Polytope<'a> {
+    planes: &'a [(DVec3, f64, u32)],
+    corners: [DVec3; MAX_CORNERS],
+    corner_count: usize,
+    edges: [(u8, u8); MAX_EDGES],
+    edge_count: usize,
+    /// How far outside a plane still counts as on the brush, in units.
+    eps: f64,
 }
 
-/// The distance from `p` to the brush (0 inside it).
-pub(crate) fn sphere_distance(planes: &[(DVec3, f64, u32)], p: Vec3) -> f64 {
-    closest(planes, p.as_dvec3()).map_or(0.0, |(_, _, distance)| distance)
+impl<'a> Polytope<'a> {
+    /// The corners (points on three planes, inside all) and edges (corner pairs sharing two
+    /// planes); `None` if the brush has more than the arrays hold.
+    fn new(planes: &'a [(DVec3, f64, u32)]) -> Option<Polytope<'a>> {
+        let scale = planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()));
+        let mut out = Polytope {
+            planes,
+            corners: [DVec3::ZERO; MAX_CORNERS],
+            corner_count: 0,
+            edges: [(0, 0); MAX_EDGES],
+            edge_count: 0,
+            eps: FEATURE_EPSILON * scale,
+        };
+        let mut masks = [0u64; MAX_CORNERS];
+        for (i, (a, da, _)) in planes.iter().enumerate() {
+            for (j, (b, db, _)) in planes.iter().enumerate().skip(i + 1) {
+                let ab = a.cross(*b);
+                for (c, dc, _) in &planes[j + 1..] {
+                    let det = ab.dot(*c);
+                    if det.abs() < FEATURE_EPSILON {
+                        continue;
+                    }
+                    let corner = (b.cross(*c) * *da + c.cross(*a) * *db + ab * *dc) / det;
+                    if !out.inside(corner) {
+                        continue;
+                    }
+                    let known = out.corners[..out.corner_count]
+                        .iter()
+                        .any(|k| (*k - corner).length_squared() <= out.eps * out.eps);
+                    if known {
+                        continue;
+                    }
+                    let slot = out.corner_count;
+                    if slot == MAX_CORNERS {
+                        return None;
+                    }
+                    out.corners[slot] = corner;
+                    out.corner_count += 1;
+                }
+            }
+        }
+        for (slot, corner) in out.corners[..out.corner_count].iter().enumerate() {
+            for (k, (n, d, _)) in planes.iter().enumerate() {
+                if (n.dot(*corner) - d).abs() <= out.eps && k < 64 {
+                    masks[slot] |= 1 << k;
+                }
+            }
+        }
+        for a in 0..out.corner_count {
+            for b in a + 1..out.corner_count {
+                if (masks[a] & masks[b]).count_ones() >= 2 {
+                    if out.edge_count == MAX_EDGES {
+                        return None;
+                    }
+                    out.edges[out.edge_count] = (a as u8, b as u8);
+                    out.edge_count += 1;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn inside(&self, q: DVec3) -> bool {
+        self.planes.iter().all(|(n, d, _)| n.dot(q) <= d + self.eps)
+    }
+
+    /// The nearest point of the brush to `p`: the point, which face (if inside one face),
+    /// and the distance. `None` when `p` is inside the brush.
+    fn closest(&self, p: DVec3) -> Option<(DVec3, Option<u32>, f64)> {
+        if self.inside(p) {
+            return None;
+        }
+        let mut best: Option<(DVec3, Option<u32>, f64)> = None;
+        let mut consider = |q: DVec3, face: Option<u32>| {
+            let gap = (q - p).length_squared();
+            if best.is_none_or(|(_, _, g)| gap < g) {
+                best = Some((q, face, gap));
+            }
+        };
+        for (n, d, id) in self.planes {
+            let q = p - *n * (n.dot(p) - d);
+            if self.inside(q) {
+                consider(q, Some(*id));
+            }
+        }
+        for &(a, b) in &self.edges[..self.edge_count] {
+            let (a, b) = (self.corners[a as usize], self.corners[b as usize]);
+            let ab = b - a;
+            let s = (ab.dot(p - a) / ab.length_squared().max(f64::MIN_POSITIVE)).clamp(0.0, 1.0);
+            consider(a + ab * s, None);
+        }
+        for corner in &self.corners[..self.corner_count] {
+            consider(*corner, None);
+        }
+        best.map(|(q, face, gap)| (q, face, gap.sqrt()))
+    }
+}
+
+/// The distance from `p` to the brush (0 inside it); `None` for a brush too complex to
+/// measure.
+pub(crate) fn sphere_distance(planes: &[(DVec3, f64, u32)], p: Vec3) -> Option<f64> {
+    let shape = Polytope::new(planes)?;
+    Some(
+        shape
+            .closest(p.as_dvec3())
+            .map_or(0.0, |(_, _, distance)| distance),
+    )
 }
 
 /// Advances a sphere of `radius` from `start` towards `end` over fractions `from..to`, until
@@ -111,6 +185,9 @@ pub(crate) fn sphere_contact(
     from: f32,
     to: f32,
 ) -> Contact {
+    let Some(shape) = Polytope::new(planes) else {
+        return Contact::Keep;
+    };
     let (start, end) = (start.as_dvec3(), end.as_dvec3());
     let direction = end - start;
     let length = direction.length();
@@ -119,7 +196,7 @@ pub(crate) fn sphere_contact(
     let to = f64::from(to);
     let at = |t: f64| {
         let center = start + direction * t;
-        closest(planes, center).map(|(point, face, distance)| Probe {
+        shape.closest(center).map(|(point, face, distance)| Probe {
             t,
             center,
             point,
@@ -265,16 +342,18 @@ mod tests {
 
     #[test]
     fn closest_points_on_faces_edges_and_corners() {
-        let c = cube();
-        let (q, face, d) = closest(&c, DVec3::new(32.0, 32.0, 100.0)).unwrap();
+        let planes = cube();
+        let c = Polytope::new(&planes).unwrap();
+        assert_eq!((c.corner_count, c.edge_count), (8, 12));
+        let (q, face, d) = c.closest(DVec3::new(32.0, 32.0, 100.0)).unwrap();
         assert_eq!((q, face, d), (DVec3::new(32.0, 32.0, 64.0), Some(4), 36.0));
-        let (q, face, d) = closest(&c, DVec3::new(70.0, 32.0, 70.0)).unwrap();
+        let (q, face, d) = c.closest(DVec3::new(70.0, 32.0, 70.0)).unwrap();
         assert_eq!(face, None);
         assert!((q - DVec3::new(64.0, 32.0, 64.0)).length() < 1e-9);
         assert!((d - 72f64.sqrt()).abs() < 1e-9);
-        let (q, _, _) = closest(&c, DVec3::new(-3.0, -4.0, -12.0)).unwrap();
+        let (q, _, _) = c.closest(DVec3::new(-3.0, -4.0, -12.0)).unwrap();
         assert!(q.length() < 1e-9);
-        assert!(closest(&c, DVec3::splat(10.0)).is_none());
+        assert!(c.closest(DVec3::splat(10.0)).is_none());
     }
 
     #[test]
