@@ -15,7 +15,7 @@ use glam::{DVec3, Vec3};
 use crate::compiled::{CompiledBrush, Plane};
 use crate::tolerance::{FACE_INSIDE_SLACK, MAX_REFINED_FACES, SURFACE_CLIP_EPSILON};
 
-use super::rounded::{Contact, sphere_contact, sphere_distance};
+use super::rounded::{Contact, Polytope, sphere_contact};
 use super::tree_walk::TraceWork;
 
 /// Clips the sweep in `work` against `brush`.
@@ -62,13 +62,21 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
         // it overlaps only if its centre is within its radius of the brush itself.
         if let Some(radius) = sphere {
             let faces = FacePlanes::of(work, brush);
-            if !faces.within(work.start, radius) {
-                let until = leave_fraction;
-                refine(work, brush, &faces, radius, 0.0, until, None);
+            let shape = faces.planes().and_then(Polytope::new);
+            if !within(shape.as_ref(), work.start, radius) {
+                refine(
+                    work,
+                    brush,
+                    shape.as_ref(),
+                    radius,
+                    0.0,
+                    leave_fraction,
+                    None,
+                );
                 return;
             }
             work.start_solid = true;
-            if faces.within(work.end, radius) {
+            if within(shape.as_ref(), work.end, radius) {
                 set_all_solid(work, brush);
             }
             return;
@@ -95,14 +103,14 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
         // Otherwise (an edge or a corner) the shifted planes only bound the contact.
         Some(radius) => {
             let faces = FacePlanes::of(work, brush);
-            let until = leave_fraction;
+            let shape = faces.planes().and_then(Polytope::new);
             refine(
                 work,
                 brush,
-                &faces,
+                shape.as_ref(),
                 radius,
                 enter_fraction,
-                until,
+                leave_fraction,
                 enter_plane,
             );
         }
@@ -166,18 +174,18 @@ fn record(
 fn refine(
     work: &mut TraceWork<'_>,
     brush: &CompiledBrush,
-    faces: &FacePlanes,
+    shape: Option<&Polytope<'_>>,
     radius: f32,
     from: f32,
     until: f32,
     enter_plane: Option<u32>,
 ) {
-    let Some(planes) = faces.planes() else {
-        // Too many faces to refine: the plane-shifted hit stands.
+    let Some(shape) = shape else {
+        // Too many faces, corners or edges to refine: the plane-shifted hit stands.
         record(work, brush, from, enter_plane, None);
         return;
     };
-    match sphere_contact(planes, work.start, work.end, radius, from, until) {
+    match sphere_contact(shape, work.start, work.end, radius, from, until) {
         Contact::Miss => {}
         Contact::Keep => record(work, brush, from, enter_plane, None),
         Contact::Hit {
@@ -190,10 +198,16 @@ fn refine(
         } => {
             // At an edge or corner: the tangent plane there; for ordering ties, the plane
             // the sweep entered by (or the brush's first face).
-            let id = enter_plane.or(planes.first().map(|p| p.2));
+            let id = enter_plane.or(shape.first_plane());
             record(work, brush, fraction, id, Some(tangent));
         }
     }
+}
+
+/// Whether a sphere of `radius` centred at `p` touches or overlaps the brush (true for a
+/// brush too complex to measure, the conservative answer).
+fn within(shape: Option<&Polytope<'_>>, p: Vec3, radius: f32) -> bool {
+    shape.is_none_or(|shape| shape.distance(p) <= f64::from(radius))
 }
 
 /// A brush's face planes in f64, on the stack.
@@ -225,13 +239,5 @@ impl FacePlanes {
     /// The planes, or `None` for a brush with too many faces to refine.
     fn planes(&self) -> Option<&[(DVec3, f64, u32)]> {
         self.planes.get(..self.len)
-    }
-
-    /// Whether a sphere of `radius` centred at `p` touches or overlaps the brush (true for
-    /// a brush too big to check, the conservative answer).
-    fn within(&self, p: Vec3, radius: f32) -> bool {
-        self.planes()
-            .and_then(|planes| sphere_distance(planes, p))
-            .is_none_or(|distance| distance <= f64::from(radius))
     }
 }

@@ -50,7 +50,7 @@ const MAX_EDGES: usize = 192;
 
 /// A brush's corners and edges, found once per refinement (on the stack) so that each
 /// closest-point query costs faces² + edges + corners instead of faces⁴.
-struct Polytope<'a> {
+pub(crate) struct Polytope<'a> {
     planes: &'a [(DVec3, f64, u32)],
     corners: [DVec3; MAX_CORNERS],
     corner_count: usize,
@@ -63,7 +63,7 @@ struct Polytope<'a> {
 impl<'a> Polytope<'a> {
     /// The corners (points on three planes, inside all) and edges (corner pairs sharing two
     /// planes); `None` if the brush has more than the arrays hold.
-    fn new(planes: &'a [(DVec3, f64, u32)]) -> Option<Polytope<'a>> {
+    pub(crate) fn new(planes: &'a [(DVec3, f64, u32)]) -> Option<Polytope<'a>> {
         let scale = planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()));
         let mut out = Polytope {
             planes,
@@ -122,6 +122,17 @@ impl<'a> Polytope<'a> {
         Some(out)
     }
 
+    /// The distance from `p` to the brush (0 inside it).
+    pub(crate) fn distance(&self, p: Vec3) -> f64 {
+        self.closest(p.as_dvec3())
+            .map_or(0.0, |(_, _, distance)| distance)
+    }
+
+    /// The index of the brush's first face plane.
+    pub(crate) fn first_plane(&self) -> Option<u32> {
+        self.planes.first().map(|p| p.2)
+    }
+
     fn inside(&self, q: DVec3) -> bool {
         self.planes.iter().all(|(n, d, _)| n.dot(q) <= d + self.eps)
     }
@@ -158,36 +169,22 @@ impl<'a> Polytope<'a> {
     }
 }
 
-/// The distance from `p` to the brush (0 inside it); `None` for a brush too complex to
-/// measure.
-pub(crate) fn sphere_distance(planes: &[(DVec3, f64, u32)], p: Vec3) -> Option<f64> {
-    let shape = Polytope::new(planes)?;
-    Some(
-        shape
-            .closest(p.as_dvec3())
-            .map_or(0.0, |(_, _, distance)| distance),
-    )
-}
-
 /// Advances a sphere of `radius` from `start` towards `end` over fractions `from..to`, until
-/// it comes within the stop distance of the brush whose face planes are `planes` (unit
-/// normal, distance, plane index).
+/// it comes within the stop distance of the brush `shape`.
 ///
 /// The distance from a moving point to a convex brush is a convex function of time. So:
 /// conservative advancement first (one step for a face met head on); if the distance stops
-/// shrinking, the sphere passes; if advancement stalls (a grazing pass), a golden-section
-/// search finds the closest approach, and bisection the first contact before it.
+/// shrinking, the sphere passes; if advancement stalls (a grazing pass), bisection on the
+/// distance's slope finds the closest approach, and bisection on the distance the first
+/// contact before it.
 pub(crate) fn sphere_contact(
-    planes: &[(DVec3, f64, u32)],
+    shape: &Polytope<'_>,
     start: Vec3,
     end: Vec3,
     radius: f32,
     from: f32,
     to: f32,
 ) -> Contact {
-    let Some(shape) = Polytope::new(planes) else {
-        return Contact::Keep;
-    };
     let (start, end) = (start.as_dvec3(), end.as_dvec3());
     let direction = end - start;
     let length = direction.length();
@@ -358,7 +355,8 @@ mod tests {
 
     #[test]
     fn a_sphere_passing_a_corner_misses_and_one_meeting_an_edge_stops_exactly() {
-        let c = cube();
+        let planes = cube();
+        let c = Polytope::new(&planes).unwrap();
         // Diagonally past the corner (64, 64, ·) at 8.1 from the edge: no contact for r = 8.
         let off = 64.0 + 8.1 / 2f32.sqrt();
         let miss = sphere_contact(
