@@ -13,7 +13,7 @@ use glam::Vec3;
 use super::{GroundState, Tracer};
 use crate::compiled::Plane;
 use crate::tolerance::{SAME_PLANE_DOT, SURFACE_CLIP_EPSILON};
-use crate::trace::TraceShape;
+use crate::trace::{Trace, TraceShape};
 
 /// What is under the character.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,6 +55,19 @@ pub(super) fn probe_ground<T: Tracer + ?Sized>(
 ) -> Ground {
     let below = position - Vec3::Z * probe;
     let trace = world.trace(shape, position, below);
+    ground_hit(world, shape, &trace, probe, walkable_normal_z)
+}
+
+/// The ground a downward sweep from the character's position found: the probe's own, or a
+/// longer one such as the snap's, whose first hit is the same one when it lies within the
+/// probe (the caller checks that distance).
+pub(super) fn ground_hit<T: Tracer + ?Sized>(
+    world: &T,
+    shape: &TraceShape,
+    trace: &Trace,
+    probe: f32,
+    walkable_normal_z: f32,
+) -> Ground {
     let (Some(normal), Some(plane)) = (trace.normal, trace.plane) else {
         return Ground::AIR;
     };
@@ -115,16 +128,9 @@ pub(super) fn probe_ground<T: Tracer + ?Sized>(
     }
 }
 
-/// Where the character lands when snapped down at most `distance`, if walkable ground lies
-/// there (Source `StayOnGround`: trace down, accept only walkable hits, not from inside).
-pub(super) fn snap_down<T: Tracer + ?Sized>(
-    world: &T,
-    shape: &TraceShape,
-    position: Vec3,
-    distance: f32,
-    walkable_normal_z: f32,
-) -> Option<Vec3> {
-    let trace = world.trace(shape, position, position - Vec3::Z * distance);
+/// Where a downward sweep lands the character, if on walkable ground (Source
+/// `StayOnGround`: accept only walkable hits, not from inside).
+pub(super) fn snap_landing(trace: &Trace, walkable_normal_z: f32) -> Option<Vec3> {
     let normal = trace.normal?;
     let lands = trace.hit() && !trace.start_solid && normal.z >= walkable_normal_z;
     lands.then_some(trace.end)

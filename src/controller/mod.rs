@@ -494,11 +494,15 @@ impl CharacterController {
             self.air_move(world, &input, &mut outcome);
         }
         // 6. Snap down onto walkable ground after walking off a step or down a slope.
-        if walking {
-            self.snap_to_ground(world, start_ground.normal, &mut outcome);
-        }
-        // 7. Ground again, landing, and the end-of-tick check.
-        let ground = self.find_ground(world, start_ground.normal.filter(|_| walking));
+        let below = if walking {
+            self.snap_to_ground(world, start_ground.normal, &mut outcome)
+        } else {
+            None
+        };
+        // 7. Ground again (from the snap's sweep when there was one), landing, and the
+        // end-of-tick check.
+        let walked_on = start_ground.normal.filter(|_| walking);
+        let ground = self.find_ground_with(world, walked_on, below.as_ref());
         if ground.is_walkable() {
             let normal = ground.normal.unwrap_or(Vec3::Z);
             if walking {
@@ -635,17 +639,34 @@ impl CharacterController {
     /// The ground under the character now; rising faster than walking on the ground (the
     /// tick's starting ground, if given, or the ground found) could explain means air.
     fn find_ground<T: Tracer + ?Sized>(&self, world: &T, walked_on: Option<Vec3>) -> Ground {
+        self.find_ground_with(world, walked_on, None)
+    }
+
+    /// [`Self::find_ground`], reusing `below`, a downward sweep from the current position,
+    /// instead of probing again: its first hit is the probe's when it lies within the probe,
+    /// and beyond it the probe would find nothing.
+    fn find_ground_with<T: Tracer + ?Sized>(
+        &self,
+        world: &T,
+        walked_on: Option<Vec3>,
+        below: Option<&Trace>,
+    ) -> Ground {
         let view = Offset {
             world,
             offset: self.offset(),
         };
-        let ground = ground::probe_ground(
-            &view,
+        let (shape, probe, walkable) = (
             self.shape(),
-            self.state.position,
             self.config.ground_probe,
             self.config.walkable_normal_z,
         );
+        let ground = match below {
+            Some(trace) if self.state.position.z - trace.end.z <= probe => {
+                ground::ground_hit(&view, shape, trace, probe, walkable)
+            }
+            Some(_) => Ground::AIR,
+            None => ground::probe_ground(&view, shape, self.state.position, probe, walkable),
+        };
         let Some(normal) = ground.normal else {
             return ground;
         };
@@ -759,31 +780,33 @@ impl CharacterController {
         outcome.climbed += result.climbed;
     }
 
+    /// Snaps the character down onto walkable ground within a step; returns the downward
+    /// sweep (from where the character now stands: unmoved, or snapped to its end), or
+    /// `None` when the character is leaving the ground, or the step is shorter than the
+    /// ground probe.
     fn snap_to_ground<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         walked_on: Option<Vec3>,
         outcome: &mut MoveOutcome,
-    ) {
+    ) -> Option<Trace> {
         if walked_on.is_some_and(|n| self.state.velocity.dot(n) > MIN_MOVE_SPEED) {
             // Leaving the ground on purpose (launched off a ramp): no snap.
-            return;
+            return None;
         }
         let view = Offset {
             world,
             offset: self.offset(),
         };
-        let landing = ground::snap_down(
-            &view,
-            self.shape(),
-            self.state.position,
-            self.config.step_height,
-            self.config.walkable_normal_z,
-        );
-        if let Some(p) = landing.filter(|p| self.state.position.z - p.z > SNAP_MIN_CHANGE) {
-            outcome.snapped = self.state.position.z - p.z;
+        let from = self.state.position;
+        let trace = view.trace(self.shape(), from, from - Vec3::Z * self.config.step_height);
+        let landing = ground::snap_landing(&trace, self.config.walkable_normal_z);
+        if let Some(p) = landing.filter(|p| from.z - p.z > SNAP_MIN_CHANGE) {
+            outcome.snapped = from.z - p.z;
             self.state.position = p;
         }
+        // Shorter than the ground probe, it cannot stand in for it.
+        (self.config.step_height >= self.config.ground_probe).then_some(trace)
     }
 
     /// Quake 3 `PM_Friction` on walkable ground.
