@@ -171,15 +171,7 @@ fn load_level(name: &str, path: &Path) -> Option<Level> {
         .map(|p| p.z)
         .fold(f32::INFINITY, f32::min);
     let spawns: Vec<Vec3> = map
-        .entities
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.classname(),
-                "info_player_start" | "info_player_deathmatch"
-            )
-        })
-        .filter_map(|e| e.origin())
+        .player_spawns()
         .map(|origin| origin.as_vec3() + Vec3::Z * SPAWN_LIFT)
         .collect();
     (!spawns.is_empty() && !hulls.is_empty()).then(|| Level {

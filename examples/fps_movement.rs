@@ -370,15 +370,7 @@ fn soak_bot(
 fn spawn_points(bytes: &[u8]) -> Result<Vec<Vec3>, String> {
     let map = parse_map(bytes).map_err(|e| e.to_string())?;
     Ok(map
-        .entities
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.classname(),
-                "info_player_start" | "info_player_deathmatch"
-            )
-        })
-        .filter_map(|e| e.origin())
+        .player_spawns()
         .map(|origin| origin.as_vec3())
         .filter(|origin| origin.is_finite())
         .collect())

@@ -34,6 +34,20 @@ pub struct MapFile {
 }
 
 impl MapFile {
+    /// The origins of the player spawn points (`info_player_start` and
+    /// `info_player_deathmatch`), in file order; spawns without a valid origin are skipped.
+    pub fn player_spawns(&self) -> impl Iterator<Item = DVec3> + '_ {
+        self.entities
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.classname(),
+                    "info_player_start" | "info_player_deathmatch"
+                )
+            })
+            .filter_map(Entity::origin)
+    }
+
     /// Every brush block, in file order: the entities' brushes, then the loose ones
     /// (`brushDef` blocks included, patches excluded).
     pub fn brushes(&self) -> impl Iterator<Item = &MapBrush> + Clone {

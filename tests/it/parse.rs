@@ -262,4 +262,18 @@ fn entity_origins_are_three_finite_numbers() {
     let origins: Vec<_> = map.entities.iter().map(|e| e.origin()).collect();
     assert_eq!(origins[0], Some(glam::DVec3::new(1.0, -2.5, 300.0)));
     assert!(origins[1..].iter().all(Option::is_none), "{origins:?}");
+    let spawns = parse_ok(
+        "{ \"classname\" \"info_player_start\" \"origin\" \"1 2 3\" }\n\
+         { \"classname\" \"light\" \"origin\" \"4 5 6\" }\n\
+         { \"classname\" \"info_player_deathmatch\" \"origin\" \"7 8 9\" }\n\
+         { \"classname\" \"info_player_deathmatch\" }\n",
+    );
+    let found: Vec<_> = spawns.player_spawns().collect();
+    assert_eq!(
+        found,
+        [
+            glam::DVec3::new(1.0, 2.0, 3.0),
+            glam::DVec3::new(7.0, 8.0, 9.0)
+        ]
+    );
 }
