@@ -16,10 +16,11 @@ use crate::compiled::{CompiledBrush, Plane};
 use crate::tolerance::{FACE_INSIDE_SLACK, MAX_REFINED_FACES, SURFACE_CLIP_EPSILON};
 
 use super::rounded::{Contact, Polytope, sphere_contact};
+use super::shape::Support;
 use super::tree_walk::TraceWork;
 
 /// Clips the sweep in `work` against `brush`.
-pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
+pub(crate) fn clip_brush<S: Support>(work: &mut TraceWork<'_, S>, brush: &CompiledBrush) {
     let map = work.map;
     let mut enter_fraction = -1.0f32;
     let mut leave_fraction = 1.0f32;
@@ -27,10 +28,10 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
     let mut enter_side = usize::MAX;
     let mut starts_out = false;
     let mut ends_out = false;
-    let sides = &map.brush_sides(brush)[..work.shape.side_count(brush) as usize];
+    let sides = &map.brush_sides(brush)[..work.support.side_count(brush) as usize];
     for (index, side) in sides.iter().enumerate() {
         let plane = &map.planes()[side.plane as usize];
-        let dist = plane.dist + work.shape.support(-plane.normal);
+        let dist = plane.dist + work.support.support(-plane.normal);
         let d1 = plane.normal.dot(work.start) - dist;
         let d2 = plane.normal.dot(work.end) - dist;
         ends_out |= d2 > 0.0;
@@ -121,7 +122,7 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
 /// Whether a sphere entering by side `side` (an index into the brush's sides) at `fraction`
 /// touches that face inside its outline: then the contact is on the face and exact.
 fn meets_face_inside(
-    work: &TraceWork<'_>,
+    work: &TraceWork<'_, impl Support>,
     brush: &CompiledBrush,
     side: usize,
     fraction: f32,
@@ -142,7 +143,7 @@ fn meets_face_inside(
     })
 }
 
-fn set_all_solid(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
+fn set_all_solid(work: &mut TraceWork<'_, impl Support>, brush: &CompiledBrush) {
     work.all_solid = true;
     work.fraction = 0.0;
     work.contents = brush.contents;
@@ -152,7 +153,7 @@ fn set_all_solid(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
 
 /// Takes a hit if it is earlier than the best so far (ties to the lower plane index).
 fn record(
-    work: &mut TraceWork<'_>,
+    work: &mut TraceWork<'_, impl Support>,
     brush: &CompiledBrush,
     fraction: f32,
     plane: Option<u32>,
@@ -172,7 +173,7 @@ fn record(
 /// `until` is the brush's own leave fraction, never the best hit so far, so the contact
 /// found does not depend on the order brushes are visited in.
 fn refine(
-    work: &mut TraceWork<'_>,
+    work: &mut TraceWork<'_, impl Support>,
     brush: &CompiledBrush,
     shape: Option<&Polytope<'_>>,
     radius: f32,
@@ -217,7 +218,7 @@ struct FacePlanes {
 }
 
 impl FacePlanes {
-    fn of(work: &TraceWork<'_>, brush: &CompiledBrush) -> FacePlanes {
+    fn of(work: &TraceWork<'_, impl Support>, brush: &CompiledBrush) -> FacePlanes {
         let map = work.map;
         let faces = &map.brush_sides(brush)[..brush.face_count as usize];
         let mut out = FacePlanes {

@@ -42,7 +42,7 @@ pub use shape::{ShapeKind, TraceShape};
 use crate::compiled::{CompiledMap, Plane};
 use crate::contents::Contents;
 use shape::Oriented;
-use tree_walk::TraceWork;
+use tree_walk::{Outcome, Sweep, Through};
 
 #[cfg(doc)]
 use crate::tolerance::SURFACE_CLIP_EPSILON;
@@ -141,9 +141,15 @@ impl CompiledMap {
         let Some(world) = self.models().first() else {
             return miss(end);
         };
-        let mut work = TraceWork::new(self, Oriented::new(shape, None), start, end, mask);
-        work.walk(world.root, 0.0, 1.0, start, end);
-        self.finish(&work, 0, start, end, |n| n, |p| p)
+        let outcome = Oriented::new(shape, None).dispatch(Sweep {
+            map: self,
+            shape: Oriented::new(shape, None),
+            start,
+            end,
+            mask,
+            through: Through::Tree(world.root),
+        });
+        self.finish(&outcome, 0, start, end, |n| n, |p| p)
     }
 
     /// Whether `shape` placed at `at` overlaps anything `mask` names (touching counts).
@@ -188,10 +194,16 @@ impl CompiledMap {
         };
         let oriented = Oriented::new(shape, rotated.then_some(rotation));
         let (local_start, local_end) = (to_model(start), to_model(end));
-        let mut work = TraceWork::new(self, oriented, local_start, local_end, mask);
-        work.walk(info.root, 0.0, 1.0, local_start, local_end);
+        let outcome = oriented.dispatch(Sweep {
+            map: self,
+            shape: oriented,
+            start: local_start,
+            end: local_end,
+            mask,
+            through: Through::Tree(info.root),
+        });
         self.finish(
-            &work,
+            &outcome,
             model,
             start,
             end,
@@ -216,18 +228,15 @@ impl CompiledMap {
         if !start.is_finite() || !end.is_finite() {
             return self.trace(shape, start, end, mask);
         }
-        let mut work = TraceWork::new(self, Oriented::new(shape, None), start, end, mask);
-        let world = &self.models()[0];
-        let first = world.first_brush as usize;
-        for brush in &self.brushes()[first..first + world.brush_count as usize] {
-            if brush.contents.intersects(mask) {
-                brush_clip::clip_brush(&mut work, brush);
-            }
-            if work.all_solid {
-                break;
-            }
-        }
-        self.finish(&work, 0, start, end, |n| n, |p| p)
+        let outcome = Oriented::new(shape, None).dispatch(Sweep {
+            map: self,
+            shape: Oriented::new(shape, None),
+            start,
+            end,
+            mask,
+            through: Through::AllWorldBrushes,
+        });
+        self.finish(&outcome, 0, start, end, |n| n, |p| p)
     }
 
     /// Answers many sweeps through the world in parallel (rayon); results in query order.
@@ -241,7 +250,7 @@ impl CompiledMap {
 
     fn finish(
         &self,
-        work: &TraceWork<'_>,
+        work: &Outcome,
         model: usize,
         start: Vec3,
         end: Vec3,

@@ -20,6 +20,8 @@
 
 use glam::{Mat3, Vec3};
 
+use crate::compiled::CompiledBrush;
+
 /// Which kind of shape, for reports and dispatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShapeKind {
@@ -315,6 +317,40 @@ impl<'a> Oriented<'a> {
         }
     }
 
+    /// Runs `work` with this shape's specialised [`Support`] (the general one under rotation
+    /// and for hulls).
+    pub(crate) fn dispatch<W: WithSupport>(&self, work: W) -> W::Output {
+        match (&self.shape.0, self.rotation) {
+            (Repr::Point, _) => work.run(PointSupport),
+            (Repr::Sphere { radius }, _) => work.run(SphereSupport(*radius)),
+            (Repr::Box { center, half }, None) => work.run(BoxSupport {
+                center: *center,
+                half: *half,
+            }),
+            (
+                Repr::Cylinder {
+                    radius,
+                    half_height,
+                },
+                None,
+            ) => work.run(CylinderSupport {
+                radius: *radius,
+                half_height: *half_height,
+            }),
+            (
+                Repr::Capsule {
+                    radius,
+                    half_height,
+                },
+                None,
+            ) => work.run(CapsuleSupport {
+                radius: *radius,
+                half_height: *half_height,
+            }),
+            _ => work.run(*self),
+        }
+    }
+
     /// The figures that bound how far the region where this shape is blocked by a brush can
     /// reach beyond the brush (see [`CullReach`]).
     pub(crate) fn cull_reach(&self) -> CullReach {
@@ -367,7 +403,7 @@ impl<'a> Oriented<'a> {
     /// faces only for points (bevels never change them), faces and box bevels for an
     /// axis-aligned box on a box-exact brush, every side otherwise.
     #[inline]
-    pub(crate) fn side_count(&self, brush: &crate::compiled::CompiledBrush) -> u32 {
+    pub(crate) fn side_count(&self, brush: &CompiledBrush) -> u32 {
         match (&self.shape.0, self.rotation) {
             (Repr::Point, _) => brush.face_count,
             (Repr::Box { .. }, None) if brush.box_exact => brush.box_side_count,
@@ -388,6 +424,119 @@ impl<'a> Oriented<'a> {
             self.support(Vec3::NEG_Z),
         );
         (mins, maxs)
+    }
+}
+
+/// A shape's support function specialised per kind, so that the per-plane loop of a sweep
+/// (`brush_clip`) compiles to straight-line arithmetic instead of a `match` and a call per
+/// plane. [`Oriented::dispatch`] picks the implementation once per sweep.
+pub(crate) trait Support: Copy {
+    /// `h(u)` for a unit direction `u` in the sweep's frame.
+    fn support(&self, u: Vec3) -> f32;
+
+    /// How many of a brush's sides this shape must clip against (exactness needs no more).
+    #[inline]
+    fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        brush.side_count
+    }
+}
+
+/// Work generic over the shape's [`Support`]: what [`Oriented::dispatch`] runs.
+pub(crate) trait WithSupport {
+    /// What the work gives back.
+    type Output;
+    /// Runs the work with the shape's specialised support.
+    fn run<S: Support>(self, support: S) -> Self::Output;
+}
+
+/// A point: bevels never change it, so only faces are clipped.
+#[derive(Clone, Copy)]
+pub(crate) struct PointSupport;
+
+impl Support for PointSupport {
+    #[inline]
+    fn support(&self, _: Vec3) -> f32 {
+        0.0
+    }
+
+    #[inline]
+    fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        brush.face_count
+    }
+}
+
+/// A sphere (unit directions: the support is the radius).
+#[derive(Clone, Copy)]
+pub(crate) struct SphereSupport(f32);
+
+impl Support for SphereSupport {
+    #[inline]
+    fn support(&self, _: Vec3) -> f32 {
+        self.0
+    }
+}
+
+/// An axis-aligned box: exact with faces and box bevels on box-exact brushes.
+#[derive(Clone, Copy)]
+pub(crate) struct BoxSupport {
+    center: Vec3,
+    half: Vec3,
+}
+
+impl Support for BoxSupport {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        u.dot(self.center) + u.abs().dot(self.half)
+    }
+
+    #[inline]
+    fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        if brush.box_exact {
+            brush.box_side_count
+        } else {
+            brush.side_count
+        }
+    }
+}
+
+/// An upright cylinder.
+#[derive(Clone, Copy)]
+pub(crate) struct CylinderSupport {
+    radius: f32,
+    half_height: f32,
+}
+
+impl Support for CylinderSupport {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        self.radius * u.truncate().length() + self.half_height * u.z.abs()
+    }
+}
+
+/// An upright capsule (unit directions: the ball adds its radius).
+#[derive(Clone, Copy)]
+pub(crate) struct CapsuleSupport {
+    radius: f32,
+    half_height: f32,
+}
+
+impl Support for CapsuleSupport {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        self.radius + self.half_height * u.z.abs()
+    }
+}
+
+/// Any shape, possibly rotated: the general (slower) path, for hulls and rotated models.
+impl Support for Oriented<'_> {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        Oriented::support(self, u)
+    }
+
+    #[inline]
+    fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        Oriented::side_count(self, brush)
     }
 }
 

@@ -21,15 +21,83 @@
 use glam::Vec3;
 
 use super::brush_clip::clip_brush;
-use super::shape::{CullReach, Oriented};
+use super::shape::{CullReach, Oriented, Support, WithSupport};
 use crate::compiled::{CompiledMap, NodeChild, Plane};
 use crate::contents::Contents;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
-/// The state of one sweep, in the model's frame.
-pub(crate) struct TraceWork<'a> {
+/// What a sweep found, in the model's frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Outcome {
+    pub fraction: f32,
+    pub hit_plane: Option<u32>,
+    pub hit_tangent: Option<Plane>,
+    pub contents: Contents,
+    pub start_solid: bool,
+    pub all_solid: bool,
+}
+
+/// Which brushes a sweep clips.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Through {
+    /// Those the tree under this root says the sweep may reach.
+    Tree(NodeChild),
+    /// Every brush of the world model, without the tree (the reference, property 13).
+    AllWorldBrushes,
+}
+
+/// One sweep to run, in the model's frame: what [`Oriented::dispatch`] runs with the
+/// shape's specialised support.
+pub(crate) struct Sweep<'a> {
     pub map: &'a CompiledMap,
     pub shape: Oriented<'a>,
+    pub start: Vec3,
+    pub end: Vec3,
+    pub mask: Contents,
+    pub through: Through,
+}
+
+impl WithSupport for Sweep<'_> {
+    type Output = Outcome;
+
+    fn run<S: Support>(self, support: S) -> Outcome {
+        let mut work = TraceWork::new(
+            self.map, self.shape, support, self.start, self.end, self.mask,
+        );
+        match self.through {
+            Through::Tree(root) => work.walk(root),
+            Through::AllWorldBrushes => {
+                if let Some(world) = self.map.models().first() {
+                    let first = world.first_brush as usize;
+                    let count = world.brush_count as usize;
+                    for brush in self.map.brushes().iter().skip(first).take(count) {
+                        if brush.contents.intersects(self.mask) {
+                            clip_brush(&mut work, brush);
+                        }
+                        if work.all_solid {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Outcome {
+            fraction: work.fraction,
+            hit_plane: work.hit_plane,
+            hit_tangent: work.hit_tangent,
+            contents: work.contents,
+            start_solid: work.start_solid,
+            all_solid: work.all_solid,
+        }
+    }
+}
+
+/// The state of one sweep, in the model's frame, for a shape whose support is `S`.
+pub(crate) struct TraceWork<'a, S> {
+    pub map: &'a CompiledMap,
+    pub shape: Oriented<'a>,
+    /// The shape's support function, specialised per kind.
+    pub support: S,
     pub start: Vec3,
     pub end: Vec3,
     pub mask: Contents,
@@ -53,19 +121,30 @@ pub(crate) struct TraceWork<'a> {
     seen_count: usize,
 }
 
-impl<'a> TraceWork<'a> {
+impl<'a, S: Support> TraceWork<'a, S> {
     pub(crate) fn new(
         map: &'a CompiledMap,
         shape: Oriented<'a>,
+        support: S,
         start: Vec3,
         end: Vec3,
         mask: Contents,
     ) -> Self {
         let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
-        let (shape_mins, shape_maxs) = shape.bounds();
+        let shape_maxs = Vec3::new(
+            support.support(Vec3::X),
+            support.support(Vec3::Y),
+            support.support(Vec3::Z),
+        );
+        let shape_mins = -Vec3::new(
+            support.support(Vec3::NEG_X),
+            support.support(Vec3::NEG_Y),
+            support.support(Vec3::NEG_Z),
+        );
         TraceWork {
             map,
             shape,
+            support,
             start,
             end,
             mask,
@@ -85,9 +164,15 @@ impl<'a> TraceWork<'a> {
         }
     }
 
+    /// Walks the tree under `root` with the whole sweep.
+    pub(crate) fn walk(&mut self, root: NodeChild) {
+        let (start, end) = (self.start, self.end);
+        self.walk_span(root, 0.0, 1.0, start, end);
+    }
+
     /// Walks the subtree at `child` with the sub-segment `p1..p2` (fractions `f1..f2` of the
     /// whole sweep).
-    pub(crate) fn walk(&mut self, child: NodeChild, f1: f32, f2: f32, p1: Vec3, p2: Vec3) {
+    fn walk_span(&mut self, child: NodeChild, f1: f32, f2: f32, p1: Vec3, p2: Vec3) {
         // A subtree reached only after the best hit so far cannot improve it. Strictly after:
         // a hit at fraction 0 (starting within the stop distance of a surface) must not hide
         // a brush the shape starts inside, which is only reachable from fraction 0.
@@ -109,10 +194,10 @@ impl<'a> TraceWork<'a> {
         let t2 = n.dot(p2) - node.dist;
         // The front side is reachable where t > −front_reach, the back where t < back_reach.
         if t1 >= back_reach && t2 >= back_reach {
-            return self.walk(front, f1, f2, p1, p2);
+            return self.walk_span(front, f1, f2, p1, p2);
         }
         if t1 <= -front_reach && t2 <= -front_reach {
-            return self.walk(back, f1, f2, p1, p2);
+            return self.walk_span(back, f1, f2, p1, p2);
         }
         let (front_span, back_span) = if t1 == t2 {
             ((0.0, 1.0), (0.0, 1.0))
@@ -133,7 +218,7 @@ impl<'a> TraceWork<'a> {
         for (child, (a, b)) in order {
             if a <= b {
                 let (q1, q2) = (p1 + (p2 - p1) * a, p1 + (p2 - p1) * b);
-                self.walk(child, f1 + (f2 - f1) * a, f1 + (f2 - f1) * b, q1, q2);
+                self.walk_span(child, f1 + (f2 - f1) * a, f1 + (f2 - f1) * b, q1, q2);
             }
         }
     }
