@@ -11,6 +11,7 @@
 //! count, normal length and number in a usable map has been checked; a corrupt file is a
 //! typed [`LoadError`], never a panic and never an out-of-bounds access.
 
+mod features;
 mod validate;
 
 use glam::Vec3;
@@ -18,6 +19,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::contents::Contents;
 
+use features::FeatureTable;
+pub use features::{BrushFeatures, FacePlane, MAX_BRUSH_CORNERS, MAX_BRUSH_EDGES};
 pub use validate::LoadError;
 pub(crate) use validate::validate;
 
@@ -236,6 +239,8 @@ pub struct CompiledMap {
     /// all brushes and of the brushes that are not box-exact under it, so that sweeps can
     /// cull with node planes and stay a pure broadphase.
     runtime_nodes: Vec<RuntimeNode>,
+    /// Derived at load: every brush's f64 face planes, corners and edges, for exact contacts.
+    features: FeatureTable,
 }
 
 /// A node as sweeps read it: plane inline, and the reach figures of each child.
@@ -262,15 +267,26 @@ impl CompiledMap {
     pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
         let runtime_nodes = runtime_nodes(&data);
+        let features = FeatureTable::build(&data.brushes, &data.sides, &data.planes);
         Ok(CompiledMap {
             data,
             runtime_nodes,
+            features,
         })
     }
 
     /// The nodes as sweeps read them.
     pub(crate) fn runtime_nodes(&self) -> &[RuntimeNode] {
         &self.runtime_nodes
+    }
+
+    /// The face planes (f64), corners and edges of brush `brush`, derived at load; `None` for
+    /// an unknown brush or one too complex to list (more than
+    /// [`MAX_REFINED_FACES`](crate::tolerance::MAX_REFINED_FACES) faces,
+    /// [`MAX_BRUSH_CORNERS`] corners or [`MAX_BRUSH_EDGES`] edges).
+    #[must_use]
+    pub fn brush_features(&self, brush: usize) -> Option<BrushFeatures<'_>> {
+        self.features.get(brush)
     }
 
     /// The reach κ of brush `brush` (≥ 1): its shifted planes block a shape of circumradius

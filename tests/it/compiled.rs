@@ -176,3 +176,78 @@ fn mutated_compiled_files_load_as_ok_or_typed_errors() {
         "whole-file damage must fail the checksum"
     );
 }
+
+/// Every brush of every map gets its corners and edges at load, on the brush: each corner on
+/// at least three face planes and inside all, each edge on two. Brushes whose corners each
+/// lie on exactly three planes (simple polytopes) also satisfy Euler's V − E + F = 2; where
+/// nearly coplanar faces meet, a corner lies on more planes and a face diagonal can be listed
+/// as an edge, which is harmless for closest points (it lies on the brush) but not a true edge.
+#[test]
+fn brush_features_are_closed_polytopes_on_every_map() {
+    let mut maps = real_maps("brush_features_are_closed_polytopes_on_every_map");
+    maps.extend(bundled_maps());
+    let (mut checked, mut simple, mut without) = (0usize, 0usize, 0usize);
+    for (name, path) in &maps {
+        let map = compile(&read(path)).map;
+        for (index, brush) in map.brushes().iter().enumerate() {
+            let Some(features) = map.brush_features(index) else {
+                without += 1;
+                assert!(
+                    brush.face_count as usize > planeshift::tolerance::MAX_REFINED_FACES,
+                    "{name}: brush {index} of {} faces has no features",
+                    brush.face_count
+                );
+                continue;
+            };
+            checked += 1;
+            let on = |c: glam::DVec3| -> Vec<usize> {
+                features
+                    .planes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (n, d, _))| (n.dot(c) - d).abs() <= features.eps)
+                    .map(|(k, _)| k)
+                    .collect()
+            };
+            let inside = |c: glam::DVec3| {
+                features
+                    .planes
+                    .iter()
+                    .all(|(n, d, _)| n.dot(c) <= d + features.eps)
+            };
+            for &corner in features.corners {
+                assert!(
+                    on(corner).len() >= 3,
+                    "{name}: brush {index} corner {corner}"
+                );
+                assert!(inside(corner), "{name}: brush {index} corner {corner}");
+            }
+            for &(a, b) in features.edges {
+                let (a, b) = (features.corners[a as usize], features.corners[b as usize]);
+                let (on_a, on_b) = (on(a), on(b));
+                assert!(on_a.iter().filter(|k| on_b.contains(k)).count() >= 2);
+                assert!(inside((a + b) * 0.5), "{name}: brush {index} edge {a}..{b}");
+            }
+            if features.corners.iter().any(|c| on(*c).len() != 3) {
+                continue;
+            }
+            simple += 1;
+            let faces = (0..features.planes.len())
+                .filter(|k| {
+                    let corners = features.corners.iter().filter(|c| on(**c).contains(k));
+                    corners.count() >= 3
+                })
+                .count();
+            let (v, e) = (features.corners.len(), features.edges.len());
+            assert_eq!(
+                v as i64 - e as i64 + faces as i64,
+                2,
+                "{name}: brush {index} (V {v}, E {e}, F {faces})"
+            );
+        }
+    }
+    println!(
+        "brush features: {checked} brushes checked ({simple} simple), {without} without features"
+    );
+    assert!(checked > 10_000 && simple > checked / 2);
+}
