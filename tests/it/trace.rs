@@ -533,6 +533,102 @@ fn batch_results_equal_single_sweeps_in_order() {
     }
 }
 
+/// Under a rotated model, capsules and hulls are refined in the model's frame: a hull turned
+/// with the model, swept along the turned path, stops where the unturned hull stops on the
+/// unturned path (at any angle, since the shape is carried into the model's frame exactly),
+/// and so does a capsule (upright, so unchanged by a turn about Z). The sweeps aim at the
+/// door's edges and corners, where the refinement decides.
+#[test]
+fn rotated_models_refine_capsules_and_hulls_in_their_frame() {
+    use planeshift::trace::ModelPlacement;
+    let map = compile(&read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+    ))
+    .map;
+    // Model 1 is the func_door at (768 1408 0)..(784 1536 128); its pivot is the origin.
+    let (lo, hi) = (
+        Vec3::new(768.0, 1408.0, 0.0),
+        Vec3::new(784.0, 1536.0, 128.0),
+    );
+    let turn = glam::Quat::from_rotation_z(0.4);
+    let turned = ModelPlacement {
+        rotation: turn,
+        ..ModelPlacement::default()
+    };
+    let points = vec![
+        Vec3::new(9.0, -4.0, 14.0),
+        Vec3::new(-7.0, 8.0, -12.0),
+        Vec3::new(12.0, 3.0, -3.0),
+        Vec3::new(-2.0, -11.0, 5.0),
+        Vec3::new(1.0, 2.0, 16.0),
+    ];
+    let cases = [
+        (
+            TraceShape::hull(points.clone()).expect("hull"),
+            TraceShape::hull(points.iter().map(|p| turn * *p).collect()).expect("hull"),
+        ),
+        (
+            TraceShape::capsule(6.0, 10.0).expect("capsule"),
+            TraceShape::capsule(6.0, 10.0).expect("capsule"),
+        ),
+    ];
+    let mut rng = Pcg32::new(61);
+    let (mut hits, mut edge_hits) = (0, 0);
+    for (shape, shape_turned) in &cases {
+        for _ in 0..300 {
+            // A point near one of the door's edges, approached from 60 to 100 units away.
+            let corner = Vec3::select(
+                glam::BVec3::new(rng.below(2) == 0, rng.below(2) == 0, rng.below(2) == 0),
+                lo,
+                hi,
+            );
+            let along = rng.below(3);
+            let mut target = corner;
+            target[along] = between(&mut rng, lo[along], hi[along]);
+            let jitter = Vec3::new(
+                between(&mut rng, -16.0, 16.0),
+                between(&mut rng, -16.0, 16.0),
+                between(&mut rng, -16.0, 16.0),
+            );
+            let direction = Vec3::new(
+                between(&mut rng, -1.0, 1.0),
+                between(&mut rng, -1.0, 1.0),
+                between(&mut rng, -1.0, 1.0),
+            )
+            .normalize_or_zero();
+            let start = target + jitter - direction * between(&mut rng, 60.0, 100.0);
+            let end = target + jitter + direction * 40.0;
+            let at_rest = ModelPlacement::default();
+            let plain = map.trace_model(1, &at_rest, shape, start, end, Contents::MASK_SOLID);
+            let (ts, te) = (turn * start, turn * end);
+            let rotated = map.trace_model(1, &turned, shape_turned, ts, te, Contents::MASK_SOLID);
+            assert_eq!(
+                plain.start_solid, rotated.start_solid,
+                "{shape:?} {start} {end}"
+            );
+            if plain.start_solid {
+                continue;
+            }
+            assert!(
+                (plain.fraction - rotated.fraction).abs() < 1e-4,
+                "{shape:?} {start} {end}: {plain:?} vs {rotated:?}"
+            );
+            assert!((turn * plain.end - rotated.end).length() < 1e-2);
+            if let (Some(n), Some(m)) = (plain.normal, rotated.normal) {
+                assert!((turn * n - m).length() < 1e-3, "{n} vs {m}");
+                hits += 1;
+                if n.abs().max_element() < 0.999 {
+                    edge_hits += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        hits > 200 && edge_hits > 50,
+        "{hits} hits, {edge_hits} at edges"
+    );
+}
+
 #[test]
 fn moving_models_are_traced_in_their_placement() {
     use planeshift::trace::ModelPlacement;
