@@ -11,8 +11,9 @@
 //! - The hit normal is a brush side's unit normal facing the mover (`d1 > d2`). For spheres,
 //!   capsules and hulls the plane-shifted hit is kept where the shape meets the entered face
 //!   inside its outline (exact there) and otherwise refined on the exact distance
-//!   (`rounded`), within the brush's own enter and leave fractions; a refined contact at an
-//!   edge or corner gets the tangent plane there.
+//!   (`rounded`) from the brush's enter fraction on (to the end of the sweep, not to Quake's
+//!   leave fraction, see `refine`); a refined contact at an edge or corner gets the tangent
+//!   plane there.
 
 use glam::DVec3;
 
@@ -70,15 +71,7 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
             let faces = FacePlanes::of(work, brush);
             let shape = faces.planes().and_then(Polytope::new);
             if !within(shape.as_ref(), &core, radius, work.start) {
-                refine(
-                    work,
-                    brush,
-                    shape.as_ref(),
-                    (&core, radius),
-                    0.0,
-                    leave_fraction,
-                    None,
-                );
+                refine(work, brush, shape.as_ref(), (&core, radius), 0.0, None);
                 return;
             }
             work.start_solid = true;
@@ -118,7 +111,6 @@ pub(crate) fn clip_brush(work: &mut TraceWork<'_>, brush: &CompiledBrush) {
                 shape.as_ref(),
                 (&core, radius),
                 enter_fraction,
-                leave_fraction,
                 enter_plane,
             );
         }
@@ -182,16 +174,21 @@ fn record(
     }
 }
 
-/// Finds the exact first contact of `core` rounded by `radius` with the brush in
-/// `from..until` and records it. `until` is the brush's own leave fraction, never the best
-/// hit so far, so the contact found does not depend on the order brushes are visited in.
+/// Finds the exact first contact of `core` rounded by `radius` with the brush after `from`
+/// and records it.
+///
+/// The search may run to the end of the sweep, never only to the best hit so far (so the
+/// contact found does not depend on the order brushes are visited in), nor only to the
+/// shifted planes' leave fraction: Quake's leave fraction is pulled in by the stop distance,
+/// and a sweep that cuts across a corner of the shifted planes can come within the stop
+/// distance of the brush only after it (measured: a capsule passing a box's vertical edge
+/// on `kaos.map`). The search ends on its own once the distance grows.
 fn refine(
     work: &mut TraceWork<'_>,
     brush: &CompiledBrush,
     shape: Option<&Polytope<'_>>,
     (core, radius): (&Core<'_>, f32),
     from: f32,
-    until: f32,
     enter_plane: Option<u32>,
 ) {
     let Some(shape) = shape else {
@@ -199,7 +196,7 @@ fn refine(
         record(work, brush, from, enter_plane, None);
         return;
     };
-    match contact(shape, core, work.start, work.end, radius, from, until) {
+    match contact(shape, core, work.start, work.end, radius, from, 1.0) {
         Contact::Miss => {}
         Contact::Keep => record(work, brush, from, enter_plane, None),
         // Ties between brushes at equal fractions go to the lower plane id. At the

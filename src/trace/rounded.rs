@@ -3,9 +3,9 @@
 //! advancement) on the exact distance to the brush.
 //!
 //! Takes a brush (its face planes), the sweep, the shape as a [`Core`] (a point, a segment
-//! or a point set) rounded by a radius, and the interval in which plane shifting says the
-//! shape can touch the brush; gives the first contact in that interval, or that there is
-//! none. Plane shifting with bevels is conservative for these shapes: near convex edges and
+//! or a point set) rounded by a radius, and the interval to search, which starts where
+//! plane shifting says the shape can first touch the brush; gives the first contact in that
+//! interval, or that there is none. Plane shifting with bevels is conservative for these shapes: near convex edges and
 //! corners the shifted planes reach past the true Minkowski sum (up to (κ − 1)·r for a round
 //! shape; a hull's edge meeting a brush's edge has no plane at all), so the shape stops early
 //! there and reports a bevel's normal. This module removes that error.

@@ -533,6 +533,63 @@ fn batch_results_equal_single_sweeps_in_order() {
     }
 }
 
+/// A sweep that cuts across a corner of a brush's shifted planes, past a box's vertical edge
+/// (found on `kaos.map` with a capsule of radius 16): it is inside the shifted planes only
+/// briefly and shallowly, and comes within the stop distance of the edge only after
+/// Quake's leave fraction (which the stop distance pulls in). The refined search must not
+/// stop there: spheres and capsules stop where their distance to the edge is r + 1/32.
+///
+/// ```text
+///        y
+///        ^   box 256..384 × −496..−448
+///   -448 +--------+
+///        |        |   start (422, −480)
+///   -496 +--------+ <- edge        \
+///                    (384, −496)    \  passes 16 from the edge
+///                                    v  end (378, −525)
+/// ```
+#[test]
+fn a_sweep_cutting_a_corner_of_the_shifted_planes_stops_at_the_edge() {
+    let src = br#"{ "classname" "worldspawn"
+{ ( 256 -496 384 ) ( 256 -495 384 ) ( 256 -496 385 ) a 0 0 0 1 1
+  ( 384 -496 384 ) ( 384 -496 385 ) ( 384 -495 384 ) a 0 0 0 1 1
+  ( 256 -496 384 ) ( 256 -496 385 ) ( 257 -496 384 ) a 0 0 0 1 1
+  ( 256 -448 384 ) ( 257 -448 384 ) ( 256 -448 385 ) a 0 0 0 1 1
+  ( 256 -496 384 ) ( 257 -496 384 ) ( 256 -495 384 ) a 0 0 0 1 1
+  ( 256 -496 512 ) ( 256 -495 512 ) ( 257 -496 512 ) a 0 0 0 1 1 } }"#;
+    let map = compile(src).map;
+    let start = Vec3::new(422.17258, -479.72577, 421.5596);
+    let end = Vec3::new(377.60742, -525.47107, 445.9983);
+    // The centre's horizontal offset from the edge is a + b·f; the first f where it is
+    // r + 1/32 away.
+    let (a, b) = (
+        start.truncate() - glam::Vec2::new(384.0, -496.0),
+        (end - start).truncate(),
+    );
+    let reach = 16.0 + 1.0 / 32.0;
+    let (qa, qb, qc) = (b.dot(b), 2.0 * a.dot(b), a.dot(a) - reach * reach);
+    let contact = (-qb - (qb * qb - 4.0 * qa * qc).sqrt()) / (2.0 * qa);
+    let length = (end - start).length();
+    for shape in [
+        TraceShape::sphere(16.0).expect("sphere"),
+        TraceShape::capsule(16.0, 20.0).expect("capsule"),
+    ] {
+        let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+        assert!(t.hit(), "{shape:?} passes the edge: {t:?}");
+        assert!(
+            t.fraction <= contact && (contact - t.fraction) * length < 2e-3,
+            "{shape:?}: stops at {}, contact at {contact}",
+            t.fraction
+        );
+        let n = t.normal.expect("normal");
+        let off = (start + (end - start) * t.fraction).truncate() - glam::Vec2::new(384.0, -496.0);
+        assert!(
+            (n.truncate() - off.normalize()).length() < 1e-3,
+            "{n} vs {off}"
+        );
+    }
+}
+
 /// Under a rotated model, capsules and hulls are refined in the model's frame: a hull turned
 /// with the model, swept along the turned path, stops where the unturned hull stops on the
 /// unturned path (at any angle, since the shape is carried into the model's frame exactly),
