@@ -219,27 +219,61 @@ pub const SLICE_CLIP_EPSILON: f32 = 1e-3;
 
 const _: () = assert!((SLICE_CLIP_EPSILON as f64) < MIN_EDGE_LENGTH);
 
-// ---- Exact sphere contacts (trace/rounded.rs) ----
+// ---- Exact contacts of spheres, capsules and hulls (trace/rounded.rs, trace/gjk.rs) ----
 
 /// A candidate closest point counts as on a brush when it is inside every face plane within
 /// this fraction of the coordinates' magnitude (unitless, applied in f64). Absorbs the f32
 /// rounding of plane distances, so corners where four planes meet are not lost.
 pub const FEATURE_EPSILON: f64 = 1e-6;
 
-/// A sphere's contact on a face counts as inside the face's outline only when it is inside
+/// A shape's contact on a face counts as inside the face's outline only when it is inside
 /// every other face plane by this fraction of the coordinates' magnitude (unitless): near an
 /// edge, where f32 rounding could misjudge it, the exact refinement decides instead.
 pub const FACE_INSIDE_SLACK: f32 = 1e-5;
 
-/// A sphere's refined contact is accepted within this of the stop distance, in units.
+/// A refined contact is accepted within this of the stop distance, in units. Also how much
+/// farther than a shape's support point another point of its core may lie along a face's
+/// normal and still count as touching the face (a capsule's two ends against a wall).
 pub const ADVANCE_TOLERANCE: f32 = 1.0 / 1024.0;
 
-/// Most conservative-advancement steps per brush; a grazing contact that has not converged
-/// by then stops where it got to (early, never late).
+/// Most advancement steps per brush before a contact search falls back on bisection (a
+/// grazing pass); bisection then finds the contact or the miss.
 pub const MAX_ADVANCE_STEPS: usize = 32;
+
+/// What a refined contact's direction from the brush to the shape may be off by through
+/// rounding alone, as the sine of the angle (unitless): the Newton steps of the contact
+/// search divide by the distance's slope along the sweep, and count it this much steeper
+/// than measured, so that rounding can never carry a step past the contact. f64 closest
+/// points at ±2^18 are good to about 6e-11 units, so at the stop distance (1/32) or farther
+/// their direction is good to 2e-9.
+pub const SLOPE_SLACK: f64 = 1e-8;
 
 /// Brushes with more faces than this are not refined (their plane-shifted hit stands); real
 /// maps stay below 40.
 pub const MAX_REFINED_FACES: usize = 64;
 
+/// GJK stops when its upper and lower bounds on a distance differ by at most this fraction
+/// of the coordinates' magnitude, and calls two sets nearer than that touching (unitless,
+/// applied in f64). 1e-11 is 4e-8 units at Quake's ±4096 and 3e-6 at [`MAX_MAP_COORD`]:
+/// far below [`ADVANCE_TOLERANCE`], and a thousand times above the rounding of support
+/// points of that magnitude (2.2e-16 relative), so it is reached, not chased.
+pub const GJK_TOLERANCE: f64 = 1e-11;
+
+/// Most support queries in one GJK distance. Polytopes of a few dozen corners converge in
+/// under ten; the cap only stops cycling through rounding, and the lower bound returned then
+/// is still a true one.
+pub const GJK_MAX_ITERATIONS: usize = 32;
+
+/// A GJK triangle whose two edges from its first corner make an angle with a squared sine
+/// below this, or a tetrahedron whose squared volume relative to the product of the squared
+/// lengths of its edges from its first corner is below this, is too flat to project onto
+/// (unitless): its edges and corners, which are well conditioned, give its nearest point.
+pub const GJK_FLAT_SINE: f64 = 1e-12;
+
+/// A contact normal whose cosine with a face's normal is within this of 1 is reported as
+/// that face (unitless; about 0.08° at 1e-6): the face plane is then a tangent plane at the
+/// contact up to that angle, and the contact keeps the face's plane id.
+pub const FACE_NORMAL_EPSILON: f64 = 1e-6;
+
 const _: () = assert!(ADVANCE_TOLERANCE < SURFACE_CLIP_EPSILON);
+const _: () = assert!(GJK_TOLERANCE < FEATURE_EPSILON);

@@ -8,14 +8,21 @@
 //!   fraction 0 with a valid plane and is not start-solid; moving away never hits.
 //! - A start inside the brush sets `start_solid` and the brush does not block a sweep that
 //!   leaves it; start and end inside set `all_solid` with fraction 0.
-//! - The hit normal is a brush side's unit normal facing the mover (`d1 > d2`).
+//! - The hit normal is a brush side's unit normal facing the mover (`d1 > d2`). For spheres,
+//!   capsules and hulls the plane-shifted hit is kept where the shape meets the entered face
+//!   inside its outline (exact there) and otherwise refined on the exact distance
+//!   (`rounded`) from the brush's enter fraction on (to the end of the sweep, not to Quake's
+//!   leave fraction, see `refine`); a refined contact at an edge or corner gets the tangent
+//!   plane there.
 
-use glam::{DVec3, Vec3};
+use glam::DVec3;
 
 use crate::compiled::{CompiledBrush, Plane};
-use crate::tolerance::{FACE_INSIDE_SLACK, MAX_REFINED_FACES, SURFACE_CLIP_EPSILON};
+use crate::tolerance::{
+    ADVANCE_TOLERANCE, FACE_INSIDE_SLACK, MAX_REFINED_FACES, SURFACE_CLIP_EPSILON,
+};
 
-use super::rounded::{Contact, Polytope, sphere_contact};
+use super::rounded::{Contact, Core, Polytope, contact, within};
 use super::shape::Support;
 use super::tree_walk::TraceWork;
 
@@ -57,27 +64,19 @@ pub(crate) fn clip_brush<S: Support>(work: &mut TraceWork<'_, S>, brush: &Compil
             }
         }
     }
-    let sphere = work.shape.sphere_radius();
+    let exact = work.shape.core();
     if !starts_out {
-        // Inside every shifted plane. For a sphere that may only be the bevels' over-reach:
-        // it overlaps only if its centre is within its radius of the brush itself.
-        if let Some(radius) = sphere {
+        // Inside every shifted plane. For a sphere, capsule or hull that may only be the
+        // bevels' over-reach: it overlaps only if its core is within its radius of the brush.
+        if let Some((core, radius)) = exact {
             let faces = FacePlanes::of(work, brush);
             let shape = faces.planes().and_then(Polytope::new);
-            if !within(shape.as_ref(), work.start, radius) {
-                refine(
-                    work,
-                    brush,
-                    shape.as_ref(),
-                    radius,
-                    0.0,
-                    leave_fraction,
-                    None,
-                );
+            if !within(shape.as_ref(), &core, radius, work.start) {
+                refine(work, brush, shape.as_ref(), (&core, radius), 0.0, None);
                 return;
             }
             work.start_solid = true;
-            if within(shape.as_ref(), work.end, radius) {
+            if within(shape.as_ref(), &core, radius, work.end) {
                 set_all_solid(work, brush);
             }
             return;
@@ -96,22 +95,23 @@ pub(crate) fn clip_brush<S: Support>(work: &mut TraceWork<'_, S>, brush: &Compil
     if !(enter_fraction < leave_fraction && enter_plane.is_some() && earlier) {
         return;
     }
-    match sphere {
-        // A sphere meeting a face inside its outline: plane shifting is exact there.
-        Some(radius) if meets_face_inside(work, brush, enter_side, enter_fraction, radius) => {
+    match exact {
+        // The shape meeting a face inside its outline: plane shifting is exact there.
+        Some((core, radius))
+            if meets_face_inside(work, brush, enter_side, enter_fraction, &core, radius) =>
+        {
             record(work, brush, enter_fraction, enter_plane, None);
         }
         // Otherwise (an edge or a corner) the shifted planes only bound the contact.
-        Some(radius) => {
+        Some((core, radius)) => {
             let faces = FacePlanes::of(work, brush);
             let shape = faces.planes().and_then(Polytope::new);
             refine(
                 work,
                 brush,
                 shape.as_ref(),
-                radius,
+                (&core, radius),
                 enter_fraction,
-                leave_fraction,
                 enter_plane,
             );
         }
@@ -119,13 +119,16 @@ pub(crate) fn clip_brush<S: Support>(work: &mut TraceWork<'_, S>, brush: &Compil
     }
 }
 
-/// Whether a sphere entering by side `side` (an index into the brush's sides) at `fraction`
-/// touches that face inside its outline: then the contact is on the face and exact.
+/// Whether a shape entering by side `side` (an index into the brush's sides) at `fraction`
+/// touches that face inside its outline: then the contact is on the face and exact. The
+/// points tried are the core's lowest along the face's normal, pushed out by the radius:
+/// they lie on the face plane when the shifted plane is met.
 fn meets_face_inside(
     work: &TraceWork<'_, impl Support>,
     brush: &CompiledBrush,
     side: usize,
     fraction: f32,
+    core: &Core<'_>,
     radius: f32,
 ) -> bool {
     let map = work.map;
@@ -135,11 +138,14 @@ fn meets_face_inside(
     };
     let plane = &map.planes()[entered.plane as usize];
     let center = work.start + (work.end - work.start) * fraction;
-    let contact = center - plane.normal * (radius + SURFACE_CLIP_EPSILON);
-    let slack = FACE_INSIDE_SLACK * contact.abs().max_element().max(1.0);
-    faces.iter().enumerate().all(|(i, other)| {
-        let p = &map.planes()[other.plane as usize];
-        i == side || p.normal.dot(contact) <= p.dist - slack
+    let lift = plane.normal * (radius + SURFACE_CLIP_EPSILON);
+    core.any_lowest(plane.normal, ADVANCE_TOLERANCE, |low| {
+        let contact = center + low - lift;
+        let slack = FACE_INSIDE_SLACK * contact.abs().max_element().max(1.0);
+        faces.iter().enumerate().all(|(i, other)| {
+            let p = &map.planes()[other.plane as usize];
+            i == side || p.normal.dot(contact) <= p.dist - slack
+        })
     })
 }
 
@@ -169,16 +175,21 @@ fn record(
     }
 }
 
-/// Finds a sphere's exact first contact with the brush in `from..until` and records it.
-/// `until` is the brush's own leave fraction, never the best hit so far, so the contact
-/// found does not depend on the order brushes are visited in.
+/// Finds the exact first contact of `core` rounded by `radius` with the brush after `from`
+/// and records it.
+///
+/// The search may run to the end of the sweep, never only to the best hit so far (so the
+/// contact found does not depend on the order brushes are visited in), nor only to the
+/// shifted planes' leave fraction: Quake's leave fraction is pulled in by the stop distance,
+/// and a sweep that cuts across a corner of the shifted planes can come within the stop
+/// distance of the brush only after it (measured: a capsule passing a box's vertical edge
+/// on `kaos.map`). The search ends on its own once the distance grows.
 fn refine(
     work: &mut TraceWork<'_, impl Support>,
     brush: &CompiledBrush,
     shape: Option<&Polytope<'_>>,
-    radius: f32,
+    (core, radius): (&Core<'_>, f32),
     from: f32,
-    until: f32,
     enter_plane: Option<u32>,
 ) {
     let Some(shape) = shape else {
@@ -186,16 +197,32 @@ fn refine(
         record(work, brush, from, enter_plane, None);
         return;
     };
-    match sphere_contact(shape, work.start, work.end, radius, from, until) {
+    match contact(shape, core, work.start, work.end, radius, from, 1.0) {
         Contact::Miss => {}
         Contact::Keep => record(work, brush, from, enter_plane, None),
+        // Ties between brushes at equal fractions go to the lower plane id. At the
+        // plane-shifted fraction itself the id must stay the entered plane, which the caller
+        // compared with the best hit so far before refining; the face found is then reported
+        // through the tangent.
         Contact::Hit {
             fraction,
             face: Some(face),
             ..
-        } => record(work, brush, fraction, Some(face), None),
+        } if fraction > from || enter_plane.is_none() => {
+            record(work, brush, fraction, Some(face), None);
+        }
         Contact::Hit {
-            fraction, tangent, ..
+            fraction,
+            face: Some(face),
+            tangent,
+        } => {
+            let plane = work.map.planes().get(face as usize).copied();
+            record(work, brush, fraction, enter_plane, plane.or(Some(tangent)));
+        }
+        Contact::Hit {
+            fraction,
+            face: None,
+            tangent,
         } => {
             // At an edge or corner: the tangent plane there; for ordering ties, the plane
             // the sweep entered by (or the brush's first face).
@@ -203,12 +230,6 @@ fn refine(
             record(work, brush, fraction, id, Some(tangent));
         }
     }
-}
-
-/// Whether a sphere of `radius` centred at `p` touches or overlaps the brush (true for a
-/// brush too complex to measure, the conservative answer).
-fn within(shape: Option<&Polytope<'_>>, p: Vec3, radius: f32) -> bool {
-    shape.is_none_or(|shape| shape.distance(p) <= f64::from(radius))
 }
 
 /// A brush's face planes in f64, on the stack.

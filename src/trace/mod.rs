@@ -9,12 +9,14 @@
 //! Guarantees (collision.md 6 and 10):
 //! - The end is never inside solid: it stops [`SURFACE_CLIP_EPSILON`] in front of the hit.
 //! - Exactness: points, and boxes thanks to the compiler's axial and edge × axis bevels, stop
-//!   where the exact Minkowski sum says, minus the stop distance. Spheres too: plane shifting
-//!   only bounds their contact, which `rounded` then finds on the exact distance to the brush
-//!   (edge and corner contacts get the true tangent plane). Cylinders, capsules and hulls are
+//!   where the exact Minkowski sum says, minus the stop distance. Spheres, capsules and hulls
+//!   too: plane shifting only bounds their contact near convex edges and corners, and
+//!   `rounded` then finds it on the exact distance to the brush (closed form for a sphere's
+//!   centre, GJK for a capsule's segment or a hull's points); edge and corner contacts get
+//!   the true tangent plane. Their start-solid test is exact as well. Cylinders are
 //!   conservative: they never pass through solid, and may stop early near convex edges and
-//!   corners, a rounded one by at most (κ − 1)·r where κ is the brush's reach
-//!   (`brush::reach`; the compiler's rounding bevels keep κ ≤ `ROUNDING_REACH`).
+//!   corners by at most (κ − 1)·r, where κ is the brush's reach (`brush::reach`; the
+//!   compiler's rounding bevels keep κ ≤ `ROUNDING_REACH`).
 //! - `fraction == 1` returns `end` exactly; otherwise `end = start + fraction·(end − start)`.
 //! - `start_solid` / `all_solid` follow Quake 2/3: a sweep leaving a brush it starts in is not
 //!   blocked by it; starting and ending inside gives fraction 0.
@@ -23,13 +25,15 @@
 //!
 //! Moving models: [`CompiledMap::trace_model`] sweeps through model `k` placed by a
 //! [`ModelPlacement`]. The sweep is carried into the model's frame. Translation is exact for
-//! every shape. Under rotation, points and spheres stay exact; cylinders, capsules and hulls
-//! keep their exact support (the shape is rotated into the model's frame) but the model's
-//! bevels were made for its own axes, so edge hits may stop early; a box becomes the rotated
-//! box, conservative in the same way (Quake 3's `CM_TransformedBoxTrace` instead sweeps the
-//! unrotated box, which can pass into solid).
+//! every shape. Under rotation, points, spheres, capsules and hulls stay exact (a capsule's
+//! segment and a hull's points are rotated into the model's frame, and their refinement
+//! needs no bevels); cylinders keep their exact support but the model's bevels were made for
+//! its own axes, so edge hits may stop early; a box becomes the rotated box, conservative in
+//! the same way (Quake 3's `CM_TransformedBoxTrace` instead sweeps the unrotated box, which
+//! can pass into solid).
 
 mod brush_clip;
+mod gjk;
 mod rounded;
 mod shape;
 mod tree_walk;
@@ -57,8 +61,9 @@ pub struct Trace {
     /// The unit normal of the surface hit, facing the mover; `None` when nothing was hit or
     /// the sweep is all-solid (no normal is trusted there).
     pub normal: Option<Vec3>,
-    /// The brush side hit (unshifted, in world space); for a sphere meeting an edge or a
-    /// corner, the tangent plane through the contact point. `None` exactly when `normal` is.
+    /// The brush side hit (unshifted, in world space); for a sphere, capsule or hull meeting
+    /// an edge or a corner, the tangent plane through the contact point. `None` exactly when
+    /// `normal` is.
     pub plane: Option<Plane>,
     /// Contents of the brush hit (or started in, for all-solid); empty when nothing was hit.
     pub contents: Contents,

@@ -18,7 +18,9 @@
 //! `mins <= maxs`, at least one hull point), so `h` is finite and monotone in the shape
 //! (a shape inside another never has a larger support).
 
-use glam::{Mat3, Vec3};
+use glam::{DVec3, Mat3, Vec3};
+
+use super::rounded::Core;
 
 use crate::compiled::CompiledBrush;
 
@@ -390,11 +392,33 @@ impl<'a> Oriented<'a> {
         }
     }
 
-    /// The radius, for a sphere (whose contacts `rounded` refines exactly).
+    /// The core and rounding radius of the shapes whose contacts `rounded` refines exactly
+    /// (spheres, capsules and hulls), in this frame; `None` for the others.
     #[inline]
-    pub(crate) fn sphere_radius(&self) -> Option<f32> {
-        match self.shape.0 {
-            Repr::Sphere { radius } => Some(radius),
+    pub(crate) fn core(&self) -> Option<(Core<'a>, f32)> {
+        match &self.shape.0 {
+            Repr::Sphere { radius } => Some((Core::Point, *radius)),
+            Repr::Capsule {
+                radius,
+                half_height,
+            } if *half_height == 0.0 => Some((Core::Point, *radius)),
+            Repr::Capsule {
+                radius,
+                half_height,
+            } => {
+                // The axis in this frame: rotationᵀ·Z.
+                let axis = self.rotation.map_or(DVec3::Z, |r| {
+                    Vec3::new(r.x_axis.z, r.y_axis.z, r.z_axis.z).as_dvec3()
+                });
+                Some((Core::Segment(axis * f64::from(*half_height)), *radius))
+            }
+            Repr::Hull { points } => Some((
+                Core::Points {
+                    points,
+                    rotation: self.rotation.map(|r| r.as_dmat3()),
+                },
+                0.0,
+            )),
             _ => None,
         }
     }
@@ -573,6 +597,49 @@ mod tests {
             player.bounds(),
             (Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0))
         );
+    }
+
+    #[test]
+    fn cores_rounded_by_their_radius_have_the_shapes_support_in_any_frame() {
+        use super::super::gjk::SupportMap;
+        let hull = TraceShape::hull(vec![
+            Vec3::new(3.0, -2.0, 7.0),
+            Vec3::new(-5.0, 4.0, -6.0),
+            Vec3::new(8.0, 1.0, 0.5),
+            Vec3::new(0.0, -9.0, 2.0),
+        ])
+        .unwrap();
+        let shapes = [
+            TraceShape::sphere(5.0).unwrap(),
+            TraceShape::capsule(5.0, 0.0).unwrap(),
+            TraceShape::capsule(4.0, 12.0).unwrap(),
+            hull,
+        ];
+        let rotations = [
+            None,
+            Some(Mat3::from_rotation_z(0.5)),
+            Some(Mat3::from_rotation_x(1.1) * Mat3::from_rotation_y(-0.7)),
+        ];
+        let directions = [
+            Vec3::X,
+            Vec3::NEG_Z,
+            Vec3::new(0.3, -0.8, 0.52).normalize(),
+            Vec3::new(-0.6, 0.1, 0.79).normalize(),
+        ];
+        for shape in &shapes {
+            for rotation in rotations {
+                let oriented = Oriented::new(shape, rotation);
+                let (core, radius) = oriented.core().unwrap();
+                for u in directions {
+                    let d = u.as_dvec3();
+                    let h = core.support(d).dot(d) + f64::from(radius);
+                    let expected = f64::from(oriented.support(u));
+                    assert!((h - expected).abs() < 1e-4, "{shape:?} {rotation:?} {u}");
+                }
+            }
+        }
+        let none = [TraceShape::point(), TraceShape::cylinder(1.0, 2.0).unwrap()];
+        assert!(none.iter().all(|s| Oriented::new(s, None).core().is_none()));
     }
 
     #[test]

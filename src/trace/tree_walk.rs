@@ -111,8 +111,8 @@ pub(crate) struct TraceWork<'a, S> {
     shape_maxs: Vec3,
     pub fraction: f32,
     pub hit_plane: Option<u32>,
-    /// For a refined sphere contact at an edge or corner: the tangent plane there (model
-    /// frame); it replaces `hit_plane` in the result.
+    /// For a refined contact at an edge or corner: the tangent plane there (model frame);
+    /// it replaces `hit_plane` in the result.
     pub hit_tangent: Option<Plane>,
     pub contents: Contents,
     pub start_solid: bool,

@@ -533,6 +533,159 @@ fn batch_results_equal_single_sweeps_in_order() {
     }
 }
 
+/// A sweep that cuts across a corner of a brush's shifted planes, past a box's vertical edge
+/// (found on `kaos.map` with a capsule of radius 16): it is inside the shifted planes only
+/// briefly and shallowly, and comes within the stop distance of the edge only after
+/// Quake's leave fraction (which the stop distance pulls in). The refined search must not
+/// stop there: spheres and capsules stop where their distance to the edge is r + 1/32.
+///
+/// ```text
+///        y
+///        ^   box 256..384 × −496..−448
+///   -448 +--------+
+///        |        |   start (422, −480)
+///   -496 +--------+ <- edge        \
+///                    (384, −496)    \  passes 16 from the edge
+///                                    v  end (378, −525)
+/// ```
+#[test]
+fn a_sweep_cutting_a_corner_of_the_shifted_planes_stops_at_the_edge() {
+    let src = br#"{ "classname" "worldspawn"
+{ ( 256 -496 384 ) ( 256 -495 384 ) ( 256 -496 385 ) a 0 0 0 1 1
+  ( 384 -496 384 ) ( 384 -496 385 ) ( 384 -495 384 ) a 0 0 0 1 1
+  ( 256 -496 384 ) ( 256 -496 385 ) ( 257 -496 384 ) a 0 0 0 1 1
+  ( 256 -448 384 ) ( 257 -448 384 ) ( 256 -448 385 ) a 0 0 0 1 1
+  ( 256 -496 384 ) ( 257 -496 384 ) ( 256 -495 384 ) a 0 0 0 1 1
+  ( 256 -496 512 ) ( 256 -495 512 ) ( 257 -496 512 ) a 0 0 0 1 1 } }"#;
+    let map = compile(src).map;
+    let start = Vec3::new(422.17258, -479.72577, 421.5596);
+    let end = Vec3::new(377.60742, -525.47107, 445.9983);
+    // The centre's horizontal offset from the edge is a + b·f; the first f where it is
+    // r + 1/32 away.
+    let (a, b) = (
+        start.truncate() - glam::Vec2::new(384.0, -496.0),
+        (end - start).truncate(),
+    );
+    let reach = 16.0 + 1.0 / 32.0;
+    let (qa, qb, qc) = (b.dot(b), 2.0 * a.dot(b), a.dot(a) - reach * reach);
+    let contact = (-qb - (qb * qb - 4.0 * qa * qc).sqrt()) / (2.0 * qa);
+    let length = (end - start).length();
+    for shape in [
+        TraceShape::sphere(16.0).expect("sphere"),
+        TraceShape::capsule(16.0, 20.0).expect("capsule"),
+    ] {
+        let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+        assert!(t.hit(), "{shape:?} passes the edge: {t:?}");
+        assert!(
+            t.fraction <= contact && (contact - t.fraction) * length < 2e-3,
+            "{shape:?}: stops at {}, contact at {contact}",
+            t.fraction
+        );
+        let n = t.normal.expect("normal");
+        let off = (start + (end - start) * t.fraction).truncate() - glam::Vec2::new(384.0, -496.0);
+        assert!(
+            (n.truncate() - off.normalize()).length() < 1e-3,
+            "{n} vs {off}"
+        );
+    }
+}
+
+/// Under a rotated model, capsules and hulls are refined in the model's frame: a hull turned
+/// with the model, swept along the turned path, stops where the unturned hull stops on the
+/// unturned path (at any angle, since the shape is carried into the model's frame exactly),
+/// and so does a capsule (upright, so unchanged by a turn about Z). The sweeps aim at the
+/// door's edges and corners, where the refinement decides.
+#[test]
+fn rotated_models_refine_capsules_and_hulls_in_their_frame() {
+    use planeshift::trace::ModelPlacement;
+    let map = compile(&read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+    ))
+    .map;
+    // Model 1 is the func_door at (768 1408 0)..(784 1536 128); its pivot is the origin.
+    let (lo, hi) = (
+        Vec3::new(768.0, 1408.0, 0.0),
+        Vec3::new(784.0, 1536.0, 128.0),
+    );
+    let turn = glam::Quat::from_rotation_z(0.4);
+    let turned = ModelPlacement {
+        rotation: turn,
+        ..ModelPlacement::default()
+    };
+    let points = vec![
+        Vec3::new(9.0, -4.0, 14.0),
+        Vec3::new(-7.0, 8.0, -12.0),
+        Vec3::new(12.0, 3.0, -3.0),
+        Vec3::new(-2.0, -11.0, 5.0),
+        Vec3::new(1.0, 2.0, 16.0),
+    ];
+    let cases = [
+        (
+            TraceShape::hull(points.clone()).expect("hull"),
+            TraceShape::hull(points.iter().map(|p| turn * *p).collect()).expect("hull"),
+        ),
+        (
+            TraceShape::capsule(6.0, 10.0).expect("capsule"),
+            TraceShape::capsule(6.0, 10.0).expect("capsule"),
+        ),
+    ];
+    let mut rng = Pcg32::new(61);
+    let (mut hits, mut edge_hits) = (0, 0);
+    for (shape, shape_turned) in &cases {
+        for _ in 0..300 {
+            // A point near one of the door's edges, approached from 60 to 100 units away.
+            let corner = Vec3::select(
+                glam::BVec3::new(rng.below(2) == 0, rng.below(2) == 0, rng.below(2) == 0),
+                lo,
+                hi,
+            );
+            let along = rng.below(3);
+            let mut target = corner;
+            target[along] = between(&mut rng, lo[along], hi[along]);
+            let jitter = Vec3::new(
+                between(&mut rng, -16.0, 16.0),
+                between(&mut rng, -16.0, 16.0),
+                between(&mut rng, -16.0, 16.0),
+            );
+            let direction = Vec3::new(
+                between(&mut rng, -1.0, 1.0),
+                between(&mut rng, -1.0, 1.0),
+                between(&mut rng, -1.0, 1.0),
+            )
+            .normalize_or_zero();
+            let start = target + jitter - direction * between(&mut rng, 60.0, 100.0);
+            let end = target + jitter + direction * 40.0;
+            let at_rest = ModelPlacement::default();
+            let plain = map.trace_model(1, &at_rest, shape, start, end, Contents::MASK_SOLID);
+            let (ts, te) = (turn * start, turn * end);
+            let rotated = map.trace_model(1, &turned, shape_turned, ts, te, Contents::MASK_SOLID);
+            assert_eq!(
+                plain.start_solid, rotated.start_solid,
+                "{shape:?} {start} {end}"
+            );
+            if plain.start_solid {
+                continue;
+            }
+            assert!(
+                (plain.fraction - rotated.fraction).abs() < 1e-4,
+                "{shape:?} {start} {end}: {plain:?} vs {rotated:?}"
+            );
+            assert!((turn * plain.end - rotated.end).length() < 1e-2);
+            if let (Some(n), Some(m)) = (plain.normal, rotated.normal) {
+                assert!((turn * n - m).length() < 1e-3, "{n} vs {m}");
+                hits += 1;
+                if n.abs().max_element() < 0.999 {
+                    edge_hits += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        hits > 200 && edge_hits > 50,
+        "{hits} hits, {edge_hits} at edges"
+    );
+}
+
 #[test]
 fn moving_models_are_traced_in_their_placement() {
     use planeshift::trace::ModelPlacement;
