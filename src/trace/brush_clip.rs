@@ -58,7 +58,15 @@ pub(crate) fn clip_brush<S: Support>(work: &mut TraceWork<'_, S>, brush: &Compil
                 enter_side = index;
             }
         } else {
-            let f = ((d1 + SURFACE_CLIP_EPSILON) / (d1 - d2)).min(1.0);
+            // Leaving: where the point crosses the shifted plane itself. Quake's
+            // `(d1 + eps) / (d1 − d2)` leaves the region shrunk by the stop distance instead, so
+            // a sweep cutting across a corner of the shifted planes (above all one nearly
+            // parallel to a bevel, where the stop distance is a long way along the sweep) passed
+            // the brush although it came into contact (measured: a cylinder grazing a box's top
+            // edge on `arena.map` passed 0.007 units inside it). Leaving where the point is the
+            // stop distance out would stop points short of sharp edges by more than the stop
+            // distance.
+            let f = (d1 / (d1 - d2)).min(1.0);
             if f < leave_fraction {
                 leave_fraction = f;
             }

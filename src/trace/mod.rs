@@ -9,14 +9,12 @@
 //! Guarantees (collision.md 6 and 10):
 //! - The end is never inside solid: it stops [`SURFACE_CLIP_EPSILON`] in front of the hit.
 //! - Exactness: points, and boxes thanks to the compiler's axial and edge × axis bevels, stop
-//!   where the exact Minkowski sum says, minus the stop distance. Spheres, capsules and hulls
-//!   too: plane shifting only bounds their contact near convex edges and corners, and
-//!   `rounded` then finds it on the exact distance to the brush (closed form for a sphere's
-//!   centre, GJK for a capsule's segment or a hull's points); edge and corner contacts get
-//!   the true tangent plane. Their start-solid test is exact as well. Cylinders are
-//!   conservative: they never pass through solid, and may stop early near convex edges and
-//!   corners by at most (κ − 1)·r, where κ is the brush's reach (`brush::reach`; the
-//!   compiler's rounding bevels keep κ ≤ `ROUNDING_REACH`).
+//!   where the exact Minkowski sum says, minus the stop distance. Spheres, cylinders,
+//!   capsules and hulls too: plane shifting only bounds their contact near convex edges and
+//!   corners, and `rounded` then finds it on the exact distance to the brush (closed form for
+//!   a sphere's centre, GJK for a cylinder's disk, a capsule's segment or a hull's points);
+//!   edge and corner contacts get the true tangent plane. Their start-solid test is exact as
+//!   well.
 //! - `fraction == 1` returns `end` exactly; otherwise `end = start + fraction·(end − start)`.
 //! - `start_solid` / `all_solid` follow Quake 2/3: a sweep leaving a brush it starts in is not
 //!   blocked by it; starting and ending inside gives fraction 0.
@@ -25,12 +23,11 @@
 //!
 //! Moving models: [`CompiledMap::trace_model`] sweeps through model `k` placed by a
 //! [`ModelPlacement`]. The sweep is carried into the model's frame. Translation is exact for
-//! every shape. Under rotation, points, spheres, capsules and hulls stay exact (a capsule's
-//! segment and a hull's points are rotated into the model's frame, and their refinement
-//! needs no bevels); cylinders keep their exact support but the model's bevels were made for
-//! its own axes, so edge hits may stop early; a box becomes the rotated box, conservative in
-//! the same way (Quake 3's `CM_TransformedBoxTrace` instead sweeps the unrotated box, which
-//! can pass into solid).
+//! every shape. Under rotation, points, spheres, cylinders, capsules and hulls stay exact
+//! (their cores are rotated into the model's frame, and their refinement needs no bevels); a
+//! box becomes the rotated box, which keeps its exact support but the model's bevels were
+//! made for its own axes, so its edge hits may stop early (Quake 3's `CM_TransformedBoxTrace`
+//! instead sweeps the unrotated box, which can pass into solid).
 
 mod brush_clip;
 mod gjk;

@@ -1,9 +1,9 @@
-//! Exact contacts of spheres, capsules and hulls: where such a shape swept through a brush
+//! Exact contacts of spheres, cylinders, capsules and hulls: where such a shape swept through a brush
 //! really first comes within the stop distance, found by safe Newton steps (conservative
 //! advancement) on the exact distance to the brush.
 //!
-//! Takes a brush (its face planes), the sweep, the shape as a [`Core`] (a point, a segment
-//! or a point set) rounded by a radius, and the interval to search, which starts where
+//! Takes a brush (its face planes), the sweep, the shape as a [`Core`] (a point, a segment,
+//! a point set or an upright cylinder) rounded by a radius, and the interval to search, which starts where
 //! plane shifting says the shape can first touch the brush; gives the first contact in that
 //! interval, or that there is none. Plane shifting with bevels is conservative for these shapes: near convex edges and
 //! corners the shifted planes reach past the true Minkowski sum (up to (κ − 1)·r for a round
@@ -24,8 +24,9 @@
 //!
 //! Distances run in f64. A sphere's is exact in closed form: the closest point of a convex
 //! brush lies on one face, one edge (two planes) or one corner (three planes), and trying
-//! each and keeping the nearest feasible one is exact. A capsule's segment and a hull's
-//! points are measured by GJK (`gjk.rs`) against the brush's corners, warm-started from one
+//! each and keeping the nearest feasible one is exact. A capsule's segment, a hull's points
+//! and a cylinder (whose curved rim GJK approaches from outside, giving a lower and an upper
+//! bound) are measured by GJK (`gjk.rs`) against the brush's corners, warm-started from one
 //! position of the sweep to the next. Under a rotated model the core is rotated into the
 //! model's frame (the exact distance needs no bevels, so it stays exact there).
 
@@ -68,6 +69,13 @@ pub(crate) enum Core<'a> {
         points: &'a [Vec3],
         rotation: Option<DMat3>,
     },
+    /// An upright cylinder of `radius` spanning `−half_height..half_height` on its own Z;
+    /// `rotation` as for [`Core::Points`]. Its rounding radius is 0: the disk is the core.
+    Cylinder {
+        radius: f64,
+        half_height: f64,
+        rotation: Option<DMat3>,
+    },
 }
 
 impl Core<'_> {
@@ -105,8 +113,44 @@ impl Core<'_> {
                     along.dot(p) <= lowest + slack && test(unrotate(rotation, p).as_vec3())
                 })
             }
+            Core::Cylinder {
+                radius,
+                half_height,
+                rotation,
+            } => {
+                // In the cylinder's frame: the rim point lowest along `n`, the other end of
+                // the side line through it when `n` is (nearly) horizontal, and the cap's
+                // centre when `n` is (nearly) vertical.
+                let e = rotation.map_or(n.as_dvec3(), |r| r * n.as_dvec3());
+                let slack = f64::from(slack);
+                let low = cylinder_support(radius, half_height, -e);
+                let side = DVec3::new(low.x, low.y, -low.z);
+                let cap = DVec3::new(0.0, 0.0, low.z);
+                let flat_side = e.z.abs() * 2.0 * half_height <= slack;
+                let flat_cap = radius * e.truncate().length() <= slack;
+                let mut try_point = |p: DVec3| test(unrotate(rotation, p).as_vec3());
+                try_point(low) || (flat_side && try_point(side)) || (flat_cap && try_point(cap))
+            }
         }
     }
+}
+
+/// The point of an upright cylinder (radius `radius`, `−half_height..half_height` on Z) farthest
+/// along `d`; on the axis when `d` is vertical.
+fn cylinder_support(radius: f64, half_height: f64, d: DVec3) -> DVec3 {
+    let horizontal = d.truncate();
+    let length = horizontal.length();
+    let rim = if length > 0.0 {
+        horizontal * (radius / length)
+    } else {
+        glam::DVec2::ZERO
+    };
+    let z = if d.z >= 0.0 {
+        half_height
+    } else {
+        -half_height
+    };
+    rim.extend(z)
 }
 
 impl SupportMap for Core<'_> {
@@ -133,6 +177,14 @@ impl SupportMap for Core<'_> {
                     }
                 }
                 unrotate(rotation, best)
+            }
+            Core::Cylinder {
+                radius,
+                half_height,
+                rotation,
+            } => {
+                let along = rotation.map_or(d, |r| r * d);
+                unrotate(rotation, cylinder_support(radius, half_height, along))
             }
         }
     }

@@ -393,7 +393,7 @@ impl<'a> Oriented<'a> {
     }
 
     /// The core and rounding radius of the shapes whose contacts `rounded` refines exactly
-    /// (spheres, capsules and hulls), in this frame; `None` for the others.
+    /// (spheres, cylinders, capsules and hulls), in this frame; `None` for points and boxes.
     #[inline]
     pub(crate) fn core(&self) -> Option<(Core<'a>, f32)> {
         match &self.shape.0 {
@@ -415,6 +415,17 @@ impl<'a> Oriented<'a> {
             Repr::Hull { points } => Some((
                 Core::Points {
                     points,
+                    rotation: self.rotation.map(|r| r.as_dmat3()),
+                },
+                0.0,
+            )),
+            Repr::Cylinder {
+                radius,
+                half_height,
+            } => Some((
+                Core::Cylinder {
+                    radius: f64::from(*radius),
+                    half_height: f64::from(*half_height),
                     rotation: self.rotation.map(|r| r.as_dmat3()),
                 },
                 0.0,
@@ -614,6 +625,8 @@ mod tests {
             TraceShape::capsule(5.0, 0.0).unwrap(),
             TraceShape::capsule(4.0, 12.0).unwrap(),
             hull,
+            TraceShape::cylinder(6.0, 9.0).unwrap(),
+            TraceShape::cylinder(6.0, 0.0).unwrap(),
         ];
         let rotations = [
             None,
@@ -638,7 +651,10 @@ mod tests {
                 }
             }
         }
-        let none = [TraceShape::point(), TraceShape::cylinder(1.0, 2.0).unwrap()];
+        let none = [
+            TraceShape::point(),
+            TraceShape::aabb(Vec3::NEG_ONE, Vec3::ONE).unwrap(),
+        ];
         assert!(none.iter().all(|s| Oriented::new(s, None).core().is_none()));
     }
 

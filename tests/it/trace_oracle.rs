@@ -172,8 +172,13 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
                     );
                 }
                 // Every shape: the reference point stops within κ·R of the brush, and the shape
-                // reaches its inradius closer.
-                let bound = kappa * f64::from(shape.radius()) - inradius(&params) + stop + 1e-3;
+                // reaches its inradius closer. The stop distance is kept along the entered
+                // plane's normal, so a sweep crossing near an edge at a glancing angle stops up
+                // to stop / sin(θ/2) from it (θ the edge's dihedral angle): a point stopped
+                // 0.057 from a 66° edge on `e2m2.map`; the issue's 2 × stop distance covers
+                // edges down to 60°.
+                let over_reach = kappa * f64::from(shape.radius()) - inradius(&params) + stop;
+                let bound = over_reach.max(2.0 * stop) + 1e-3;
                 assert!(
                     clearance <= bound,
                     "{name} {kind:?} {params:?} {start}->{end}: clearance {clearance} beyond κ·R − inradius = {bound} (κ {kappa})"
@@ -196,7 +201,7 @@ fn sweeps_against_the_exact_oracle_on_hand_made_maps() {
     let mut clearances = Clearances::default();
     let mut checked = 0;
     for (name, path) in bundled_maps() {
-        checked += check_map(&name, &read(&path), 220, &mut clearances);
+        checked += check_map(&name, &read(&path), 2200, &mut clearances);
     }
     println!("hand-made maps: {checked} sweeps checked against the oracle");
     assert!(checked >= 10_000);
@@ -213,17 +218,16 @@ fn sweeps_against_the_exact_oracle_on_real_maps() {
     let mut clearances = Clearances::default();
     let mut checked = 0;
     for (name, path) in &maps {
-        checked += check_map(name, &read(path), 85, &mut clearances);
+        checked += check_map(name, &read(path), 850, &mut clearances);
     }
     println!("real maps: {checked} sweeps checked against the oracle");
     assert!(checked >= 10_000);
     let failures = clearances.report("real");
     // Issue 4's bounds on the 99th percentile of the clearance: 2 × the stop distance for
     // points, boxes (also asserted per hit above) and hulls; 0.05·r + the stop distance for
-    // spheres, capsules and cylinders. Spheres, capsules and hulls are refined exactly
-    // (`rounded`); cylinders keep plane shifting with rounding bevels (κ ≤ ROUNDING_REACH =
-    // 1.15, so they may stop up to 0.15·r early at an edge), rarely enough to stay within.
-    // Every shape also stays within its proven over-reach (κ·R − inradius), asserted per hit.
+    // spheres, capsules and cylinders. Spheres, cylinders, capsules and hulls are refined
+    // exactly (`rounded`). Every shape also stays within its proven over-reach
+    // (κ·R − inradius, at least 2 × stop distance), asserted per hit.
     assert!(failures.is_empty(), "{failures:?}");
 }
 
