@@ -275,5 +275,12 @@ pub const GJK_FLAT_SINE: f64 = 1e-12;
 /// contact up to that angle, and the contact keeps the face's plane id.
 pub const FACE_NORMAL_EPSILON: f64 = 1e-6;
 
+/// On a curved set (a cylinder's rim) GJK also stops when its bounds on a distance differ by
+/// at most this, in map units: there each iteration only halves the gap or so, and chasing
+/// [`GJK_TOLERANCE`] took all [`GJK_MAX_ITERATIONS`]. A sixteenth of [`ADVANCE_TOLERANCE`]:
+/// the contact search steps on the lower bound, so the gap only costs it steps, never
+/// safety.
+pub const GJK_CURVED_TOLERANCE: f64 = ADVANCE_TOLERANCE as f64 / 16.0;
+
 const _: () = assert!(ADVANCE_TOLERANCE < SURFACE_CLIP_EPSILON);
 const _: () = assert!(GJK_TOLERANCE < FEATURE_EPSILON);

@@ -22,8 +22,14 @@ pub const MAX_BRUSH_CORNERS: usize = 128;
 /// Most edges a brush's features hold (a brush of 64 faces has at most 186).
 pub const MAX_BRUSH_EDGES: usize = 192;
 
+const _: () = assert!(MAX_REFINED_FACES <= 64, "plane masks are one u64");
+const _: () = assert!(MAX_BRUSH_CORNERS <= 256, "edge ends are u8 corner indices");
+
 /// One face plane in f64: unit normal, distance, and its index in the plane table.
 pub type FacePlane = (DVec3, f64, u32);
+
+/// An edge: the indices of its two corners.
+pub type Edge = (u8, u8);
 
 /// Where one brush's features lie in the shared tables.
 #[derive(Clone, Copy, Debug, Default)]
@@ -56,7 +62,10 @@ pub struct BrushFeatures<'a> {
     pub corners: &'a [DVec3],
     /// The edges, as index pairs into `corners`.
     pub edges: &'a [(u8, u8)],
-    /// How far outside a plane still counts as on the brush, in units.
+    /// The magnitude of the brush's coordinates: its largest plane distance, at least 1.
+    pub scale: f64,
+    /// How far outside a plane still counts as on the brush, in units:
+    /// [`FEATURE_EPSILON`] × `scale`.
     pub eps: f64,
 }
 
@@ -82,9 +91,8 @@ impl FeatureTable {
 
     /// Appends one brush's features; a span with `present == false` when it has none.
     fn push(&mut self, faces: &[CompiledSide], planes: &[Plane]) -> Span {
-        let none = Span::default();
         if faces.is_empty() || faces.len() > MAX_REFINED_FACES {
-            return none;
+            return Span::default();
         }
         let face_planes: Vec<FacePlane> = faces
             .iter()
@@ -93,52 +101,9 @@ impl FeatureTable {
                 Some((p.normal.as_dvec3(), f64::from(p.dist), side.plane))
             })
             .collect();
-        let eps = epsilon(&face_planes);
-        let inside = |q: DVec3| face_planes.iter().all(|(n, d, _)| n.dot(q) <= d + eps);
-        let mut corners: Vec<DVec3> = Vec::new();
-        for (i, (a, da, _)) in face_planes.iter().enumerate() {
-            for (j, (b, db, _)) in face_planes.iter().enumerate().skip(i + 1) {
-                let ab = a.cross(*b);
-                for (c, dc, _) in &face_planes[j + 1..] {
-                    let det = ab.dot(*c);
-                    if det.abs() < FEATURE_EPSILON {
-                        continue;
-                    }
-                    let corner = (b.cross(*c) * *da + c.cross(*a) * *db + ab * *dc) / det;
-                    let known = corners
-                        .iter()
-                        .any(|k| (*k - corner).length_squared() <= eps * eps);
-                    if inside(corner) && !known {
-                        if corners.len() == MAX_BRUSH_CORNERS {
-                            return none;
-                        }
-                        corners.push(corner);
-                    }
-                }
-            }
-        }
-        let masks: Vec<u64> = corners
-            .iter()
-            .map(|corner| {
-                face_planes
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, (n, d, _))| (n.dot(*corner) - d).abs() <= eps)
-                    .fold(0u64, |mask, (k, _)| mask | (1 << k))
-            })
-            .collect();
-        let mut edges = Vec::new();
-        for a in 0..corners.len() {
-            for b in a + 1..corners.len() {
-                if (masks[a] & masks[b]).count_ones() >= 2 {
-                    if edges.len() == MAX_BRUSH_EDGES {
-                        return none;
-                    }
-                    // Corner indices fit u8: at most MAX_BRUSH_CORNERS (128) corners.
-                    edges.push((a as u8, b as u8));
-                }
-            }
-        }
+        let Some((corners, edges)) = corners_and_edges(&face_planes) else {
+            return Span::default();
+        };
         let span = Span {
             first_plane: self.planes.len() as u32,
             plane_count: face_planes.len() as u32,
@@ -159,20 +124,80 @@ impl FeatureTable {
         let span = self.spans.get(brush).filter(|s| s.present)?;
         let slice = |first: u32, count: u32| first as usize..(first + count) as usize;
         let planes = self.planes.get(slice(span.first_plane, span.plane_count))?;
+        let scale = scale(planes);
         Some(BrushFeatures {
             planes,
             corners: self
                 .corners
                 .get(slice(span.first_corner, span.corner_count))?,
             edges: self.edges.get(slice(span.first_edge, span.edge_count))?,
-            eps: epsilon(planes),
+            scale,
+            eps: FEATURE_EPSILON * scale,
         })
     }
 }
 
-/// The on-brush tolerance: [`FEATURE_EPSILON`] times the largest plane distance (at least 1).
-fn epsilon(planes: &[FacePlane]) -> f64 {
-    FEATURE_EPSILON * planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()))
+/// The largest plane distance, at least 1: what the on-brush tolerance is relative to.
+fn scale(planes: &[FacePlane]) -> f64 {
+    planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()))
+}
+
+/// The corners (points on three of `planes`, inside all, each listed once) and edges (corner
+/// pairs on two common planes) of the convex set `planes` bound; `None` with more than
+/// [`MAX_REFINED_FACES`] planes, [`MAX_BRUSH_CORNERS`] corners or [`MAX_BRUSH_EDGES`] edges,
+/// or no corner at all.
+pub(crate) fn corners_and_edges(planes: &[FacePlane]) -> Option<(Vec<DVec3>, Vec<Edge>)> {
+    if planes.len() > MAX_REFINED_FACES {
+        return None;
+    }
+    let eps = FEATURE_EPSILON * scale(planes);
+    let inside = |q: DVec3| planes.iter().all(|(n, d, _)| n.dot(q) <= d + eps);
+    let mut corners: Vec<DVec3> = Vec::new();
+    for (i, (a, da, _)) in planes.iter().enumerate() {
+        for (j, (b, db, _)) in planes.iter().enumerate().skip(i + 1) {
+            let ab = a.cross(*b);
+            for (c, dc, _) in &planes[j + 1..] {
+                let det = ab.dot(*c);
+                if det.abs() < FEATURE_EPSILON {
+                    continue;
+                }
+                let corner = (b.cross(*c) * *da + c.cross(*a) * *db + ab * *dc) / det;
+                let known = corners
+                    .iter()
+                    .any(|k| (*k - corner).length_squared() <= eps * eps);
+                if inside(corner) && !known {
+                    if corners.len() == MAX_BRUSH_CORNERS {
+                        return None;
+                    }
+                    corners.push(corner);
+                }
+            }
+        }
+    }
+    // Which planes pass through each corner (at most MAX_REFINED_FACES = 64: one u64).
+    let masks: Vec<u64> = corners
+        .iter()
+        .map(|corner| {
+            planes
+                .iter()
+                .enumerate()
+                .filter(|(_, (n, d, _))| (n.dot(*corner) - d).abs() <= eps)
+                .fold(0u64, |mask, (k, _)| mask | (1 << k))
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for a in 0..corners.len() {
+        for b in a + 1..corners.len() {
+            if (masks[a] & masks[b]).count_ones() >= 2 {
+                if edges.len() == MAX_BRUSH_EDGES {
+                    return None;
+                }
+                // Corner indices fit u8: at most MAX_BRUSH_CORNERS (128) corners.
+                edges.push((a as u8, b as u8));
+            }
+        }
+    }
+    (!corners.is_empty()).then_some((corners, edges))
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@ use serde::{Deserialize, Serialize};
 use crate::contents::Contents;
 
 use features::FeatureTable;
+#[cfg(test)]
+pub(crate) use features::corners_and_edges;
 pub use features::{BrushFeatures, FacePlane, MAX_BRUSH_CORNERS, MAX_BRUSH_EDGES};
 pub use validate::LoadError;
 pub(crate) use validate::validate;

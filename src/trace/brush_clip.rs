@@ -15,19 +15,20 @@
 //!   leave fraction, see `refine`); a refined contact at an edge or corner gets the tangent
 //!   plane there.
 
-use glam::DVec3;
-
 use crate::compiled::{CompiledBrush, Plane};
-use crate::tolerance::{
-    ADVANCE_TOLERANCE, FACE_INSIDE_SLACK, MAX_REFINED_FACES, SURFACE_CLIP_EPSILON,
-};
+use crate::tolerance::{ADVANCE_TOLERANCE, FACE_INSIDE_SLACK, SURFACE_CLIP_EPSILON};
 
 use super::rounded::{Contact, Core, Polytope, contact, within};
 use super::shape::Support;
 use super::tree_walk::TraceWork;
 
 /// Clips the sweep in `work` against `brush`.
-pub(crate) fn clip_brush<S: Support>(work: &mut TraceWork<'_, S>, brush: &CompiledBrush) {
+/// `brush_id` is the brush's index in [`CompiledMap::brushes`](crate::compiled::CompiledMap::brushes).
+pub(crate) fn clip_brush<S: Support>(
+    work: &mut TraceWork<'_, S>,
+    brush_id: usize,
+    brush: &CompiledBrush,
+) {
     let map = work.map;
     let mut enter_fraction = -1.0f32;
     let mut leave_fraction = 1.0f32;
@@ -77,8 +78,7 @@ pub(crate) fn clip_brush<S: Support>(work: &mut TraceWork<'_, S>, brush: &Compil
         // Inside every shifted plane. For a sphere, capsule or hull that may only be the
         // bevels' over-reach: it overlaps only if its core is within its radius of the brush.
         if let Some((core, radius)) = exact {
-            let faces = FacePlanes::of(work, brush);
-            let shape = faces.planes().and_then(Polytope::new);
+            let shape = map.brush_features(brush_id).and_then(Polytope::new);
             if !within(shape.as_ref(), &core, radius, work.start) {
                 refine(work, brush, shape.as_ref(), (&core, radius), 0.0, None);
                 return;
@@ -112,8 +112,7 @@ pub(crate) fn clip_brush<S: Support>(work: &mut TraceWork<'_, S>, brush: &Compil
         }
         // Otherwise (an edge or a corner) the shifted planes only bound the contact.
         Some((core, radius)) => {
-            let faces = FacePlanes::of(work, brush);
-            let shape = faces.planes().and_then(Polytope::new);
+            let shape = map.brush_features(brush_id).and_then(Polytope::new);
             refine(
                 work,
                 brush,
@@ -237,37 +236,5 @@ fn refine(
             let id = enter_plane.or(shape.first_plane());
             record(work, brush, fraction, id, Some(tangent));
         }
-    }
-}
-
-/// A brush's face planes in f64, on the stack.
-struct FacePlanes {
-    planes: [(DVec3, f64, u32); MAX_REFINED_FACES],
-    len: usize,
-}
-
-impl FacePlanes {
-    fn of(work: &TraceWork<'_, impl Support>, brush: &CompiledBrush) -> FacePlanes {
-        let map = work.map;
-        let faces = &map.brush_sides(brush)[..brush.face_count as usize];
-        let mut out = FacePlanes {
-            planes: [(DVec3::ZERO, 0.0, 0); MAX_REFINED_FACES],
-            len: 0,
-        };
-        if faces.len() > MAX_REFINED_FACES {
-            out.len = usize::MAX;
-            return out;
-        }
-        for (slot, side) in out.planes.iter_mut().zip(faces) {
-            let p = &map.planes()[side.plane as usize];
-            *slot = (p.normal.as_dvec3(), f64::from(p.dist), side.plane);
-        }
-        out.len = faces.len();
-        out
-    }
-
-    /// The planes, or `None` for a brush with too many faces to refine.
-    fn planes(&self) -> Option<&[(DVec3, f64, u32)]> {
-        self.planes.get(..self.len)
     }
 }

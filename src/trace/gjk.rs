@@ -32,12 +32,18 @@
 
 use glam::DVec3;
 
-use crate::tolerance::{GJK_FLAT_SINE, GJK_MAX_ITERATIONS, GJK_TOLERANCE};
+use crate::tolerance::{GJK_CURVED_TOLERANCE, GJK_FLAT_SINE, GJK_MAX_ITERATIONS, GJK_TOLERANCE};
 
 /// A convex set given by its support map.
 pub(crate) trait SupportMap {
     /// A point of the set farthest along `d` (`d` need not be unit length).
     fn support(&self, d: DVec3) -> DVec3;
+
+    /// Whether the set has curved boundary (not a polytope): GJK then settles for
+    /// [`GJK_CURVED_TOLERANCE`] between its bounds.
+    fn curved(&self) -> bool {
+        false
+    }
 }
 
 /// One point of the Minkowski difference and the points of `A` (before the offset) and `B`
@@ -84,6 +90,12 @@ pub(crate) fn distance<A: SupportMap, B: SupportMap>(
     scale: f64,
 ) -> Option<Separation> {
     let tolerance = GJK_TOLERANCE * scale.max(1.0);
+    // How close the bounds must come: looser on a curved set, where GJK converges slowly.
+    let settled = if a.curved() || b.curved() {
+        tolerance.max(GJK_CURVED_TOLERANCE)
+    } else {
+        tolerance
+    };
     let support = |d: DVec3| {
         let (pa, pb) = (a.support(d), b.support(-d));
         Vertex {
@@ -112,7 +124,7 @@ pub(crate) fn distance<A: SupportMap, B: SupportMap>(
         let known = simplex.vertices[..simplex.len]
             .iter()
             .any(|k| (k.w - next.w).length_squared() <= tolerance * tolerance);
-        if norm - lower <= tolerance || known || simplex.len == 4 {
+        if norm - lower <= settled || known || simplex.len == 4 {
             break;
         }
         let before = *simplex;
@@ -202,15 +214,16 @@ impl Simplex {
             }
         }
         let (_, mask, lambda, nearest) = best?;
-        let mut kept = Simplex::default();
+        // Compact in place: the kept vertices move down, in order (never past their slot).
+        let mut kept = 0;
         for i in 0..self.len {
             if mask & (1 << i) != 0 {
-                kept.vertices[kept.len] = self.vertices[i];
-                kept.lambda[kept.len] = lambda[kept.len];
-                kept.len += 1;
+                self.vertices[kept] = self.vertices[i];
+                self.lambda[kept] = lambda[kept];
+                kept += 1;
             }
         }
-        *self = kept;
+        self.len = kept;
         Some(nearest)
     }
 }

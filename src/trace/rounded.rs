@@ -33,10 +33,9 @@
 use glam::{DMat3, DVec3, Vec3};
 
 use super::gjk::{self, Simplex, SupportMap};
-use crate::compiled::Plane;
+use crate::compiled::{BrushFeatures, FacePlane, Plane};
 use crate::tolerance::{
-    ADVANCE_TOLERANCE, FACE_NORMAL_EPSILON, FEATURE_EPSILON, MAX_ADVANCE_STEPS, SLOPE_SLACK,
-    SURFACE_CLIP_EPSILON,
+    ADVANCE_TOLERANCE, FACE_NORMAL_EPSILON, MAX_ADVANCE_STEPS, SLOPE_SLACK, SURFACE_CLIP_EPSILON,
 };
 
 /// The outcome of refining a plane-shifted hit.
@@ -188,6 +187,10 @@ impl SupportMap for Core<'_> {
             }
         }
     }
+
+    fn curved(&self) -> bool {
+        matches!(self, Core::Cylinder { .. })
+    }
 }
 
 /// A hull point in the sweep's frame: `rotationᵀ·p`.
@@ -198,19 +201,12 @@ fn unrotate(rotation: Option<DMat3>, p: DVec3) -> DVec3 {
     }
 }
 
-/// Most corners and edges of a brush refined exactly (a brush of 64 faces has at most 124
-/// corners and 186 edges); a brush with more keeps its plane-shifted hit.
-const MAX_CORNERS: usize = 128;
-const MAX_EDGES: usize = 192;
-
-/// A brush's corners and edges, found once per refinement (on the stack) so that each
-/// closest-point query costs faces² + edges + corners instead of faces⁴.
+/// A brush as exact contacts see it: its f64 face planes, corners and edges, derived once at
+/// load (`compiled::features`), so each closest-point query costs faces² + edges + corners.
 pub(crate) struct Polytope<'a> {
-    planes: &'a [(DVec3, f64, u32)],
-    corners: [DVec3; MAX_CORNERS],
-    corner_count: usize,
-    edges: [(u8, u8); MAX_EDGES],
-    edge_count: usize,
+    planes: &'a [FacePlane],
+    corners: &'a [DVec3],
+    edges: &'a [(u8, u8)],
     /// The magnitude of the brush's coordinates (at least 1), in units.
     scale: f64,
     /// How far outside a plane still counts as on the brush, in units.
@@ -218,66 +214,15 @@ pub(crate) struct Polytope<'a> {
 }
 
 impl<'a> Polytope<'a> {
-    /// The corners (points on three planes, inside all) and edges (corner pairs sharing two
-    /// planes); `None` if the brush has more than the arrays hold.
-    pub(crate) fn new(planes: &'a [(DVec3, f64, u32)]) -> Option<Polytope<'a>> {
-        let scale = planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()));
-        let mut out = Polytope {
-            planes,
-            corners: [DVec3::ZERO; MAX_CORNERS],
-            corner_count: 0,
-            edges: [(0, 0); MAX_EDGES],
-            edge_count: 0,
-            scale,
-            eps: FEATURE_EPSILON * scale,
-        };
-        let mut masks = [0u64; MAX_CORNERS];
-        for (i, (a, da, _)) in planes.iter().enumerate() {
-            for (j, (b, db, _)) in planes.iter().enumerate().skip(i + 1) {
-                let ab = a.cross(*b);
-                for (c, dc, _) in &planes[j + 1..] {
-                    let det = ab.dot(*c);
-                    if det.abs() < FEATURE_EPSILON {
-                        continue;
-                    }
-                    let corner = (b.cross(*c) * *da + c.cross(*a) * *db + ab * *dc) / det;
-                    if !out.inside(corner) {
-                        continue;
-                    }
-                    let known = out.corners[..out.corner_count]
-                        .iter()
-                        .any(|k| (*k - corner).length_squared() <= out.eps * out.eps);
-                    if known {
-                        continue;
-                    }
-                    let slot = out.corner_count;
-                    if slot == MAX_CORNERS {
-                        return None;
-                    }
-                    out.corners[slot] = corner;
-                    out.corner_count += 1;
-                }
-            }
-        }
-        for (slot, corner) in out.corners[..out.corner_count].iter().enumerate() {
-            for (k, (n, d, _)) in planes.iter().enumerate() {
-                if (n.dot(*corner) - d).abs() <= out.eps && k < 64 {
-                    masks[slot] |= 1 << k;
-                }
-            }
-        }
-        for a in 0..out.corner_count {
-            for b in a + 1..out.corner_count {
-                if (masks[a] & masks[b]).count_ones() >= 2 {
-                    if out.edge_count == MAX_EDGES {
-                        return None;
-                    }
-                    out.edges[out.edge_count] = (a as u8, b as u8);
-                    out.edge_count += 1;
-                }
-            }
-        }
-        (out.corner_count > 0).then_some(out)
+    /// The brush given by `features`; `None` when it has no corner.
+    pub(crate) fn new(features: BrushFeatures<'a>) -> Option<Polytope<'a>> {
+        (!features.corners.is_empty()).then_some(Polytope {
+            planes: features.planes,
+            corners: features.corners,
+            edges: features.edges,
+            scale: features.scale,
+            eps: features.eps,
+        })
     }
 
     /// The distance from `p` to the brush (0 inside it).
@@ -330,13 +275,13 @@ impl<'a> Polytope<'a> {
                 consider(q, Some(*id));
             }
         }
-        for &(a, b) in &self.edges[..self.edge_count] {
+        for &(a, b) in self.edges {
             let (a, b) = (self.corners[a as usize], self.corners[b as usize]);
             let ab = b - a;
             let s = (ab.dot(p - a) / ab.length_squared().max(f64::MIN_POSITIVE)).clamp(0.0, 1.0);
             consider(a + ab * s, None);
         }
-        for corner in &self.corners[..self.corner_count] {
+        for corner in self.corners {
             consider(*corner, None);
         }
         best.map(|(q, face, gap)| (q, face, gap.sqrt()))
@@ -488,7 +433,7 @@ impl SupportMap for Polytope<'_> {
     fn support(&self, d: DVec3) -> DVec3 {
         let mut best = DVec3::ZERO;
         let mut best_dot = f64::NEG_INFINITY;
-        for corner in &self.corners[..self.corner_count] {
+        for corner in self.corners {
             let dot = corner.dot(d);
             if dot > best_dot {
                 best = *corner;
@@ -670,6 +615,36 @@ fn next_down(x: f32) -> f32 {
 mod tests {
     use super::*;
 
+    /// A brush's features, owned, for tests that build brushes from planes.
+    struct Owned<'p> {
+        planes: &'p [FacePlane],
+        corners: Vec<DVec3>,
+        edges: Vec<(u8, u8)>,
+    }
+
+    impl<'p> Owned<'p> {
+        fn of(planes: &'p [FacePlane]) -> Self {
+            let (corners, edges) = crate::compiled::corners_and_edges(planes).unwrap();
+            Owned {
+                planes,
+                corners,
+                edges,
+            }
+        }
+
+        fn polytope(&self) -> Polytope<'_> {
+            let scale = self.planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()));
+            Polytope::new(BrushFeatures {
+                planes: self.planes,
+                corners: &self.corners,
+                edges: &self.edges,
+                scale,
+                eps: crate::tolerance::FEATURE_EPSILON * scale,
+            })
+            .unwrap()
+        }
+    }
+
     /// A 64-unit cube at the origin.
     fn cube() -> Vec<(DVec3, f64, u32)> {
         vec![
@@ -685,8 +660,9 @@ mod tests {
     #[test]
     fn closest_points_on_faces_edges_and_corners() {
         let planes = cube();
-        let c = Polytope::new(&planes).unwrap();
-        assert_eq!((c.corner_count, c.edge_count), (8, 12));
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
+        assert_eq!((c.corners.len(), c.edges.len()), (8, 12));
         let (q, face, d) = c.closest(DVec3::new(32.0, 32.0, 100.0)).unwrap();
         assert_eq!((q, face, d), (DVec3::new(32.0, 32.0, 64.0), Some(4), 36.0));
         let (q, face, d) = c.closest(DVec3::new(70.0, 32.0, 70.0)).unwrap();
@@ -701,7 +677,8 @@ mod tests {
     #[test]
     fn a_sphere_passing_a_corner_misses_and_one_meeting_an_edge_stops_exactly() {
         let planes = cube();
-        let c = Polytope::new(&planes).unwrap();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
         // Diagonally past the corner (64, 64, ·) at 8.1 from the edge: no contact for r = 8.
         let off = 64.0 + 8.1 / 2f32.sqrt();
         let miss = contact(
@@ -738,7 +715,8 @@ mod tests {
     #[test]
     fn a_capsule_passing_an_edge_misses_and_one_meeting_an_edge_stops_exactly() {
         let planes = cube();
-        let c = Polytope::new(&planes).unwrap();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
         // Along -y past the top edge (64, ·, 64), its lower end 8.1 from the edge: no
         // contact for r = 8.
         let (a, b) = (6.0f32, (8.1f32 * 8.1 - 36.0).sqrt());
@@ -792,7 +770,8 @@ mod tests {
     #[test]
     fn a_capsule_is_within_the_brush_only_where_it_really_reaches_it() {
         let planes = cube();
-        let c = Polytope::new(&planes).unwrap();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
         // Lower end diagonally off the top edge: 6·√2 ≈ 8.49 away, then 5·√2 ≈ 7.07.
         assert!(!within(
             Some(&c),
@@ -829,7 +808,8 @@ mod tests {
     #[test]
     fn a_hull_edge_meets_a_brush_edge_exactly_and_passes_one_it_misses() {
         let planes = cube();
-        let c = Polytope::new(&planes).unwrap();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
         let points = wedge();
         let hull = Core::Points {
             points: &points,

@@ -70,9 +70,10 @@ impl WithSupport for Sweep<'_> {
                 if let Some(world) = self.map.models().first() {
                     let first = world.first_brush as usize;
                     let count = world.brush_count as usize;
-                    for brush in self.map.brushes().iter().skip(first).take(count) {
+                    let brushes = self.map.brushes().iter().enumerate();
+                    for (brush_id, brush) in brushes.skip(first).take(count) {
                         if brush.contents.intersects(self.mask) {
-                            clip_brush(&mut work, brush);
+                            clip_brush(&mut work, brush_id, brush);
                         }
                         if work.all_solid {
                             break;
@@ -254,7 +255,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
             {
                 continue;
             }
-            clip_brush(self, brush);
+            clip_brush(self, brush_id as usize, brush);
             if self.all_solid {
                 return;
             }
