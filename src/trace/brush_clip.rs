@@ -15,10 +15,12 @@
 //!   leave fraction, see `refine`); a refined contact at an edge or corner gets the tangent
 //!   plane there.
 
+use glam::{DVec3, Vec3};
+
 use crate::compiled::{CompiledBrush, Plane};
 use crate::tolerance::{ADVANCE_TOLERANCE, FACE_INSIDE_SLACK, SURFACE_CLIP_EPSILON};
 
-use super::rounded::{Contact, Core, Polytope, contact, within};
+use super::rounded::{Contact, Core, Patch, Polytope, contact, within};
 use super::shape::Support;
 use super::tree_walk::TraceWork;
 
@@ -106,7 +108,14 @@ pub(crate) fn clip_brush<S: Support>(
     match exact {
         // The shape meeting a face inside its outline: plane shifting is exact there.
         Some((core, radius))
-            if meets_face_inside(work, brush, enter_side, enter_fraction, &core, radius) =>
+            if meets_face_inside(
+                work,
+                (brush_id, brush),
+                enter_side,
+                enter_fraction,
+                &core,
+                radius,
+            ) =>
         {
             record(work, brush, enter_fraction, enter_plane, None);
         }
@@ -128,11 +137,12 @@ pub(crate) fn clip_brush<S: Support>(
 
 /// Whether a shape entering by side `side` (an index into the brush's sides) at `fraction`
 /// touches that face inside its outline: then the contact is on the face and exact. The
-/// points tried are the core's lowest along the face's normal, pushed out by the radius:
-/// they lie on the face plane when the shifted plane is met.
+/// patches tried are the core's lowest along the face's normal, pushed out by the radius:
+/// they lie on the face plane when the shifted plane is met. Inside means by at least
+/// [`FACE_INSIDE_SLACK`] (relative), so a contact at the outline is refined.
 fn meets_face_inside(
     work: &TraceWork<'_, impl Support>,
-    brush: &CompiledBrush,
+    (brush_id, brush): (usize, &CompiledBrush),
     side: usize,
     fraction: f32,
     core: &Core<'_>,
@@ -146,13 +156,63 @@ fn meets_face_inside(
     let plane = &map.planes()[entered.plane as usize];
     let center = work.start + (work.end - work.start) * fraction;
     let lift = plane.normal * (radius + SURFACE_CLIP_EPSILON);
-    core.any_lowest(plane.normal, ADVANCE_TOLERANCE, |low| {
-        let contact = center + low - lift;
-        let slack = FACE_INSIDE_SLACK * contact.abs().max_element().max(1.0);
-        faces.iter().enumerate().all(|(i, other)| {
-            let p = &map.planes()[other.plane as usize];
-            i == side || p.normal.dot(contact) <= p.dist - slack
-        })
+    // The other faces as (normal, distance pulled in by the slack at `p`).
+    let others = || {
+        faces
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| *i != side)
+            .map(|(_, other)| &map.planes()[other.plane as usize])
+    };
+    let slack = |p: Vec3| FACE_INSIDE_SLACK * p.abs().max_element().max(1.0);
+    let inside = |p: Vec3| {
+        let s = slack(p);
+        others().all(|o| o.normal.dot(p) <= o.dist - s)
+    };
+    core.any_lowest(plane.normal, ADVANCE_TOLERANCE, |patch| match patch {
+        Patch::Point(low) => inside(center + low - lift),
+        Patch::Segment(a, b) => {
+            // Clip the segment by every other face; any part left lies inside the face.
+            let (a, b) = (center + a - lift, center + b - lift);
+            let s = slack(a).max(slack(b));
+            let (mut t0, mut t1) = (0.0f32, 1.0f32);
+            for o in others() {
+                let (ga, gb) = (o.normal.dot(a) - o.dist + s, o.normal.dot(b) - o.dist + s);
+                if ga > 0.0 && gb > 0.0 {
+                    return false;
+                }
+                if ga > 0.0 {
+                    t0 = t0.max(ga / (ga - gb));
+                } else if gb > 0.0 {
+                    t1 = t1.min(ga / (ga - gb));
+                }
+            }
+            t0 <= t1
+        }
+        Patch::Disk { center: c, radius } => {
+            // A disk in the face's plane meets the convex face when its centre is inside it
+            // or within its radius of one of the face's edges.
+            let c = center + c - lift;
+            if inside(c) {
+                return true;
+            }
+            let Some(features) = map.brush_features(brush_id) else {
+                return false;
+            };
+            let (c, n, d) = (c.as_dvec3(), plane.normal.as_dvec3(), f64::from(plane.dist));
+            let reach = f64::from(radius - slack(center));
+            let on_face = |p: DVec3| (n.dot(p) - d).abs() <= features.eps;
+            features.edges.iter().any(|&(a, b)| {
+                let (a, b) = (features.corners[a as usize], features.corners[b as usize]);
+                if !(on_face(a) && on_face(b)) {
+                    return false;
+                }
+                let ab = b - a;
+                let t =
+                    (ab.dot(c - a) / ab.length_squared().max(f64::MIN_POSITIVE)).clamp(0.0, 1.0);
+                (a + ab * t - c).length() <= reach
+            })
+        }
     })
 }
 

@@ -77,19 +77,28 @@ pub(crate) enum Core<'a> {
     },
 }
 
+/// Where a core touches a plane it meets (relative to the reference point): a point, a
+/// segment (a capsule's segment or a cylinder's side line lying flat against the plane) or a
+/// disk (a cylinder's cap lying flat on it).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Patch {
+    Point(Vec3),
+    Segment(Vec3, Vec3),
+    Disk { center: Vec3, radius: f32 },
+}
+
 impl Core<'_> {
-    /// Calls `test` with the core's points lowest along `n` (within `slack` of the lowest),
-    /// relative to the reference point, until it returns true; whether it did. These are the
-    /// points that touch a plane with normal `n` when the shifted plane is met; more than one
-    /// when the core lies flat against it (a capsule against a wall).
+    /// Calls `test` with the core's patches lowest along `n` (within `slack` of the lowest),
+    /// until it returns true; whether it did. These touch a plane with normal `n` when the
+    /// shifted plane is met; a hull lying flat against it gives each of its lowest points.
     pub(crate) fn any_lowest(
         &self,
         n: Vec3,
         slack: f32,
-        mut test: impl FnMut(Vec3) -> bool,
+        mut test: impl FnMut(Patch) -> bool,
     ) -> bool {
         match *self {
-            Core::Point => test(Vec3::ZERO),
+            Core::Point => test(Patch::Point(Vec3::ZERO)),
             Core::Segment(half) => {
                 let half = half.as_vec3();
                 let (low, high) = if n.dot(half) > 0.0 {
@@ -97,7 +106,11 @@ impl Core<'_> {
                 } else {
                     (half, -half)
                 };
-                test(low) || (n.dot(high - low) <= slack && test(high))
+                if n.dot(high - low) <= slack {
+                    test(Patch::Segment(low, high))
+                } else {
+                    test(Patch::Point(low))
+                }
             }
             Core::Points { points, rotation } => {
                 let n = n.as_dvec3();
@@ -109,7 +122,8 @@ impl Core<'_> {
                 let slack = f64::from(slack);
                 points.iter().any(|p| {
                     let p = p.as_dvec3();
-                    along.dot(p) <= lowest + slack && test(unrotate(rotation, p).as_vec3())
+                    along.dot(p) <= lowest + slack
+                        && test(Patch::Point(unrotate(rotation, p).as_vec3()))
                 })
             }
             Core::Cylinder {
@@ -117,18 +131,26 @@ impl Core<'_> {
                 half_height,
                 rotation,
             } => {
-                // In the cylinder's frame: the rim point lowest along `n`, the other end of
-                // the side line through it when `n` is (nearly) horizontal, and the cap's
-                // centre when `n` is (nearly) vertical.
+                // In the cylinder's frame: the cap when `n` is (nearly) along the axis, the
+                // side line through the lowest rim point when `n` is (nearly) across it, else
+                // that rim point.
                 let e = rotation.map_or(n.as_dvec3(), |r| r * n.as_dvec3());
                 let slack = f64::from(slack);
                 let low = cylinder_support(radius, half_height, -e);
-                let side = DVec3::new(low.x, low.y, -low.z);
-                let cap = DVec3::new(0.0, 0.0, low.z);
-                let flat_side = e.z.abs() * 2.0 * half_height <= slack;
-                let flat_cap = radius * e.truncate().length() <= slack;
-                let mut try_point = |p: DVec3| test(unrotate(rotation, p).as_vec3());
-                try_point(low) || (flat_side && try_point(side)) || (flat_cap && try_point(cap))
+                let back = |p: DVec3| unrotate(rotation, p).as_vec3();
+                if radius * e.truncate().length() <= slack {
+                    test(Patch::Disk {
+                        center: back(DVec3::new(0.0, 0.0, low.z)),
+                        radius: radius as f32,
+                    })
+                } else if e.z.abs() * 2.0 * half_height <= slack {
+                    test(Patch::Segment(
+                        back(low),
+                        back(DVec3::new(low.x, low.y, -low.z)),
+                    ))
+                } else {
+                    test(Patch::Point(back(low)))
+                }
             }
         }
     }
