@@ -595,6 +595,81 @@ fn a_sweep_cutting_a_corner_of_the_shifted_planes_stops_at_the_edge() {
 /// unturned path (at any angle, since the shape is carried into the model's frame exactly),
 /// and so does a capsule (upright, so unchanged by a turn about Z). The sweeps aim at the
 /// door's edges and corners, where the refinement decides.
+/// The sweep `arena.map`'s oracle caught passing a box: a cylinder grazing the box's top edge
+/// past the rounding bevel there, inside the shifted planes for 0.01 units of travel. Quake's
+/// leave fraction (the stop distance inside the plane) let it through; leaving at the plane
+/// stops it, 1/32 above the top.
+#[test]
+fn a_cylinder_grazing_a_top_edge_past_its_bevel_stops_on_the_top() {
+    let map = compile(
+        crate::support::box_map(&[([288.0, 512.0, 0.0], [416.0, 640.0, 108.0], "a")]).as_bytes(),
+    )
+    .map;
+    let cylinder = TraceShape::cylinder(15.066799, 9.525237).expect("cylinder");
+    let start = Vec3::new(305.48346, 635.95703, 248.16602);
+    let end = Vec3::new(298.4888, 462.77887, 85.42168);
+    let t = map.trace(&cylinder, start, end, Contents::MASK_SOLID);
+    assert!(t.hit(), "passes the edge: {t:?}");
+    assert_eq!(t.normal, Some(Vec3::Z));
+    assert!(
+        (t.end.z - (108.0 + 9.525237 + 1.0 / 32.0)).abs() < 1e-3,
+        "{t:?}"
+    );
+    // The same sweep is a hit for the box of the same extents too.
+    let square = TraceShape::aabb(
+        Vec3::new(-15.066799, -15.066799, -9.525237),
+        Vec3::new(15.066799, 15.066799, 9.525237),
+    );
+    let b = map.trace(&square.expect("box"), start, end, Contents::MASK_SOLID);
+    assert_eq!((b.fraction, b.normal), (t.fraction, t.normal));
+}
+
+/// A cylinder landing with its cap over a block's corner lands on the top wherever the cap
+/// overlaps the top face, and passes the corner where it does not; a capsule meeting a beam
+/// narrower than its segment with its side stops against the beam's face.
+#[test]
+fn flat_caps_and_side_lines_meet_faces_exactly() {
+    let map = compile(
+        crate::support::box_map(&[
+            ([0.0, 0.0, 0.0], [64.0, 64.0, 64.0], "a"),
+            ([200.0, 0.0, 20.0], [216.0, 64.0, 28.0], "a"),
+        ])
+        .as_bytes(),
+    )
+    .map;
+    let cylinder = TraceShape::cylinder(16.0, 8.0).expect("cylinder");
+    let stop = 1.0 / 32.0;
+    for (x, lands) in [(-8.0, true), (-15.5, true), (-11.0, true), (-12.0, false)] {
+        // Diagonally off the corner for ±11 and ±12 (15.56 and 16.97 from it), straight off
+        // the −x edge for −8 and −15.5.
+        let y = if x == -11.0 || x == -12.0 { x } else { 32.0 };
+        let start = Vec3::new(x, y, 200.0);
+        let t = map.trace(
+            &cylinder,
+            start,
+            Vec3::new(x, y, 8.0 + 1.0),
+            Contents::MASK_SOLID,
+        );
+        if lands {
+            assert_eq!(t.normal, Some(Vec3::Z), "x {x}: {t:?}");
+            assert!((t.end.z - (64.0 + 8.0 + stop)).abs() < 1e-3, "x {x}: {t:?}");
+            assert_eq!(t.plane.map(|p| p.dist), Some(64.0), "the top face itself");
+        } else {
+            assert!(!t.hit(), "x {x}: the cap passes the corner: {t:?}");
+        }
+    }
+    // The beam spans z 20..28; the capsule's segment spans z ±20 about its centre at z 24.
+    let capsule = TraceShape::capsule(12.0, 20.0).expect("capsule");
+    let t = map.trace(
+        &capsule,
+        Vec3::new(300.0, 32.0, 24.0),
+        Vec3::new(100.0, 32.0, 24.0),
+        Contents::MASK_SOLID,
+    );
+    assert_eq!(t.normal, Some(Vec3::X));
+    assert!((t.end.x - (216.0 + 12.0 + stop)).abs() < 1e-3, "{t:?}");
+}
+
 #[test]
 fn rotated_models_refine_capsules_and_hulls_in_their_frame() {
     use planeshift::trace::ModelPlacement;
