@@ -85,13 +85,13 @@ pub(crate) fn clip_brush<S: Support>(
                 refine(work, brush, shape.as_ref(), (&core, radius), 0.0, None);
                 return;
             }
-            work.start_solid = true;
+            work.found.start_solid = true;
             if within(shape.as_ref(), &core, radius, work.end) {
                 set_all_solid(work, brush);
             }
             return;
         }
-        work.start_solid = true;
+        work.found.start_solid = true;
         if !ends_out {
             set_all_solid(work, brush);
         }
@@ -100,8 +100,10 @@ pub(crate) fn clip_brush<S: Support>(
     let enter_fraction = enter_fraction.max(0.0);
     // Equal fractions go to the lower plane index, so the result does not depend on the
     // order in which the tree visits brushes (controller.md scenario 44).
-    let earlier = enter_fraction < work.fraction
-        || (enter_fraction == work.fraction && work.fraction < 1.0 && enter_plane < work.hit_plane);
+    let earlier = enter_fraction < work.found.fraction
+        || (enter_fraction == work.found.fraction
+            && work.found.fraction < 1.0
+            && enter_plane < work.found.hit_plane);
     if !(enter_fraction < leave_fraction && enter_plane.is_some() && earlier) {
         return;
     }
@@ -217,11 +219,11 @@ fn meets_face_inside(
 }
 
 fn set_all_solid(work: &mut TraceWork<'_, impl Support>, brush: &CompiledBrush) {
-    work.all_solid = true;
-    work.fraction = 0.0;
-    work.contents = brush.contents;
-    work.hit_plane = None;
-    work.hit_tangent = None;
+    work.found.all_solid = true;
+    work.found.fraction = 0.0;
+    work.found.contents = brush.contents;
+    work.found.hit_plane = None;
+    work.found.hit_tangent = None;
 }
 
 /// Takes a hit if it is earlier than the best so far (ties to the lower plane index).
@@ -232,13 +234,15 @@ fn record(
     plane: Option<u32>,
     tangent: Option<Plane>,
 ) {
-    let earlier = fraction < work.fraction
-        || (fraction == work.fraction && work.fraction < 1.0 && plane < work.hit_plane);
+    let earlier = fraction < work.found.fraction
+        || (fraction == work.found.fraction
+            && work.found.fraction < 1.0
+            && plane < work.found.hit_plane);
     if earlier && plane.is_some() {
-        work.fraction = fraction;
-        work.hit_plane = plane;
-        work.hit_tangent = tangent;
-        work.contents = brush.contents;
+        work.found.fraction = fraction;
+        work.found.hit_plane = plane;
+        work.found.hit_tangent = tangent;
+        work.found.contents = brush.contents;
     }
 }
 

@@ -143,15 +143,7 @@ impl CompiledMap {
         let Some(world) = self.models().first() else {
             return miss(end);
         };
-        let outcome = Oriented::new(shape, None).dispatch(Sweep {
-            map: self,
-            shape: Oriented::new(shape, None),
-            start,
-            end,
-            mask,
-            through: Through::Tree(world.root),
-        });
-        self.finish(&outcome, 0, start, end, |n| n, |p| p)
+        self.sweep_world(shape, start, end, mask, Through::Tree(world.root))
     }
 
     /// Whether `shape` placed at `at` overlaps anything `mask` names (touching counts).
@@ -230,15 +222,7 @@ impl CompiledMap {
         if !start.is_finite() || !end.is_finite() {
             return self.trace(shape, start, end, mask);
         }
-        let outcome = Oriented::new(shape, None).dispatch(Sweep {
-            map: self,
-            shape: Oriented::new(shape, None),
-            start,
-            end,
-            mask,
-            through: Through::AllWorldBrushes,
-        });
-        self.finish(&outcome, 0, start, end, |n| n, |p| p)
+        self.sweep_world(shape, start, end, mask, Through::AllWorldBrushes)
     }
 
     /// Answers many sweeps through the world in parallel (rayon); results in query order.
@@ -248,6 +232,27 @@ impl CompiledMap {
             .par_iter()
             .map(|q| self.trace(&q.shape, q.start, q.end, q.mask))
             .collect()
+    }
+
+    /// An unrotated sweep in world space through the brushes `through` names.
+    fn sweep_world(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+        through: Through,
+    ) -> Trace {
+        let oriented = Oriented::new(shape, None);
+        let outcome = oriented.dispatch(Sweep {
+            map: self,
+            shape: oriented,
+            start,
+            end,
+            mask,
+            through,
+        });
+        self.finish(&outcome, 0, start, end, |n| n, |p| p)
     }
 
     fn finish(

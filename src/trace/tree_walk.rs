@@ -31,6 +31,8 @@ use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGI
 pub(crate) struct Outcome {
     pub fraction: f32,
     pub hit_plane: Option<u32>,
+    /// For a refined contact at an edge or corner: the tangent plane there (model frame);
+    /// it replaces `hit_plane` in the result.
     pub hit_tangent: Option<Plane>,
     pub contents: Contents,
     pub start_solid: bool,
@@ -75,21 +77,14 @@ impl WithSupport for Sweep<'_> {
                         if brush.contents.intersects(self.mask) {
                             clip_brush(&mut work, brush_id, brush);
                         }
-                        if work.all_solid {
+                        if work.found.all_solid {
                             break;
                         }
                     }
                 }
             }
         }
-        Outcome {
-            fraction: work.fraction,
-            hit_plane: work.hit_plane,
-            hit_tangent: work.hit_tangent,
-            contents: work.contents,
-            start_solid: work.start_solid,
-            all_solid: work.all_solid,
-        }
+        work.found
     }
 }
 
@@ -110,14 +105,8 @@ pub(crate) struct TraceWork<'a, S> {
     /// The shape's bounds in this frame.
     shape_mins: Vec3,
     shape_maxs: Vec3,
-    pub fraction: f32,
-    pub hit_plane: Option<u32>,
-    /// For a refined contact at an edge or corner: the tangent plane there (model frame);
-    /// it replaces `hit_plane` in the result.
-    pub hit_tangent: Option<Plane>,
-    pub contents: Contents,
-    pub start_solid: bool,
-    pub all_solid: bool,
+    /// The best hit so far.
+    pub found: Outcome,
     seen: [u32; TRACE_SEEN_BRUSHES],
     seen_count: usize,
 }
@@ -154,12 +143,14 @@ impl<'a, S: Support> TraceWork<'a, S> {
             segment_maxs: start.max(end) + pad,
             shape_mins,
             shape_maxs,
-            fraction: 1.0,
-            hit_plane: None,
-            hit_tangent: None,
-            contents: Contents::EMPTY,
-            start_solid: false,
-            all_solid: false,
+            found: Outcome {
+                fraction: 1.0,
+                hit_plane: None,
+                hit_tangent: None,
+                contents: Contents::EMPTY,
+                start_solid: false,
+                all_solid: false,
+            },
             seen: [0; TRACE_SEEN_BRUSHES],
             seen_count: 0,
         }
@@ -177,7 +168,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
         // A subtree reached only after the best hit so far cannot improve it. Strictly after:
         // a hit at fraction 0 (starting within the stop distance of a surface) must not hide
         // a brush the shape starts inside, which is only reachable from fraction 0.
-        if self.all_solid || self.fraction < f1 {
+        if self.found.all_solid || self.found.fraction < f1 {
             return;
         }
         let index = match child {
@@ -256,7 +247,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
                 continue;
             }
             clip_brush(self, brush_id as usize, brush);
-            if self.all_solid {
+            if self.found.all_solid {
                 return;
             }
         }
