@@ -74,7 +74,7 @@ pub const TRAIL: Rgb = Rgb(40, 120, 170);
 pub const TOUCHED: Rgb = Rgb(255, 236, 60);
 /// Heads-up text.
 pub const HUD_TEXT: Rgb = Rgb(236, 236, 240);
-/// The panel behind the heads-up text (drawn at [`HUD_PANEL_ALPHA`]).
+/// The panel behind the heads-up text (drawn at `HUD_PANEL_ALPHA`).
 pub const HUD_PANEL: Rgb = Rgb(0, 0, 0);
 
 /// Opacity of the heads-up panel (0–255): dark enough to read, light enough to see through.
@@ -140,7 +140,7 @@ const TOUCH_HALF_LENGTH: f32 = 48.0;
 const MARGIN: i32 = 10;
 
 /// The grid step at `scale` pixels per unit: the smallest power of two (at least one unit)
-/// whose lines are [`MIN_GRID_PIXELS`] or more apart.
+/// whose lines are `MIN_GRID_PIXELS` or more apart.
 #[must_use]
 pub fn grid_step(scale: f32) -> f32 {
     let wanted = (MIN_GRID_PIXELS / scale.max(f32::MIN_POSITIVE)).max(1.0);

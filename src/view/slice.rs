@@ -350,7 +350,7 @@ const HULL_OUTLINE_DIRECTIONS: usize = 72;
 impl Footprint {
     /// The footprint of `shape`, from its support function: circles for the round kinds,
     /// the bounds rectangle for a box, and for a hull the intersection of its support
-    /// half-planes in [`HULL_OUTLINE_DIRECTIONS`] horizontal directions.
+    /// half-planes in `HULL_OUTLINE_DIRECTIONS` horizontal directions.
     #[must_use]
     pub fn of(shape: &TraceShape) -> Footprint {
         match shape.kind() {
