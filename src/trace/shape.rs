@@ -18,7 +18,7 @@
 //! `mins <= maxs`, at least one hull point), so `h` is finite and monotone in the shape
 //! (a shape inside another never has a larger support).
 
-use glam::{DVec3, Mat3, Vec3};
+use glam::{DVec3, Mat3, Vec3, Vec4};
 
 use super::rounded::Core;
 
@@ -69,11 +69,27 @@ impl ShapeKind {
 #[derive(Clone, Debug, PartialEq)]
 enum Repr {
     Point,
-    Sphere { radius: f32 },
-    Cylinder { radius: f32, half_height: f32 },
-    Capsule { radius: f32, half_height: f32 },
-    Box { center: Vec3, half: Vec3 },
-    Hull { points: Box<[Vec3]> },
+    Sphere {
+        radius: f32,
+    },
+    Cylinder {
+        radius: f32,
+        half_height: f32,
+    },
+    Capsule {
+        radius: f32,
+        half_height: f32,
+    },
+    Box {
+        center: Vec3,
+        half: Vec3,
+    },
+    Hull {
+        points: Box<[Vec3]>,
+        /// The points four at a time, as `[xs, ys, zs]` (the last point repeated to fill the
+        /// last group), so the support is four dot products per step.
+        lanes: Box<[[Vec4; 3]]>,
+    },
 }
 
 /// A shape to sweep, positioned relative to the sweep's reference point (Z up).
@@ -138,8 +154,18 @@ impl TraceShape {
     #[must_use]
     pub fn hull(points: Vec<Vec3>) -> Option<Self> {
         (!points.is_empty() && points.iter().all(|p| p.is_finite())).then(|| {
+            let lanes = points
+                .chunks(4)
+                .map(|group| {
+                    let at = |i: usize| group.get(i).or(group.last()).copied().unwrap_or_default();
+                    let lane =
+                        |axis: usize| Vec4::new(at(0)[axis], at(1)[axis], at(2)[axis], at(3)[axis]);
+                    [lane(0), lane(1), lane(2)]
+                })
+                .collect();
             TraceShape(Repr::Hull {
                 points: points.into_boxed_slice(),
+                lanes,
             })
         })
     }
@@ -232,10 +258,7 @@ impl TraceShape {
                 half_height,
             } => radius * u.length() + half_height * u.z.abs(),
             Repr::Box { center, half } => u.dot(*center) + u.abs().dot(*half),
-            Repr::Hull { points } => points
-                .iter()
-                .map(|p| p.dot(u))
-                .fold(f32::NEG_INFINITY, f32::max),
+            Repr::Hull { lanes, .. } => hull_support(lanes, u),
         }
     }
 
@@ -255,7 +278,7 @@ impl TraceShape {
                 half_height,
             } => radius + half_height,
             Repr::Box { center, half } => (center.abs() + *half).length(),
-            Repr::Hull { points } => points.iter().map(|p| p.length()).fold(0.0, f32::max),
+            Repr::Hull { points, .. } => points.iter().map(|p| p.length()).fold(0.0, f32::max),
         }
     }
 
@@ -349,6 +372,7 @@ impl<'a> Oriented<'a> {
                 radius: *radius,
                 half_height: *half_height,
             }),
+            (Repr::Hull { lanes, .. }, None) => work.run(HullSupport(lanes)),
             _ => work.run(*self),
         }
     }
@@ -412,7 +436,7 @@ impl<'a> Oriented<'a> {
                 });
                 Some((Core::Segment(axis * f64::from(*half_height)), *radius))
             }
-            Repr::Hull { points } => Some((
+            Repr::Hull { points, .. } => Some((
                 Core::Points {
                     points,
                     rotation: self.rotation.map(|r| r.as_dmat3()),
@@ -562,7 +586,28 @@ impl Support for CapsuleSupport {
     }
 }
 
-/// Any shape, possibly rotated: the general (slower) path, for hulls and rotated models.
+/// A convex hull, by its points four at a time.
+#[derive(Clone, Copy)]
+pub(crate) struct HullSupport<'a>(&'a [[Vec4; 3]]);
+
+impl Support for HullSupport<'_> {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        hull_support(self.0, u)
+    }
+}
+
+/// `max over the points p of u·p`, four points per step (`lanes` as in `Repr::Hull`).
+#[inline]
+fn hull_support(lanes: &[[Vec4; 3]], u: Vec3) -> f32 {
+    let mut best = Vec4::splat(f32::NEG_INFINITY);
+    for [xs, ys, zs] in lanes {
+        best = best.max(*xs * u.x + *ys * u.y + *zs * u.z);
+    }
+    best.max_element()
+}
+
+/// Any shape, possibly rotated: the general (slower) path, for rotated models.
 impl Support for Oriented<'_> {
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
