@@ -472,17 +472,7 @@ impl<'a> Oriented<'a> {
 
     /// Bounding box in this frame.
     pub(crate) fn bounds(&self) -> (Vec3, Vec3) {
-        let maxs = Vec3::new(
-            self.support(Vec3::X),
-            self.support(Vec3::Y),
-            self.support(Vec3::Z),
-        );
-        let mins = -Vec3::new(
-            self.support(Vec3::NEG_X),
-            self.support(Vec3::NEG_Y),
-            self.support(Vec3::NEG_Z),
-        );
-        (mins, maxs)
+        Support::bounds(self)
     }
 }
 
@@ -497,6 +487,21 @@ pub(crate) trait Support: Copy {
     #[inline]
     fn side_count(&self, brush: &CompiledBrush) -> u32 {
         brush.side_count
+    }
+
+    /// The shape's bounding box in the sweep's frame, relative to its reference point.
+    fn bounds(&self) -> (Vec3, Vec3) {
+        let maxs = Vec3::new(
+            self.support(Vec3::X),
+            self.support(Vec3::Y),
+            self.support(Vec3::Z),
+        );
+        let mins = -Vec3::new(
+            self.support(Vec3::NEG_X),
+            self.support(Vec3::NEG_Y),
+            self.support(Vec3::NEG_Z),
+        );
+        (mins, maxs)
     }
 }
 

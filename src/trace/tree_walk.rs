@@ -121,16 +121,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
         mask: Contents,
     ) -> Self {
         let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
-        let shape_maxs = Vec3::new(
-            support.support(Vec3::X),
-            support.support(Vec3::Y),
-            support.support(Vec3::Z),
-        );
-        let shape_mins = -Vec3::new(
-            support.support(Vec3::NEG_X),
-            support.support(Vec3::NEG_Y),
-            support.support(Vec3::NEG_Z),
-        );
+        let (shape_mins, shape_maxs) = support.bounds();
         TraceWork {
             map,
             shape,
