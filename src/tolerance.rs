@@ -219,7 +219,7 @@ pub const SLICE_CLIP_EPSILON: f32 = 1e-3;
 
 const _: () = assert!((SLICE_CLIP_EPSILON as f64) < MIN_EDGE_LENGTH);
 
-// ---- Exact contacts of spheres, capsules and hulls (trace/rounded.rs, trace/gjk.rs) ----
+// ---- Exact contacts of spheres, cylinders, capsules and hulls (trace/rounded.rs, trace/gjk.rs) ----
 
 /// A candidate closest point counts as on a brush when it is inside every face plane within
 /// this fraction of the coordinates' magnitude (unitless, applied in f64). Absorbs the f32

@@ -9,11 +9,14 @@
 //! - A start inside the brush sets `start_solid` and the brush does not block a sweep that
 //!   leaves it; start and end inside set `all_solid` with fraction 0.
 //! - The hit normal is a brush side's unit normal facing the mover (`d1 > d2`). For spheres,
-//!   capsules and hulls the plane-shifted hit is kept where the shape meets the entered face
-//!   inside its outline (exact there) and otherwise refined on the exact distance
-//!   (`rounded`) from the brush's enter fraction on (to the end of the sweep, not to Quake's
-//!   leave fraction, see `refine`); a refined contact at an edge or corner gets the tangent
-//!   plane there.
+//!   cylinders, capsules and hulls the plane-shifted hit is kept where the shape meets the
+//!   entered face inside its outline (exact there) and otherwise refined on the exact
+//!   distance (`rounded`) from the brush's enter fraction on (to the end of the sweep, not to
+//!   Quake's leave fraction, see `refine`); a refined contact at an edge or corner gets the
+//!   tangent plane there.
+//! - A brush is left where the sweep crosses its shifted plane, so a sweep that comes into
+//!   contact with the brush is never let through (Quake's leave fraction is the stop
+//!   distance inside the plane).
 
 use glam::{DVec3, Vec3};
 
@@ -77,7 +80,7 @@ pub(crate) fn clip_brush<S: Support>(
     }
     let exact = work.shape.core();
     if !starts_out {
-        // Inside every shifted plane. For a sphere, capsule or hull that may only be the
+        // Inside every shifted plane. For a sphere, cylinder, capsule or hull that may only be the
         // bevels' over-reach: it overlaps only if its core is within its radius of the brush.
         if let Some((core, radius)) = exact {
             let shape = map.brush_features(brush_id).and_then(Polytope::new);

@@ -58,9 +58,9 @@ pub struct Trace {
     /// The unit normal of the surface hit, facing the mover; `None` when nothing was hit or
     /// the sweep is all-solid (no normal is trusted there).
     pub normal: Option<Vec3>,
-    /// The brush side hit (unshifted, in world space); for a sphere, capsule or hull meeting
-    /// an edge or a corner, the tangent plane through the contact point. `None` exactly when
-    /// `normal` is.
+    /// The brush side hit (unshifted, in world space); for a sphere, cylinder, capsule or hull
+    /// meeting an edge or a corner, the tangent plane through the contact point. `None`
+    /// exactly when `normal` is.
     pub plane: Option<Plane>,
     /// Contents of the brush hit (or started in, for all-solid); empty when nothing was hit.
     pub contents: Contents,
