@@ -23,6 +23,7 @@ use glam::{DVec3, Mat3, Vec3, Vec4};
 use super::rounded::Core;
 
 use crate::compiled::CompiledBrush;
+use crate::tolerance::TREE_CULL_MARGIN;
 
 /// Which kind of shape, for reports and dispatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -289,35 +290,52 @@ impl TraceShape {
     }
 }
 
-/// How far a shape's blocking region can reach past a brush toward a unit direction `n`:
-/// `max(n·center + |n|·half + κ·rho, κ_inexact·radius)`, where κ is the largest reach of the
-/// brushes concerned and κ_inexact the largest among those that are not box-exact.
+/// How far a shape's blocking region can reach past a brush toward a unit direction `n`,
+/// measured from the point the tree walk follows (the reference point plus `center`):
+/// `max(|n|·half + κ·rho, κ_inexact·radius)`, where κ is the largest reach of the brushes
+/// concerned and κ_inexact the largest among those that are not box-exact.
 ///
 /// Why culling with it keeps the tree a pure broadphase: a brush's shifted planes block a
 /// shape of circumradius R only within κ·R of the brush (`brush::reach`); on box-exact
-/// brushes an axis-aligned box or vertical segment (`center`, `half`) is exact and reaches
-/// only its own support, and capsules and cylinders are such a segment plus a ball or disk of
-/// radius `rho`, which reaches κ·rho more. Points reach 0, spheres κ·r, other shapes κ·R.
+/// brushes an axis-aligned box or vertical segment centred on the followed point (`half`)
+/// is exact and reaches only its own support, and capsules and cylinders are such a segment
+/// plus a ball or disk of radius `rho`, which reaches κ·rho more. Points reach 0, spheres
+/// κ·r, other shapes κ·R. `radius` is the circumradius about the reference point, never
+/// less than the one about the followed point, so κ_inexact·radius covers both.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CullReach {
-    center: Vec3,
+    /// From the reference point to the point the walk follows (a box's centre).
+    pub center: Vec3,
     half: Vec3,
     rho: f32,
     radius: f32,
 }
 
 impl CullReach {
+    /// The reaches toward a node plane's front (`n`) and back (`−n`), for the κ figures of
+    /// the brushes under each side, plus [`TREE_CULL_MARGIN`]. Only `|n|` matters once
+    /// the followed point is the centre, so one dot product serves both sides.
     #[inline]
-    pub(crate) fn toward(&self, n: Vec3, kappa: f32, kappa_inexact: f32) -> f32 {
-        (n.dot(self.center) + n.abs().dot(self.half) + kappa * self.rho)
-            .max(kappa_inexact * self.radius)
+    pub(crate) fn both_sides(&self, n: Vec3, kappa: [f32; 2], kappa_inexact: [f32; 2]) -> [f32; 2] {
+        let spread = n.abs().dot(self.half);
+        let side = |k: usize| {
+            larger(spread + kappa[k] * self.rho, kappa_inexact[k] * self.radius) + TREE_CULL_MARGIN
+        };
+        [side(0), side(1)]
     }
 
-    /// The shape's circumradius.
+    /// The shape's circumradius about its reference point.
     #[inline]
     pub(crate) fn radius(&self) -> f32 {
         self.radius
     }
+}
+
+/// The larger of two finite numbers in one instruction (`f32::max` also orders NaNs, which
+/// the walk never sees: its inputs are checked finite).
+#[inline]
+fn larger(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
 }
 
 /// A shape seen from a frame rotated relative to the world: `rotation` maps directions of

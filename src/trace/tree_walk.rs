@@ -147,41 +147,49 @@ impl<'a, S: Support> TraceWork<'a, S> {
         }
     }
 
-    /// Walks the tree under `root` with the whole sweep.
+    /// Walks the tree under `root` with the whole sweep, following the point the cull reach
+    /// is measured from (a box's centre; the reference point otherwise).
     pub(crate) fn walk(&mut self, root: NodeChild) {
-        let (start, end) = (self.start, self.end);
+        let offset = self.reach.center;
+        let (start, end) = (self.start + offset, self.end + offset);
         self.walk_span(root, 0.0, 1.0, start, end);
     }
 
-    /// Walks the subtree at `child` with the sub-segment `p1..p2` (fractions `f1..f2` of the
-    /// whole sweep).
-    fn walk_span(&mut self, child: NodeChild, f1: f32, f2: f32, p1: Vec3, p2: Vec3) {
+    /// Walks the subtree at `child` with the sub-segment `p1..p2` of the followed point
+    /// (fractions `f1..f2` of the whole sweep).
+    fn walk_span(&mut self, mut child: NodeChild, f1: f32, f2: f32, p1: Vec3, p2: Vec3) {
         // A subtree reached only after the best hit so far cannot improve it. Strictly after:
         // a hit at fraction 0 (starting within the stop distance of a surface) must not hide
         // a brush the shape starts inside, which is only reachable from fraction 0.
         if self.found.all_solid || self.found.fraction < f1 {
             return;
         }
-        let index = match child {
-            NodeChild::Leaf(leaf) => return self.leaf(leaf as usize),
-            NodeChild::Node(node) => node as usize,
+        let nodes = self.map.runtime_nodes();
+        // Down the tree while the sub-segment stays on one side (no recursion for those).
+        let (node, t1, t2, [front_reach, back_reach]) = loop {
+            let index = match child {
+                NodeChild::Leaf(leaf) => return self.leaf(leaf as usize),
+                NodeChild::Node(node) => node as usize,
+            };
+            // Indices are checked at load; a bad one ends the walk rather than panicking.
+            let Some(node) = nodes.get(index) else {
+                return;
+            };
+            let n = node.normal;
+            let reaches = self.reach.both_sides(n, node.kappa, node.kappa_inexact);
+            let [front_reach, back_reach] = reaches;
+            let t1 = n.dot(p1) - node.dist;
+            let t2 = n.dot(p2) - node.dist;
+            // The front side is reachable where t > −front_reach, the back where t < back_reach.
+            if t1 >= back_reach && t2 >= back_reach {
+                child = node.children[0];
+            } else if t1 <= -front_reach && t2 <= -front_reach {
+                child = node.children[1];
+            } else {
+                break (node, t1, t2, reaches);
+            }
         };
-        let node = self.map.runtime_nodes()[index];
         let [front, back] = node.children;
-        let n = node.normal;
-        let front_reach =
-            self.reach.toward(n, node.kappa[0], node.kappa_inexact[0]) + TREE_CULL_MARGIN;
-        let back_reach =
-            self.reach.toward(-n, node.kappa[1], node.kappa_inexact[1]) + TREE_CULL_MARGIN;
-        let t1 = n.dot(p1) - node.dist;
-        let t2 = n.dot(p2) - node.dist;
-        // The front side is reachable where t > −front_reach, the back where t < back_reach.
-        if t1 >= back_reach && t2 >= back_reach {
-            return self.walk_span(front, f1, f2, p1, p2);
-        }
-        if t1 <= -front_reach && t2 <= -front_reach {
-            return self.walk_span(back, f1, f2, p1, p2);
-        }
         let (front_span, back_span) = if t1 == t2 {
             ((0.0, 1.0), (0.0, 1.0))
         } else {
