@@ -723,7 +723,12 @@ mod tests {
         else {
             panic!("hits the edge");
         };
-        let center = start + (end - start) * fraction;
+        assert_stops_off_the_top_edge(start + (end - start) * fraction, &tangent);
+    }
+
+    /// A shape moving along −x whose lowest point is 4 above the cube's top edge (64, ·, 64)
+    /// stops with that point r + skin (r = 8) from the edge, the tangent plane there.
+    fn assert_stops_off_the_top_edge(center: Vec3, tangent: &Plane) {
         let reach = 8.0 + SURFACE_CLIP_EPSILON;
         let dx = (reach * reach - 16.0).sqrt();
         assert!((center.x - (64.0 + dx)).abs() < 2e-3, "{center}");
@@ -764,11 +769,7 @@ mod tests {
         else {
             panic!("hits the edge");
         };
-        let center = start + (end - start) * fraction;
-        let reach = 8.0 + SURFACE_CLIP_EPSILON;
-        let dx = (reach * reach - 16.0).sqrt();
-        assert!((center.x - (64.0 + dx)).abs() < 2e-3, "{center}");
-        assert!((tangent.normal - Vec3::new(dx, 0.0, 4.0).normalize()).length() < 1e-3);
+        assert_stops_off_the_top_edge(start + (end - start) * fraction, &tangent);
         assert!((tangent.dist - tangent.normal.dot(Vec3::splat(64.0))).abs() < 1e-3);
         assert_eq!(face, None);
         // Straight down onto the top face: the face's own plane.
@@ -785,7 +786,10 @@ mod tests {
             panic!("hits the top");
         };
         let z = 120.0 - 120.0 * fraction;
-        assert!((z - (64.0 + 16.0 + reach)).abs() < 2e-3, "{z}");
+        assert!(
+            (z - (64.0 + 16.0 + 8.0 + SURFACE_CLIP_EPSILON)).abs() < 2e-3,
+            "{z}"
+        );
         assert_eq!(face, Some(4));
     }
 
