@@ -305,7 +305,7 @@ impl TraceShape {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CullReach {
     /// From the reference point to the point the walk follows (a box's centre).
-    pub center: Vec3,
+    center: Vec3,
     half: Vec3,
     rho: f32,
     radius: f32,
@@ -324,6 +324,13 @@ impl CullReach {
         [side(0), side(1)]
     }
 
+    /// From the reference point to the point the tree walk follows (a box's centre; zero
+    /// for the other shapes).
+    #[inline]
+    pub(crate) fn center(&self) -> Vec3 {
+        self.center
+    }
+
     /// The shape's circumradius about its reference point.
     #[inline]
     pub(crate) fn radius(&self) -> f32 {
@@ -332,7 +339,7 @@ impl CullReach {
 }
 
 /// The larger of two finite numbers in one instruction (`f32::max` also orders NaNs, which
-/// the walk never sees: its inputs are checked finite).
+/// the walk never sees: κ is checked finite at load, shape sizes at construction).
 #[inline]
 fn larger(a: f32, b: f32) -> f32 {
     if a > b { a } else { b }

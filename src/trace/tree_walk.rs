@@ -15,8 +15,10 @@
 //! exact), plus κ·r for the round part of spheres, capsules and cylinders, and κ·R otherwise,
 //! where κ is the largest reach of those brushes (`brush::reach`, exact by LP duality), all
 //! plus [`TREE_CULL_MARGIN`]. Like Quake 3, each side gets the part of the sub-segment that
-//! can reach it (the parts overlap across the slab), near side first. The walk recurses at
-//! most `MAX_TREE_DEPTH` deep (checked at load) and allocates nothing.
+//! can reach it (the parts overlap across the slab), near side first. A box is walked by its
+//! centre, where its reach toward a plane depends only on `|n|`. The walk loops down nodes
+//! the segment stays on one side of, recurses only at splits, at most `MAX_TREE_DEPTH` deep
+//! (checked at load), and allocates nothing.
 
 use glam::Vec3;
 
@@ -150,7 +152,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
     /// Walks the tree under `root` with the whole sweep, following the point the cull reach
     /// is measured from (a box's centre; the reference point otherwise).
     pub(crate) fn walk(&mut self, root: NodeChild) {
-        let offset = self.reach.center;
+        let offset = self.reach.center();
         let (start, end) = (self.start + offset, self.end + offset);
         self.walk_span(root, 0.0, 1.0, start, end);
     }
