@@ -11,9 +11,8 @@ use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 
-use crate::brush::{
-    Brush, BrushOwner, Diagnostic, brush_bevels, brushes_from_map, is_origin_texture,
-};
+use crate::brush::{Brush, BrushOwner, brush_bevels, brushes_from_map, is_origin_texture};
+pub use crate::brush::{Diagnostic, Severity};
 use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
 use crate::compiled::{
     CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide, LoadError,

@@ -12,6 +12,7 @@
 //! typed [`LoadError`], never a panic and never an out-of-bounds access.
 
 mod features;
+mod tables;
 mod validate;
 
 use glam::Vec3;
@@ -22,7 +23,9 @@ use crate::contents::Contents;
 use features::FeatureTable;
 #[cfg(test)]
 pub(crate) use features::corners_and_edges;
-pub use features::{BrushFeatures, FacePlane, MAX_BRUSH_CORNERS, MAX_BRUSH_EDGES};
+internal! {
+    pub use features::{BrushFeatures, FacePlane, MAX_BRUSH_CORNERS, MAX_BRUSH_EDGES};
+}
 pub use validate::LoadError;
 pub(crate) use validate::validate;
 
@@ -35,24 +38,28 @@ pub const FORMAT_VERSION: u32 = 1;
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
 
-/// The 64-bit FNV-1a hash of `bytes`: the checksum stored in compiled files.
-#[must_use]
-pub fn checksum(bytes: &[u8]) -> u64 {
-    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0100_0000_01b3;
-    bytes.iter().fold(OFFSET_BASIS, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(PRIME)
-    })
+internal! {
+    /// The 64-bit FNV-1a hash of `bytes`: the checksum stored in compiled files.
+    #[must_use]
+    pub fn checksum(bytes: &[u8]) -> u64 {
+        const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+        const PRIME: u64 = 0x0100_0000_01b3;
+        bytes.iter().fold(OFFSET_BASIS, |hash, &b| {
+            (hash ^ u64::from(b)).wrapping_mul(PRIME)
+        })
+    }
 }
 
-/// A whole file around an already serialised `body`: magic, version, checksum, body.
-#[must_use]
-pub fn frame(body: &[u8]) -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    // Integers always serialise.
-    out.extend(postcard::to_allocvec(&(FORMAT_VERSION, checksum(body))).unwrap_or_default());
-    out.extend_from_slice(body);
-    out
+internal! {
+    /// A whole file around an already serialised `body`: magic, version, checksum, body.
+    #[must_use]
+    pub fn frame(body: &[u8]) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        // Integers always serialise.
+        out.extend(postcard::to_allocvec(&(FORMAT_VERSION, checksum(body))).unwrap_or_default());
+        out.extend_from_slice(body);
+        out
+    }
 }
 
 /// A plane in f32: points with `normal·x == dist`; solid lies behind (`normal·x < dist`).
@@ -72,84 +79,94 @@ impl Plane {
     }
 }
 
-/// A child reference in the tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum NodeChild {
-    /// An interior node, by index into [`CompiledMap::nodes`].
-    Node(u32),
-    /// A leaf, by index into [`CompiledMap::leaves`].
-    Leaf(u32),
+internal! {
+    /// A child reference in the tree.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum NodeChild {
+        /// An interior node, by index into [`CompiledMap::nodes`].
+        Node(u32),
+        /// A leaf, by index into [`CompiledMap::leaves`].
+        Leaf(u32),
+    }
 }
 
-/// An interior node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CompiledNode {
-    /// Index into [`CompiledMap::planes`].
-    pub plane: u32,
-    /// `[front, back]`. A child node always has a greater index than its parent.
-    pub children: [NodeChild; 2],
+internal! {
+    /// An interior node.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct CompiledNode {
+        /// Index into [`CompiledMap::planes`].
+        pub plane: u32,
+        /// `[front, back]`. A child node always has a greater index than its parent.
+        pub children: [NodeChild; 2],
+    }
 }
 
-/// A leaf: contents, and the brushes covering it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CompiledLeaf {
-    /// OR of the covering brushes' contents.
-    pub contents: Contents,
-    /// First index into [`CompiledMap::leaf_brushes`].
-    pub first_brush: u32,
-    /// How many.
-    pub brush_count: u32,
+internal! {
+    /// A leaf: contents, and the brushes covering it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct CompiledLeaf {
+        /// OR of the covering brushes' contents.
+        pub contents: Contents,
+        /// First index into [`CompiledMap::leaf_brushes`].
+        pub first_brush: u32,
+        /// How many.
+        pub brush_count: u32,
+    }
 }
 
-/// A convex brush: sides (faces, then bevels) and bounds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CompiledBrush {
-    /// What it is made of.
-    pub contents: Contents,
-    /// First index into [`CompiledMap::sides`].
-    pub first_side: u32,
-    /// How many sides, bevels included: first the faces, then Quake's box bevels (axial and
-    /// edge × axis), then the rounding bevels.
-    pub side_count: u32,
-    /// How many of the sides are faces (points need no more: bevels never change them).
-    pub face_count: u32,
-    /// How many of the sides are faces or box bevels (boxes need no more on box-exact
-    /// brushes).
-    pub box_side_count: u32,
-    /// Smallest corner of the bounds.
-    pub mins: Vec3,
-    /// Largest corner of the bounds.
-    pub maxs: Vec3,
-    /// Whether the brush's sides (faces and bevels) make box sweeps exact: its planes
-    /// shifted by any axis-aligned box's support bound exactly the Minkowski sum. Sweeps
-    /// use this to cull more tightly; a wrong `true` can only make a rounded shape's
-    /// over-reach at this brush's edges depend on the tree.
-    pub box_exact: bool,
-    /// The brush's reach κ (≥ 1, see `brush::reach`): a shape of circumradius R is blocked by
-    /// its shifted planes only within κ·R of it. Sweeps cull with it; a value below the true
-    /// reach can only make over-reach stops depend on the tree (never let a shape into
-    /// solid), which is why a loaded value only has to be at least 1.
-    pub reach: f32,
+internal! {
+    /// A convex brush: sides (faces, then bevels) and bounds.
+    #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct CompiledBrush {
+        /// What it is made of.
+        pub contents: Contents,
+        /// First index into [`CompiledMap::sides`].
+        pub first_side: u32,
+        /// How many sides, bevels included: first the faces, then Quake's box bevels (axial and
+        /// edge × axis), then the rounding bevels.
+        pub side_count: u32,
+        /// How many of the sides are faces (points need no more: bevels never change them).
+        pub face_count: u32,
+        /// How many of the sides are faces or box bevels (boxes need no more on box-exact
+        /// brushes).
+        pub box_side_count: u32,
+        /// Smallest corner of the bounds.
+        pub mins: Vec3,
+        /// Largest corner of the bounds.
+        pub maxs: Vec3,
+        /// Whether the brush's sides (faces and bevels) make box sweeps exact: its planes
+        /// shifted by any axis-aligned box's support bound exactly the Minkowski sum. Sweeps
+        /// use this to cull more tightly; a wrong `true` can only make a rounded shape's
+        /// over-reach at this brush's edges depend on the tree.
+        pub box_exact: bool,
+        /// The brush's reach κ (≥ 1, see `brush::reach`): a shape of circumradius R is blocked by
+        /// its shifted planes only within κ·R of it. Sweeps cull with it; a value below the true
+        /// reach can only make over-reach stops depend on the tree (never let a shape into
+        /// solid), which is why a loaded value only has to be at least 1.
+        pub reach: f32,
+    }
 }
 
-/// One side of a compiled brush.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CompiledSide {
-    /// Index into [`CompiledMap::planes`]; the normal points out of the brush.
-    pub plane: u32,
-    /// Whether the side is a bevel (never a face of the brush, only a tight corner).
-    pub bevel: bool,
+internal! {
+    /// One side of a compiled brush.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct CompiledSide {
+        /// Index into [`CompiledMap::planes`]; the normal points out of the brush.
+        pub plane: u32,
+        /// Whether the side is a bevel (never a face of the brush, only a tight corner).
+        pub bevel: bool,
+    }
 }
 
 /// A model: the world (index 0) or one brush entity (Quake's `*1`, `*2`, ...).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Model {
     /// The root of the model's tree.
-    pub root: NodeChild,
-    /// First index into [`CompiledMap::brushes`].
-    pub first_brush: u32,
+    pub(crate) root: NodeChild,
+    /// First index into the brush table.
+    pub(crate) first_brush: u32,
     /// How many brushes.
-    pub brush_count: u32,
+    pub(crate) brush_count: u32,
     /// Smallest corner of the model's brushes (zero for an empty model).
     pub mins: Vec3,
     /// Largest corner.
@@ -159,6 +176,30 @@ pub struct Model {
     pub origin: Vec3,
     /// The entity's key/values, in file order (empty for the world's `worldspawn` copy).
     pub properties: Vec<(String, String)>,
+}
+
+/// Counts of what a compiled world holds ([`CompiledMap::summary`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WorldSummary {
+    /// Planes in the plane table (each stored with its negation).
+    pub planes: usize,
+    /// Interior nodes of every model's tree.
+    pub nodes: usize,
+    /// Leaves of every model's tree.
+    pub leaves: usize,
+    /// Leaves that block movement under the default mask.
+    pub solid_leaves: usize,
+    /// Brushes of every model.
+    pub brushes: usize,
+    /// Brush sides, bevels included.
+    pub sides: usize,
+    /// Brush sides that are bevels.
+    pub bevels: usize,
+    /// Models: the world and each brush entity.
+    pub models: usize,
+    /// The deepest leaf of any model's tree (a root leaf is 0).
+    pub max_depth: u32,
 }
 
 /// Compile-time figures kept in the file so that `bspc info` can report them.
@@ -282,22 +323,6 @@ impl CompiledMap {
         &self.runtime_nodes
     }
 
-    /// The face planes (f64), corners and edges of brush `brush`, derived at load; `None` for
-    /// an unknown brush or one too complex to list (more than
-    /// [`MAX_REFINED_FACES`](crate::tolerance::MAX_REFINED_FACES) faces,
-    /// [`MAX_BRUSH_CORNERS`] corners or [`MAX_BRUSH_EDGES`] edges).
-    #[must_use]
-    pub fn brush_features(&self, brush: usize) -> Option<BrushFeatures<'_>> {
-        self.features.get(brush)
-    }
-
-    /// The reach κ of brush `brush` (≥ 1): its shifted planes block a shape of circumradius
-    /// R only within κ·R of the brush.
-    #[must_use]
-    pub fn brush_reach(&self, brush: usize) -> f32 {
-        self.data.brushes[brush].reach
-    }
-
     /// The file bytes: magic, version, checksum, data.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -335,40 +360,21 @@ impl CompiledMap {
         Self::from_data(data)
     }
 
-    /// The plane table; entry `2k + 1` is the negation of entry `2k`.
+    /// Counts of what the world holds, for reports (`bspc info`).
     #[must_use]
-    pub fn planes(&self) -> &[Plane] {
-        &self.data.planes
-    }
-
-    /// Interior nodes of every model's tree.
-    #[must_use]
-    pub fn nodes(&self) -> &[CompiledNode] {
-        &self.data.nodes
-    }
-
-    /// Leaves of every model's tree.
-    #[must_use]
-    pub fn leaves(&self) -> &[CompiledLeaf] {
-        &self.data.leaves
-    }
-
-    /// Brush indices listed by leaves.
-    #[must_use]
-    pub fn leaf_brushes(&self) -> &[u32] {
-        &self.data.leaf_brushes
-    }
-
-    /// Brushes of every model.
-    #[must_use]
-    pub fn brushes(&self) -> &[CompiledBrush] {
-        &self.data.brushes
-    }
-
-    /// Brush sides, bevels included.
-    #[must_use]
-    pub fn sides(&self) -> &[CompiledSide] {
-        &self.data.sides
+    pub fn summary(&self) -> WorldSummary {
+        let data = &self.data;
+        WorldSummary {
+            planes: data.planes.len(),
+            nodes: data.nodes.len(),
+            leaves: data.leaves.len(),
+            solid_leaves: self.solid_leaf_count(),
+            brushes: data.brushes.len(),
+            sides: data.sides.len(),
+            bevels: self.bevel_count(),
+            models: data.models.len(),
+            max_depth: self.max_depth(),
+        }
     }
 
     /// The models; index 0 is the world.
@@ -383,76 +389,10 @@ impl CompiledMap {
         self.data.stats
     }
 
-    /// The sides of `brush`.
-    #[must_use]
-    pub fn brush_sides(&self, brush: &CompiledBrush) -> &[CompiledSide] {
-        let start = brush.first_side as usize;
-        &self.data.sides[start..start + brush.side_count as usize]
-    }
-
-    /// The brushes covering `leaf`.
-    #[must_use]
-    pub fn leaf_brush_ids(&self, leaf: &CompiledLeaf) -> &[u32] {
-        let start = leaf.first_brush as usize;
-        &self.data.leaf_brushes[start..start + leaf.brush_count as usize]
-    }
-
-    /// The leaf of model `model` containing `p` (points on a plane go to the front), or
-    /// `None` when there is no such model.
-    #[must_use]
-    pub fn leaf_at(&self, model: usize, p: Vec3) -> Option<&CompiledLeaf> {
-        let mut child = self.data.models.get(model)?.root;
-        loop {
-            match child {
-                NodeChild::Leaf(i) => return self.data.leaves.get(i as usize),
-                NodeChild::Node(i) => {
-                    let node = self.data.nodes.get(i as usize)?;
-                    let plane = self.data.planes.get(node.plane as usize)?;
-                    child = node.children[usize::from(plane.distance(p) < 0.0)];
-                }
-            }
-        }
-    }
-
     /// The contents at `p` in the world model.
     #[must_use]
     pub fn point_contents(&self, p: Vec3) -> Contents {
         self.leaf_at(0, p)
             .map_or(Contents::EMPTY, |leaf| leaf.contents)
-    }
-
-    /// The deepest leaf of any model (root leaf = 0).
-    #[must_use]
-    pub fn max_depth(&self) -> u32 {
-        let mut deepest = 0;
-        let mut stack: Vec<(NodeChild, u32)> =
-            self.data.models.iter().map(|m| (m.root, 0)).collect();
-        while let Some((child, depth)) = stack.pop() {
-            match child {
-                NodeChild::Leaf(_) => deepest = deepest.max(depth),
-                NodeChild::Node(i) => {
-                    if let Some(node) = self.data.nodes.get(i as usize) {
-                        stack.extend(node.children.iter().map(|c| (*c, depth + 1)));
-                    }
-                }
-            }
-        }
-        deepest
-    }
-
-    /// How many brush sides are bevels.
-    #[must_use]
-    pub fn bevel_count(&self) -> usize {
-        self.data.sides.iter().filter(|s| s.bevel).count()
-    }
-
-    /// How many leaves block movement under the default mask.
-    #[must_use]
-    pub fn solid_leaf_count(&self) -> usize {
-        self.data
-            .leaves
-            .iter()
-            .filter(|l| l.contents.is_solid())
-            .count()
     }
 }

@@ -162,7 +162,8 @@ impl std::fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl ControllerConfig {
-    /// Reads a configuration from TOML; absent fields keep their defaults.
+    /// Reads a configuration from TOML (feature `toml`); absent fields keep their defaults.
+    /// Any other serde format works too: deserialize, then [`ControllerConfig::validate`].
     ///
     /// # Errors
     /// [`ConfigError::Toml`] for bad syntax or an unknown field, [`ConfigError::Invalid`] for
@@ -179,6 +180,7 @@ impl ControllerConfig {
     /// assert_eq!(config.shape, CharacterShape::Cylinder { radius: 16.0 });
     /// assert_eq!(config.step_height, 18.0);
     /// ```
+    #[cfg(feature = "toml")]
     pub fn from_toml(text: &str) -> Result<ControllerConfig, ConfigError> {
         let config: ControllerConfig =
             toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;

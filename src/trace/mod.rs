@@ -209,20 +209,22 @@ impl CompiledMap {
         )
     }
 
-    /// The same sweep as [`CompiledMap::trace`], clipping every brush of the world without
-    /// the tree: the reference the tree must match (property 13).
-    #[must_use]
-    pub fn trace_all_brushes(
-        &self,
-        shape: &TraceShape,
-        start: Vec3,
-        end: Vec3,
-        mask: Contents,
-    ) -> Trace {
-        if !start.is_finite() || !end.is_finite() {
-            return self.trace(shape, start, end, mask);
+    internal! {
+        /// The same sweep as [`CompiledMap::trace`], clipping every brush of the world without
+        /// the tree: the reference the tree must match (property 13).
+        #[must_use]
+        pub fn trace_all_brushes(
+            &self,
+            shape: &TraceShape,
+            start: Vec3,
+            end: Vec3,
+            mask: Contents,
+        ) -> Trace {
+            if !start.is_finite() || !end.is_finite() {
+                return self.trace(shape, start, end, mask);
+            }
+            self.sweep_world(shape, start, end, mask, Through::AllWorldBrushes)
         }
-        self.sweep_world(shape, start, end, mask, Through::AllWorldBrushes)
     }
 
     /// Answers many sweeps through the world in parallel (rayon); results in query order.

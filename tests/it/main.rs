@@ -1,4 +1,5 @@
-//! The one integration-test binary: one module per stage, plus the command line and tidiness.
+//! The one integration-test binary of the library: one module per stage, plus tidiness. The
+//! `bspc` command line has its own, `tools/bspc/tests/cli.rs`.
 
 mod support;
 
@@ -6,8 +7,6 @@ mod support;
 mod brush;
 /// The compiler: tree against brute force, bevels, plane table, submodels.
 mod bsp;
-/// The `bspc` binary: exit codes, output formats, JSON contracts.
-mod bspc_cli;
 /// The compiled file format: round trips and corruption.
 mod compiled;
 /// The character controller: scenarios 1–45 of controller.md section 8.
@@ -25,4 +24,5 @@ mod trace;
 /// Sweeps against the exact parry3d-f64 oracle: inside, lateness, clearance, ghost hits.
 mod trace_oracle;
 /// The top-down viewer, headless: pixels against known points and `point_contents`.
+#[cfg(feature = "view")]
 mod view;

@@ -120,9 +120,8 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
     let oracle = Oracle::new(&solid_world(src));
     // The largest reach of the world's brushes: a sweep's shifted planes block only within
     // κ·R of a brush (`brush::reach`), so the reference point stops within κ·R of it.
-    let world = &map.models()[0];
-    let first = world.first_brush as usize;
-    let kappa = (first..first + world.brush_count as usize)
+    let kappa = map.models()[0]
+        .brush_range()
         .map(|b| f64::from(map.brush_reach(b)))
         .fold(1.0, f64::max);
     let mut rng = Pcg32::new(43);

@@ -205,7 +205,7 @@ fn check_against_point_contents(
                 })
             });
             let in_mover = world.models().iter().skip(1).any(|m| {
-                m.brush_count > 0
+                !m.brush_range().is_empty()
                     && m.mins.x - reach <= p.x
                     && p.x <= m.maxs.x + reach
                     && m.mins.y - reach <= p.y
@@ -405,10 +405,12 @@ fn real_map_pixels_agree_with_point_contents_and_mark_a_sweep() {
     );
 }
 
-/// The `trace_visualizer` example beside the `bspc` binary, when the viewer feature built it.
+/// The `trace_visualizer` example that `cargo test` builds beside this test binary
+/// (`target/*/examples`), when the viewer feature is on.
 fn visualizer() -> Option<PathBuf> {
-    let bspc = Path::new(env!("CARGO_BIN_EXE_bspc"));
-    let exe = bspc
+    let test_binary = std::env::current_exe().ok()?;
+    let exe = test_binary
+        .parent()?
         .parent()?
         .join("examples")
         .join(format!("trace_visualizer{}", std::env::consts::EXE_SUFFIX));

@@ -3,8 +3,11 @@
 #![allow(dead_code)]
 
 pub mod oracle;
+mod real_maps;
 
-use std::path::{Path, PathBuf};
+pub use real_maps::{bundled_maps, real_maps, real_maps_dir, repo_root};
+
+use std::path::Path;
 
 use planeshift::brush::{BrushOutput, brushes_from_map};
 use planeshift::map::{MapFile, parse_map};
@@ -46,59 +49,6 @@ impl Pcg32 {
     pub fn range_f64(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * (self.next_u32() as f64 / 4_294_967_296.0)
     }
-}
-
-/// The folder of real maps written by others: `$PLANESHIFT_REAL_MAPS`, default
-/// `../shared/maps` beside the repository. `None` (and a printed skip) when absent.
-pub fn real_maps_dir(test: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "{test}: skipped, real maps folder {} is missing (set PLANESHIFT_REAL_MAPS)",
-            dir.display()
-        );
-        None
-    }
-}
-
-/// Every `.map` under `dir`, sorted, as (relative name, path).
-pub fn maps_in(dir: &Path) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "map") {
-                let name = path
-                    .strip_prefix(dir)
-                    .unwrap_or(&path)
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                out.push((name, path));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// The real maps, or an empty list (after printing a skip) when the folder is missing.
-pub fn real_maps(test: &str) -> Vec<(String, PathBuf)> {
-    real_maps_dir(test).map(|d| maps_in(&d)).unwrap_or_default()
-}
-
-/// The hand-authored maps bundled in `maps/`.
-pub fn bundled_maps() -> Vec<(String, PathBuf)> {
-    maps_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("maps"))
 }
 
 pub fn read(path: &Path) -> Vec<u8> {

@@ -1,9 +1,13 @@
 //! The real `bspc` binary: exit statuses, the error format and the JSON contract.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use crate::support::real_maps;
+#[allow(dead_code)]
+#[path = "../../../tests/it/support/real_maps.rs"]
+mod real_maps;
+
+use real_maps::{real_maps, repo_root};
 
 fn bspc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bspc"))
@@ -34,7 +38,7 @@ fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
 }
 
 fn bundled(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    repo_root()
         .join("maps")
         .join(name)
         .to_string_lossy()
