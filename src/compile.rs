@@ -19,7 +19,7 @@ use crate::compiled::{
     MapData, Model, NodeChild, Plane,
 };
 use crate::contents::Contents;
-use crate::map::{Entity, ParseError, parse_map};
+use crate::map::{Entity, MapFile, ParseError, parse_map};
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +85,38 @@ pub struct CompileOptions {
 impl Default for CompileOptions {
     fn default() -> Self {
         CompileOptions { bevels: true }
+    }
+}
+
+/// What the brush stage makes of a parsed map, without building a tree ([`check_brushes`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct BrushCheck {
+    /// What was merged, dropped or rejected, in file order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Brushes that are solid world geometry.
+    pub world_brushes: usize,
+    /// Brush blocks rejected (each has a warning among the diagnostics).
+    pub rejected: usize,
+}
+
+/// Builds the brushes of `map` and reports what happened, as `bspc check` does: the first
+/// stage of a compile, cheap enough to run on every save.
+///
+/// # Examples
+/// ```
+/// let map = planeshift::parse_map(b"{ \"classname\" \"worldspawn\" }")?;
+/// let check = planeshift::compile::check_brushes(&map);
+/// assert_eq!((check.world_brushes, check.rejected), (0, 0));
+/// # Ok::<(), planeshift::ParseError>(())
+/// ```
+#[must_use]
+pub fn check_brushes(map: &MapFile) -> BrushCheck {
+    let output = brushes_from_map(map);
+    BrushCheck {
+        world_brushes: output.world_brush_count(),
+        rejected: output.rejected,
+        diagnostics: output.diagnostics,
     }
 }
 

@@ -107,7 +107,7 @@ internal_mod! {
 }
 
 pub use compile::{
-    CompileError, CompileOptions, CompileOutput, Diagnostic, Severity, compile_map,
+    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, Severity, check_brushes, compile_map,
     compile_map_with,
 };
 pub use compiled::{CompiledMap, LoadError, Model, WorldSummary};

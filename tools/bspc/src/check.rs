@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-use planeshift::brush::{Diagnostic, Severity, brushes_from_map};
+use planeshift::compile::check_brushes;
 use planeshift::map::{self, MapFile};
+use planeshift::{Diagnostic, Severity};
 use serde::Serialize;
 
 use crate::CliError;
@@ -32,13 +33,13 @@ struct DiagnosticJson {
 pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     let map = map::parse_map(&bytes).map_err(|e| CliError::syntax(path, &e))?;
-    let output = brushes_from_map(&map);
+    let output = check_brushes(&map);
     let counts = Counts::of(&map);
     if json {
         let report = CheckJson {
             entities: map.entities.len(),
             brushes: counts.brushes,
-            world_brushes: output.world_brush_count(),
+            world_brushes: output.world_brushes,
             faces: counts.faces,
             patches: counts.patches,
             formats: map::formats(&map),
@@ -55,7 +56,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
             path.display(),
             map.entities.len(),
             counts.brushes,
-            output.world_brush_count(),
+            output.world_brushes,
             output.rejected,
             counts.faces,
             counts.patches,

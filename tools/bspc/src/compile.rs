@@ -31,15 +31,16 @@ struct Stats {
 impl Stats {
     fn of(map: &CompiledMap, bytes: usize) -> Stats {
         let stats = map.stats();
+        let summary = map.summary();
         Stats {
             brushes: stats.brushes,
             world_brushes: stats.world_brushes,
-            planes: map.planes().len(),
-            nodes: map.nodes().len(),
-            leaves: map.leaves().len(),
-            solid_leaves: map.solid_leaf_count(),
-            bevels: map.bevel_count(),
-            max_depth: map.max_depth(),
+            planes: summary.planes,
+            nodes: summary.nodes,
+            leaves: summary.leaves,
+            solid_leaves: summary.solid_leaves,
+            bevels: summary.bevels,
+            max_depth: summary.max_depth,
             submodels: map.models().len().saturating_sub(1),
             bytes,
             seconds: stats.seconds,
