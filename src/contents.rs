@@ -1,13 +1,27 @@
 //! [`Contents`]: what a region of space is made of, as a bit set shared by every stage.
 //!
-//! Takes nothing, gives the contents bits and the default blocking mask. The numbering
+//! Takes nothing, gives the contents bits, their names and the blocking masks. The numbering
 //! follows Quake 2 for the bits Quake 2 defines (so a face's `contents` triple maps
-//! directly), and adds [`Contents::SKY`] in a bit Quake 2 leaves unused.
+//! directly), and adds [`Contents::SKY`] in a bit Quake 2 leaves unused. Guarantees: the
+//! set operations are plain bit operations; every named bit has exactly one name, used on the
+//! command line and in JSON.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
 use serde::{Deserialize, Serialize};
 
 /// A set of contents bits.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// ```
+/// use planeshift::Contents;
+/// let pool = Contents::WATER | Contents::SLIME;
+/// assert!(pool.contains(Contents::WATER));
+/// assert!(!pool.intersects(Contents::MASK_PLAYER_SOLID));
+/// assert_eq!(pool.names().collect::<Vec<_>>(), ["slime", "water"]);
+/// assert_eq!(Contents::from_name("playerclip"), Some(Contents::PLAYERCLIP));
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Contents(pub u32);
 
 impl Contents {
@@ -34,6 +48,20 @@ impl Contents {
     /// Blocks monsters only (Quake 2 CONTENTS_MONSTERCLIP).
     pub const MONSTERCLIP: Contents = Contents(0x2_0000);
 
+    /// Every named bit with its name, in bit order.
+    pub const NAMED: [(&'static str, Contents); 10] = [
+        ("solid", Self::SOLID),
+        ("window", Self::WINDOW),
+        ("aux", Self::AUX),
+        ("lava", Self::LAVA),
+        ("slime", Self::SLIME),
+        ("water", Self::WATER),
+        ("mist", Self::MIST),
+        ("sky", Self::SKY),
+        ("playerclip", Self::PLAYERCLIP),
+        ("monsterclip", Self::MONSTERCLIP),
+    ];
+
     /// The bits of a Quake 2 contents value that decide solidity; a value with none of them
     /// counts as [`Contents::SOLID`] (qbsp3).
     pub const QUAKE2_SOLIDITY_MASK: u32 = 0x3007f;
@@ -44,25 +72,171 @@ impl Contents {
     );
 
     /// What blocks a player: [`Contents::MASK_SOLID`] without monster clip (Quake 2's
-    /// `MASK_PLAYERSOLID`).
+    /// `MASK_PLAYER_SOLID`).
     pub const MASK_PLAYER_SOLID: Contents =
         Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::PLAYERCLIP.0);
 
+    /// The liquids: water, slime, lava (Quake 2's `MASK_WATER`).
+    pub const MASK_LIQUID: Contents = Contents(Self::WATER.0 | Self::SLIME.0 | Self::LAVA.0);
+
+    /// The raw bits.
+    #[must_use]
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// Whether no bit is set.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether every bit of `other` is set here.
+    #[must_use]
+    pub const fn contains(self, other: Contents) -> bool {
+        self.0 & other.0 == other.0
+    }
+
     /// Whether any bit of `mask` is set here.
     #[must_use]
-    pub fn intersects(self, mask: Contents) -> bool {
+    pub const fn intersects(self, mask: Contents) -> bool {
         self.0 & mask.0 != 0
     }
 
     /// Whether this blocks movement under the default mask.
     #[must_use]
-    pub fn is_solid(self) -> bool {
+    pub const fn is_solid(self) -> bool {
         self.intersects(Self::MASK_SOLID)
     }
 
     /// Both sets of bits.
     #[must_use]
-    pub fn union(self, other: Contents) -> Contents {
+    pub const fn union(self, other: Contents) -> Contents {
         Contents(self.0 | other.0)
+    }
+
+    /// The bits set in both.
+    #[must_use]
+    pub const fn intersection(self, other: Contents) -> Contents {
+        Contents(self.0 & other.0)
+    }
+
+    /// The named bits set here, as names, in bit order (bits without a name are skipped;
+    /// see [`Contents::unnamed`]).
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::NAMED
+            .into_iter()
+            .filter(move |(_, bit)| self.contains(*bit))
+            .map(|(name, _)| name)
+    }
+
+    /// The bits set here that have no name.
+    #[must_use]
+    pub fn unnamed(self) -> Contents {
+        let named = Self::NAMED.iter().fold(0, |all, (_, bit)| all | bit.0);
+        Contents(self.0 & !named)
+    }
+
+    /// The bit called `name` (as [`Contents::names`] spells it), if any.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Contents> {
+        Self::NAMED
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, bit)| *bit)
+    }
+}
+
+impl BitOr for Contents {
+    type Output = Contents;
+    fn bitor(self, rhs: Contents) -> Contents {
+        self.union(rhs)
+    }
+}
+
+impl BitOrAssign for Contents {
+    fn bitor_assign(&mut self, rhs: Contents) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl BitAnd for Contents {
+    type Output = Contents;
+    fn bitand(self, rhs: Contents) -> Contents {
+        self.intersection(rhs)
+    }
+}
+
+impl BitAndAssign for Contents {
+    fn bitand_assign(&mut self, rhs: Contents) {
+        self.0 &= rhs.0;
+    }
+}
+
+impl Not for Contents {
+    type Output = Contents;
+    fn not(self) -> Contents {
+        Contents(!self.0)
+    }
+}
+
+/// `solid|playerclip`, then any unnamed bits in hex; `empty` for none.
+impl fmt::Display for Contents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("empty");
+        }
+        let mut first = true;
+        for name in self.names() {
+            if !first {
+                f.write_str("|")?;
+            }
+            f.write_str(name)?;
+            first = false;
+        }
+        let rest = self.unnamed();
+        if !rest.is_empty() {
+            if !first {
+                f.write_str("|")?;
+            }
+            write!(f, "{:#x}", rest.0)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Contents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Contents({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_round_trips_and_bits_are_distinct() {
+        let mut all = 0u32;
+        for (name, bit) in Contents::NAMED {
+            assert_eq!(bit.0.count_ones(), 1, "{name}");
+            assert_eq!(all & bit.0, 0, "{name} shares a bit");
+            all |= bit.0;
+            assert_eq!(Contents::from_name(name), Some(bit));
+            assert_eq!(bit.names().collect::<Vec<_>>(), [name]);
+        }
+        assert_eq!(Contents::from_name("granite"), None);
+    }
+
+    #[test]
+    fn set_operations_are_bit_operations() {
+        let mut c = Contents::SOLID | Contents::PLAYERCLIP;
+        assert!(c.contains(Contents::SOLID) && !c.contains(Contents::MASK_SOLID));
+        c &= !Contents::SOLID;
+        assert_eq!(c, Contents::PLAYERCLIP);
+        c |= Contents(0x8000_0000);
+        assert_eq!(c.to_string(), "playerclip|0x80000000");
+        assert_eq!(Contents::EMPTY.to_string(), "empty");
+        assert_eq!(format!("{:?}", Contents::WATER), "Contents(water)");
     }
 }

@@ -115,6 +115,12 @@ pub const MAX_TREE_DEPTH: u32 = 1024;
 /// clipped again, which is correct, only slower.
 pub const TRACE_SEEN_BRUSHES: usize = 32;
 
+/// When a sweep reports its contact point, a hit normal's component within this of zero
+/// counts as zero (unitless), and hull points within this fraction of the farthest count as
+/// farthest, so a box resting on a floor touches at the middle of its bottom rather than at
+/// a corner picked by f32 rounding. 1e-4 is about 0.006°.
+pub const CONTACT_TIE: f32 = 1e-4;
+
 const _: () = assert!((SURFACE_CLIP_EPSILON as f64) < (TREE_CULL_MARGIN as f64));
 const _: () = assert!(SPLIT_EPSILON < TREE_CULL_MARGIN as f64);
 

@@ -25,8 +25,9 @@ pub struct Ground {
     pub normal: Option<Vec3>,
     /// The plane under the feet, as the sweep reported it; `None` in the air.
     pub plane: Option<Plane>,
-    /// The model under the feet: 0 for the world, `k` for submodel `*k`.
-    pub model: usize,
+    /// The model under the feet: `Some(0)` for the world, `Some(k)` for submodel `*k`;
+    /// `None` in the air.
+    pub model: Option<usize>,
 }
 
 impl Ground {
@@ -35,7 +36,7 @@ impl Ground {
         state: GroundState::Air,
         normal: None,
         plane: None,
-        model: 0,
+        model: None,
     };
 
     /// Whether the character stands on walkable ground.

@@ -179,7 +179,7 @@ impl TouchList {
             normal,
             plane,
             contents: trace.contents,
-            model: trace.model,
+            model: trace.model.unwrap_or(0),
         };
         let seen = self
             .as_slice()
@@ -546,7 +546,7 @@ impl CharacterController {
         after: &ModelPlacement,
     ) -> bool {
         let standing_on = self.state.ground.state != GroundState::Air
-            && self.state.ground.model == model
+            && self.state.ground.model == Some(model)
             && model != 0;
         if !standing_on && !self.overlaps(world) {
             return false;

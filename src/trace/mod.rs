@@ -68,12 +68,35 @@ pub struct Trace {
     pub start_solid: bool,
     /// The shape overlaps solid along the whole sweep; `fraction` is 0.
     pub all_solid: bool,
-    /// The model whose brush stopped the sweep: 0 for the world, `k` for submodel `*k`
-    /// (Quake 3's `entityNum`); 0 when nothing was hit.
-    pub model: usize,
+    /// Where the shape touches what it hit, at `end`, on the hit plane: exact where the
+    /// contact is one point (a round shape against a face, any shape against an edge or a
+    /// corner); where shape and surface touch along a side or an edge (a box on a floor), the
+    /// middle of the shape's touching side or edge, on the plane. `None` exactly when
+    /// `normal` is.
+    pub contact: Option<Vec3>,
+    /// The model whose brush stopped the sweep: `Some(0)` for the world, `Some(k)` for
+    /// submodel `*k` (Quake 3's `entityNum`); `None` when nothing was hit.
+    pub model: Option<usize>,
 }
 
 impl Trace {
+    /// The result of a sweep that hit nothing: it reaches `end`. A custom
+    /// [`Tracer`](crate::controller::Tracer) starts from this and fills in what it hits.
+    #[must_use]
+    pub fn miss(end: Vec3) -> Trace {
+        Trace {
+            fraction: 1.0,
+            end,
+            normal: None,
+            plane: None,
+            contact: None,
+            contents: Contents::EMPTY,
+            start_solid: false,
+            all_solid: false,
+            model: None,
+        }
+    }
+
     /// Whether the sweep was stopped (by a hit or by starting in solid).
     #[must_use]
     pub fn hit(&self) -> bool {
@@ -198,6 +221,7 @@ impl CompiledMap {
         });
         self.finish(
             &outcome,
+            shape,
             model,
             start,
             end,
@@ -254,12 +278,14 @@ impl CompiledMap {
             mask,
             through,
         });
-        self.finish(&outcome, 0, start, end, |n| n, |p| p)
+        self.finish(&outcome, shape, 0, start, end, |n| n, |p| p)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn finish(
         &self,
         work: &Outcome,
+        shape: &TraceShape,
         model: usize,
         start: Vec3,
         end: Vec3,
@@ -283,15 +309,20 @@ impl CompiledMap {
         } else {
             start + (end - start) * work.fraction
         };
+        let contact = plane.map(|p| {
+            let touching = end + shape.support_point(-p.normal);
+            touching - p.normal * p.distance(touching)
+        });
         Trace {
             fraction: work.fraction,
             end,
             normal: plane.map(|p| p.normal),
             plane,
+            contact,
             contents: work.contents,
             start_solid: work.start_solid,
             all_solid: work.all_solid,
-            model: if work.fraction < 1.0 { model } else { 0 },
+            model: (work.fraction < 1.0).then_some(model),
         }
     }
 }
@@ -303,24 +334,16 @@ fn non_finite(start: Vec3) -> Trace {
         end: start,
         normal: None,
         plane: None,
+        contact: None,
         contents: Contents::EMPTY,
         start_solid: true,
         all_solid: true,
-        model: 0,
+        model: None,
     }
 }
 
 fn miss(end: Vec3) -> Trace {
-    Trace {
-        fraction: 1.0,
-        end,
-        normal: None,
-        plane: None,
-        contents: Contents::EMPTY,
-        start_solid: false,
-        all_solid: false,
-        model: 0,
-    }
+    Trace::miss(end)
 }
 
 const _: () = {

@@ -23,7 +23,7 @@ use glam::{DVec3, Mat3, Vec3, Vec4};
 use super::rounded::Core;
 
 use crate::compiled::CompiledBrush;
-use crate::tolerance::TREE_CULL_MARGIN;
+use crate::tolerance::{CONTACT_TIE, TREE_CULL_MARGIN};
 
 /// Which kind of shape, for reports and dispatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -260,6 +260,53 @@ impl TraceShape {
             } => radius * u.length() + half_height * u.z.abs(),
             Repr::Box { center, half } => u.dot(*center) + u.abs().dot(*half),
             Repr::Hull { lanes, .. } => hull_support(lanes, u),
+        }
+    }
+
+    /// A point of the shape farthest along `u` (a support point), relative to the reference
+    /// point. Where a whole side or edge is farthest (a box along an axis, a cylinder along
+    /// Z), its middle: components of `u` within [`CONTACT_TIE`] of zero count as zero, and
+    /// hull points within [`CONTACT_TIE`]·|u| of the farthest are averaged.
+    #[must_use]
+    pub fn support_point(&self, u: Vec3) -> Vec3 {
+        let sign = |c: f32| {
+            if c.abs() <= CONTACT_TIE {
+                0.0
+            } else {
+                c.signum()
+            }
+        };
+        match &self.0 {
+            Repr::Point => Vec3::ZERO,
+            Repr::Sphere { radius } => u.normalize_or_zero() * *radius,
+            Repr::Cylinder {
+                radius,
+                half_height,
+            } => {
+                let across = u.truncate();
+                let rim = if across.length() <= CONTACT_TIE {
+                    glam::Vec2::ZERO
+                } else {
+                    across.normalize_or_zero() * *radius
+                };
+                rim.extend(sign(u.z) * half_height)
+            }
+            Repr::Capsule {
+                radius,
+                half_height,
+            } => u.normalize_or_zero() * *radius + Vec3::Z * sign(u.z) * *half_height,
+            Repr::Box { center, half } => {
+                *center + Vec3::new(sign(u.x), sign(u.y), sign(u.z)) * *half
+            }
+            Repr::Hull { points, .. } => {
+                let far = points.iter().map(|p| p.dot(u)).fold(f32::MIN, f32::max);
+                let slack = CONTACT_TIE * u.length();
+                let (sum, count) = points
+                    .iter()
+                    .filter(|p| p.dot(u) >= far - slack)
+                    .fold((Vec3::ZERO, 0.0f32), |(sum, n), p| (sum + *p, n + 1.0));
+                if count > 0.0 { sum / count } else { Vec3::ZERO }
+            }
         }
     }
 

@@ -821,3 +821,70 @@ fn moving_models_are_traced_in_their_placement() {
         1.0
     );
 }
+
+/// A block 0..64 on x and y, 0..16 on z.
+const BLOCK: &[u8] = br#"{ "classname" "worldspawn"
+{ ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
+  ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) a 0 0 0 1 1
+  ( 0 0 0 ) ( 0 0 1 ) ( 1 0 0 ) a 0 0 0 1 1
+  ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) a 0 0 0 1 1
+  ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
+  ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
+
+#[test]
+fn hits_report_the_contact_point_and_the_world_model() {
+    let world = compile(BLOCK).map;
+    let mask = Contents::MASK_SOLID;
+    let on_plane = |t: &Trace| {
+        let (plane, contact) = (t.plane.unwrap(), t.contact.unwrap());
+        plane.distance(contact).abs() < 1e-4
+    };
+    // A sphere falling on the top face touches it right under its centre.
+    let sphere = TraceShape::sphere(8.0).unwrap();
+    let t = world.trace(
+        &sphere,
+        Vec3::new(20.0, 30.0, 100.0),
+        Vec3::new(20.0, 30.0, 0.0),
+        mask,
+    );
+    assert_eq!(t.model, Some(0));
+    assert!(on_plane(&t));
+    assert!(
+        (t.contact.unwrap() - Vec3::new(20.0, 30.0, 16.0)).length() < 1e-3,
+        "{t:?}"
+    );
+    // A box landing on it touches at the middle of its bottom.
+    let player =
+        TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+    let t = world.trace(
+        &player,
+        Vec3::new(32.0, 32.0, 100.0),
+        Vec3::new(32.0, 32.0, 0.0),
+        mask,
+    );
+    assert!(
+        (t.contact.unwrap() - Vec3::new(32.0, 32.0, 16.0)).length() < 1e-3,
+        "{t:?}"
+    );
+    // A sphere sweeping past the top edge at x = 64 touches the edge itself.
+    let t = world.trace(
+        &sphere,
+        Vec3::new(100.0, 32.0, 20.0),
+        Vec3::new(0.0, 32.0, 20.0),
+        mask,
+    );
+    let contact = t.contact.unwrap();
+    assert!(
+        (contact - Vec3::new(64.0, 32.0, 16.0)).length() < 1e-2,
+        "{t:?}"
+    );
+    assert!(((t.end - contact).length() - 8.0).abs() < 0.05, "{t:?}");
+    // Nothing hit: no model, no contact.
+    let t = world.trace(
+        &sphere,
+        Vec3::new(20.0, 30.0, 100.0),
+        Vec3::new(20.0, 30.0, 50.0),
+        mask,
+    );
+    assert_eq!((t.model, t.contact, t.normal), (None, None, None));
+}

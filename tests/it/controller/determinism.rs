@@ -123,16 +123,7 @@ struct HalfSpaces {
 impl Tracer for HalfSpaces {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         self.calls.set(self.calls.get() + 1);
-        let mut best = Trace {
-            fraction: 1.0,
-            end,
-            normal: None,
-            plane: None,
-            contents: Contents::EMPTY,
-            start_solid: false,
-            all_solid: false,
-            model: 0,
-        };
+        let mut best = Trace::miss(end);
         for plane in &self.planes {
             let shift = plane.dist + shape.support_distance(-plane.normal);
             let d1 = plane.normal.dot(start) - shift;
@@ -152,6 +143,7 @@ impl Tracer for HalfSpaces {
                 best.normal = Some(plane.normal);
                 best.plane = Some(*plane);
                 best.contents = Contents::SOLID;
+                best.model = Some(0);
             }
         }
         if best.all_solid {
