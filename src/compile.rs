@@ -22,30 +22,15 @@ use crate::contents::Contents;
 use crate::map::{Entity, MapFile, ParseError, parse_map};
 
 /// Why a compile failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CompileError {
     /// The map text has a syntax error.
-    Parse(ParseError),
+    #[error(transparent)]
+    Parse(#[from] ParseError),
     /// The compiler produced data that fails validation (a compiler bug; please report it).
-    Output(LoadError),
-}
-
-impl std::fmt::Display for CompileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CompileError::Parse(e) => write!(f, "{e}"),
-            CompileError::Output(e) => write!(f, "internal error, compiled data invalid: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for CompileError {}
-
-impl From<ParseError> for CompileError {
-    fn from(e: ParseError) -> Self {
-        CompileError::Parse(e)
-    }
+    #[error("internal error, compiled data invalid")]
+    Output(#[source] LoadError),
 }
 
 /// Everything a compile produces.

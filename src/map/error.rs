@@ -6,8 +6,10 @@
 
 use super::syntax::SourceLoc;
 
-/// A syntax error in a `.map` file: where, and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A syntax error in a `.map` file: where, and what. Displays as `LINE:COL: message`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{loc}: {kind}")]
+#[non_exhaustive]
 pub struct ParseError {
     /// Where the problem is (1-based line and byte column).
     pub loc: SourceLoc,
@@ -16,12 +18,14 @@ pub struct ParseError {
 }
 
 /// What went wrong while reading a `.map` file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
     /// A token was required here; the text says which.
+    #[error("expected {0}")]
     Expected(&'static str),
     /// A token was required here, and something else stands there.
+    #[error("expected {expected}, found '{found}'")]
     ExpectedFound {
         /// What the grammar wanted.
         expected: &'static str,
@@ -29,14 +33,19 @@ pub enum ParseErrorKind {
         found: String,
     },
     /// A number is `nan`, `inf` or overflows to infinity.
+    #[error("number '{0}' is not finite (nan and inf are not allowed)")]
     NonFiniteNumber(String),
     /// A number that must be whole (contents, flags) has a fraction or is out of range.
+    #[error("expected an integer, found '{0}'")]
     NotAnInteger(String),
     /// A `"` string has no closing quote.
+    #[error("unterminated string")]
     UnterminatedString,
     /// A `}` appears at top level, closing nothing.
+    #[error("'}}' without a matching '{{'")]
     UnmatchedCloseBrace,
     /// The file ends inside a block.
+    #[error("end of file inside the {what} opened at {opened}")]
     UnclosedBlock {
         /// Which block: "entity", "brush", "patch".
         what: &'static str,
@@ -44,10 +53,13 @@ pub enum ParseErrorKind {
         opened: SourceLoc,
     },
     /// A face line ends with a count of numbers that no dialect writes.
+    #[error("expected 0, 1, 3 or 6 numbers after the texture mapping, found {0}")]
     ExtraFaceNumbers(usize),
     /// A named block inside a brush that is not `brushDef`, `patchDef2` or `patchDef3`.
+    #[error("unsupported block '{0}' (known: brushDef, patchDef2, patchDef3)")]
     UnsupportedBlock(String),
     /// A patch's control points do not match its declared width and height.
+    #[error("patch declares {}x{} control points but has {}x{}", declared.0, declared.1, found.0, found.1)]
     PatchShape {
         /// Width and height from the header.
         declared: (usize, usize),
@@ -55,50 +67,6 @@ pub enum ParseErrorKind {
         found: (usize, usize),
     },
 }
-
-impl std::fmt::Display for ParseErrorKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ParseErrorKind::Expected(what) => write!(f, "expected {what}"),
-            ParseErrorKind::ExpectedFound { expected, found } => {
-                write!(f, "expected {expected}, found '{found}'")
-            }
-            ParseErrorKind::NonFiniteNumber(text) => {
-                write!(
-                    f,
-                    "number '{text}' is not finite (nan and inf are not allowed)"
-                )
-            }
-            ParseErrorKind::NotAnInteger(text) => write!(f, "expected an integer, found '{text}'"),
-            ParseErrorKind::UnterminatedString => write!(f, "unterminated string"),
-            ParseErrorKind::UnmatchedCloseBrace => write!(f, "'}}' without a matching '{{'"),
-            ParseErrorKind::UnclosedBlock { what, opened } => {
-                write!(f, "end of file inside the {what} opened at {opened}")
-            }
-            ParseErrorKind::ExtraFaceNumbers(n) => write!(
-                f,
-                "expected 0, 1, 3 or 6 numbers after the texture mapping, found {n}"
-            ),
-            ParseErrorKind::UnsupportedBlock(name) => write!(
-                f,
-                "unsupported block '{name}' (known: brushDef, patchDef2, patchDef3)"
-            ),
-            ParseErrorKind::PatchShape { declared, found } => write!(
-                f,
-                "patch declares {}x{} control points but has {}x{}",
-                declared.0, declared.1, found.0, found.1
-            ),
-        }
-    }
-}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.loc, self.kind)
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// Converts byte offsets into 1-based lines and columns.
 ///

@@ -13,10 +13,11 @@ use super::{IMAGE_SIDE_RANGE, Scene, render};
 use crate::compiled::CompiledMap;
 
 /// Why a screenshot could not be made, written or read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ScreenshotError {
     /// The image size is outside [`IMAGE_SIDE_RANGE`] or does not match the data.
+    #[error("image size {width}x{height} is invalid (each side {}..{})", IMAGE_SIDE_RANGE.0, IMAGE_SIDE_RANGE.1)]
     Size {
         /// Requested width.
         width: u32,
@@ -24,29 +25,18 @@ pub enum ScreenshotError {
         height: u32,
     },
     /// PNG encoding failed.
-    Encode(String),
-    /// The bytes are not a PNG this module reads (8-bit grey, RGB or RGBA).
-    Decode(String),
+    #[error("PNG encoding failed")]
+    Encode(#[from] png::EncodingError),
+    /// The bytes are not a readable PNG.
+    #[error("not a readable PNG")]
+    Decode(#[from] png::DecodingError),
+    /// The PNG is readable but not one this module takes (8-bit grey, RGB or RGBA).
+    #[error("unsupported PNG: {0}")]
+    Unsupported(String),
     /// Writing the file failed.
-    Io(std::io::Error),
+    #[error("writing the screenshot failed")]
+    Io(#[from] std::io::Error),
 }
-
-impl std::fmt::Display for ScreenshotError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ScreenshotError::Size { width, height } => write!(
-                f,
-                "image size {width}x{height} is invalid (each side {}..{})",
-                IMAGE_SIDE_RANGE.0, IMAGE_SIDE_RANGE.1
-            ),
-            ScreenshotError::Encode(e) => write!(f, "PNG encoding failed: {e}"),
-            ScreenshotError::Decode(e) => write!(f, "not a readable PNG: {e}"),
-            ScreenshotError::Io(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for ScreenshotError {}
 
 /// An image as straight RGBA8, row by row from the top.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,10 +126,9 @@ pub fn encode_rgba(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, Scre
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::High);
-    let encode = |e: png::EncodingError| ScreenshotError::Encode(e.to_string());
-    let mut writer = encoder.write_header().map_err(encode)?;
-    writer.write_image_data(rgba).map_err(encode)?;
-    writer.finish().map_err(encode)?;
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(rgba)?;
+    writer.finish()?;
     Ok(out)
 }
 
@@ -163,17 +152,17 @@ pub fn save_png(pixmap: &Pixmap, path: &Path) -> Result<(), ScreenshotError> {
 /// Reads an 8-bit grey, grey-alpha, RGB or RGBA PNG (palettes expanded) as RGBA8.
 ///
 /// # Errors
-/// [`ScreenshotError::Decode`] for anything else or corrupt data.
+/// [`ScreenshotError::Decode`] for corrupt data, [`ScreenshotError::Unsupported`] for
+/// anything else.
 pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, ScreenshotError> {
-    let fail = |e: png::DecodingError| ScreenshotError::Decode(e.to_string());
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().map_err(fail)?;
+    let mut reader = decoder.read_info()?;
     let size = reader
         .output_buffer_size()
-        .ok_or_else(|| ScreenshotError::Decode("image too large".into()))?;
+        .ok_or_else(|| ScreenshotError::Unsupported("image too large".into()))?;
     let mut buffer = vec![0; size];
-    let info = reader.next_frame(&mut buffer).map_err(fail)?;
+    let info = reader.next_frame(&mut buffer)?;
     buffer.truncate(info.buffer_size());
     let (width, height) = (info.width, info.height);
     let data: Vec<u8> = match info.color_type {
@@ -188,11 +177,11 @@ pub fn decode_png(bytes: &[u8]) -> Result<RgbaImage, ScreenshotError> {
             .flat_map(|p| [p[0], p[0], p[0], p[1]])
             .collect(),
         png::ColorType::Indexed => {
-            return Err(ScreenshotError::Decode("unexpanded palette".into()));
+            return Err(ScreenshotError::Unsupported("unexpanded palette".into()));
         }
     };
     if data.len() as u64 != u64::from(width) * u64::from(height) * 4 {
-        return Err(ScreenshotError::Decode(
+        return Err(ScreenshotError::Unsupported(
             "pixel data has the wrong size".into(),
         ));
     }
