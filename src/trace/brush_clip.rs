@@ -25,7 +25,7 @@ use crate::tolerance::{ADVANCE_TOLERANCE, FACE_INSIDE_SLACK, SURFACE_CLIP_EPSILO
 
 use super::rounded::{Contact, Core, Patch, Polytope, contact, within};
 use super::shape::Support;
-use super::tree_walk::TraceWork;
+use super::sweep_state::TraceWork;
 
 /// Clips the sweep in `work` against `brush`.
 /// `brush_id` is the brush's index in [`CompiledMap::brushes`](crate::compiled::CompiledMap::brushes).

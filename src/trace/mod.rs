@@ -33,6 +33,7 @@ mod brush_clip;
 mod gjk;
 mod rounded;
 mod shape;
+mod sweep_state;
 mod tree_walk;
 
 use glam::{Mat3, Quat, Vec3};
@@ -43,7 +44,8 @@ pub use shape::{ShapeKind, TraceShape};
 use crate::compiled::{CompiledMap, Plane};
 use crate::contents::Contents;
 use shape::Oriented;
-use tree_walk::{Outcome, Sweep, Through};
+use sweep_state::Outcome;
+use tree_walk::{Sweep, Through};
 
 #[cfg(doc)]
 use crate::tolerance::SURFACE_CLIP_EPSILON;

@@ -1,0 +1,89 @@
+//! The state one sweep carries while it walks the tree and clips brushes: what it sweeps,
+//! the culling figures derived once from the shape, and the best hit so far.
+//!
+//! Takes a world, an oriented shape with its specialised support, the segment and the mask;
+//! gives a [`TraceWork`] that `brush_clip` updates and `tree_walk` drives, and the
+//! [`Outcome`] they leave in it. Guarantees: a new state records no hit (fraction 1), and
+//! nothing in it allocates.
+
+use glam::Vec3;
+
+use super::shape::{CullReach, Oriented, Support};
+use crate::compiled::{CompiledMap, Plane};
+use crate::contents::Contents;
+use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
+
+/// What a sweep found, in the model's frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Outcome {
+    pub fraction: f32,
+    pub hit_plane: Option<u32>,
+    /// For a refined contact at an edge or corner: the tangent plane there (model frame);
+    /// it replaces `hit_plane` in the result.
+    pub hit_tangent: Option<Plane>,
+    pub contents: Contents,
+    pub start_solid: bool,
+    pub all_solid: bool,
+}
+
+/// The state of one sweep, in the model's frame, for a shape whose support is `S`.
+pub(crate) struct TraceWork<'a, S> {
+    pub map: &'a CompiledMap,
+    pub shape: Oriented<'a>,
+    /// The shape's support function, specialised per kind.
+    pub support: S,
+    pub start: Vec3,
+    pub end: Vec3,
+    pub mask: Contents,
+    /// How far the shape's blocking regions reach past brushes, for culling.
+    pub reach: CullReach,
+    /// The segment's bounds, grown by the stop distance and the cull margin.
+    pub segment_mins: Vec3,
+    pub segment_maxs: Vec3,
+    /// The shape's bounds in this frame.
+    pub shape_mins: Vec3,
+    pub shape_maxs: Vec3,
+    /// The best hit so far.
+    pub found: Outcome,
+    /// Brushes already clipped (Quake's `checkcount`, without shared state).
+    pub seen: [u32; TRACE_SEEN_BRUSHES],
+    pub seen_count: usize,
+}
+
+impl<'a, S: Support> TraceWork<'a, S> {
+    pub(crate) fn new(
+        map: &'a CompiledMap,
+        shape: Oriented<'a>,
+        support: S,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+    ) -> Self {
+        let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
+        let (shape_mins, shape_maxs) = support.bounds();
+        TraceWork {
+            map,
+            shape,
+            support,
+            start,
+            end,
+            mask,
+            reach: shape.cull_reach(),
+            segment_mins: start.min(end) - pad,
+            segment_maxs: start.max(end) + pad,
+            shape_mins,
+            shape_maxs,
+            found: Outcome {
+                fraction: 1.0,
+                hit_plane: None,
+                hit_tangent: None,
+                contents: Contents::EMPTY,
+                start_solid: false,
+                all_solid: false,
+            },
+            seen: [0; TRACE_SEEN_BRUSHES],
+            seen_count: 0,
+        }
+    }
+
+}
