@@ -10,10 +10,21 @@
 
 use glam::Vec3;
 
-use super::{GroundState, Tracer};
+use super::tracer::Tracer;
 use crate::compiled::Plane;
 use crate::tolerance::{SAME_PLANE_DOT, SURFACE_CLIP_EPSILON};
 use crate::trace::{Trace, TraceShape};
+
+/// What kind of ground is under the character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GroundState {
+    /// Ground with normal z at least the walkable limit: the character walks on it.
+    Walkable,
+    /// Ground too steep to stand on: the character slides down it.
+    Steep,
+    /// Nothing within the ground probe, or rising off the ground.
+    Air,
+}
 
 /// What is under the character.
 #[derive(Clone, Copy, Debug, PartialEq)]

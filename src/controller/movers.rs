@@ -8,7 +8,7 @@
 
 use glam::{Mat3, Vec3};
 
-use super::Tracer;
+use super::tracer::Tracer;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
 use crate::trace::{ModelPlacement, Trace, TraceShape};

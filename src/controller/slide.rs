@@ -12,7 +12,8 @@
 
 use glam::Vec3;
 
-use super::{TouchList, Tracer, WallContacts};
+use super::tick::{TouchList, WallContacts};
+use super::tracer::Tracer;
 use crate::tolerance::{
     CONE_SLACK, CREASE_MIN_SINE, MAX_BUMPS, MAX_CLIP_PLANES, OVERCLIP, SAME_PLANE_DOT,
 };

@@ -13,7 +13,8 @@
 use glam::Vec3;
 
 use super::slide::{Slide, SlideResult, clip_velocity};
-use super::{TouchList, Tracer};
+use super::tick::TouchList;
+use super::tracer::Tracer;
 use crate::tolerance::{SNAP_MIN_CHANGE, STEP_MIN_GAIN};
 
 /// The parameters of one step attempt.

@@ -11,7 +11,7 @@
 
 use glam::Vec3;
 
-use super::Tracer;
+use super::tracer::Tracer;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, UNSTUCK_FINE_OFFSET};
 use crate::trace::TraceShape;
 

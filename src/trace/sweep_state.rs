@@ -85,5 +85,4 @@ impl<'a, S: Support> TraceWork<'a, S> {
             seen_count: 0,
         }
     }
-
 }

@@ -1,0 +1,51 @@
+//! [`Tracer`]: the world as the controller sees it, and the shape-offset view of it.
+//!
+//! Takes any world that sweeps shapes; gives the one trait the controller reaches the world
+//! through ([`CompiledMap`] implements it with the player mask). Guarantees: the controller
+//! never reads the map, its brushes or its tree directly, so a test or a game may script its
+//! own world.
+
+use glam::Vec3;
+
+use crate::compiled::CompiledMap;
+use crate::contents::Contents;
+use crate::trace::{Trace, TraceShape};
+
+/// The world as the controller sees it: sweeps of a shape (Quake 3's `pm->trace`).
+///
+/// Positions are the shape's reference point; the result follows the [`Trace`] contract
+/// (stop distance in front of the hit, unit normal facing the mover, start-solid and
+/// all-solid semantics).
+pub trait Tracer {
+    /// The first impact of `shape` moving from `start` to `end`.
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace;
+
+    /// Whether `shape` placed at `at` overlaps solid (touching counts).
+    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.trace(shape, at, at).start_solid
+    }
+}
+
+impl Tracer for CompiledMap {
+    /// Sweeps through the world model; what blocks a player blocks
+    /// ([`Contents::MASK_PLAYER_SOLID`]).
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        CompiledMap::trace(self, shape, start, end, Contents::MASK_PLAYER_SOLID)
+    }
+}
+
+/// A tracer seen from a shape whose centre sits `offset` above the character's origin.
+pub(super) struct Offset<'a, T: Tracer + ?Sized> {
+    pub(super) world: &'a T,
+    pub(super) offset: Vec3,
+}
+
+impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        let mut trace = self
+            .world
+            .trace(shape, start + self.offset, end + self.offset);
+        trace.end -= self.offset;
+        trace
+    }
+}
