@@ -1,0 +1,66 @@
+//! [`CullReach`]: how far a shape's shifted planes can reach past the brushes under a tree
+//! node, so that the tree walk culls without ever dropping a brush that could block.
+//!
+//! Takes a shape's dimensions (from [`Oriented::cull_reach`](super::Oriented::cull_reach))
+//! and a node's reach figures; gives the reach toward each side of the node. Guarantees:
+//! never less than what any brush under that side can block with its shifted planes, plus
+//! [`TREE_CULL_MARGIN`].
+
+use glam::Vec3;
+
+use crate::tolerance::TREE_CULL_MARGIN;
+
+/// How far a shape's blocking region can reach past a brush toward a unit direction `n`,
+/// measured from the point the tree walk follows (the reference point plus `center`):
+/// `max(|n|·half + κ·rho, κ_inexact·radius)`, where κ is the largest reach of the brushes
+/// concerned and κ_inexact the largest among those that are not box-exact.
+///
+/// Why culling with it keeps the tree a pure broadphase: a brush's shifted planes block a
+/// shape of circumradius R only within κ·R of the brush (`brush::reach`); on box-exact
+/// brushes an axis-aligned box or vertical segment centred on the followed point (`half`)
+/// is exact and reaches only its own support, and capsules and cylinders are such a segment
+/// plus a ball or disk of radius `rho`, which reaches κ·rho more. Points reach 0, spheres
+/// κ·r, other shapes κ·R. `radius` is the circumradius about the reference point, never
+/// less than the one about the followed point, so κ_inexact·radius covers both.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CullReach {
+    /// From the reference point to the point the walk follows (a box's centre).
+    pub(super) center: Vec3,
+    pub(super) half: Vec3,
+    pub(super) rho: f32,
+    pub(super) radius: f32,
+}
+
+impl CullReach {
+    /// The reaches toward a node plane's front (`n`) and back (`−n`), for the κ figures of
+    /// the brushes under each side, plus [`TREE_CULL_MARGIN`]. Only `|n|` matters once
+    /// the followed point is the centre, so one dot product serves both sides.
+    #[inline]
+    pub(crate) fn both_sides(&self, n: Vec3, kappa: [f32; 2], kappa_inexact: [f32; 2]) -> [f32; 2] {
+        let spread = n.abs().dot(self.half);
+        let side = |k: usize| {
+            larger(spread + kappa[k] * self.rho, kappa_inexact[k] * self.radius) + TREE_CULL_MARGIN
+        };
+        [side(0), side(1)]
+    }
+
+    /// From the reference point to the point the tree walk follows (a box's centre; zero
+    /// for the other shapes).
+    #[inline]
+    pub(crate) fn center(&self) -> Vec3 {
+        self.center
+    }
+
+    /// The shape's circumradius about its reference point.
+    #[inline]
+    pub(crate) fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+/// The larger of two finite numbers in one instruction (`f32::max` also orders NaNs, which
+/// the walk never sees: κ is checked finite at load, shape sizes at construction).
+#[inline]
+fn larger(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
+}

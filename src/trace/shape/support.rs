@@ -1,0 +1,319 @@
+//! The support function a sweep runs with: [`Oriented`] (a shape, possibly seen from a
+//! rotated model's frame) and its per-kind specialisations of [`Support`], picked once per
+//! sweep by [`Oriented::dispatch`].
+//!
+//! Takes a [`TraceShape`] and an optional rotation; gives `h(u)` for plane normals, the
+//! culling reach, the exact core of round shapes and how many of a brush's sides the shape
+//! needs. Guarantees: every specialisation equals [`TraceShape::support_distance`] of the
+//! (rotated) shape, and the per-plane loop has no branch on the shape's kind.
+
+use glam::{DVec3, Mat3, Vec3, Vec4};
+
+use super::{CullReach, Repr, TraceShape};
+use crate::compiled::CompiledBrush;
+use crate::trace::rounded::Core;
+
+/// A shape seen from a frame rotated relative to the world: `rotation` maps directions of
+/// that frame into the shape's (world) frame, so the support along a frame direction `u` is
+/// the shape's support along `rotation·u`. Used to sweep through rotated models.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Oriented<'a> {
+    pub shape: &'a TraceShape,
+    pub rotation: Option<Mat3>,
+}
+
+impl<'a> Oriented<'a> {
+    pub(crate) fn new(shape: &'a TraceShape, rotation: Option<Mat3>) -> Self {
+        Oriented { shape, rotation }
+    }
+
+    #[inline]
+    pub(crate) fn support(&self, u: Vec3) -> f32 {
+        match self.rotation {
+            None => self.shape.support_distance(u),
+            Some(r) => self.shape.support_distance(r * u),
+        }
+    }
+
+    /// Runs `work` with this shape's specialised [`Support`] (the general one under rotation
+    /// and for hulls).
+    pub(crate) fn dispatch<W: WithSupport>(&self, work: W) -> W::Output {
+        match (&self.shape.0, self.rotation) {
+            (Repr::Point, _) => work.run(PointSupport),
+            (Repr::Sphere { radius }, _) => work.run(SphereSupport(*radius)),
+            (Repr::Box { center, half }, None) => work.run(BoxSupport {
+                center: *center,
+                half: *half,
+            }),
+            (
+                Repr::Cylinder {
+                    radius,
+                    half_height,
+                },
+                None,
+            ) => work.run(CylinderSupport {
+                radius: *radius,
+                half_height: *half_height,
+            }),
+            (
+                Repr::Capsule {
+                    radius,
+                    half_height,
+                },
+                None,
+            ) => work.run(CapsuleSupport {
+                radius: *radius,
+                half_height: *half_height,
+            }),
+            (Repr::Hull { lanes, .. }, None) => work.run(HullSupport(lanes)),
+            _ => work.run(*self),
+        }
+    }
+
+    /// The figures that bound how far the region where this shape is blocked by a brush can
+    /// reach beyond the brush (see [`CullReach`]).
+    pub(crate) fn cull_reach(&self) -> CullReach {
+        let radius = self.shape.radius();
+        let round = |rho: f32| CullReach {
+            center: Vec3::ZERO,
+            half: Vec3::ZERO,
+            rho,
+            radius,
+        };
+        match (&self.shape.0, self.rotation) {
+            (Repr::Point, _) => round(0.0),
+            (Repr::Sphere { radius: r }, _) => round(*r),
+            (Repr::Box { center, half }, None) => CullReach {
+                center: *center,
+                half: *half,
+                rho: 0.0,
+                radius,
+            },
+            (
+                Repr::Capsule {
+                    radius: r,
+                    half_height,
+                }
+                | Repr::Cylinder {
+                    radius: r,
+                    half_height,
+                },
+                None,
+            ) => CullReach {
+                center: Vec3::ZERO,
+                half: Vec3::new(0.0, 0.0, *half_height),
+                rho: *r,
+                radius,
+            },
+            _ => round(radius),
+        }
+    }
+
+    /// The core and rounding radius of the shapes whose contacts `rounded` refines exactly
+    /// (spheres, cylinders, capsules and hulls), in this frame; `None` for points and boxes.
+    #[inline]
+    pub(crate) fn core(&self) -> Option<(Core<'a>, f32)> {
+        match &self.shape.0 {
+            Repr::Sphere { radius } => Some((Core::Point, *radius)),
+            Repr::Capsule {
+                radius,
+                half_height,
+            } if *half_height == 0.0 => Some((Core::Point, *radius)),
+            Repr::Capsule {
+                radius,
+                half_height,
+            } => {
+                // The axis in this frame: rotationᵀ·Z.
+                let axis = self.rotation.map_or(DVec3::Z, |r| {
+                    Vec3::new(r.x_axis.z, r.y_axis.z, r.z_axis.z).as_dvec3()
+                });
+                Some((Core::Segment(axis * f64::from(*half_height)), *radius))
+            }
+            Repr::Hull { points, .. } => Some((
+                Core::Points {
+                    points,
+                    rotation: self.rotation.map(|r| r.as_dmat3()),
+                },
+                0.0,
+            )),
+            Repr::Cylinder {
+                radius,
+                half_height,
+            } => Some((
+                Core::Cylinder {
+                    radius: f64::from(*radius),
+                    half_height: f64::from(*half_height),
+                    rotation: self.rotation.map(|r| r.as_dmat3()),
+                },
+                0.0,
+            )),
+            _ => None,
+        }
+    }
+
+    /// Which brush sides this shape must clip against (exactness needs no more):
+    /// faces only for points (bevels never change them), faces and box bevels for an
+    /// axis-aligned box on a box-exact brush, every side otherwise.
+    #[inline]
+    pub(crate) fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        match (&self.shape.0, self.rotation) {
+            (Repr::Point, _) => brush.face_count,
+            (Repr::Box { .. }, None) if brush.box_exact => brush.box_side_count,
+            _ => brush.side_count,
+        }
+    }
+
+    /// Bounding box in this frame.
+    pub(crate) fn bounds(&self) -> (Vec3, Vec3) {
+        Support::bounds(self)
+    }
+}
+
+/// A shape's support function specialised per kind, so that the per-plane loop of a sweep
+/// (`brush_clip`) compiles to straight-line arithmetic instead of a `match` and a call per
+/// plane. [`Oriented::dispatch`] picks the implementation once per sweep.
+pub(crate) trait Support: Copy {
+    /// `h(u)` for a unit direction `u` in the sweep's frame.
+    fn support(&self, u: Vec3) -> f32;
+
+    /// How many of a brush's sides this shape must clip against (exactness needs no more).
+    #[inline]
+    fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        brush.side_count
+    }
+
+    /// The shape's bounding box in the sweep's frame, relative to its reference point.
+    fn bounds(&self) -> (Vec3, Vec3) {
+        let maxs = Vec3::new(
+            self.support(Vec3::X),
+            self.support(Vec3::Y),
+            self.support(Vec3::Z),
+        );
+        let mins = -Vec3::new(
+            self.support(Vec3::NEG_X),
+            self.support(Vec3::NEG_Y),
+            self.support(Vec3::NEG_Z),
+        );
+        (mins, maxs)
+    }
+}
+
+/// Work generic over the shape's [`Support`]: what [`Oriented::dispatch`] runs.
+pub(crate) trait WithSupport {
+    /// What the work gives back.
+    type Output;
+    /// Runs the work with the shape's specialised support.
+    fn run<S: Support>(self, support: S) -> Self::Output;
+}
+
+/// A point: bevels never change it, so only faces are clipped.
+#[derive(Clone, Copy)]
+pub(crate) struct PointSupport;
+
+impl Support for PointSupport {
+    #[inline]
+    fn support(&self, _: Vec3) -> f32 {
+        0.0
+    }
+
+    #[inline]
+    fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        brush.face_count
+    }
+}
+
+/// A sphere (unit directions: the support is the radius).
+#[derive(Clone, Copy)]
+pub(crate) struct SphereSupport(f32);
+
+impl Support for SphereSupport {
+    #[inline]
+    fn support(&self, _: Vec3) -> f32 {
+        self.0
+    }
+}
+
+/// An axis-aligned box: exact with faces and box bevels on box-exact brushes.
+#[derive(Clone, Copy)]
+pub(crate) struct BoxSupport {
+    center: Vec3,
+    half: Vec3,
+}
+
+impl Support for BoxSupport {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        u.dot(self.center) + u.abs().dot(self.half)
+    }
+
+    #[inline]
+    fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        if brush.box_exact {
+            brush.box_side_count
+        } else {
+            brush.side_count
+        }
+    }
+}
+
+/// An upright cylinder.
+#[derive(Clone, Copy)]
+pub(crate) struct CylinderSupport {
+    radius: f32,
+    half_height: f32,
+}
+
+impl Support for CylinderSupport {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        self.radius * u.truncate().length() + self.half_height * u.z.abs()
+    }
+}
+
+/// An upright capsule (unit directions: the ball adds its radius).
+#[derive(Clone, Copy)]
+pub(crate) struct CapsuleSupport {
+    radius: f32,
+    half_height: f32,
+}
+
+impl Support for CapsuleSupport {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        self.radius + self.half_height * u.z.abs()
+    }
+}
+
+/// A convex hull, by its points four at a time.
+#[derive(Clone, Copy)]
+pub(crate) struct HullSupport<'a>(&'a [[Vec4; 3]]);
+
+impl Support for HullSupport<'_> {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        hull_support(self.0, u)
+    }
+}
+
+/// `max over the points p of u·p`, four points per step (`lanes` as in `Repr::Hull`).
+#[inline]
+pub(super) fn hull_support(lanes: &[[Vec4; 3]], u: Vec3) -> f32 {
+    let mut best = Vec4::splat(f32::NEG_INFINITY);
+    for [xs, ys, zs] in lanes {
+        best = best.max(*xs * u.x + *ys * u.y + *zs * u.z);
+    }
+    best.max_element()
+}
+
+/// Any shape, possibly rotated: the general (slower) path, for rotated models.
+impl Support for Oriented<'_> {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        Oriented::support(self, u)
+    }
+
+    #[inline]
+    fn side_count(&self, brush: &CompiledBrush) -> u32 {
+        Oriented::side_count(self, brush)
+    }
+}
