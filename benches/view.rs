@@ -100,7 +100,7 @@ fn scene(world: &CompiledMap, z: f32, sweeps: usize) -> Scene {
         let dir = Vec2::from_angle(rng.range(0.0, std::f32::consts::TAU));
         let end = start + (dir * rng.range(64.0, 512.0)).extend(0.0);
         let kind = ShapeKind::ALL[scene.sweeps.len() % ShapeKind::ALL.len()];
-        let shape = ShapeSpec { kind, size: 16.0 }.shape();
+        let shape = ShapeSpec::sized(kind, 16.0).shape();
         scene.push_sweep(world, shape, start, end);
     }
     scene

@@ -117,7 +117,7 @@ pub use controller::{
     GroundState, MoveInput, MoveOutcome, Touch, Tracer, WorldWithMovers,
 };
 pub use map::{MapFile, ParseError, parse_map};
-pub use trace::{ModelPlacement, ShapeKind, Trace, TraceQuery, TraceShape};
+pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, TraceShape};
 
 /// How far a sweep stops in front of the surface it hits, in map units (1/32, Quake's
 /// `DIST_EPSILON`): the end of a sweep is never inside solid, and the next sweep from it

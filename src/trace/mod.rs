@@ -39,7 +39,7 @@ mod tree_walk;
 use glam::{Mat3, Quat, Vec3};
 use rayon::prelude::*;
 
-pub use shape::{ShapeKind, TraceShape};
+pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 
 use crate::compiled::{CompiledMap, Plane};
 use crate::contents::Contents;

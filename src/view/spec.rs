@@ -1,20 +1,14 @@
-//! The viewer's command-line grammar: shape specs `KIND:SIZE`, sweep specs
-//! `KIND:SIZE,X,Y,Z,X,Y,Z`, image sizes `WxH` and coordinate lists.
+//! The viewer's command-line grammar: shapes in the library's one grammar
+//! ([`TraceShape::from_spec`]: `sphere:16`, `box:-16,-16,-24,16,16,32`, ...), sweeps
+//! `SHAPE@X0,Y0,Z0@X1,Y1,Z1` (or `KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1` for one-number shapes), image
+//! sizes `WxH` and coordinate lists.
 //!
 //! Takes text, gives [`ShapeSpec`], [`TraceSpec`], sizes and vectors, or a message naming what
 //! is wrong. Guarantees: every parsed value is finite and makes a valid [`TraceShape`]; no
 //! input panics.
 //!
-//! `KIND:SIZE` names a shape by one number, so that keys can step it:
-//!
-//! | spec | shape |
-//! |---|---|
-//! | `point` or `point:S` | a point (S ignored) |
-//! | `sphere:S` | sphere of radius S |
-//! | `cylinder:S` | upright cylinder, radius S, half height S (as tall as wide) |
-//! | `capsule:S` | upright capsule, radius S, segment half height S (total height 4·S) |
-//! | `box:S` | cube of half size S (edge 2·S) |
-//! | `hull:S` | triangular prism: the triangle with corners S from the axis, one towards +x, half height S |
+//! A shape named by one number (`KIND:SIZE`, [`TraceShape::of_size`]) can be stepped by the
+//! `+`/`-` keys; any other form is drawn as written until a key changes it.
 
 use glam::{Vec2, Vec3};
 
@@ -33,96 +27,86 @@ const SIZE_STEPS: [f32; 12] = [
 /// a 256 MiB pixmap, the most a screenshot should cost.
 pub const IMAGE_SIDE_RANGE: (u32, u32) = (16, 8192);
 
-/// A shape named by its kind and one size (see the module table).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A shape the viewer sweeps: a kind and one size (see [`TraceShape::of_size`]), or a shape
+/// written in another form of the grammar.
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShapeSpec {
     /// The kind.
     pub kind: ShapeKind,
-    /// The size in map units (radius, half size); ignored for points.
+    /// The size in map units (radius, half size) that the keys step; ignored for points.
     pub size: f32,
+    /// A shape written in another form than `KIND:SIZE`, with its text.
+    written: Option<(String, TraceShape)>,
 }
 
 impl Default for ShapeSpec {
     /// A cube of half size 16: Quake's player is 32 wide.
     fn default() -> Self {
-        ShapeSpec {
-            kind: ShapeKind::Box,
-            size: 16.0,
-        }
+        ShapeSpec::sized(ShapeKind::Box, 16.0)
     }
 }
 
 impl std::fmt::Display for ShapeSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.kind {
-            ShapeKind::Point => write!(f, "point"),
-            kind => write!(f, "{}:{}", kind.name(), self.size),
+        match (&self.written, self.kind) {
+            (Some((text, _)), _) => f.write_str(text),
+            (None, ShapeKind::Point) => write!(f, "point"),
+            (None, kind) => write!(f, "{}:{}", kind.name(), self.size),
         }
     }
 }
 
 impl ShapeSpec {
-    /// Parses `KIND:SIZE` (or `point`).
+    /// The shape of `kind` and one `size`.
+    #[must_use]
+    pub fn sized(kind: ShapeKind, size: f32) -> ShapeSpec {
+        ShapeSpec {
+            kind,
+            size,
+            written: None,
+        }
+    }
+
+    /// Parses a shape in the library's grammar ([`TraceShape::from_spec`]); a one-number
+    /// size must lie within the viewer's range (1/8 to 4096 units).
     ///
     /// # Errors
-    /// A message naming the unknown kind or the bad size.
+    /// A message naming what is wrong.
     pub fn parse(text: &str) -> Result<ShapeSpec, String> {
-        let (name, size) = match text.split_once(':') {
-            Some((name, size)) => (name.trim(), Some(size.trim())),
-            None => (text.trim(), None),
-        };
-        let kind = ShapeKind::ALL
-            .into_iter()
-            .find(|k| k.name() == name)
-            .ok_or_else(|| {
-                format!(
-                    "unknown shape kind '{name}' in '{text}' (point, sphere, cylinder, capsule, box, hull)"
-                )
-            })?;
-        let size = match (kind, size) {
-            (ShapeKind::Point, None) => 0.0,
-            (_, None) => return Err(format!("expected {name}:SIZE, got '{text}'")),
-            (_, Some(s)) => s
-                .parse::<f32>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| format!("bad size '{s}' in '{text}'"))?,
-        };
-        let spec = ShapeSpec { kind, size };
-        if kind != ShapeKind::Point && !(SIZE_RANGE.0..=SIZE_RANGE.1).contains(&size) {
-            return Err(format!(
+        let text = text.trim();
+        let shape = TraceShape::from_spec(text).map_err(|e| e.to_string())?;
+        let kind = shape.kind();
+        let one_size = text
+            .split_once(':')
+            .map(|(_, size)| size)
+            .filter(|size| !size.contains([',', ':', ';']))
+            .and_then(|size| size.trim().parse::<f32>().ok());
+        match (kind, one_size) {
+            (ShapeKind::Point, _) => Ok(ShapeSpec::sized(kind, 0.0)),
+            (_, Some(size)) if (SIZE_RANGE.0..=SIZE_RANGE.1).contains(&size) => {
+                Ok(ShapeSpec::sized(kind, size))
+            }
+            (_, Some(size)) => Err(format!(
                 "size {size} in '{text}' is outside {}..{}",
                 SIZE_RANGE.0, SIZE_RANGE.1
-            ));
+            )),
+            (_, None) => Ok(ShapeSpec {
+                kind,
+                size: shape.radius().clamp(SIZE_RANGE.0, SIZE_RANGE.1),
+                written: Some((text.to_owned(), shape)),
+            }),
         }
-        Ok(spec)
     }
 
     /// The shape this spec names, relative to its reference point.
     #[must_use]
     pub fn shape(&self) -> TraceShape {
-        let s = self.size.clamp(SIZE_RANGE.0, SIZE_RANGE.1);
-        let shape = match self.kind {
-            ShapeKind::Point => Some(TraceShape::point()),
-            ShapeKind::Sphere => TraceShape::sphere(s),
-            ShapeKind::Cylinder => TraceShape::cylinder(s, s),
-            ShapeKind::Capsule => TraceShape::capsule(s, s),
-            ShapeKind::Box => TraceShape::aabb(Vec3::splat(-s), Vec3::splat(s)),
-            ShapeKind::Hull => {
-                let corners = [0.0f32, 120.0, 240.0].map(|deg| {
-                    let (sin, cos) = deg.to_radians().sin_cos();
-                    Vec2::new(cos, sin) * s
-                });
-                TraceShape::hull(
-                    corners
-                        .iter()
-                        .flat_map(|c| [c.extend(-s), c.extend(s)])
-                        .collect(),
-                )
-            }
-        };
+        if let Some((_, shape)) = &self.written {
+            return shape.clone();
+        }
         // A clamped finite size always builds its shape; a point is the harmless fallback.
-        shape.unwrap_or_else(TraceShape::point)
+        TraceShape::of_size(self.kind, self.size.clamp(SIZE_RANGE.0, SIZE_RANGE.1))
+            .unwrap_or_else(TraceShape::point)
     }
 
     /// The same kind one size step larger (`grow`) or smaller.
@@ -133,10 +117,7 @@ impl ShapeSpec {
         } else {
             SIZE_STEPS.iter().rev().copied().find(|&s| s < self.size)
         };
-        ShapeSpec {
-            kind: self.kind,
-            size: size.unwrap_or(self.size),
-        }
+        ShapeSpec::sized(self.kind, size.unwrap_or(self.size))
     }
 
     /// The same size with another kind.
@@ -147,7 +128,7 @@ impl ShapeSpec {
         } else {
             ShapeSpec::default().size
         };
-        ShapeSpec { kind, size }
+        ShapeSpec::sized(kind, size)
     }
 
     /// The next kind in [`ShapeKind::ALL`], wrapping.
@@ -161,8 +142,9 @@ impl ShapeSpec {
     }
 }
 
-/// One sweep from the command line: `KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One sweep from the command line: `SHAPE@X0,Y0,Z0@X1,Y1,Z1`, or
+/// `KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1` for a one-number shape.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TraceSpec {
     /// The shape.
     pub shape: ShapeSpec,
@@ -173,25 +155,40 @@ pub struct TraceSpec {
 }
 
 impl TraceSpec {
-    /// Parses `KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1`, e.g. `box:16,1024,768,32,1300,768,32`.
+    /// Parses `SHAPE@X0,Y0,Z0@X1,Y1,Z1` (e.g. `capsule:16:20@0,0,40@300,0,40`) or
+    /// `KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1` (e.g. `box:16,1024,768,32,1300,768,32`).
     ///
     /// # Errors
     /// A message naming what is wrong.
     pub fn parse(text: &str) -> Result<TraceSpec, String> {
-        let (shape, coords) = text
-            .split_once(',')
-            .ok_or_else(|| format!("expected KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1, got '{text}'"))?;
-        let shape = ShapeSpec::parse(shape)?;
-        match numbers(coords)?[..] {
-            [x0, y0, z0, x1, y1, z1] => Ok(TraceSpec {
-                shape,
-                start: Vec3::new(x0, y0, z0),
-                end: Vec3::new(x1, y1, z1),
-            }),
-            _ => Err(format!(
-                "expected six coordinates after the shape in '{text}' (KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1)"
-            )),
-        }
+        let usage = "SHAPE@X0,Y0,Z0@X1,Y1,Z1 or KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1";
+        let (shape, start, end) = if let Some((shape, rest)) = text.split_once('@') {
+            let (start, end) = rest
+                .split_once('@')
+                .ok_or_else(|| format!("expected {usage}, got '{text}'"))?;
+            (
+                ShapeSpec::parse(shape)?,
+                parse_vec3(start)?,
+                parse_vec3(end)?,
+            )
+        } else {
+            let (shape, coords) = text
+                .split_once(',')
+                .ok_or_else(|| format!("expected {usage}, got '{text}'"))?;
+            match numbers(coords)?[..] {
+                [x0, y0, z0, x1, y1, z1] => (
+                    ShapeSpec::parse(shape)?,
+                    Vec3::new(x0, y0, z0),
+                    Vec3::new(x1, y1, z1),
+                ),
+                _ => {
+                    return Err(format!(
+                        "expected six coordinates after the shape in '{text}' ({usage})"
+                    ));
+                }
+            }
+        };
+        Ok(TraceSpec { shape, start, end })
     }
 }
 
@@ -261,7 +258,6 @@ mod tests {
     fn shape_specs_parse_and_print() {
         for (text, kind, size) in [
             ("point", ShapeKind::Point, 0.0),
-            ("point:0", ShapeKind::Point, 0.0),
             ("sphere:16", ShapeKind::Sphere, 16.0),
             ("box:8", ShapeKind::Box, 8.0),
             ("hull:24", ShapeKind::Hull, 24.0),
@@ -295,7 +291,12 @@ mod tests {
         let t = TraceSpec::parse("box:16,1024,768,32,1300,768,32").unwrap();
         assert_eq!(t.start, Vec3::new(1024.0, 768.0, 32.0));
         assert_eq!(t.end, Vec3::new(1300.0, 768.0, 32.0));
+        let t = TraceSpec::parse("capsule:16:20@0,0,40@300,0,40").unwrap();
+        assert_eq!(t.shape.shape(), TraceShape::capsule(16.0, 20.0).unwrap());
+        assert_eq!(t.shape.to_string(), "capsule:16:20");
+        assert_eq!(t.end, Vec3::new(300.0, 0.0, 40.0));
         assert!(TraceSpec::parse("box:16,1,2,3").is_err());
+        assert!(TraceSpec::parse("box:16@1,2,3").is_err());
         assert!(TraceSpec::parse("box:16").is_err());
         assert_eq!(parse_image_size("1280x800"), Ok((1280, 800)));
         assert!(parse_image_size("0x800").is_err());

@@ -27,6 +27,7 @@ mod support;
 use glam::{Vec3, Vec4};
 
 pub(crate) use cull::CullReach;
+pub use spec::ShapeSpecError;
 use support::hull_support;
 pub(crate) use support::{Oriented, Support, WithSupport};
 

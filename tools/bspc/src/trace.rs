@@ -147,7 +147,7 @@ pub fn trace(
     let queries = match (queries, single) {
         (Some(path), _) => read_queries(path)?,
         (None, (Some(shape), Some(from), Some(to))) => vec![Query {
-            shape: TraceShape::from_spec(&shape).map_err(CliError::usage)?,
+            shape: TraceShape::from_spec(&shape).map_err(|e| CliError::usage(e.to_string()))?,
             start: parse_point(&from, "from")?,
             end: parse_point(&to, "to")?,
         }],
