@@ -13,7 +13,7 @@
 //! let world = compile_map(&std::fs::read("maps/arena.map")?)?.map;
 //!
 //! // Sweep Quake's player box 276 units east into a wall.
-//! let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0))?;
+//! let player = TraceShape::from_spec("box:-16,-16,-24,16,16,32")?;
 //! let (from, to) = (Vec3::new(1024.0, 768.0, 32.0), Vec3::new(1300.0, 768.0, 32.0));
 //! let hit = world.trace(&player, from, to, Contents::MASK_SOLID);
 //! assert!(hit.hit());
@@ -118,6 +118,11 @@ pub use controller::{
 };
 pub use map::{MapFile, ParseError, parse_map};
 pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, TraceShape};
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 /// How far a sweep stops in front of the surface it hits, in map units (1/32, Quake's
 /// `DIST_EPSILON`): the end of a sweep is never inside solid, and the next sweep from it
