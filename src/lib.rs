@@ -51,7 +51,7 @@
 //! # Features
 //!
 //! - `parallel` (default): [`CompiledMap::trace_batch`] uses every core (rayon).
-//! - `toml`: [`ControllerConfig::from_toml`]. Without it a config deserializes from any
+//! - `toml`: `ControllerConfig::from_toml`. Without it a config deserializes from any
 //!   serde format and is checked by [`ControllerConfig::validate`].
 //! - `view`: the `view` module (tiny-skia, png); `viewer`: the windowed examples (winit,
 //!   pixels).

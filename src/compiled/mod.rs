@@ -5,7 +5,7 @@
 //! f64 → f32 narrowing in the crate.
 //!
 //! The file is the 8-byte magic [`MAGIC`], then the format version ([`FORMAT_VERSION`]) and
-//! the 64-bit FNV-1a [`checksum`] of the body, both as postcard integers, then the body: the
+//! the 64-bit FNV-1a checksum of the body, both as postcard integers, then the body: the
 //! data in postcard. Guarantees: a `CompiledMap` can only be obtained from the
 //! compiler or from [`CompiledMap::from_bytes`], and both run the validation in `validate.rs`, so every index,
 //! count, normal length and number in a usable map has been checked; a corrupt file is a

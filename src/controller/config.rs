@@ -50,7 +50,8 @@ impl CharacterShape {
 /// How a character moves: every field in Quake units, with Quake 3's values as defaults
 /// (`bg_pmove.c`, `bg_local.h`; controller.md 1.1).
 ///
-/// Loads from TOML with [`ControllerConfig::from_toml`]; a missing field keeps its default,
+/// Loads from TOML with `ControllerConfig::from_toml` (feature `toml`) or from any serde
+/// format followed by [`ControllerConfig::validate`]; a missing field keeps its default,
 /// an unknown field is an error.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -2,8 +2,8 @@
 //! [`TouchList`], and [`CharacterState`] with its [`WallContacts`].
 //!
 //! Takes nothing; gives plain data with fixed capacity (no allocation per tick). Guarantees:
-//! a touch list holds each (model, plane) once, in hit order, at most [`MAX_TOUCHES`]; wall
-//! contacts hold distinct normals, at most [`MAX_CLIP_PLANES`].
+//! a touch list holds each (model, plane) once, in hit order, at most `MAX_TOUCHES` (32); wall
+//! contacts hold distinct normals, at most `MAX_CLIP_PLANES` (5).
 
 use glam::Vec3;
 
@@ -39,7 +39,7 @@ pub struct Touch {
 }
 
 /// The planes hit in one tick, in the order they were hit, each once (same model and plane),
-/// at most [`MAX_TOUCHES`] (Quake 3's `touchents`). Fixed capacity: no allocation.
+/// at most `MAX_TOUCHES` (32) (Quake 3's `touchents`). Fixed capacity: no allocation.
 #[derive(Clone, Copy, PartialEq)]
 pub struct TouchList {
     items: [Touch; MAX_TOUCHES],
@@ -114,7 +114,7 @@ impl TouchList {
     }
 }
 
-/// The walls the character is against, as unit normals (at most [`MAX_CLIP_PLANES`]). The
+/// The walls the character is against, as unit normals (at most `MAX_CLIP_PLANES` (5)). The
 /// wish is kept from pushing into them, so the speed along a wall is the wish's share along
 /// it: never more than the wish, and the same at every tick rate (Quake's accelerate would
 /// otherwise keep adding speed along a wall the player pushes into at an angle, on every

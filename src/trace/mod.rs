@@ -7,7 +7,7 @@
 //! this for boxes), so the shape becomes a point against expanded brushes.
 //!
 //! Guarantees (collision.md 6 and 10):
-//! - The end is never inside solid: it stops [`SURFACE_CLIP_EPSILON`] in front of the hit.
+//! - The end is never inside solid: it stops [`STOP_DISTANCE`](crate::STOP_DISTANCE) (1/32) in front of the hit.
 //! - Exactness: points, and boxes thanks to the compiler's axial and edge × axis bevels, stop
 //!   where the exact Minkowski sum says, minus the stop distance. Spheres, cylinders,
 //!   capsules and hulls too: plane shifting only bounds their contact near convex edges and

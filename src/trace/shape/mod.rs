@@ -215,8 +215,8 @@ impl TraceShape {
 
     /// A point of the shape farthest along `u` (a support point), relative to the reference
     /// point. Where a whole side or edge is farthest (a box along an axis, a cylinder along
-    /// Z), its middle: components of `u` within [`CONTACT_TIE`] of zero count as zero, and
-    /// hull points within [`CONTACT_TIE`]·|u| of the farthest are averaged.
+    /// Z), its middle: components of `u` within `CONTACT_TIE` (1e-4) of zero count as zero, and
+    /// hull points within `CONTACT_TIE`·|u| of the farthest are averaged.
     #[must_use]
     pub fn support_point(&self, u: Vec3) -> Vec3 {
         let sign = |c: f32| {
