@@ -278,12 +278,5 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
             }
         }
     }
-    if !data.stats.seconds.is_finite() || data.stats.seconds < 0.0 {
-        return Err(bad_value(
-            "stats",
-            0,
-            "compile time is not a finite duration",
-        ));
-    }
     Ok(())
 }

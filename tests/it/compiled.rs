@@ -44,6 +44,27 @@ fn compile_write_load_keeps_point_contents() {
     }
 }
 
+/// The same map compiles to the same bytes: the file holds no wall-clock time, and nothing
+/// in the compiler lets iteration order leak into the output. The one `HashMap` on the way
+/// (the plane table's buckets, `src/bsp/planes.rs`, with std's randomly seeded hasher) is
+/// only looked up, never iterated, so plane ids follow insertion order; two compiles in one
+/// process still get differently seeded maps, so a leak would show here.
+#[test]
+fn every_map_compiles_to_the_same_bytes_twice() {
+    let mut maps = real_maps("every_map_compiles_to_the_same_bytes_twice");
+    maps.extend(bundled_maps());
+    for (name, path) in &maps {
+        let src = read(path);
+        let first = compile(&src).map.to_bytes();
+        let second = compile(&src).map.to_bytes();
+        assert!(first == second, "{name}: two compiles differ");
+    }
+    println!(
+        "determinism: {} maps compiled twice, same bytes",
+        maps.len()
+    );
+}
+
 #[test]
 fn wrong_magic_version_and_trailing_bytes_are_typed_errors() {
     let map = compile(&read(&bundled_maps()[0].1)).map;
