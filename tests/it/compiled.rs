@@ -4,7 +4,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use glam::Vec3;
-use planeshift::compiled::{CompiledMap, FORMAT_VERSION, LoadError, MAGIC, frame};
+use planeshift::compiled::{
+    CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide,
+    FORMAT_VERSION, LoadError, MAGIC, Model, NodeChild, Plane, frame,
+};
 
 use crate::support::{Pcg32, bundled_maps, compile, in_parallel, read, real_maps};
 
@@ -271,4 +274,173 @@ fn brush_features_are_closed_polytopes_on_every_map() {
         "brush features: {checked} brushes checked ({simple} simple), {without} without features"
     );
     assert!(checked > 10_000 && simple > checked / 2);
+}
+
+/// The body's tables, mirrored field for field from `src/compiled/mod.rs` (postcard is
+/// positional), so that tests can craft files whose tables decode but lie.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Body {
+    planes: Vec<Plane>,
+    nodes: Vec<CompiledNode>,
+    leaves: Vec<CompiledLeaf>,
+    leaf_brushes: Vec<u32>,
+    brushes: Vec<CompiledBrush>,
+    sides: Vec<CompiledSide>,
+    models: Vec<Model>,
+    stats: CompileStats,
+}
+
+impl Body {
+    fn of(map: &CompiledMap) -> Body {
+        let bytes = map.to_bytes();
+        postcard::from_bytes(&bytes[bytes.len() - body_len(&bytes)..]).expect("own body")
+    }
+
+    fn file(&self) -> Vec<u8> {
+        frame(&postcard::to_allocvec(self).expect("encode"))
+    }
+
+    fn load(&self) -> Result<CompiledMap, LoadError> {
+        CompiledMap::from_bytes(&self.file())
+    }
+}
+
+/// The table and message of a `BadIndex`, or a panic naming what came instead.
+fn bad_index(result: Result<CompiledMap, LoadError>) -> (&'static str, String) {
+    match result {
+        Err(LoadError::BadIndex { table, reason, .. }) => (table, reason),
+        other => panic!("expected BadIndex, got {:?}", other.err()),
+    }
+}
+
+/// The arena: several leaves with brushes, brushes with sides, submodels.
+fn arena_body() -> Body {
+    let path = bundled_maps()
+        .into_iter()
+        .find(|(name, _)| name.contains("arena"))
+        .expect("arena.map")
+        .1;
+    Body::of(&compile(&read(&path)).map)
+}
+
+#[test]
+fn aliased_and_overlapping_ranges_are_refused() {
+    let body = arena_body();
+    assert!(body.load().is_ok());
+    let listing: Vec<usize> = (0..body.leaves.len())
+        .filter(|&i| body.leaves[i].brush_count > 0)
+        .collect();
+    assert!(listing.len() >= 2 && body.brushes.len() >= 2 && body.models.len() >= 3);
+
+    // Two leaves with the same range (aliased) or overlapping ranges.
+    let mut aliased = body.clone();
+    aliased.leaves[listing[1]].first_brush = aliased.leaves[listing[0]].first_brush;
+    aliased.leaves[listing[1]].brush_count = aliased.leaves[listing[0]].brush_count;
+    let (table, reason) = bad_index(aliased.load());
+    assert_eq!(table, "leaves");
+    assert!(reason.contains("overlaps the range of leaves"), "{reason}");
+    let mut overlapping = body.clone();
+    let first = &overlapping.leaves[listing[0]];
+    let grown = first.brush_count + 1;
+    overlapping.leaves[listing[0]].brush_count = grown;
+    let (table, reason) = bad_index(overlapping.load());
+    assert_eq!(table, "leaves", "{reason}");
+
+    // A brush listed twice by one leaf.
+    let mut twice = body.clone();
+    let leaf = twice.leaves[listing[0]];
+    if leaf.brush_count >= 2 {
+        let at = leaf.first_brush as usize;
+        twice.leaf_brushes[at + 1] = twice.leaf_brushes[at];
+        let (table, reason) = bad_index(twice.load());
+        assert_eq!(table, "leaves");
+        assert!(reason.contains("listed twice"), "{reason}");
+    }
+
+    // Brushes sharing sides.
+    let mut sides = body.clone();
+    sides.brushes[1].first_side = sides.brushes[0].first_side;
+    sides.brushes[1].side_count = sides.brushes[0].side_count;
+    let (table, reason) = bad_index(sides.load());
+    assert_eq!(table, "brushes");
+    assert!(
+        reason.contains("overlaps the range of brushes[0]"),
+        "{reason}"
+    );
+
+    // Models sharing brushes.
+    let mut models = body.clone();
+    models.models[1].first_brush = 0;
+    let (table, _) = bad_index(models.load());
+    assert_eq!(table, "models");
+
+    // A leaf of the world listing a submodel's brush.
+    let mut foreign = body.clone();
+    let world_leaf = foreign.leaves[listing[0]];
+    let submodel_brush = foreign.models[1].first_brush;
+    foreign.leaf_brushes[world_leaf.first_brush as usize] = submodel_brush;
+    let (table, reason) = bad_index(foreign.load());
+    assert_eq!(table, "leaves");
+    assert!(reason.contains("not a brush of model"), "{reason}");
+
+    // A node child shared by two parents (a DAG), and a leaf shared by two parents.
+    let mut dag = body.clone();
+    let last = dag.nodes.len() - 1;
+    let (a, b) = (last - 1, last);
+    dag.nodes[a].children[0] = dag.nodes[b].children[0];
+    let (table, reason) = bad_index(dag.load());
+    assert_eq!(table, "nodes");
+    assert!(reason.contains("two parents"), "{reason}");
+}
+
+/// A file made to cost time superlinear in its size under a careless loader: every node
+/// pointing both children at the next (a DAG whose walk doubles per level), and thousands
+/// of leaves aliasing one long brush list (each list would be read once per leaf). Both are
+/// refused, and quickly.
+#[test]
+fn blow_up_files_are_refused_in_linear_time() {
+    let body = arena_body();
+    let mut dag = body.clone();
+    let base = dag.nodes.len() as u32;
+    let plane = dag.nodes[0].plane;
+    for k in 0..900u32 {
+        dag.nodes.push(CompiledNode {
+            plane,
+            children: [NodeChild::Node(base + k + 1), NodeChild::Node(base + k + 1)],
+        });
+    }
+    dag.nodes.push(CompiledNode {
+        plane,
+        children: [NodeChild::Leaf(0), NodeChild::Leaf(0)],
+    });
+    dag.models[0].root = NodeChild::Node(base);
+    let started = std::time::Instant::now();
+    assert!(matches!(dag.load(), Err(LoadError::BadIndex { .. })));
+    println!("DAG of 900 levels refused in {:?}", started.elapsed());
+
+    let mut aliased = body.clone();
+    let world = aliased.models[0].clone();
+    let list: Vec<u32> = (world.first_brush..world.first_brush + world.brush_count).collect();
+    let first = aliased.leaf_brushes.len() as u32;
+    aliased.leaf_brushes.extend(&list);
+    let contents = aliased.leaves[0].contents;
+    for leaf in &mut aliased.leaves {
+        *leaf = CompiledLeaf {
+            contents,
+            first_brush: first,
+            brush_count: list.len() as u32,
+        };
+    }
+    for _ in 0..20_000 {
+        aliased.leaves.push(aliased.leaves[0]);
+    }
+    let started = std::time::Instant::now();
+    let (table, reason) = bad_index(aliased.load());
+    assert_eq!(table, "leaves");
+    assert!(reason.contains("overlaps"), "{reason}");
+    println!(
+        "20,000 leaves aliasing one {}-brush list refused in {:?}",
+        list.len(),
+        started.elapsed()
+    );
 }
