@@ -293,10 +293,10 @@ impl CompiledMap {
     }
 
     /// The reach κ of brush `brush` (≥ 1): its shifted planes block a shape of circumradius
-    /// R only within κ·R of the brush.
+    /// R only within κ·R of the brush; `None` for an unknown brush.
     #[must_use]
-    pub fn brush_reach(&self, brush: usize) -> f32 {
-        self.data.brushes[brush].reach
+    pub fn brush_reach(&self, brush: usize) -> Option<f32> {
+        self.data.brushes.get(brush).map(|b| b.reach)
     }
 
     /// The file bytes: magic, version, checksum, data.
@@ -384,18 +384,26 @@ impl CompiledMap {
         self.data.stats
     }
 
-    /// The sides of `brush`.
+    /// The sides of `brush`, one of [`Self::brushes`]. A brush made by the caller whose
+    /// range does not fit this map's sides gets an empty slice, never a panic.
     #[must_use]
     pub fn brush_sides(&self, brush: &CompiledBrush) -> &[CompiledSide] {
         let start = brush.first_side as usize;
-        &self.data.sides[start..start + brush.side_count as usize]
+        self.data
+            .sides
+            .get(start..start.saturating_add(brush.side_count as usize))
+            .unwrap_or_default()
     }
 
-    /// The brushes covering `leaf`.
+    /// The brushes covering `leaf`, one of [`Self::leaves`]. A leaf made by the caller whose
+    /// range does not fit this map's leaf brushes gets an empty slice, never a panic.
     #[must_use]
     pub fn leaf_brush_ids(&self, leaf: &CompiledLeaf) -> &[u32] {
         let start = leaf.first_brush as usize;
-        &self.data.leaf_brushes[start..start + leaf.brush_count as usize]
+        self.data
+            .leaf_brushes
+            .get(start..start.saturating_add(leaf.brush_count as usize))
+            .unwrap_or_default()
     }
 
     /// The leaf of model `model` containing `p` (points on a plane go to the front), or

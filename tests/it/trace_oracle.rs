@@ -123,7 +123,7 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
     let world = &map.models()[0];
     let first = world.first_brush as usize;
     let kappa = (first..first + world.brush_count as usize)
-        .map(|b| f64::from(map.brush_reach(b)))
+        .map(|b| f64::from(map.brush_reach(b).expect("a world brush")))
         .fold(1.0, f64::max);
     let mut rng = Pcg32::new(43);
     let mut checked = 0;
