@@ -92,6 +92,22 @@ const _: () = assert!(SPLIT_EPSILON < MIN_EDGE_LENGTH);
 /// room to spare.
 pub const MAX_COMPILED_COORD: f32 = 2.0 * MAX_MAP_COORD as f32;
 
+/// Largest size of a sweep's shape, in map units: a sphere's, cylinder's or capsule's radius
+/// and half height, and every coordinate of a box's corners or a hull's points (relative to
+/// the reference point), must be at most this.
+///
+/// Quake's largest monster hull is 64 units across and a controller's character at most a
+/// few thousand (`ControllerConfig`'s limits, `src/controller/config.rs`); 16,384 leaves
+/// room for any moving thing a game sweeps while keeping a shifted plane, a coordinate plus
+/// a support distance, within a few percent of [`MAX_COMPILED_COORD`], so nothing a sweep
+/// computes overflows or loses the stop distance to rounding more than at the world limit.
+pub const MAX_SHAPE_EXTENT: f32 = 16_384.0;
+
+/// Most points a hull shape may have. A sweep reads every point per plane it shifts and per
+/// GJK support query, so its cost grows with the count; a character or projectile hull
+/// needs a few dozen, and one of more should be simplified first.
+pub const MAX_HULL_POINTS: usize = 1024;
+
 /// How far a sweep stops in front of the surface it hits, in map units (the stop distance).
 ///
 /// Quake 1/2's `DIST_EPSILON`. The hit fraction is pulled back so that the end sits this far in
@@ -116,6 +132,7 @@ pub const MAX_TREE_DEPTH: u32 = 1024;
 pub const TRACE_SEEN_BRUSHES: usize = 32;
 
 const _: () = assert!((SURFACE_CLIP_EPSILON as f64) < (TREE_CULL_MARGIN as f64));
+const _: () = assert!(MAX_SHAPE_EXTENT * 16.0 <= MAX_COMPILED_COORD);
 const _: () = assert!(SPLIT_EPSILON < TREE_CULL_MARGIN as f64);
 
 /// The local reach κ that rounding bevels bring every brush edge and vertex down to
