@@ -217,6 +217,50 @@ pub const WALL_PROBE: f32 = 2.0 * SURFACE_CLIP_EPSILON + 1.0 / 64.0;
 /// than 200 ms.
 pub const MAX_TICK: f32 = 0.2;
 
+/// Shortest tick a controller accepts, seconds (10 kHz): far above any game's tick rate,
+/// and long enough that a speed times a tick is not lost to rounding against a position.
+pub const MIN_TICK: f32 = 1e-4;
+
+/// Largest character height (standing or crouched) a controller accepts, in units: 73
+/// Quake players stacked up, room for any giant a game wants, and well within
+/// [`MAX_SHAPE_EXTENT`] so every shape made from a config can be swept.
+pub const MAX_CHARACTER_HEIGHT: f32 = 4096.0;
+
+/// Largest character half width (box half width, cylinder or capsule radius), in units:
+/// half of [`MAX_CHARACTER_HEIGHT`], so a character is at most 4,096 units across.
+pub const MAX_CHARACTER_HALF_WIDTH: f32 = MAX_CHARACTER_HEIGHT / 2.0;
+
+/// Largest speed a controller config may hold (run, jump, stop, landing and rise speeds),
+/// units/s: over 300 times Quake's run speed and far above any projectile a character
+/// could be; at the longest tick ([`MAX_TICK`]) a tick then moves at most 20,000 units,
+/// a sweep well within [`MAX_COMPILED_COORD`].
+pub const MAX_CONFIG_SPEED: f32 = 100_000.0;
+
+/// Largest gravity a controller config may hold, units/s² (125 times Quake's 800).
+pub const MAX_CONFIG_ACCELERATION: f32 = 100_000.0;
+
+/// Largest acceleration or friction rate a controller config may hold, per second (Quake 3
+/// uses 10 for ground acceleration and 6 for friction). Both are clamped per tick, so a large
+/// rate only means "reach the target speed within a tick".
+pub const MAX_CONFIG_RATE: f32 = 1000.0;
+
+/// Longest landing delay before the next jump a controller config may hold, seconds (Quake 3
+/// 0.25).
+pub const MAX_CONFIG_DELAY: f32 = 60.0;
+
+/// Largest smallest step tread a controller config may ask for, as a fraction of the
+/// character's width (Rapier's default is 0.5).
+pub const MAX_STEP_TREAD_FRACTION: f32 = 4.0;
+
+/// Most heights the unstuck table climbs through when it looks upwards for a free spot (Quake
+/// 1's climb out of a step, one unit at a time up to the step height). Taller step heights
+/// space the rungs evenly over the climb instead, so the table's size, and the probes one
+/// stuck tick may make, never depend on a config value.
+pub const MAX_UNSTUCK_CLIMB_RUNGS: usize = 32;
+
+const _: () = assert!(MIN_TICK < MAX_TICK);
+const _: () = assert!(MAX_CHARACTER_HEIGHT <= MAX_SHAPE_EXTENT);
+const _: () = assert!(MAX_CONFIG_SPEED * MAX_TICK * 16.0 <= MAX_COMPILED_COORD);
 const _: () = assert!(SNAP_MIN_CHANGE < SURFACE_CLIP_EPSILON);
 const _: () = assert!(STEP_MIN_GAIN <= SURFACE_CLIP_EPSILON);
 
