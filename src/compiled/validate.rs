@@ -22,6 +22,7 @@
 //! A leaf reached from a model's root lists only that model's brushes. Every check runs
 //! in time linear in the tables' lengths (ranges are claimed entry by entry in a table of
 //! owners and stop at the first overlap), so validation is linear in the file's size.
+
 use glam::Vec3;
 
 use super::{MapData, NodeChild};

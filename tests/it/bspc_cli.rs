@@ -204,7 +204,12 @@ fn compile_and_info_errors_have_the_check_exit_statuses() {
             .code(),
         Some(1)
     );
-    let corrupt = temp_file("corrupt.pbsp", b"PLNSHIFT\x01garbage");
+    // The current version, so that the garbage is reached.
+    let version = u8::try_from(planeshift::compiled::FORMAT_VERSION).expect("one byte");
+    let corrupt = temp_file(
+        "corrupt.pbsp",
+        &[b"PLNSHIFT".as_slice(), &[version], b"garbage"].concat(),
+    );
     let out = bspc(&["info", corrupt.to_str().expect("path")]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("corrupt compiled map"));
