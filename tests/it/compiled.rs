@@ -400,8 +400,9 @@ fn aliased_and_overlapping_ranges_are_refused() {
 }
 
 /// A file made to cost time superlinear in its size under a careless loader: every node
-/// pointing both children at the next (a DAG whose walk doubles per level), and thousands
-/// of leaves aliasing one long brush list (each list would be read once per leaf). Both are
+/// pointing both children at the next (a DAG whose walk doubles per level), thousands of
+/// leaves aliasing one long brush list (each list would be read once per leaf), and tables
+/// claiming billions of entries (a loader reserving them would exhaust memory). All are
 /// refused, and quickly.
 #[test]
 fn blow_up_files_are_refused_in_linear_time() {
@@ -449,6 +450,22 @@ fn blow_up_files_are_refused_in_linear_time() {
         list.len(),
         started.elapsed()
     );
+
+    // Tables claiming billions of entries in a few bytes: decoding must not reserve them.
+    for claimed in [u64::from(u32::MAX), u64::MAX >> 1] {
+        let mut bytes = Vec::new();
+        replace_varint(&mut bytes, 0, claimed);
+        bytes.extend([0u8; 16]);
+        let started = std::time::Instant::now();
+        assert!(matches!(
+            CompiledMap::from_bytes(&frame(&bytes)),
+            Err(LoadError::Decode(_))
+        ));
+        println!(
+            "a table claiming {claimed} entries refused in {:?}",
+            started.elapsed()
+        );
+    }
 }
 
 /// Writes `value` as a postcard varint (LEB128) over the varint starting at `at`.
