@@ -121,7 +121,6 @@ pub fn compile_map_with(
     src: &[u8],
     options: &CompileOptions,
 ) -> Result<CompileOutput, CompileError> {
-    let started = Instant::now();
     let mut timings = Vec::new();
     let mut clock = Instant::now();
     let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, f64)>| {
@@ -249,7 +248,6 @@ pub fn compile_map_with(
     data.stats = CompileStats {
         brushes: map.brushes().count() as u32,
         world_brushes: output.world_brush_count() as u32,
-        seconds: started.elapsed().as_secs_f64(),
     };
     let compiled = CompiledMap::from_data(data).map_err(CompileError::Output)?;
     lap("pack", &mut timings);

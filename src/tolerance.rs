@@ -92,6 +92,22 @@ const _: () = assert!(SPLIT_EPSILON < MIN_EDGE_LENGTH);
 /// room to spare.
 pub const MAX_COMPILED_COORD: f32 = 2.0 * MAX_MAP_COORD as f32;
 
+/// Largest size of a sweep's shape, in map units: a sphere's, cylinder's or capsule's radius
+/// and half height, and every coordinate of a box's corners or a hull's points (relative to
+/// the reference point), must be at most this.
+///
+/// Quake's largest monster hull is 64 units across and a controller's character at most a
+/// few thousand (`ControllerConfig`'s limits, `src/controller/config.rs`); 16,384 leaves
+/// room for any moving thing a game sweeps while keeping a shifted plane, a coordinate plus
+/// a support distance, within a few percent of [`MAX_COMPILED_COORD`], so nothing a sweep
+/// computes overflows or loses the stop distance to rounding more than at the world limit.
+pub const MAX_SHAPE_EXTENT: f32 = 16_384.0;
+
+/// Most points a hull shape may have. A sweep reads every point per plane it shifts and per
+/// GJK support query, so its cost grows with the count; a character or projectile hull
+/// needs a few dozen, and one of more should be simplified first.
+pub const MAX_HULL_POINTS: usize = 1024;
+
 /// How far a sweep stops in front of the surface it hits, in map units (the stop distance).
 ///
 /// Quake 1/2's `DIST_EPSILON`. The hit fraction is pulled back so that the end sits this far in
@@ -122,6 +138,7 @@ pub const TRACE_SEEN_BRUSHES: usize = 32;
 pub const CONTACT_TIE: f32 = 1e-4;
 
 const _: () = assert!((SURFACE_CLIP_EPSILON as f64) < (TREE_CULL_MARGIN as f64));
+const _: () = assert!(MAX_SHAPE_EXTENT * 16.0 <= MAX_COMPILED_COORD);
 const _: () = assert!(SPLIT_EPSILON < TREE_CULL_MARGIN as f64);
 
 /// The local reach κ that rounding bevels bring every brush edge and vertex down to
@@ -206,6 +223,50 @@ pub const WALL_PROBE: f32 = 2.0 * SURFACE_CLIP_EPSILON + 1.0 / 64.0;
 /// than 200 ms.
 pub const MAX_TICK: f32 = 0.2;
 
+/// Shortest tick a controller accepts, seconds (10 kHz): far above any game's tick rate,
+/// and long enough that a speed times a tick is not lost to rounding against a position.
+pub const MIN_TICK: f32 = 1e-4;
+
+/// Largest character height (standing or crouched) a controller accepts, in units: 73
+/// Quake players stacked up, room for any giant a game wants, and well within
+/// [`MAX_SHAPE_EXTENT`] so every shape made from a config can be swept.
+pub const MAX_CHARACTER_HEIGHT: f32 = 4096.0;
+
+/// Largest character half width (box half width, cylinder or capsule radius), in units:
+/// half of [`MAX_CHARACTER_HEIGHT`], so a character is at most 4,096 units across.
+pub const MAX_CHARACTER_HALF_WIDTH: f32 = MAX_CHARACTER_HEIGHT / 2.0;
+
+/// Largest speed a controller config may hold (run, jump, stop, landing and rise speeds),
+/// units/s: over 300 times Quake's run speed and far above any projectile a character
+/// could be; at the longest tick ([`MAX_TICK`]) a tick then moves at most 20,000 units,
+/// a sweep well within [`MAX_COMPILED_COORD`].
+pub const MAX_CONFIG_SPEED: f32 = 100_000.0;
+
+/// Largest gravity a controller config may hold, units/s² (125 times Quake's 800).
+pub const MAX_CONFIG_ACCELERATION: f32 = 100_000.0;
+
+/// Largest acceleration or friction rate a controller config may hold, per second (Quake 3
+/// uses 10 for ground acceleration and 6 for friction). Both are clamped per tick, so a large
+/// rate only means "reach the target speed within a tick".
+pub const MAX_CONFIG_RATE: f32 = 1000.0;
+
+/// Longest landing delay before the next jump a controller config may hold, seconds (Quake 3
+/// 0.25).
+pub const MAX_CONFIG_DELAY: f32 = 60.0;
+
+/// Largest smallest step tread a controller config may ask for, as a fraction of the
+/// character's width (Rapier's default is 0.5).
+pub const MAX_STEP_TREAD_FRACTION: f32 = 4.0;
+
+/// Most heights the unstuck table climbs through when it looks upwards for a free spot (Quake
+/// 1's climb out of a step, one unit at a time up to the step height). Taller step heights
+/// space the rungs evenly over the climb instead, so the table's size, and the probes one
+/// stuck tick may make, never depend on a config value.
+pub const MAX_UNSTUCK_CLIMB_RUNGS: usize = 32;
+
+const _: () = assert!(MIN_TICK < MAX_TICK);
+const _: () = assert!(MAX_CHARACTER_HEIGHT <= MAX_SHAPE_EXTENT);
+const _: () = assert!(MAX_CONFIG_SPEED * MAX_TICK * 16.0 <= MAX_COMPILED_COORD);
 const _: () = assert!(SNAP_MIN_CHANGE < SURFACE_CLIP_EPSILON);
 const _: () = assert!(STEP_MIN_GAIN <= SURFACE_CLIP_EPSILON);
 

@@ -32,8 +32,9 @@ pub(crate) use validate::validate;
 /// The first eight bytes of every compiled file.
 pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 
-/// The version of the data layout; bumped on any change to it.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version of the data layout; bumped on any change to it (2: the compile time is no
+/// longer stored, so that a map always compiles to the same bytes).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
@@ -202,15 +203,15 @@ pub struct WorldSummary {
     pub max_depth: u32,
 }
 
-/// Compile-time figures kept in the file so that `bspc info` can report them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Compile-time figures kept in the file so that `bspc info` can report them. Only figures
+/// of the map itself: nothing measured (no wall-clock time), so the same map always compiles
+/// to the same bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompileStats {
     /// Brush blocks in the source map.
     pub brushes: u32,
     /// Solid world brushes.
     pub world_brushes: u32,
-    /// Seconds the compile took.
-    pub seconds: f64,
 }
 
 /// The runtime nodes: planes inline and the largest reach under each child, bottom-up

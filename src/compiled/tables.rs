@@ -66,11 +66,11 @@ impl CompiledMap {
     }
 
     internal! {
-        /// The reach κ of brush `brush` (≥ 1): its shifted planes block a shape of circumradius
-        /// R only within κ·R of the brush.
+        /// The reach κ of brush `brush` (≥ 1): its shifted planes block a shape of
+        /// circumradius R only within κ·R of the brush; `None` for an unknown brush.
         #[must_use]
-        pub fn brush_reach(&self, brush: usize) -> f32 {
-            self.data.brushes[brush].reach
+        pub fn brush_reach(&self, brush: usize) -> Option<f32> {
+            self.data.brushes.get(brush).map(|b| b.reach)
         }
     }
 
@@ -123,20 +123,29 @@ impl CompiledMap {
     }
 
     internal! {
-        /// The sides of `brush`.
+        /// The sides of `brush`, one of the brush table's. A brush made by the caller whose
+        /// range does not fit this map's sides gets an empty slice, never a panic.
         #[must_use]
         pub fn brush_sides(&self, brush: &CompiledBrush) -> &[CompiledSide] {
             let start = brush.first_side as usize;
-            &self.data.sides[start..start + brush.side_count as usize]
+            self.data
+                .sides
+                .get(start..start.saturating_add(brush.side_count as usize))
+                .unwrap_or_default()
         }
     }
 
     internal! {
-        /// The brushes covering `leaf`.
+        /// The brushes covering `leaf`, one of the leaf table's. A leaf made by the caller
+        /// whose range does not fit this map's leaf brushes gets an empty slice, never a
+        /// panic.
         #[must_use]
         pub fn leaf_brush_ids(&self, leaf: &CompiledLeaf) -> &[u32] {
             let start = leaf.first_brush as usize;
-            &self.data.leaf_brushes[start..start + leaf.brush_count as usize]
+            self.data
+                .leaf_brushes
+                .get(start..start.saturating_add(leaf.brush_count as usize))
+                .unwrap_or_default()
         }
     }
 

@@ -5,6 +5,23 @@
 //! has unit length, plane pairs are exact negations, and the node graph is a forest whose
 //! child indices exceed their parents' (so every walk terminates and visits each node once)
 //! and whose depth is at most `MAX_TREE_DEPTH` (so recursive walks cannot exhaust the stack).
+//!
+//! What may be shared, table by table (a crafted file must not make one entry stand for
+//! many, or work at load or per sweep could grow faster than the file):
+//!
+//! | reference | shared? |
+//! |---|---|
+//! | node or side → plane | yes: that is the plane table |
+//! | leaf_brushes entry → brush | yes: a brush spans many leaves; but once per leaf |
+//! | leaf → `leaf_brushes` range | no: the ranges of non-empty leaves are disjoint |
+//! | brush → `sides` range | no: the ranges of non-empty brushes are disjoint |
+//! | model → `brushes` range | no: the ranges of non-empty models are disjoint |
+//! | model or node → child node | no: one parent each, roots included (a tree, not a DAG) |
+//! | model or node → child leaf | no: one parent each, so each leaf is reached once |
+//!
+//! A leaf reached from a model's root lists only that model's brushes. Every check runs
+//! in time linear in the tables' lengths (ranges are claimed entry by entry in a table of
+//! owners and stop at the first overlap), so validation is linear in the file's size.
 
 use glam::Vec3;
 
@@ -139,6 +156,54 @@ fn check_range(
     }
 }
 
+/// Which entry of an owning table claimed each entry of a referenced table, so that ranges
+/// can be checked for overlap in time linear in the referenced table's length.
+struct Claims {
+    owner: Vec<u32>,
+    /// The owning table's name, for messages.
+    table: &'static str,
+}
+
+impl Claims {
+    const FREE: u32 = u32::MAX;
+
+    fn new(table: &'static str, len: usize) -> Self {
+        Claims {
+            owner: vec![Self::FREE; len],
+            table,
+        }
+    }
+
+    /// Claims `first..first + count` (already checked to fit) for entry `index`; refuses a
+    /// range overlapping one claimed before. Each entry is claimed at most once, so all
+    /// claims together cost at most the referenced table's length.
+    fn claim(&mut self, index: usize, first: u32, count: u32) -> Result<(), LoadError> {
+        let start = first as usize;
+        let range = start..start + count as usize;
+        let Some(owners) = self.owner.get_mut(range) else {
+            return Err(bad_index(
+                self.table,
+                index,
+                format!("range {first}+{count} does not fit"),
+            ));
+        };
+        for owner in owners {
+            if *owner != Self::FREE {
+                return Err(bad_index(
+                    self.table,
+                    index,
+                    format!(
+                        "range {first}+{count} overlaps the range of {}[{}]",
+                        self.table, *owner
+                    ),
+                ));
+            }
+            *owner = index as u32;
+        }
+        Ok(())
+    }
+}
+
 fn bounded(v: Vec3) -> bool {
     v.is_finite() && v.abs().max_element() <= MAX_COMPILED_COORD
 }
@@ -175,9 +240,20 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
         }
     }
     let mut referenced = vec![false; data.nodes.len()];
+    let mut leaf_referenced = vec![false; data.leaves.len()];
     let mut reference =
         |table: &'static str, index: usize, child: NodeChild, parent: Option<u32>| match child {
-            NodeChild::Leaf(leaf) => check_index(table, index, "leaf", leaf, data.leaves.len()),
+            NodeChild::Leaf(leaf) => {
+                check_index(table, index, "leaf", leaf, data.leaves.len())?;
+                if std::mem::replace(&mut leaf_referenced[leaf as usize], true) {
+                    return Err(bad_index(
+                        table,
+                        index,
+                        format!("leaf {leaf} has two parents"),
+                    ));
+                }
+                Ok(())
+            }
             NodeChild::Node(node) => {
                 check_index(table, index, "node", node, data.nodes.len())?;
                 if parent.is_some_and(|p| node <= p) {
@@ -206,6 +282,12 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
             reference("nodes", i, child, Some(i as u32))?;
         }
     }
+    for (i, &brush) in data.leaf_brushes.iter().enumerate() {
+        check_index("leaf_brushes", i, "brush", brush, data.brushes.len())?;
+    }
+    let mut leaf_claims = Claims::new("leaves", data.leaf_brushes.len());
+    // The last leaf that listed each brush, to find a brush listed twice by one leaf.
+    let mut listed_by = vec![u32::MAX; data.brushes.len()];
     for (i, leaf) in data.leaves.iter().enumerate() {
         check_range(
             "leaves",
@@ -214,10 +296,19 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
             leaf.brush_count,
             data.leaf_brushes.len(),
         )?;
+        leaf_claims.claim(i, leaf.first_brush, leaf.brush_count)?;
+        let start = leaf.first_brush as usize;
+        for &brush in &data.leaf_brushes[start..start + leaf.brush_count as usize] {
+            if std::mem::replace(&mut listed_by[brush as usize], i as u32) == i as u32 {
+                return Err(bad_index(
+                    "leaves",
+                    i,
+                    format!("brush {brush} listed twice"),
+                ));
+            }
+        }
     }
-    for (i, &brush) in data.leaf_brushes.iter().enumerate() {
-        check_index("leaf_brushes", i, "brush", brush, data.brushes.len())?;
-    }
+    let mut brush_claims = Claims::new("brushes", data.sides.len());
     for (i, brush) in data.brushes.iter().enumerate() {
         check_range(
             "brushes",
@@ -226,6 +317,7 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
             brush.side_count,
             data.sides.len(),
         )?;
+        brush_claims.claim(i, brush.first_side, brush.side_count)?;
         if brush.face_count < 4
             || brush.face_count > brush.box_side_count
             || brush.box_side_count > brush.side_count
@@ -253,6 +345,7 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
     if data.models.is_empty() {
         return Err(bad_value("models", 0, "no world model"));
     }
+    let mut model_claims = Claims::new("models", data.brushes.len());
     for (i, model) in data.models.iter().enumerate() {
         check_range(
             "models",
@@ -261,29 +354,41 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
             model.brush_count,
             data.brushes.len(),
         )?;
+        model_claims.claim(i, model.first_brush, model.brush_count)?;
         if !bounded(model.mins) || !bounded(model.maxs) || !bounded(model.origin) {
             return Err(bad_value("models", i, "bounds or origin not finite"));
         }
     }
-    // Children follow their parents and have one parent each, so this walk terminates.
+    // Children follow their parents and have one parent each, so this walk terminates and
+    // reaches every node and leaf at most once over all models.
     for (i, model) in data.models.iter().enumerate() {
+        let first = u64::from(model.first_brush);
+        let brushes = first..first + u64::from(model.brush_count);
         let mut stack = vec![(model.root, 0u32)];
         while let Some((child, depth)) = stack.pop() {
             if depth > MAX_TREE_DEPTH {
                 return Err(bad_value("models", i, "tree deeper than MAX_TREE_DEPTH"));
             }
-            if let NodeChild::Node(n) = child {
-                let node = &data.nodes[n as usize];
-                stack.extend(node.children.iter().map(|c| (*c, depth + 1)));
+            match child {
+                NodeChild::Node(n) => {
+                    let node = &data.nodes[n as usize];
+                    stack.extend(node.children.iter().map(|c| (*c, depth + 1)));
+                }
+                NodeChild::Leaf(l) => {
+                    let leaf = &data.leaves[l as usize];
+                    let start = leaf.first_brush as usize;
+                    let listed = &data.leaf_brushes[start..start + leaf.brush_count as usize];
+                    if let Some(brush) = listed.iter().find(|&&b| !brushes.contains(&u64::from(b)))
+                    {
+                        return Err(bad_index(
+                            "leaves",
+                            l as usize,
+                            format!("brush {brush} is not a brush of model {i}"),
+                        ));
+                    }
+                }
             }
         }
-    }
-    if !data.stats.seconds.is_finite() || data.stats.seconds < 0.0 {
-        return Err(bad_value(
-            "stats",
-            0,
-            "compile time is not a finite duration",
-        ));
     }
     Ok(())
 }

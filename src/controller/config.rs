@@ -7,7 +7,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::tolerance::MAX_TICK;
+use crate::tolerance::{
+    MAX_CHARACTER_HALF_WIDTH, MAX_CHARACTER_HEIGHT, MAX_CONFIG_ACCELERATION, MAX_CONFIG_DELAY,
+    MAX_CONFIG_RATE, MAX_CONFIG_SPEED, MAX_STEP_TREAD_FRACTION, MAX_TICK, MIN_TICK,
+};
 
 /// The shape the character sweeps, around its origin (the origin sits
 /// [`ControllerConfig::feet_to_origin`] above the feet).
@@ -17,21 +20,21 @@ pub enum CharacterShape {
     /// An axis-aligned box of this half width on x and y (Quake 3: 15, so 30 wide). Boxes are
     /// swept exactly, so stairs, walls and floors are met flush.
     Box {
-        /// Half the width on x and y, in units.
+        /// Half the width on x and y, in units; in (0, 2048].
         half_width: f32,
     },
     /// A vertical cylinder of this radius. Flat bottom and top like the box, round in plan,
     /// so it slides round outside corners; edge hits may stop up to a few percent of the
     /// radius early (see `trace`).
     Cylinder {
-        /// Radius, in units.
+        /// Radius, in units; in (0, 2048].
         radius: f32,
     },
     /// A vertical capsule of this radius (its height is the character's height, at least
     /// twice the radius; equal makes a sphere). Rounded feet roll over lips without stepping
     /// but never rest flush on an edge; see the README's controller notes.
     Capsule {
-        /// Radius, in units.
+        /// Radius, in units; in (0, 2048].
         radius: f32,
     },
 }
@@ -58,53 +61,91 @@ impl CharacterShape {
 pub struct ControllerConfig {
     /// The swept shape. Default: Quake 3's 30-wide box.
     pub shape: CharacterShape,
-    /// Height of the standing shape, feet to head (Quake 3: 56). Must exceed
+    /// Height of the standing shape, feet to head (Quake 3: 56). At least
     /// `crouch_height`.
+    ///
+    /// In (0, 4096] units ([`MAX_CHARACTER_HEIGHT`]).
     pub stand_height: f32,
     /// Height of the crouched shape (Quake 3: 40). The feet stay put when crouching on the
     /// ground; in the air the head stays and the feet tuck up (Source).
+    ///
+    /// In (0, 4096] units, at most `stand_height`.
     pub crouch_height: f32,
     /// How far the origin sits above the feet (Quake 3: 24, so the box is −24..32 around it).
+    ///
+    /// In [0, 4096] units, at most `crouch_height`.
     pub feet_to_origin: f32,
     /// Tallest riser climbed without jumping (Quake 3 `STEPSIZE` 18). Also the distance the
     /// character is snapped down to walkable ground when walking off a step or down a slope.
     /// Too large and the character teleports up and down ledges.
+    ///
+    /// In [0, 4096] units, below `crouch_height`.
     pub step_height: f32,
     /// Smallest tread accepted when stepping up, as a fraction of the shape's width (Rapier's
     /// `min_width` 0.5): a riser topped by a ledge narrower than this is not climbed.
+    ///
+    /// In [0, 4] ([`MAX_STEP_TREAD_FRACTION`]).
     pub min_step_tread: f32,
     /// Ground whose normal z is at least this is walkable (Quake 3 `MIN_WALK_NORMAL` 0.7,
     /// about 45.57°); steeper ground is slid down.
+    ///
+    /// In (0, 1].
     pub walkable_normal_z: f32,
     /// Gravity, units/s² (Quake 3 800).
+    ///
+    /// In [0, 100000] units/s² ([`MAX_CONFIG_ACCELERATION`]).
     pub gravity: f32,
     /// Upward speed of a jump, units/s (Quake 3 270: apex 45.56).
+    ///
+    /// In [0, 100000] units/s ([`MAX_CONFIG_SPEED`]).
     pub jump_speed: f32,
     /// After landing faster than `hard_landing_speed`, jumping waits this long, seconds
     /// (Quake 3 `PMF_TIME_LAND` 0.25).
+    ///
+    /// In [0, 60] s ([`MAX_CONFIG_DELAY`]).
     pub land_jump_delay: f32,
     /// Downward speed above which a landing delays the next jump, units/s (Quake 3 200).
+    ///
+    /// In [0, 100000] units/s.
     pub hard_landing_speed: f32,
     /// Top running speed, units/s (Quake 3 `g_speed` 320).
+    ///
+    /// In (0, 100000] units/s ([`MAX_CONFIG_SPEED`]).
     pub max_speed: f32,
     /// Ground acceleration, in multiples of the wish speed per second (Quake 3 10).
+    ///
+    /// In [0, 1000] per second ([`MAX_CONFIG_RATE`]).
     pub accelerate: f32,
     /// Air acceleration, same unit (Quake 3 1: little air control).
+    ///
+    /// In [0, 1000] per second.
     pub air_accelerate: f32,
     /// Ground friction, per second (Quake 3 6).
+    ///
+    /// In [0, 1000] per second.
     pub friction: f32,
     /// Friction acts as if the speed were at least this, units/s (Quake 3 100), so slow
     /// characters stop quickly.
+    ///
+    /// In [0, 100000] units/s.
     pub stop_speed: f32,
     /// Speed multiplier while crouched (Quake 3 `pm_duckScale` 0.25).
+    ///
+    /// In [0, 1].
     pub crouch_speed_scale: f32,
     /// How far below the feet ground is looked for, units (Quake 3 0.25).
+    ///
+    /// In [0, 4096] units, at most `step_height` (or 1 when that is smaller).
     pub ground_probe: f32,
     /// Rising faster than this (units/s), and faster than running up the ground could
     /// explain, leaves the ground: a ramp hit at speed launches the character instead of
     /// braking it with friction (Source `NON_JUMP_VELOCITY` 140).
+    ///
+    /// In [0, 100000] units/s.
     pub airborne_rise_speed: f32,
     /// The fixed tick, seconds (Quake 3 `pmove_msec` 8 ms). Every step advances exactly this.
+    ///
+    /// In [0.0001, 0.2] s ([`MIN_TICK`], [`MAX_TICK`]).
     pub tick: f32,
 }
 
@@ -189,48 +230,184 @@ impl ControllerConfig {
         Ok(config)
     }
 
-    /// Checks every field's range.
+    /// Checks every field's range: each value finite and within the range its doc gives
+    /// (the limits are named in `src/tolerance.rs`), then the relations between fields.
     ///
     /// # Errors
-    /// The first field out of range.
+    /// The first field out of range, named with its accepted range.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let positive = [
-            ("shape", self.shape.half_width()),
-            ("stand_height", self.stand_height),
-            ("crouch_height", self.crouch_height),
-            ("tick", self.tick),
-            ("max_speed", self.max_speed),
+        // (field, value, lowest, whether the lowest itself is accepted, highest, rule).
+        let ranges = [
+            (
+                "shape",
+                self.shape.half_width(),
+                0.0,
+                false,
+                MAX_CHARACTER_HALF_WIDTH,
+                "a half width or radius in (0, 2048] units",
+            ),
+            (
+                "stand_height",
+                self.stand_height,
+                0.0,
+                false,
+                MAX_CHARACTER_HEIGHT,
+                "in (0, 4096] units",
+            ),
+            (
+                "crouch_height",
+                self.crouch_height,
+                0.0,
+                false,
+                MAX_CHARACTER_HEIGHT,
+                "in (0, 4096] units",
+            ),
+            (
+                "feet_to_origin",
+                self.feet_to_origin,
+                0.0,
+                true,
+                MAX_CHARACTER_HEIGHT,
+                "in [0, 4096] units",
+            ),
+            (
+                "step_height",
+                self.step_height,
+                0.0,
+                true,
+                MAX_CHARACTER_HEIGHT,
+                "in [0, 4096] units",
+            ),
+            (
+                "min_step_tread",
+                self.min_step_tread,
+                0.0,
+                true,
+                MAX_STEP_TREAD_FRACTION,
+                "in [0, 4] (a fraction of the width)",
+            ),
+            (
+                "walkable_normal_z",
+                self.walkable_normal_z,
+                0.0,
+                false,
+                1.0,
+                "in (0, 1]",
+            ),
+            (
+                "gravity",
+                self.gravity,
+                0.0,
+                true,
+                MAX_CONFIG_ACCELERATION,
+                "in [0, 100000] units/s²",
+            ),
+            (
+                "jump_speed",
+                self.jump_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "land_jump_delay",
+                self.land_jump_delay,
+                0.0,
+                true,
+                MAX_CONFIG_DELAY,
+                "in [0, 60] s",
+            ),
+            (
+                "hard_landing_speed",
+                self.hard_landing_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "max_speed",
+                self.max_speed,
+                0.0,
+                false,
+                MAX_CONFIG_SPEED,
+                "in (0, 100000] units/s",
+            ),
+            (
+                "accelerate",
+                self.accelerate,
+                0.0,
+                true,
+                MAX_CONFIG_RATE,
+                "in [0, 1000] per second",
+            ),
+            (
+                "air_accelerate",
+                self.air_accelerate,
+                0.0,
+                true,
+                MAX_CONFIG_RATE,
+                "in [0, 1000] per second",
+            ),
+            (
+                "friction",
+                self.friction,
+                0.0,
+                true,
+                MAX_CONFIG_RATE,
+                "in [0, 1000] per second",
+            ),
+            (
+                "stop_speed",
+                self.stop_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "crouch_speed_scale",
+                self.crouch_speed_scale,
+                0.0,
+                true,
+                1.0,
+                "in [0, 1]",
+            ),
+            (
+                "ground_probe",
+                self.ground_probe,
+                0.0,
+                true,
+                MAX_CHARACTER_HEIGHT,
+                "in [0, 4096] units",
+            ),
+            (
+                "airborne_rise_speed",
+                self.airborne_rise_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "tick",
+                self.tick,
+                MIN_TICK,
+                true,
+                MAX_TICK,
+                "in [0.0001, 0.2] s (Quake 3's longest command is 0.2 s)",
+            ),
         ];
-        for (field, value) in positive {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(ConfigError::Invalid {
-                    field,
-                    rule: "finite and above 0",
-                });
-            }
-        }
-        let non_negative = [
-            ("feet_to_origin", self.feet_to_origin),
-            ("step_height", self.step_height),
-            ("min_step_tread", self.min_step_tread),
-            ("gravity", self.gravity),
-            ("jump_speed", self.jump_speed),
-            ("land_jump_delay", self.land_jump_delay),
-            ("hard_landing_speed", self.hard_landing_speed),
-            ("accelerate", self.accelerate),
-            ("air_accelerate", self.air_accelerate),
-            ("friction", self.friction),
-            ("stop_speed", self.stop_speed),
-            ("crouch_speed_scale", self.crouch_speed_scale),
-            ("ground_probe", self.ground_probe),
-            ("airborne_rise_speed", self.airborne_rise_speed),
-        ];
-        for (field, value) in non_negative {
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(ConfigError::Invalid {
-                    field,
-                    rule: "finite and at least 0",
-                });
+        for (field, value, lowest, closed, highest, rule) in ranges {
+            // Comparisons with NaN are false, so NaN fails both.
+            let above = if closed {
+                value >= lowest
+            } else {
+                value > lowest
+            };
+            if !(above && value <= highest) {
+                return Err(ConfigError::Invalid { field, rule });
             }
         }
         let checks = [
@@ -250,16 +427,6 @@ impl ControllerConfig {
                 "at least twice the capsule radius",
             ),
             (
-                "walkable_normal_z",
-                self.walkable_normal_z > 0.0 && self.walkable_normal_z <= 1.0,
-                "in (0, 1]",
-            ),
-            (
-                "tick",
-                self.tick <= MAX_TICK,
-                "at most 0.2 s (Quake 3's longest command)",
-            ),
-            (
                 "step_height",
                 self.step_height < self.crouch_height,
                 "below crouch_height",
@@ -267,7 +434,7 @@ impl ControllerConfig {
             (
                 "ground_probe",
                 self.ground_probe <= self.step_height.max(1.0),
-                "at most step_height",
+                "at most step_height (or 1 unit when that is smaller)",
             ),
         ];
         for (field, ok, rule) in checks {
@@ -276,5 +443,88 @@ impl ControllerConfig {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> String {
+        match ControllerConfig::from_toml(text) {
+            Err(e @ ConfigError::Invalid { .. }) => e.to_string(),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused_with_the_field_and_its_range() {
+        let cases = [
+            (
+                "stand_height = 1e9",
+                "`stand_height` must be in (0, 4096] units",
+            ),
+            (
+                "crouch_height = -1.0",
+                "`crouch_height` must be in (0, 4096] units",
+            ),
+            (
+                "max_speed = 200000.0",
+                "`max_speed` must be in (0, 100000] units/s",
+            ),
+            (
+                "jump_speed = inf",
+                "`jump_speed` must be in [0, 100000] units/s",
+            ),
+            ("gravity = nan", "`gravity` must be in [0, 100000] units/s²"),
+            ("tick = 1e-9", "`tick` must be in [0.0001, 0.2] s"),
+            ("tick = 0.5", "`tick` must be in [0.0001, 0.2] s"),
+            (
+                "friction = 1e30",
+                "`friction` must be in [0, 1000] per second",
+            ),
+            (
+                "land_jump_delay = 3600.0",
+                "`land_jump_delay` must be in [0, 60] s",
+            ),
+            (
+                "shape = { kind = \"capsule\", radius = 1e7 }",
+                "`shape` must be a half width or radius in (0, 2048] units",
+            ),
+            (
+                "ground_probe = 1e6",
+                "`ground_probe` must be in [0, 4096] units",
+            ),
+            (
+                "crouch_speed_scale = 2.0",
+                "`crouch_speed_scale` must be in [0, 1]",
+            ),
+        ];
+        for (text, message) in cases {
+            let got = refused(text);
+            assert!(got.contains(message), "{text}: {got}");
+        }
+    }
+
+    #[test]
+    fn the_largest_accepted_values_make_a_working_controller() {
+        let config = ControllerConfig {
+            shape: CharacterShape::Capsule {
+                radius: MAX_CHARACTER_HALF_WIDTH,
+            },
+            stand_height: MAX_CHARACTER_HEIGHT,
+            crouch_height: MAX_CHARACTER_HEIGHT,
+            feet_to_origin: MAX_CHARACTER_HEIGHT,
+            step_height: MAX_CHARACTER_HEIGHT - 1.0,
+            gravity: MAX_CONFIG_ACCELERATION,
+            max_speed: MAX_CONFIG_SPEED,
+            jump_speed: MAX_CONFIG_SPEED,
+            friction: MAX_CONFIG_RATE,
+            accelerate: MAX_CONFIG_RATE,
+            tick: MAX_TICK,
+            ..ControllerConfig::default()
+        };
+        assert_eq!(config.validate(), Ok(()));
+        assert!(crate::controller::CharacterController::new(config, glam::Vec3::ZERO).is_ok());
     }
 }

@@ -6,13 +6,16 @@
 //! Guarantees: the table is fixed and its order deterministic, so recovery replays bit for
 //! bit; small moves are tried before large ones: 1/8-unit nudges, then 1 unit in every
 //! direction, then Source's 2-unit and 6-unit-up moves, then Quake 1's climb up to a step
-//! height, then a wider 2-unit cage. A position is free when the shape placed there
+//! height (in at most `MAX_UNSTUCK_CLIMB_RUNGS` rungs, so the table has a fixed bound on
+//! its size whatever the config), then a wider 2-unit cage. A position is free when the shape placed there
 //! overlaps nothing (touching counts as overlapping).
 
 use glam::Vec3;
 
 use super::tracer::Tracer;
-use crate::tolerance::{SURFACE_CLIP_EPSILON, UNSTUCK_FINE_OFFSET};
+use crate::tolerance::{
+    MAX_CHARACTER_HEIGHT, MAX_UNSTUCK_CLIMB_RUNGS, SURFACE_CLIP_EPSILON, UNSTUCK_FINE_OFFSET,
+};
 use crate::trace::TraceShape;
 
 /// Source's big vertical nudge (`CheckStuck`'s z = 6), in units.
@@ -20,6 +23,10 @@ const SOURCE_RISE: f32 = 6.0;
 
 /// Source's big horizontal nudge, in units.
 const SOURCE_SIDE: f32 = 2.0;
+
+/// The highest climb, in units: a validated step height is below it, and a caller's value
+/// (NaN included, which `max` drops) cannot make it longer.
+const MAX_CLIMB: f32 = MAX_CHARACTER_HEIGHT;
 
 /// Every nudge is this much longer than its nominal size, so that a shape embedded exactly
 /// that deep ends one stop distance clear, as a sweep would leave it (touching counts as
@@ -70,12 +77,16 @@ impl UnstuckTable {
                 }
             }
         }
-        // 2. Quake 1: climb out upwards, one unit at a time, up to a step height.
-        let climb = step_height.max(SOURCE_RISE).ceil() as i32;
-        for z in 1..=climb {
+        // 2. Quake 1: climb out upwards, one unit at a time, up to a step height; over more
+        //    than `MAX_UNSTUCK_CLIMB_RUNGS` units, that many rungs evenly spaced, so the
+        //    table's size never depends on the config.
+        let climb = step_height.max(SOURCE_RISE).ceil().min(MAX_CLIMB);
+        let rungs = (climb as usize).min(MAX_UNSTUCK_CLIMB_RUNGS);
+        for rung in 1..=rungs {
+            let z = climb * rung as f32 / rungs as f32;
             for y in unit {
                 for x in unit {
-                    add(Vec3::new(x, y, z as f32));
+                    add(Vec3::new(x, y, z));
                 }
             }
         }
@@ -132,5 +143,22 @@ mod tests {
         let mut unique = table.offsets.clone();
         unique.dedup();
         assert_eq!(unique.len(), table.len());
+    }
+
+    #[test]
+    fn the_table_size_does_not_grow_with_the_step_height() {
+        let usual = UnstuckTable::new(18.0).len();
+        let bound = usual + 9 * MAX_UNSTUCK_CLIMB_RUNGS;
+        for step in [64.0, 4095.0, 1e30, f32::INFINITY, f32::NAN] {
+            let table = UnstuckTable::new(step);
+            assert!(table.len() <= bound, "{step}: {}", table.len());
+            assert!(
+                step.is_nan() || table.len() >= usual,
+                "{step}: {}",
+                table.len()
+            );
+            let top = table.offsets.iter().map(|o| o.z).fold(0.0, f32::max);
+            assert!(top.is_finite() && top <= MAX_CLIMB + 1.0, "{step}: {top}");
+        }
     }
 }

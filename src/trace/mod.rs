@@ -20,6 +20,12 @@
 //!   blocked by it; starting and ending inside gives fraction 0.
 //! - No heap allocation per sweep; [`CompiledMap`] is `Send + Sync`; results of
 //!   [`CompiledMap::trace_batch`] come back in query order.
+//! - Input out of range (a coordinate that is not finite or beyond [`MAX_COMPILED_COORD`],
+//!   a model offset beyond it, a rotation that does not normalise) is answered, never
+//!   computed with: a start-solid, all-solid result at `start` (so the controller treats
+//!   such a place as solid and never moves there). Nothing of a valid world lies beyond the
+//!   limit, and shapes are at most [`MAX_SHAPE_EXTENT`](crate::tolerance::MAX_SHAPE_EXTENT)
+//!   in size, so every number a sweep computes stays finite.
 //!
 //! Moving models: [`CompiledMap::trace_model`] sweeps through model `k` placed by a
 //! [`ModelPlacement`]. The sweep is carried into the model's frame. Translation is exact for
@@ -43,12 +49,19 @@ pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 
 use crate::compiled::{CompiledMap, Plane};
 use crate::contents::Contents;
+use crate::tolerance::MAX_COMPILED_COORD;
 use shape::Oriented;
 use sweep_state::Outcome;
 use tree_walk::{Sweep, Through};
 
 #[cfg(doc)]
 use crate::tolerance::SURFACE_CLIP_EPSILON;
+
+/// Whether every coordinate of `v` is finite and within the world limit
+/// [`MAX_COMPILED_COORD`] (a NaN fails the comparison).
+fn in_range(v: Vec3) -> bool {
+    v.abs().cmple(Vec3::splat(MAX_COMPILED_COORD)).all()
+}
 
 /// The result of a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,7 +154,8 @@ impl Default for ModelPlacement {
 impl CompiledMap {
     /// Sweeps `shape` from `start` to `end` through the world model; what `mask` names blocks.
     ///
-    /// Non-finite input returns a start-solid, all-solid result at `start`.
+    /// Input out of range (`start` or `end` not finite or beyond [`MAX_COMPILED_COORD`] on
+    /// some axis) returns a start-solid, all-solid result at `start`.
     ///
     /// # Examples
     /// ```
@@ -162,8 +176,8 @@ impl CompiledMap {
     /// ```
     #[must_use]
     pub fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
-        if !start.is_finite() || !end.is_finite() {
-            return non_finite(start);
+        if !in_range(start) || !in_range(end) {
+            return out_of_range(start);
         }
         let Some(world) = self.models().first() else {
             return miss(end);
@@ -178,7 +192,10 @@ impl CompiledMap {
     }
 
     /// Sweeps through model `model` (0 is the world) standing at `placement`. Positions and
-    /// the result are in world space. An unknown model is never hit.
+    /// the result are in world space. An unknown model is never hit. Input out of range (as
+    /// for [`Self::trace`], or an offset beyond [`MAX_COMPILED_COORD`], or a rotation that
+    /// is not finite or does not normalise) returns a start-solid, all-solid result at
+    /// `start`.
     #[must_use]
     pub fn trace_model(
         &self,
@@ -189,19 +206,16 @@ impl CompiledMap {
         end: Vec3,
         mask: Contents,
     ) -> Trace {
-        if !start.is_finite()
-            || !end.is_finite()
-            || !placement.offset.is_finite()
-            || !placement.rotation.is_finite()
-        {
-            return non_finite(start);
+        let unit = placement.rotation.normalize();
+        if !in_range(start) || !in_range(end) || !in_range(placement.offset) || !unit.is_finite() {
+            return out_of_range(start);
         }
         let Some(info) = self.models().get(model) else {
             return miss(end);
         };
         let rotated = placement.rotation != Quat::IDENTITY;
         let rotation = if rotated {
-            Mat3::from_quat(placement.rotation.normalize())
+            Mat3::from_quat(unit)
         } else {
             Mat3::IDENTITY
         };
@@ -246,8 +260,8 @@ impl CompiledMap {
             end: Vec3,
             mask: Contents,
         ) -> Trace {
-            if !start.is_finite() || !end.is_finite() {
-                return self.trace(shape, start, end, mask);
+            if !in_range(start) || !in_range(end) {
+                return out_of_range(start);
             }
             self.sweep_world(shape, start, end, mask, Through::AllWorldBrushes)
         }
@@ -329,8 +343,9 @@ impl CompiledMap {
     }
 }
 
-/// The answer to non-finite input: start-solid and all-solid at the start.
-fn non_finite(start: Vec3) -> Trace {
+/// The answer to input out of range (not finite, or beyond the world limit): start-solid
+/// and all-solid at the start.
+fn out_of_range(start: Vec3) -> Trace {
     Trace {
         fraction: 0.0,
         end: start,

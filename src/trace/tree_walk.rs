@@ -169,7 +169,7 @@ impl<S: Support> TraceWork<'_, S> {
             let (grow_low, grow_high) = if brush.box_exact {
                 (self.shape_maxs, -self.shape_mins)
             } else {
-                let r = Vec3::splat(map.brush_reach(brush_id as usize) * self.reach.radius());
+                let r = Vec3::splat(brush.reach * self.reach.radius());
                 (r, r)
             };
             if (brush.mins - grow_low).cmpgt(self.segment_maxs).any()

@@ -1,10 +1,16 @@
-//! The compiled file: write then load gives the same world, and corrupt files load as typed
-//! errors, never panics.
+//! The compiled file: write then load gives the same world, the same map compiles to the
+//! same bytes, and corrupt or crafted files (aliased ranges, DAGs, extreme counts) load as
+//! typed errors, quickly, never panics.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use glam::Vec3;
-use planeshift::compiled::{CompiledMap, FORMAT_VERSION, LoadError, MAGIC, frame};
+use glam::{Quat, Vec3};
+use planeshift::compiled::{
+    CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide,
+    FORMAT_VERSION, LoadError, MAGIC, NodeChild, Plane, frame,
+};
+use planeshift::contents::Contents;
+use planeshift::trace::{ModelPlacement, TraceShape};
 
 use crate::support::{Pcg32, bundled_maps, compile, in_parallel, read, real_maps};
 
@@ -42,6 +48,27 @@ fn compile_write_load_keeps_point_contents() {
         }
         assert!(solid > 0, "{name}");
     }
+}
+
+/// The same map compiles to the same bytes: the file holds no wall-clock time, and nothing
+/// in the compiler lets iteration order leak into the output. The one `HashMap` on the way
+/// (the plane table's buckets, `src/bsp/planes.rs`, with std's randomly seeded hasher) is
+/// only looked up, never iterated, so plane ids follow insertion order; two compiles in one
+/// process still get differently seeded maps, so a leak would show here.
+#[test]
+fn every_map_compiles_to_the_same_bytes_twice() {
+    let mut maps = real_maps("every_map_compiles_to_the_same_bytes_twice");
+    maps.extend(bundled_maps());
+    for (name, path) in &maps {
+        let src = read(path);
+        let first = compile(&src).map.to_bytes();
+        let second = compile(&src).map.to_bytes();
+        assert!(first == second, "{name}: two compiles differ");
+    }
+    println!(
+        "determinism: {} maps compiled twice, same bytes",
+        maps.len()
+    );
 }
 
 #[test]
@@ -250,4 +277,527 @@ fn brush_features_are_closed_polytopes_on_every_map() {
         "brush features: {checked} brushes checked ({simple} simple), {without} without features"
     );
     assert!(checked > 10_000 && simple > checked / 2);
+}
+
+/// Bodies mutated in [`mutated_bodies_load_as_ok_or_typed_errors_quickly`].
+const MUTATED_BODIES: usize = 10_000;
+
+/// The body's tables, mirrored field for field from `src/compiled/mod.rs` (postcard is
+/// positional), so that tests can craft files whose tables decode but lie.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Body {
+    planes: Vec<Plane>,
+    nodes: Vec<CompiledNode>,
+    leaves: Vec<CompiledLeaf>,
+    leaf_brushes: Vec<u32>,
+    brushes: Vec<CompiledBrush>,
+    sides: Vec<CompiledSide>,
+    models: Vec<RawModel>,
+    stats: CompileStats,
+}
+
+/// A model as the file stores it (its tree root and brush range are crate-private in
+/// `Model`), mirrored field for field.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct RawModel {
+    root: NodeChild,
+    first_brush: u32,
+    brush_count: u32,
+    mins: Vec3,
+    maxs: Vec3,
+    origin: Vec3,
+    properties: Vec<(String, String)>,
+}
+
+impl Body {
+    fn of(map: &CompiledMap) -> Body {
+        let bytes = map.to_bytes();
+        postcard::from_bytes(&bytes[bytes.len() - body_len(&bytes)..]).expect("own body")
+    }
+
+    fn file(&self) -> Vec<u8> {
+        frame(&postcard::to_allocvec(self).expect("encode"))
+    }
+
+    fn load(&self) -> Result<CompiledMap, LoadError> {
+        CompiledMap::from_bytes(&self.file())
+    }
+}
+
+/// The table and message of a `BadIndex`, or a panic naming what came instead.
+fn bad_index(result: Result<CompiledMap, LoadError>) -> (&'static str, String) {
+    match result {
+        Err(LoadError::BadIndex { table, reason, .. }) => (table, reason),
+        other => panic!("expected BadIndex, got {:?}", other.err()),
+    }
+}
+
+/// The arena: several leaves with brushes, brushes with sides, submodels.
+fn arena_body() -> Body {
+    let path = bundled_maps()
+        .into_iter()
+        .find(|(name, _)| name.contains("arena"))
+        .expect("arena.map")
+        .1;
+    Body::of(&compile(&read(&path)).map)
+}
+
+#[test]
+fn aliased_and_overlapping_ranges_are_refused() {
+    let body = arena_body();
+    assert!(body.load().is_ok());
+    let listing: Vec<usize> = (0..body.leaves.len())
+        .filter(|&i| body.leaves[i].brush_count > 0)
+        .collect();
+    assert!(listing.len() >= 2 && body.brushes.len() >= 2 && body.models.len() >= 3);
+
+    // Two leaves with the same range (aliased) or overlapping ranges.
+    let mut aliased = body.clone();
+    aliased.leaves[listing[1]].first_brush = aliased.leaves[listing[0]].first_brush;
+    aliased.leaves[listing[1]].brush_count = aliased.leaves[listing[0]].brush_count;
+    let (table, reason) = bad_index(aliased.load());
+    assert_eq!(table, "leaves");
+    assert!(reason.contains("overlaps the range of leaves"), "{reason}");
+    let mut overlapping = body.clone();
+    let first = &overlapping.leaves[listing[0]];
+    let grown = first.brush_count + 1;
+    overlapping.leaves[listing[0]].brush_count = grown;
+    let (table, reason) = bad_index(overlapping.load());
+    assert_eq!(table, "leaves", "{reason}");
+
+    // A brush listed twice by one leaf.
+    let mut twice = body.clone();
+    let leaf = twice.leaves[listing[0]];
+    if leaf.brush_count >= 2 {
+        let at = leaf.first_brush as usize;
+        twice.leaf_brushes[at + 1] = twice.leaf_brushes[at];
+        let (table, reason) = bad_index(twice.load());
+        assert_eq!(table, "leaves");
+        assert!(reason.contains("listed twice"), "{reason}");
+    }
+
+    // Brushes sharing sides.
+    let mut sides = body.clone();
+    sides.brushes[1].first_side = sides.brushes[0].first_side;
+    sides.brushes[1].side_count = sides.brushes[0].side_count;
+    let (table, reason) = bad_index(sides.load());
+    assert_eq!(table, "brushes");
+    assert!(
+        reason.contains("overlaps the range of brushes[0]"),
+        "{reason}"
+    );
+
+    // Models sharing brushes.
+    let mut models = body.clone();
+    models.models[1].first_brush = 0;
+    let (table, _) = bad_index(models.load());
+    assert_eq!(table, "models");
+
+    // A leaf of the world listing a submodel's brush.
+    let mut foreign = body.clone();
+    let world_leaf = foreign.leaves[listing[0]];
+    let submodel_brush = foreign.models[1].first_brush;
+    foreign.leaf_brushes[world_leaf.first_brush as usize] = submodel_brush;
+    let (table, reason) = bad_index(foreign.load());
+    assert_eq!(table, "leaves");
+    assert!(reason.contains("not a brush of model"), "{reason}");
+
+    // A node child shared by two parents (a DAG), and a leaf shared by two parents.
+    let mut dag = body.clone();
+    let last = dag.nodes.len() - 1;
+    let (a, b) = (last - 1, last);
+    dag.nodes[a].children[0] = dag.nodes[b].children[0];
+    let (table, reason) = bad_index(dag.load());
+    assert_eq!(table, "nodes");
+    assert!(reason.contains("two parents"), "{reason}");
+}
+
+/// A file made to cost time superlinear in its size under a careless loader: every node
+/// pointing both children at the next (a DAG whose walk doubles per level), thousands of
+/// leaves aliasing one long brush list (each list would be read once per leaf), and tables
+/// claiming billions of entries (a loader reserving them would exhaust memory). All are
+/// refused, and quickly.
+#[test]
+fn blow_up_files_are_refused_in_linear_time() {
+    let body = arena_body();
+    let mut dag = body.clone();
+    let base = dag.nodes.len() as u32;
+    let plane = dag.nodes[0].plane;
+    for k in 0..900u32 {
+        dag.nodes.push(CompiledNode {
+            plane,
+            children: [NodeChild::Node(base + k + 1), NodeChild::Node(base + k + 1)],
+        });
+    }
+    dag.nodes.push(CompiledNode {
+        plane,
+        children: [NodeChild::Leaf(0), NodeChild::Leaf(0)],
+    });
+    dag.models[0].root = NodeChild::Node(base);
+    let started = std::time::Instant::now();
+    assert!(matches!(dag.load(), Err(LoadError::BadIndex { .. })));
+    println!("DAG of 900 levels refused in {:?}", started.elapsed());
+
+    let mut aliased = body.clone();
+    let world = aliased.models[0].clone();
+    let list: Vec<u32> = (world.first_brush..world.first_brush + world.brush_count).collect();
+    let first = aliased.leaf_brushes.len() as u32;
+    aliased.leaf_brushes.extend(&list);
+    let contents = aliased.leaves[0].contents;
+    for leaf in &mut aliased.leaves {
+        *leaf = CompiledLeaf {
+            contents,
+            first_brush: first,
+            brush_count: list.len() as u32,
+        };
+    }
+    for _ in 0..20_000 {
+        aliased.leaves.push(aliased.leaves[0]);
+    }
+    let started = std::time::Instant::now();
+    let (table, reason) = bad_index(aliased.load());
+    assert_eq!(table, "leaves");
+    assert!(reason.contains("overlaps"), "{reason}");
+    println!(
+        "20,000 leaves aliasing one {}-brush list refused in {:?}",
+        list.len(),
+        started.elapsed()
+    );
+
+    // Tables claiming billions of entries in a few bytes: decoding must not reserve them.
+    for claimed in [u64::from(u32::MAX), u64::MAX >> 1] {
+        let mut bytes = Vec::new();
+        replace_varint(&mut bytes, 0, claimed);
+        bytes.extend([0u8; 16]);
+        let started = std::time::Instant::now();
+        assert!(matches!(
+            CompiledMap::from_bytes(&frame(&bytes)),
+            Err(LoadError::Decode(_))
+        ));
+        println!(
+            "a table claiming {claimed} entries refused in {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+/// Writes `value` as a postcard varint (LEB128) over the varint starting at `at`.
+fn replace_varint(bytes: &mut Vec<u8>, at: usize, value: u64) {
+    let mut end = at;
+    while end < bytes.len() && bytes[end] & 0x80 != 0 && end - at < 9 {
+        end += 1;
+    }
+    let end = (end + 1).min(bytes.len());
+    let mut encoded = Vec::new();
+    let mut v = value;
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            encoded.push(byte);
+            break;
+        }
+        encoded.push(byte | 0x80);
+    }
+    bytes.splice(at..end, encoded);
+}
+
+/// One mutation of a body's tables: aliasing, overlapping and shared references, and
+/// counts and indices set to extremes.
+fn mutate_tables(body: &mut Body, rng: &mut Pcg32) {
+    let extreme = |rng: &mut Pcg32, len: usize| -> u32 {
+        match rng.below(5) {
+            0 => 0,
+            1 => len as u32,
+            2 => (len as u32).saturating_sub(1),
+            3 => u32::MAX - rng.below(3) as u32,
+            _ => rng.below(len.max(1) + 2) as u32,
+        }
+    };
+    let pick = |rng: &mut Pcg32, len: usize| rng.below(len.max(1));
+    match rng.below(8) {
+        0 if !body.leaves.is_empty() => {
+            let (a, b) = (pick(rng, body.leaves.len()), pick(rng, body.leaves.len()));
+            body.leaves[a].first_brush = body.leaves[b].first_brush + rng.below(2) as u32;
+            body.leaves[a].brush_count = body.leaves[b].brush_count;
+        }
+        1 if !body.brushes.is_empty() => {
+            let (a, b) = (pick(rng, body.brushes.len()), pick(rng, body.brushes.len()));
+            body.brushes[a].first_side = body.brushes[b].first_side;
+            body.brushes[a].side_count = if rng.below(2) == 0 {
+                body.brushes[b].side_count
+            } else {
+                extreme(rng, body.sides.len())
+            };
+        }
+        2 => {
+            let (a, b) = (pick(rng, body.models.len()), pick(rng, body.models.len()));
+            if a < body.models.len() && b < body.models.len() {
+                body.models[a].first_brush = body.models[b].first_brush;
+                body.models[a].brush_count = extreme(rng, body.brushes.len());
+            }
+        }
+        3 if body.nodes.len() >= 2 => {
+            let (a, b) = (pick(rng, body.nodes.len()), pick(rng, body.nodes.len()));
+            let side = rng.below(2);
+            body.nodes[a].children[side] = body.nodes[b].children[rng.below(2)];
+        }
+        4 if !body.nodes.is_empty() => {
+            let a = pick(rng, body.nodes.len());
+            let n = extreme(rng, body.nodes.len());
+            body.nodes[a].children[rng.below(2)] = if rng.below(2) == 0 {
+                NodeChild::Node(n)
+            } else {
+                NodeChild::Leaf(extreme(rng, body.leaves.len()))
+            };
+        }
+        5 if !body.leaf_brushes.is_empty() => {
+            let a = pick(rng, body.leaf_brushes.len());
+            body.leaf_brushes[a] = if rng.below(2) == 0 {
+                body.leaf_brushes[pick(rng, body.leaf_brushes.len())]
+            } else {
+                extreme(rng, body.brushes.len())
+            };
+        }
+        6 if !body.leaves.is_empty() => {
+            let a = pick(rng, body.leaves.len());
+            body.leaves[a].brush_count = extreme(rng, body.leaf_brushes.len());
+        }
+        _ => {
+            let a = pick(rng, body.models.len());
+            if let Some(model) = body.models.get_mut(a) {
+                model.root = if rng.below(2) == 0 {
+                    NodeChild::Node(extreme(rng, body.nodes.len()))
+                } else {
+                    NodeChild::Leaf(extreme(rng, body.leaves.len()))
+                };
+            }
+        }
+    }
+}
+
+/// One byte-level mutation of a serialised body: bit flips, bytes, postcard varints set to
+/// extremes, splices and duplicated runs, truncation.
+fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut Pcg32) {
+    if bytes.is_empty() {
+        bytes.push(rng.next_u32() as u8);
+        return;
+    }
+    let at = rng.below(bytes.len());
+    match rng.below(7) {
+        0 => bytes[at] ^= 1 << rng.below(8),
+        1 => bytes[at] = rng.next_u32() as u8,
+        2 => {
+            let values = [
+                0,
+                1,
+                u64::from(u32::MAX),
+                u64::from(u32::MAX) + 1,
+                u64::MAX,
+                1 << 20,
+                u64::from(rng.next_u32()),
+            ];
+            replace_varint(bytes, at, values[rng.below(values.len())]);
+        }
+        3 => bytes.truncate(at),
+        4 => {
+            // Splice a run from elsewhere over this position.
+            let from = rng.below(bytes.len());
+            let len = 1 + rng.below(64);
+            let run: Vec<u8> = bytes[from..(from + len).min(bytes.len())].to_vec();
+            let end = (at + run.len()).min(bytes.len());
+            bytes.splice(at..end, run);
+        }
+        5 => {
+            // Duplicate a run (a table's entries repeated).
+            let len = 1 + rng.below(64);
+            let run: Vec<u8> = bytes[at..(at + len).min(bytes.len())].to_vec();
+            bytes.splice(at..at, run);
+        }
+        _ => bytes.insert(at, rng.next_u32() as u8),
+    }
+}
+
+/// Sweeps and point queries on a loaded world: none may panic or give NaN.
+fn probe_world(map: &CompiledMap, rng: &mut Pcg32) {
+    let shapes = [
+        TraceShape::point(),
+        TraceShape::sphere(16.0).expect("sphere"),
+        TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).expect("box"),
+        TraceShape::capsule(15.0, 13.0).expect("capsule"),
+        TraceShape::cylinder(15.0, 28.0).expect("cylinder"),
+        TraceShape::hull(vec![
+            Vec3::ZERO,
+            Vec3::X * 20.0,
+            Vec3::Y * 20.0,
+            Vec3::Z * 20.0,
+        ])
+        .expect("hull"),
+    ];
+    for shape in &shapes {
+        let (start, end) = (random_point(rng, map), random_point(rng, map));
+        let trace = map.trace(shape, start, end, Contents::MASK_SOLID);
+        assert!(
+            trace.end.is_finite() && (0.0..=1.0).contains(&trace.fraction),
+            "{trace:?}"
+        );
+        assert!(trace.normal.is_none_or(|n| n.is_finite()), "{trace:?}");
+        for model in 0..map.models().len().min(4) {
+            let placement = ModelPlacement {
+                offset: Vec3::new(8.0, 0.0, 0.0),
+                rotation: Quat::from_rotation_z(0.3),
+            };
+            let moved = map.trace_model(model, &placement, shape, start, end, Contents::MASK_SOLID);
+            assert!(
+                moved.end.is_finite() && moved.fraction.is_finite(),
+                "{moved:?}"
+            );
+            let _ = map.leaf_at(model, start);
+        }
+    }
+    for _ in 0..8 {
+        let _ = map.point_contents(random_point(rng, map));
+    }
+    let _ = map.max_depth();
+}
+
+/// The file of mutated-body case `seed`, and which source it came from: the source's body
+/// with its tables mutated (half the cases) and then its bytes (up to two mutations).
+fn mutated_body(seed: u64, sources: &[Body], files: &[Vec<u8>]) -> (Vec<u8>, usize, Pcg32) {
+    let mut rng = Pcg32::new(seed);
+    let source = rng.below(sources.len());
+    let mut bytes = if rng.below(2) == 0 {
+        let mut body = sources[source].clone();
+        for _ in 0..1 + rng.below(2) {
+            mutate_tables(&mut body, &mut rng);
+        }
+        postcard::to_allocvec(&body).expect("encode")
+    } else {
+        let file = &files[source];
+        file[file.len() - body_len(file)..].to_vec()
+    };
+    for _ in 0..rng.below(3) {
+        mutate_bytes(&mut bytes, &mut rng);
+    }
+    (frame(&bytes), source, rng)
+}
+
+/// The shortest of five load times of `file`, in seconds: a load time without the
+/// machine's scheduling noise.
+fn load_seconds(file: &[u8]) -> f64 {
+    (0..5)
+        .map(|_| {
+            let started = std::time::Instant::now();
+            let _ = CompiledMap::from_bytes(file);
+            started.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// 10,000 bodies damaged after serialisation (bytes, varints, splices, truncation) or in
+/// their tables (aliased ranges, shared children, extreme counts), framed again with a
+/// valid checksum so that decoding and validation see the damage. Each loads or is a typed
+/// error; no panic, no hang. A loaded world answers sweeps and point queries without NaN.
+/// Times are reported, not asserted (this machine's timings are not deterministic): the
+/// slowest cases are loaded again and their best time compared with loading their
+/// unmutated source.
+#[test]
+fn mutated_bodies_load_as_ok_or_typed_errors_quickly() {
+    /// Slowest cases per thread loaded again.
+    const RETIMED: usize = 8;
+    let mut sources: Vec<Body> = bundled_maps()
+        .iter()
+        .map(|(_, p)| Body::of(&compile(&read(p)).map))
+        .collect();
+    sources.extend(
+        real_maps("mutated_bodies")
+            .iter()
+            .map(|(_, p)| read(p))
+            .filter(|src| src.len() < 40_000)
+            .map(|src| Body::of(&compile(&src).map)),
+    );
+    let files: Vec<Vec<u8>> = sources.iter().map(Body::file).collect();
+    assert!(files.iter().all(|f| CompiledMap::from_bytes(f).is_ok()));
+    let results = in_parallel(MUTATED_BODIES, |thread, count| {
+        // Ok, Decode, TrailingBytes, BadIndex, BadValue, other.
+        let mut outcomes = [0usize; 6];
+        let mut failures = Vec::new();
+        let mut slowest: Vec<(f64, u64)> = Vec::new();
+        for case in 0..count {
+            let seed = 1_000_000 + (thread * MUTATED_BODIES + case) as u64;
+            let (file, _, mut rng) = mutated_body(seed, &sources, &files);
+            let started = std::time::Instant::now();
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                let loaded = CompiledMap::from_bytes(&file);
+                let elapsed = started.elapsed().as_secs_f64();
+                if let Ok(map) = &loaded {
+                    probe_world(map, &mut rng);
+                }
+                (loaded.map(|_| ()), elapsed)
+            }));
+            match outcome {
+                Ok((loaded, elapsed)) => {
+                    let kind = match loaded {
+                        Ok(()) => 0,
+                        Err(LoadError::Decode(_)) => 1,
+                        Err(LoadError::TrailingBytes(_)) => 2,
+                        Err(LoadError::BadIndex { .. }) => 3,
+                        Err(LoadError::BadValue { .. }) => 4,
+                        Err(_) => 5,
+                    };
+                    outcomes[kind] += 1;
+                    slowest.push((elapsed, seed));
+                    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    slowest.truncate(RETIMED);
+                }
+                Err(_) => failures.push(seed),
+            }
+        }
+        (outcomes, failures, slowest)
+    });
+    let failures: Vec<u64> = results
+        .iter()
+        .flat_map(|(_, f, _)| f.iter().copied())
+        .collect();
+    assert!(failures.is_empty(), "panics for seeds {failures:?}");
+    let mut outcomes = [0usize; 6];
+    for (o, _, _) in &results {
+        for (total, n) in outcomes.iter_mut().zip(o) {
+            *total += n;
+        }
+    }
+    let first_pass = results
+        .iter()
+        .flat_map(|(_, _, s)| s.iter().map(|c| c.0))
+        .fold(0.0, f64::max);
+    // (best time, seed, best time of its unmutated source)
+    let (seconds, seed, baseline) = results
+        .iter()
+        .flat_map(|(_, _, s)| s.iter().map(|c| c.1))
+        .map(|seed| {
+            let (file, source, _) = mutated_body(seed, &sources, &files);
+            (load_seconds(&file), seed, load_seconds(&files[source]))
+        })
+        .fold((0.0, 0, 1.0), |a, b| if b.0 > a.0 { b } else { a });
+    println!(
+        "compiled body fuzz: {MUTATED_BODIES} bodies: {} loaded, {} Decode, {} TrailingBytes, \
+         {} BadIndex, {} BadValue, {} other; slowest load {:.3} ms in the run, {:.3} ms \
+         loaded again (seed {seed}), {:.1}x loading its unmutated source ({:.3} ms)",
+        outcomes[0],
+        outcomes[1],
+        outcomes[2],
+        outcomes[3],
+        outcomes[4],
+        outcomes[5],
+        first_pass * 1e3,
+        seconds * 1e3,
+        seconds / baseline.max(1e-9),
+        baseline * 1e3,
+    );
+    assert_eq!(outcomes.iter().sum::<usize>(), MUTATED_BODIES);
+    assert_eq!(
+        outcomes[5], 0,
+        "the checksum always matches, the magic and version too"
+    );
+    assert!(outcomes[0] > 0 && outcomes[3] > 0 && outcomes[1] > 0);
 }

@@ -1,5 +1,7 @@
 //! Seeded mutation fuzzing: 100,000 mutated real maps through the reader, the brush stage,
-//! the whole compile and a sweep. None may panic; every error must point inside its input.
+//! the whole compile and a sweep, and 10,000 mutated controller configs through loading
+//! and a few ticks. None may panic; every error must point inside its input or name its
+//! field.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -217,4 +219,185 @@ fn mutated_maps_never_panic_and_errors_point_inside() {
         failures.len(),
         &failures[..failures.len().min(5)]
     );
+}
+
+/// Mutated controller configs in [`mutated_configs_load_or_name_the_bad_field_quickly`].
+const CONFIG_CASES: usize = 10_000;
+
+/// Every numeric field of `ControllerConfig`.
+const CONFIG_FIELDS: [&str; 19] = [
+    "stand_height",
+    "crouch_height",
+    "feet_to_origin",
+    "step_height",
+    "min_step_tread",
+    "walkable_normal_z",
+    "gravity",
+    "jump_speed",
+    "land_jump_delay",
+    "hard_landing_speed",
+    "max_speed",
+    "accelerate",
+    "air_accelerate",
+    "friction",
+    "stop_speed",
+    "crouch_speed_scale",
+    "ground_probe",
+    "airborne_rise_speed",
+    "tick",
+];
+
+/// A TOML value for a config field: extreme, negative, NaN and infinities, huge, tiny,
+/// zero, limits and just past them, wrong types, or an ordinary number.
+fn config_value(rng: &mut Pcg32) -> String {
+    const VALUES: [&str; 32] = [
+        "0.0",
+        "-0.0",
+        "-1.0",
+        "nan",
+        "-nan",
+        "inf",
+        "-inf",
+        "1e38",
+        "3.5e38",
+        "1e300",
+        "-1e300",
+        "1e-45",
+        "1e-300",
+        "0.2",
+        "0.2000001",
+        "0.0001",
+        "0.00009",
+        "100000.0",
+        "100001.0",
+        "4096.0",
+        "4097.0",
+        "2048.0",
+        "1000.0",
+        "1.0",
+        "18",
+        "99999999999999999999999",
+        "true",
+        "\"fast\"",
+        "[1.0, 2.0]",
+        "{ a = 1.0 }",
+        "1979-05-27",
+        "",
+    ];
+    if rng.below(4) == 0 {
+        let magnitude = 10f64.powf(rng.range_f64(-6.0, 7.0));
+        let sign = if rng.below(4) == 0 { -1.0 } else { 1.0 };
+        format!("{:?}", sign * magnitude)
+    } else {
+        VALUES[rng.below(VALUES.len())].to_owned()
+    }
+}
+
+/// A random config text: some fields set to [`config_value`]s, sometimes a shape with a
+/// random kind and size, sometimes an unknown field or a syntax slip.
+fn config_text(rng: &mut Pcg32) -> String {
+    let mut text = String::new();
+    for _ in 0..1 + rng.below(5) {
+        let field = CONFIG_FIELDS[rng.below(CONFIG_FIELDS.len())];
+        text.push_str(&format!("{field} = {}\n", config_value(rng)));
+    }
+    match rng.below(6) {
+        0 => {
+            let kinds = ["box", "cylinder", "capsule", "sphere", ""];
+            let kind = kinds[rng.below(kinds.len())];
+            let key = if kind == "box" {
+                "half_width"
+            } else {
+                "radius"
+            };
+            let key = if rng.below(8) == 0 { "size" } else { key };
+            text.push_str(&format!(
+                "shape = {{ kind = \"{kind}\", {key} = {} }}\n",
+                config_value(rng)
+            ));
+        }
+        1 => text.push_str("shape = { kind = \"capsule\" }\n"),
+        2 if rng.below(4) == 0 => text.push_str("gravityy = 800.0\n"),
+        3 if rng.below(4) == 0 => text.push_str("tick = = 0.1\n"),
+        _ => {}
+    }
+    text
+}
+
+/// 10,000 random configs: each is `Ok` or a typed error (a TOML error, or the field out
+/// of range named with its accepted range). A config that loads drives a character for a
+/// few ticks on the arena with random input, which must stay finite. The slowest case is
+/// reported, not asserted (this machine's timings are not deterministic).
+#[test]
+fn mutated_configs_load_or_name_the_bad_field_quickly() {
+    use planeshift::controller::{CharacterController, ConfigError, ControllerConfig, MoveInput};
+    let arena = bundled_maps()
+        .into_iter()
+        .find(|(name, _)| name.contains("arena"))
+        .expect("arena.map")
+        .1;
+    let world = crate::support::compile(&read(&arena)).map;
+    let spawn = (world.models()[0].mins + world.models()[0].maxs) * 0.5;
+    let mut loaded = 0usize;
+    let mut toml_errors = 0usize;
+    let mut by_field: std::collections::BTreeMap<&'static str, usize> = Default::default();
+    let mut failures = Vec::new();
+    let mut slowest = (0.0f64, 0u64);
+    for case in 0..CONFIG_CASES {
+        let seed = 2_000_000 + case as u64;
+        let mut rng = Pcg32::new(seed);
+        let text = config_text(&mut rng);
+        let started = std::time::Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let result = ControllerConfig::from_toml(&text);
+            if let Ok(config) = &result {
+                let mut character =
+                    CharacterController::new(*config, spawn).expect("a valid config builds");
+                for tick in 0..8 {
+                    let input = MoveInput {
+                        wish: glam::Vec3::new(
+                            rng.range_f64(-1.0, 1.0) as f32,
+                            rng.range_f64(-1.0, 1.0) as f32,
+                            0.0,
+                        ),
+                        jump: tick % 3 == 0,
+                        crouch: tick % 4 == 1,
+                    };
+                    let _ = character.step(&world, &input);
+                    assert!(
+                        character.position().is_finite() && character.velocity().is_finite(),
+                        "{text}"
+                    );
+                }
+            }
+            result
+        }));
+        let elapsed = started.elapsed().as_secs_f64();
+        if elapsed > slowest.0 {
+            slowest = (elapsed, seed);
+        }
+        match outcome {
+            Ok(Ok(_)) => loaded += 1,
+            Ok(Err(ConfigError::Toml(message))) => {
+                assert!(!message.is_empty());
+                toml_errors += 1;
+            }
+            Ok(Err(ConfigError::Invalid { field, rule })) => {
+                let message = ConfigError::Invalid { field, rule }.to_string();
+                assert!(message.contains(field) && !rule.is_empty(), "{message}");
+                *by_field.entry(field).or_default() += 1;
+            }
+            Err(_) => failures.push(seed),
+        }
+    }
+    let invalid: usize = by_field.values().sum();
+    println!(
+        "config fuzz: {CONFIG_CASES} configs: {loaded} loaded, {toml_errors} TOML errors, \
+         {invalid} out of range {by_field:?}; slowest case {:.3} ms (seed {})",
+        slowest.0 * 1e3,
+        slowest.1
+    );
+    assert!(failures.is_empty(), "panics for seeds {failures:?}");
+    assert_eq!(loaded + toml_errors + invalid, CONFIG_CASES);
+    assert!(loaded > 0 && toml_errors > 0 && invalid > 0);
 }

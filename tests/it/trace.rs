@@ -8,7 +8,8 @@ use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
 use planeshift::map::{parse_map, write_map};
-use planeshift::trace::{ShapeKind, Trace, TraceShape};
+use planeshift::tolerance::{MAX_COMPILED_COORD, MAX_HULL_POINTS, MAX_SHAPE_EXTENT};
+use planeshift::trace::{ModelPlacement, ShapeKind, Trace, TraceShape};
 
 use crate::support::{Pcg32, bundled_maps, compile, read, real_maps};
 
@@ -400,6 +401,42 @@ fn start_solid_semantics_on_a_box_room() {
     // Non-finite input is start-solid, all-solid.
     let nan = map.trace(&sphere, Vec3::NAN, Vec3::ZERO, solid);
     assert!(nan.start_solid && nan.all_solid && nan.fraction == 0.0);
+    // So is input beyond the world limit, even finite: the end is the start, nothing NaN.
+    let far = Vec3::splat(MAX_COMPILED_COORD * 1.5);
+    for (start, end) in [
+        (Vec3::ZERO, far),
+        (far, Vec3::ZERO),
+        (Vec3::splat(f32::MAX), -Vec3::splat(f32::MAX)),
+    ] {
+        for trace in [
+            map.trace(&sphere, start, end, solid),
+            map.trace_all_brushes(&sphere, start, end, solid),
+            map.trace_model(0, &ModelPlacement::default(), &sphere, start, end, solid),
+        ] {
+            assert!(trace.start_solid && trace.all_solid && trace.fraction == 0.0);
+            assert_eq!(trace.end, start);
+        }
+    }
+    let edge = Vec3::new(MAX_COMPILED_COORD, 0.0, 100.0);
+    assert!(
+        !map.trace(&sphere, edge, edge - Vec3::X * 10.0, solid)
+            .start_solid
+    );
+    // A model placed beyond the limit, or turned by a quaternion that does not normalise.
+    let placements = [
+        ModelPlacement {
+            offset: far,
+            ..ModelPlacement::default()
+        },
+        ModelPlacement {
+            rotation: glam::Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+            ..ModelPlacement::default()
+        },
+    ];
+    for placement in placements {
+        let trace = map.trace_model(0, &placement, &sphere, Vec3::ZERO, Vec3::X, solid);
+        assert!(trace.all_solid && trace.end == Vec3::ZERO, "{placement:?}");
+    }
     // A mask that names nothing solid lets everything through.
     let ghost = map.trace(
         &sphere,
@@ -887,4 +924,44 @@ fn hits_report_the_contact_point_and_the_world_model() {
         mask,
     );
     assert_eq!((t.model, t.contact, t.normal), (None, None, None));
+}
+
+/// Shapes larger than `MAX_SHAPE_EXTENT` are refused where they are made; the largest
+/// accepted ones sweep to finite results.
+#[test]
+fn shapes_beyond_the_extent_limit_are_refused() {
+    let big = MAX_SHAPE_EXTENT * 1.01;
+    assert!(TraceShape::sphere(big).is_none());
+    assert!(TraceShape::cylinder(big, 1.0).is_none());
+    assert!(TraceShape::cylinder(1.0, big).is_none());
+    assert!(TraceShape::capsule(big, 1.0).is_none());
+    assert!(TraceShape::capsule(1.0, big).is_none());
+    assert!(TraceShape::aabb(Vec3::splat(-big), Vec3::ONE).is_none());
+    assert!(TraceShape::aabb(Vec3::ZERO, Vec3::new(1.0, 1.0, f32::MAX)).is_none());
+    assert!(TraceShape::hull(vec![Vec3::ZERO, Vec3::X * big]).is_none());
+    assert!(TraceShape::hull(vec![Vec3::ONE; MAX_HULL_POINTS + 1]).is_none());
+    assert!(TraceShape::from_spec("sphere:1e30").is_err());
+    let largest = [
+        TraceShape::sphere(MAX_SHAPE_EXTENT),
+        TraceShape::cylinder(MAX_SHAPE_EXTENT, MAX_SHAPE_EXTENT),
+        TraceShape::capsule(MAX_SHAPE_EXTENT, MAX_SHAPE_EXTENT),
+        TraceShape::aabb(
+            Vec3::splat(-MAX_SHAPE_EXTENT),
+            Vec3::splat(MAX_SHAPE_EXTENT),
+        ),
+        TraceShape::hull(vec![Vec3::splat(MAX_SHAPE_EXTENT); MAX_HULL_POINTS]),
+    ];
+    let map = compile(&read(&bundled_maps()[0].1)).map;
+    let far = Vec3::splat(MAX_COMPILED_COORD);
+    for shape in largest {
+        let shape = shape.expect("the largest shape is accepted");
+        for (start, end) in [(Vec3::ZERO, Vec3::X * 100.0), (far, -far), (-far, far)] {
+            let trace = map.trace(&shape, start, end, Contents::MASK_SOLID);
+            assert!(
+                trace.end.is_finite() && trace.fraction.is_finite(),
+                "{shape:?} {trace:?}"
+            );
+            assert!(trace.normal.is_none_or(|n| n.is_finite()));
+        }
+    }
 }

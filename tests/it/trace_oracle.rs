@@ -122,7 +122,7 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
     // κ·R of a brush (`brush::reach`), so the reference point stops within κ·R of it.
     let kappa = map.models()[0]
         .brush_range()
-        .map(|b| f64::from(map.brush_reach(b)))
+        .map(|b| f64::from(map.brush_reach(b).expect("a world brush")))
         .fold(1.0, f64::max);
     let mut rng = Pcg32::new(43);
     let mut checked = 0;

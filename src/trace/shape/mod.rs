@@ -17,8 +17,9 @@
 //! | convex hull of points p | max_p u·p |
 //!
 //! Guarantees: every constructed shape has finite parameters (radius > 0, half heights ≥ 0,
-//! `mins <= maxs`, at least one hull point), so `h` is finite and monotone in the shape
-//! (a shape inside another never has a larger support).
+//! `mins <= maxs`, at least one and at most [`MAX_HULL_POINTS`] hull points, every size and
+//! coordinate at most [`MAX_SHAPE_EXTENT`]), so `h` is finite and monotone in the shape (a
+//! shape inside another never has a larger support).
 
 mod cull;
 mod spec;
@@ -31,7 +32,7 @@ pub use spec::ShapeSpecError;
 use support::hull_support;
 pub(crate) use support::{Oriented, Support, WithSupport};
 
-use crate::tolerance::CONTACT_TIE;
+use crate::tolerance::{CONTACT_TIE, MAX_HULL_POINTS, MAX_SHAPE_EXTENT};
 
 /// Which kind of shape, for reports and dispatch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,12 +106,19 @@ enum Repr {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceShape(Repr);
 
+/// In `(0, MAX_SHAPE_EXTENT]` (a NaN fails).
 fn positive(v: f32) -> bool {
-    v.is_finite() && v > 0.0
+    v > 0.0 && v <= MAX_SHAPE_EXTENT
 }
 
+/// In `[0, MAX_SHAPE_EXTENT]` (a NaN fails).
 fn non_negative(v: f32) -> bool {
-    v.is_finite() && v >= 0.0
+    (0.0..=MAX_SHAPE_EXTENT).contains(&v)
+}
+
+/// Every coordinate within `±MAX_SHAPE_EXTENT` (a NaN fails).
+fn within_extent(v: Vec3) -> bool {
+    v.abs().cmple(Vec3::splat(MAX_SHAPE_EXTENT)).all()
 }
 
 impl TraceShape {
@@ -120,14 +128,16 @@ impl TraceShape {
         TraceShape(Repr::Point)
     }
 
-    /// A sphere centred on the reference point; `None` unless `radius` is finite and > 0.
+    /// A sphere centred on the reference point; `None` unless `radius` is in
+    /// `(0, MAX_SHAPE_EXTENT]` ([`MAX_SHAPE_EXTENT`]).
     #[must_use]
     pub fn sphere(radius: f32) -> Option<Self> {
         positive(radius).then_some(TraceShape(Repr::Sphere { radius }))
     }
 
     /// An upright (Z) cylinder centred on the reference point, spanning
-    /// `−half_height..half_height`; `None` unless radius > 0 and half height ≥ 0, finite.
+    /// `−half_height..half_height`; `None` unless the radius is in `(0, MAX_SHAPE_EXTENT]`
+    /// and the half height in `[0, MAX_SHAPE_EXTENT]`.
     #[must_use]
     pub fn cylinder(radius: f32, half_height: f32) -> Option<Self> {
         (positive(radius) && non_negative(half_height)).then_some(TraceShape(Repr::Cylinder {
@@ -137,7 +147,8 @@ impl TraceShape {
     }
 
     /// An upright capsule: the segment `−half_height..half_height` on Z inflated by `radius`
-    /// (total height `2·(half_height + radius)`); `None` unless radius > 0, half height ≥ 0.
+    /// (total height `2·(half_height + radius)`); `None` unless the radius is in
+    /// `(0, MAX_SHAPE_EXTENT]` and the half height in `[0, MAX_SHAPE_EXTENT]`.
     #[must_use]
     pub fn capsule(radius: f32, half_height: f32) -> Option<Self> {
         (positive(radius) && non_negative(half_height)).then_some(TraceShape(Repr::Capsule {
@@ -147,10 +158,11 @@ impl TraceShape {
     }
 
     /// An axis-aligned box from `mins` to `maxs`, relative to the reference point (Quake's
-    /// player is `(−16, −16, −24)..(16, 16, 32)`); `None` unless finite with `mins <= maxs`.
+    /// player is `(−16, −16, −24)..(16, 16, 32)`); `None` unless `mins <= maxs` and every
+    /// coordinate is within `±MAX_SHAPE_EXTENT`.
     #[must_use]
     pub fn aabb(mins: Vec3, maxs: Vec3) -> Option<Self> {
-        (mins.is_finite() && maxs.is_finite() && mins.cmple(maxs).all()).then(|| {
+        (within_extent(mins) && within_extent(maxs) && mins.cmple(maxs).all()).then(|| {
             TraceShape(Repr::Box {
                 center: (mins + maxs) * 0.5,
                 half: (maxs - mins) * 0.5,
@@ -158,11 +170,15 @@ impl TraceShape {
         })
     }
 
-    /// The convex hull of `points`, relative to the reference point; `None` when empty or
-    /// not finite. Only the hull matters: interior points never change the support.
+    /// The convex hull of `points`, relative to the reference point; `None` when empty,
+    /// longer than [`MAX_HULL_POINTS`], or with a coordinate not within
+    /// `±MAX_SHAPE_EXTENT`. Only the hull matters: interior points never change the support.
     #[must_use]
     pub fn hull(points: Vec<Vec3>) -> Option<Self> {
-        (!points.is_empty() && points.iter().all(|p| p.is_finite())).then(|| {
+        let valid = !points.is_empty()
+            && points.len() <= MAX_HULL_POINTS
+            && points.iter().all(|p| within_extent(*p));
+        valid.then(|| {
             let lanes = points
                 .chunks(4)
                 .map(|group| {

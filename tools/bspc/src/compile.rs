@@ -25,11 +25,14 @@ struct Stats {
     max_depth: u32,
     submodels: usize,
     bytes: usize,
-    seconds: f64,
+    /// Seconds the compile took: reported by `compile` only, since a compiled file holds no
+    /// wall-clock time (the same map always compiles to the same bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<f64>,
 }
 
 impl Stats {
-    fn of(map: &CompiledMap, bytes: usize) -> Stats {
+    fn of(map: &CompiledMap, bytes: usize, seconds: Option<f64>) -> Stats {
         let stats = map.stats();
         let summary = map.summary();
         Stats {
@@ -43,13 +46,17 @@ impl Stats {
             max_depth: summary.max_depth,
             submodels: map.models().len().saturating_sub(1),
             bytes,
-            seconds: stats.seconds,
+            seconds,
         }
     }
 
     fn print_human(&self) {
+        let seconds = self
+            .seconds
+            .map(|s| format!(", {s:.3} s"))
+            .unwrap_or_default();
         println!(
-            "{} brushes ({} solid world), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} bytes, {:.3} s",
+            "{} brushes ({} solid world), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} bytes{}",
             self.brushes,
             self.world_brushes,
             self.planes,
@@ -60,7 +67,7 @@ impl Stats {
             self.max_depth,
             self.submodels,
             self.bytes,
-            self.seconds
+            seconds
         );
     }
 }
@@ -83,7 +90,8 @@ pub fn compile(input: &Path, output: Option<PathBuf>, json: bool) -> Result<(), 
     let output = output.unwrap_or_else(|| input.with_extension(EXTENSION));
     std::fs::write(&output, &bytes).map_err(|e| CliError::io(&output, &e))?;
     print_diagnostics(input, &compiled.diagnostics);
-    let stats = Stats::of(&compiled.map, bytes.len());
+    let seconds = compiled.timings.iter().map(|(_, s)| s).sum();
+    let stats = Stats::of(&compiled.map, bytes.len(), Some(seconds));
     if json {
         let timings = compiled
             .timings
@@ -112,7 +120,7 @@ pub fn compile(input: &Path, output: Option<PathBuf>, json: bool) -> Result<(), 
 pub fn info(path: &Path, json: bool) -> Result<(), CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     let map = CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e))?;
-    let stats = Stats::of(&map, bytes.len());
+    let stats = Stats::of(&map, bytes.len(), None);
     if json {
         println!(
             "{}",
