@@ -1,4 +1,4 @@
-//! Character-tick cost (issue #5, "Speed"): planeshift's `CharacterController` against
+//! Character-tick cost: planeshift's `CharacterController` against
 //! Rapier's `KinematicCharacterController` in the same run, moving the same box with the same
 //! inputs over the same brushes. Target: planeshift at least 5× faster per tick.
 //!

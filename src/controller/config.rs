@@ -51,7 +51,7 @@ impl CharacterShape {
 }
 
 /// How a character moves: every field in Quake units, with Quake 3's values as defaults
-/// (`bg_pmove.c`, `bg_local.h`; controller.md 1.1).
+/// (Quake III Arena `bg_pmove.c`, `bg_local.h`).
 ///
 /// Loads from TOML with `ControllerConfig::from_toml` (feature `toml`) or from any serde
 /// format followed by [`ControllerConfig::validate`]; a missing field keeps its default,

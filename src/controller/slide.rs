@@ -1,6 +1,7 @@
 //! Sliding: move a shape along its velocity, and on each hit keep going along whatever the
 //! blocking planes leave free (Quake 3 `PM_SlideMove`, with the clip cascade replaced by an
-//! exact projection onto the cone of allowed velocities, as controller.md 5 recommends).
+//! exact projection onto the cone of allowed velocities, the approach of Avian's kinematic
+//! character controller).
 //!
 //! Takes a [`Tracer`], a shape, a position and a velocity; gives the new position, the
 //! clipped velocity and the planes touched. Guarantees:

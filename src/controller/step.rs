@@ -1,8 +1,7 @@
 //! Stepping: when a slide is blocked, try the same move from `step_height` higher and come
 //! back down (Quake 1 `SV_WalkMove`, Source `StepMove`, Quake 3 `PM_StepSlideMove`).
 //!
-//! Takes the slide of this tick and its result; gives the result to keep. Guarantees
-//! (controller.md 5 "Step-up"):
+//! Takes the slide of this tick and its result; gives the result to keep. Guarantees:
 //! - the climb is limited by the ceiling: the raise is what an upward sweep allows;
 //! - a step is kept only if it lands on walkable ground, leaves at least the minimum tread
 //!   ahead, and goes farther horizontally than the plain slide (Source), so steep tops,

@@ -5,7 +5,7 @@
 //! the input. The dialect is detected per face (`[` after the texture name means Valve 220),
 //! as ericw-tools does, so files that mix dialects read correctly.
 //!
-//! Lexical rules (map-format.md 2.1, 2.4): whitespace includes `\r`; `//` starts a comment
+//! Lexical rules (as TrenchBroom, NetRadiant and the Quake compilers read them): whitespace includes `\r`; `//` starts a comment
 //! outside quotes; `;` starts a comment where a token is expected (QuArK); quoted strings may
 //! hold braces, `//` and `\"` escapes; texture names are read positionally as the rest of the
 //! word, so `{trigger`, `*water0` and `666` are names, never tokens.

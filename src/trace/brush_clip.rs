@@ -1,8 +1,7 @@
 //! First impact of a sweep against one convex brush, its planes shifted by the shape's
 //! support distance (Quake 2/3 `CM_ClipBoxToBrush` / `CM_TraceThroughBrush`, for any shape).
 //!
-//! Takes the sweep in progress and one brush, updates the sweep's best hit. Guarantees
-//! (collision.md 6):
+//! Takes the sweep in progress and one brush, updates the sweep's best hit. Guarantees:
 //! - The stop point sits [`SURFACE_CLIP_EPSILON`] in front of the binding shifted plane, so
 //!   the end is never inside this brush; a start within that distance moving inward stops at
 //!   fraction 0 with a valid plane and is not start-solid; moving away never hits.
@@ -102,7 +101,7 @@ pub(crate) fn clip_brush<S: Support>(
     }
     let enter_fraction = enter_fraction.max(0.0);
     // Equal fractions go to the lower plane index, so the result does not depend on the
-    // order in which the tree visits brushes (controller.md scenario 44).
+    // order in which the tree visits brushes (scenario 44, `tests/it/controller/determinism.rs`).
     let earlier = enter_fraction < work.found.fraction
         || (enter_fraction == work.found.fraction
             && work.found.fraction < 1.0

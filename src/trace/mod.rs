@@ -6,7 +6,8 @@
 //! is shifted by the shape's support distance (Melax's dynamic plane shifting; Quake 2/3 do
 //! this for boxes), so the shape becomes a point against expanded brushes.
 //!
-//! Guarantees (collision.md 6 and 10):
+//! Guarantees (checked by `tests/it/trace.rs` and, against an exact oracle,
+//! `tests/it/trace_oracle.rs`):
 //! - The end is never inside solid: it stops [`STOP_DISTANCE`](crate::STOP_DISTANCE) (1/32) in front of the hit.
 //! - Exactness: points, and boxes thanks to the compiler's axial and edge × axis bevels, stop
 //!   where the exact Minkowski sum says, minus the stop distance. Spheres, cylinders,

@@ -10,7 +10,8 @@ use planeshift::map::{MapFile, parse_map, write_map};
 
 use crate::support::{bundled_maps, read, real_maps, real_maps_dir};
 
-/// Per-file (entities, brushes, faces) from the table in SOURCES.md.
+/// Per-file (entities, brushes, faces) from the main table in SOURCES.md (its other tables,
+/// such as the Quake 3 `.bsp` and shader list, have fewer columns and no counts).
 fn sources_table(dir: &Path) -> HashMap<String, (usize, usize, usize)> {
     let text = std::fs::read_to_string(dir.join("SOURCES.md")).expect("SOURCES.md");
     let number = |cell: &str| cell.trim().replace(',', "").parse::<usize>().ok();
@@ -19,6 +20,9 @@ fn sources_table(dir: &Path) -> HashMap<String, (usize, usize, usize)> {
         .filter_map(|line| {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             // | file | source | path | commit | blob | licence | bytes | entities | brushes | faces | ...
+            if cells.len() < 12 {
+                return None;
+            }
             let file = cells.get(1)?.trim_matches('`').to_owned();
             Some((
                 file,

@@ -1,4 +1,4 @@
-//! Reader tests: every dialect, the lexical pitfalls of map-format.md 2.4, exact error
+//! Reader tests: every dialect, the lexical pitfalls editors' files hold, exact error
 //! messages with line and column.
 
 use planeshift::map::{

@@ -5,7 +5,8 @@
 //! Takes shape parameters (validated by the constructors), gives the support distance
 //! `h(u) = max over points c of the shape of u·c` for any direction `u`, relative to the
 //! shape's reference point. That one number is all a plane needs: a brush side `n·y <= d`
-//! blocks the reference point `x` exactly when `n·x <= d + h(−n)` (collision.md 4).
+//! blocks the reference point `x` exactly when `n·x <= d + h(−n)` (Melax, "Dynamic Plane Shifting BSP Traversal",
+//! Graphics Interface 2000).
 //!
 //! | shape | h(u) |
 //! |---|---|

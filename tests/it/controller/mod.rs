@@ -1,4 +1,4 @@
-//! The character controller: scenarios 1–45 of `controller.md` section 8, in Quake units, on
+//! The character controller: scenarios 1–45 (each test named `sNN_...` after its scenario), in Quake units, on
 //! the hand-made maps in `maps/` (coordinates in `maps/README.md`) and on small inline maps.
 //! Defaults are Quake 3's: a 30 × 30 × 56 box with its origin 24 above the feet, step 18,
 //! gravity 800, run speed 320, an 8 ms tick; the stop distance (skin) is 1/32.

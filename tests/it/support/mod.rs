@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod oracle;
+#[cfg(test)]
+mod oracle_tests;
 mod real_maps;
 
 pub use real_maps::{bundled_maps, real_maps, real_maps_dir, repo_root};

@@ -1,0 +1,320 @@
+//! Exact contacts of spheres, cylinders, capsules and hulls: where such a shape swept through a brush
+//! really first comes within the stop distance, found by safe Newton steps (conservative
+//! advancement) on the exact distance to the brush.
+//!
+//! Takes a brush (its face planes), the sweep, the shape as a [`Core`] (a point, a segment,
+//! a point set or an upright cylinder) rounded by a radius, and the interval to search, which starts where
+//! plane shifting says the shape can first touch the brush; gives the first contact in that
+//! interval, or that there is none. Plane shifting with bevels is conservative for these shapes: near convex edges and
+//! corners the shifted planes reach past the true Minkowski sum (up to (κ − 1)·r for a round
+//! shape; a hull's edge meeting a brush's edge has no plane at all), so the shape stops early
+//! there and reports a bevel's normal. This module removes that error.
+//!
+//! Guarantees:
+//! - never later than the exact time of contact: each step advances by a lower bound on the
+//!   exact distance minus the radius and stop distance, over an upper bound on how fast the
+//!   distance shrinks there; the distance is convex in time, so it shrinks no faster later,
+//!   and no step can pass a contact;
+//! - within [`ADVANCE_TOLERANCE`] of the exact contact along the sweep: Newton steps on the
+//!   distance (at most [`MAX_ADVANCE_STEPS`]), then for a grazing pass bisection to f64
+//!   resolution;
+//! - the normal is the true contact normal, the direction from the brush's closest point to
+//!   the shape's; the contact keeps the face's own plane when that direction is the face's
+//!   normal (the contact lies inside the face), else it gets the tangent plane there.
+//!
+//! Distances run in f64. A sphere's is exact in closed form: the closest point of a convex
+//! brush lies on one face, one edge (two planes) or one corner (three planes), and trying
+//! each and keeping the nearest feasible one is exact. A capsule's segment, a hull's points
+//! and a cylinder (whose curved rim GJK approaches from outside, giving a lower and an upper
+//! bound) are measured by GJK (`gjk.rs`) against the brush's corners, warm-started from one
+//! position of the sweep to the next. Under a rotated model the core is rotated into the
+//! model's frame (the exact distance needs no bevels, so it stays exact there).
+//!
+//! The parts, imported one way: `core.rs` (the shape as a core rounded by a radius, its
+//! support), `polytope.rs` (the brush as a convex set: closest points, the overlap test),
+//! `search.rs` (the contact search along the sweep).
+
+mod core;
+mod polytope;
+mod search;
+
+use crate::compiled::Plane;
+
+pub(crate) use core::{Core, Patch};
+pub(crate) use polytope::{Polytope, within};
+pub(crate) use search::contact;
+
+/// The outcome of refining a plane-shifted hit.
+pub(crate) enum Contact {
+    /// The shape passes the brush in the interval: no contact.
+    Miss,
+    /// No refinement possible (the core already overlaps the brush): keep the plane-shifted
+    /// hit.
+    Keep,
+    /// First contact at `fraction`; `face` is the face plane's index when the contact is
+    /// inside a face, else `tangent` is the tangent plane through the contact point.
+    Hit {
+        fraction: f32,
+        face: Option<u32>,
+        tangent: Plane,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compiled::{BrushFeatures, FacePlane};
+    use crate::tolerance::SURFACE_CLIP_EPSILON;
+    use glam::{DVec3, Vec3};
+
+    /// A brush's features, owned, for tests that build brushes from planes.
+    struct Owned<'p> {
+        planes: &'p [FacePlane],
+        corners: Vec<DVec3>,
+        edges: Vec<(u8, u8)>,
+    }
+
+    impl<'p> Owned<'p> {
+        fn of(planes: &'p [FacePlane]) -> Self {
+            let (corners, edges) = crate::compiled::corners_and_edges(planes).unwrap();
+            Owned {
+                planes,
+                corners,
+                edges,
+            }
+        }
+
+        fn polytope(&self) -> Polytope<'_> {
+            let scale = self.planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()));
+            Polytope::new(BrushFeatures {
+                planes: self.planes,
+                corners: &self.corners,
+                edges: &self.edges,
+                scale,
+                eps: crate::tolerance::FEATURE_EPSILON * scale,
+            })
+            .unwrap()
+        }
+    }
+
+    /// A 64-unit cube at the origin.
+    fn cube() -> Vec<(DVec3, f64, u32)> {
+        vec![
+            (DVec3::X, 64.0, 0),
+            (-DVec3::X, 0.0, 1),
+            (DVec3::Y, 64.0, 2),
+            (-DVec3::Y, 0.0, 3),
+            (DVec3::Z, 64.0, 4),
+            (-DVec3::Z, 0.0, 5),
+        ]
+    }
+
+    #[test]
+    fn closest_points_on_faces_edges_and_corners() {
+        let planes = cube();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
+        assert_eq!((c.corners.len(), c.edges.len()), (8, 12));
+        let (q, face, d) = c.closest(DVec3::new(32.0, 32.0, 100.0)).unwrap();
+        assert_eq!((q, face, d), (DVec3::new(32.0, 32.0, 64.0), Some(4), 36.0));
+        let (q, face, d) = c.closest(DVec3::new(70.0, 32.0, 70.0)).unwrap();
+        assert_eq!(face, None);
+        assert!((q - DVec3::new(64.0, 32.0, 64.0)).length() < 1e-9);
+        assert!((d - 72f64.sqrt()).abs() < 1e-9);
+        let (q, _, _) = c.closest(DVec3::new(-3.0, -4.0, -12.0)).unwrap();
+        assert!(q.length() < 1e-9);
+        assert!(c.closest(DVec3::splat(10.0)).is_none());
+    }
+
+    #[test]
+    fn a_sphere_passing_a_corner_misses_and_one_meeting_an_edge_stops_exactly() {
+        let planes = cube();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
+        // Diagonally past the corner (64, 64, ·) at 8.1 from the edge: no contact for r = 8.
+        let off = 64.0 + 8.1 / 2f32.sqrt();
+        let miss = contact(
+            &c,
+            &Core::Point,
+            Vec3::new(off + 50.0, off - 50.0, 32.0),
+            Vec3::new(off - 50.0, off + 50.0, 32.0),
+            8.0,
+            0.0,
+            1.0,
+        );
+        assert!(matches!(miss, Contact::Miss));
+        // Along -x towards the edge (64, ·, 64) from above-right: first contact where the
+        // centre is r + skin from the edge.
+        let start = Vec3::new(100.0, 32.0, 64.0 + 4.0);
+        let end = Vec3::new(0.0, 32.0, 64.0 + 4.0);
+        let Contact::Hit {
+            fraction, tangent, ..
+        } = contact(&c, &Core::Point, start, end, 8.0, 0.0, 1.0)
+        else {
+            panic!("hits the edge");
+        };
+        assert_stops_off_the_top_edge(start + (end - start) * fraction, &tangent);
+    }
+
+    /// A shape moving along −x whose lowest point is 4 above the cube's top edge (64, ·, 64)
+    /// stops with that point r + skin (r = 8) from the edge, the tangent plane there.
+    fn assert_stops_off_the_top_edge(center: Vec3, tangent: &Plane) {
+        let reach = 8.0 + SURFACE_CLIP_EPSILON;
+        let dx = (reach * reach - 16.0).sqrt();
+        assert!((center.x - (64.0 + dx)).abs() < 2e-3, "{center}");
+        assert!((tangent.normal - Vec3::new(dx, 0.0, 4.0).normalize()).length() < 1e-3);
+    }
+
+    fn capsule() -> Core<'static> {
+        Core::Segment(DVec3::new(0.0, 0.0, 16.0))
+    }
+
+    #[test]
+    fn a_capsule_passing_an_edge_misses_and_one_meeting_an_edge_stops_exactly() {
+        let planes = cube();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
+        // Along -y past the top edge (64, ·, 64), its lower end 8.1 from the edge: no
+        // contact for r = 8.
+        let (a, b) = (6.0f32, (8.1f32 * 8.1 - 36.0).sqrt());
+        let miss = contact(
+            &c,
+            &capsule(),
+            Vec3::new(64.0 + a, 150.0, 64.0 + b + 16.0),
+            Vec3::new(64.0 + a, -80.0, 64.0 + b + 16.0),
+            8.0,
+            0.0,
+            1.0,
+        );
+        assert!(matches!(miss, Contact::Miss));
+        // Along -x towards that edge, the lower end 4 above it: first contact where the end
+        // is r + skin from the edge, with the tangent plane there.
+        let start = Vec3::new(100.0, 32.0, 64.0 + 4.0 + 16.0);
+        let end = Vec3::new(0.0, 32.0, 64.0 + 4.0 + 16.0);
+        let Contact::Hit {
+            fraction,
+            face,
+            tangent,
+        } = contact(&c, &capsule(), start, end, 8.0, 0.0, 1.0)
+        else {
+            panic!("hits the edge");
+        };
+        assert_stops_off_the_top_edge(start + (end - start) * fraction, &tangent);
+        assert!((tangent.dist - tangent.normal.dot(Vec3::splat(64.0))).abs() < 1e-3);
+        assert_eq!(face, None);
+        // Straight down onto the top face: the face's own plane.
+        let start = Vec3::new(20.0, 40.0, 120.0);
+        let Contact::Hit { fraction, face, .. } = contact(
+            &c,
+            &capsule(),
+            start,
+            Vec3::new(20.0, 40.0, 0.0),
+            8.0,
+            0.0,
+            1.0,
+        ) else {
+            panic!("hits the top");
+        };
+        let z = 120.0 - 120.0 * fraction;
+        assert!(
+            (z - (64.0 + 16.0 + 8.0 + SURFACE_CLIP_EPSILON)).abs() < 2e-3,
+            "{z}"
+        );
+        assert_eq!(face, Some(4));
+    }
+
+    #[test]
+    fn a_capsule_is_within_the_brush_only_where_it_really_reaches_it() {
+        let planes = cube();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
+        // Lower end diagonally off the top edge: 6·√2 ≈ 8.49 away, then 5·√2 ≈ 7.07.
+        assert!(!within(
+            Some(&c),
+            &capsule(),
+            8.0,
+            Vec3::new(70.0, 32.0, 86.0)
+        ));
+        assert!(within(
+            Some(&c),
+            &capsule(),
+            8.0,
+            Vec3::new(69.0, 32.0, 85.0)
+        ));
+        // The segment itself inside.
+        assert!(within(
+            Some(&c),
+            &capsule(),
+            8.0,
+            Vec3::new(32.0, 32.0, 70.0)
+        ));
+        assert!(within(None, &capsule(), 8.0, Vec3::splat(500.0)));
+    }
+
+    /// A tetrahedron whose edge from (−8, 0, 8) to (8, 0, −8) leads towards −(1, 0, 1).
+    fn wedge() -> Vec<Vec3> {
+        vec![
+            Vec3::new(-8.0, 0.0, 8.0),
+            Vec3::new(8.0, 0.0, -8.0),
+            Vec3::new(0.0, 6.0, 6.0),
+            Vec3::new(0.0, -6.0, 6.0),
+        ]
+    }
+
+    #[test]
+    fn a_hull_edge_meets_a_brush_edge_exactly_and_passes_one_it_misses() {
+        let planes = cube();
+        let owned = Owned::of(&planes);
+        let c = owned.polytope();
+        let points = wedge();
+        let hull = Core::Points {
+            points: &points,
+            rotation: None,
+        };
+        // Towards the top edge (64, ·, 64) along −(1, 0, 1): the wedge's leading edge
+        // crosses it square, so the contact is edge on edge, where plane shifting without an
+        // edge × edge plane would stop 8 units early (the +x face shifted by 8).
+        let start = Vec3::new(94.0, 32.0, 94.0);
+        let end = Vec3::new(34.0, 32.0, 34.0);
+        let Contact::Hit {
+            fraction,
+            face,
+            tangent,
+        } = contact(&c, &hull, start, end, 0.0, 0.0, 1.0)
+        else {
+            panic!("hits the edge");
+        };
+        let center = start + (end - start) * fraction;
+        let s = SURFACE_CLIP_EPSILON / 2f32.sqrt();
+        assert!((center.x - (64.0 + s)).abs() < 2e-3, "{center}");
+        assert!((center.z - (64.0 + s)).abs() < 2e-3, "{center}");
+        assert!((tangent.normal - Vec3::new(1.0, 0.0, 1.0).normalize()).length() < 1e-4);
+        assert_eq!(face, None);
+        // Parallel to that edge, 0.2 from it: a miss.
+        let off = 64.0 + 0.2 / 2f32.sqrt();
+        let miss = contact(
+            &c,
+            &hull,
+            Vec3::new(off, -50.0, off),
+            Vec3::new(off, 150.0, off),
+            0.0,
+            0.0,
+            1.0,
+        );
+        assert!(matches!(miss, Contact::Miss));
+        // Rotated a quarter turn about z (a rotated model): the same wedge now leads
+        // towards −(0, 1, 1) in the model's frame and meets the edge (·, 64, 64) the same way.
+        let quarter = glam::DMat3::from_rotation_z(-std::f64::consts::FRAC_PI_2);
+        let turned = Core::Points {
+            points: &points,
+            rotation: Some(quarter),
+        };
+        let start = Vec3::new(32.0, 94.0, 94.0);
+        let end = Vec3::new(32.0, 34.0, 34.0);
+        let Contact::Hit { fraction, .. } = contact(&c, &turned, start, end, 0.0, 0.0, 1.0) else {
+            panic!("hits the edge");
+        };
+        let center = start + (end - start) * fraction;
+        assert!((center.y - (64.0 + s)).abs() < 2e-3, "{center}");
+    }
+}
