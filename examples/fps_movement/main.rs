@@ -94,7 +94,10 @@ fn load_config(args: &Args) -> Result<ControllerConfig, String> {
         return Ok(ControllerConfig::default());
     };
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    ControllerConfig::from_toml(&text).map_err(|e| format!("{file}: {e}"))
+    ControllerConfig::from_toml(&text).map_err(|e| match std::error::Error::source(&e) {
+        Some(cause) => format!("{file}: {e}: {cause}"),
+        None => format!("{file}: {e}"),
+    })
 }
 
 fn run(args: &Args) -> Result<(), String> {

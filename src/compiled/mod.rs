@@ -339,22 +339,19 @@ impl CompiledMap {
     /// bytes, or any table that fails validation.
     pub fn from_bytes(bytes: &[u8]) -> Result<CompiledMap, LoadError> {
         let body = bytes.strip_prefix(&MAGIC[..]).ok_or(LoadError::BadMagic)?;
-        let (version, rest) =
-            postcard::take_from_bytes::<u32>(body).map_err(|e| LoadError::Decode(e.to_string()))?;
+        let (version, rest) = postcard::take_from_bytes::<u32>(body).map_err(LoadError::Decode)?;
         if version != FORMAT_VERSION {
             return Err(LoadError::VersionMismatch {
                 found: version,
                 expected: FORMAT_VERSION,
             });
         }
-        let (expected, body) =
-            postcard::take_from_bytes::<u64>(rest).map_err(|e| LoadError::Decode(e.to_string()))?;
+        let (expected, body) = postcard::take_from_bytes::<u64>(rest).map_err(LoadError::Decode)?;
         let found = checksum(body);
         if found != expected {
             return Err(LoadError::ChecksumMismatch { expected, found });
         }
-        let (data, rest) = postcard::take_from_bytes::<MapData>(body)
-            .map_err(|e| LoadError::Decode(e.to_string()))?;
+        let (data, rest) = postcard::take_from_bytes::<MapData>(body).map_err(LoadError::Decode)?;
         if !rest.is_empty() {
             return Err(LoadError::TrailingBytes(rest.len()));
         }

@@ -31,12 +31,16 @@ use crate::tolerance::{
 };
 
 /// Why a compiled file cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum LoadError {
     /// The file does not start with the planeshift magic.
+    #[error("not a planeshift compiled map (bad magic)")]
     BadMagic,
     /// The file was written by another format version.
+    #[error(
+        "compiled map format version {found}, this build reads version {expected}: recompile the map"
+    )]
     VersionMismatch {
         /// Version in the file.
         found: u32,
@@ -44,17 +48,23 @@ pub enum LoadError {
         expected: u32,
     },
     /// The body does not match its checksum: the file was damaged after it was written.
+    #[error(
+        "corrupt compiled map: checksum {found:016x} does not match the stored {expected:016x}"
+    )]
     ChecksumMismatch {
         /// Checksum stored in the file.
         expected: u64,
         /// Checksum of the body as read.
         found: u64,
     },
-    /// The data cannot be decoded (truncated or garbled).
-    Decode(String),
+    /// The data cannot be decoded (truncated or garbled); the decoder's error is the source.
+    #[error("corrupt compiled map: the data does not decode")]
+    Decode(#[source] postcard::Error),
     /// Bytes follow the data.
+    #[error("corrupt compiled map: {0} trailing bytes")]
     TrailingBytes(usize),
     /// An index or range points outside its table.
+    #[error("corrupt compiled map: {table}[{index}]: {reason}")]
     BadIndex {
         /// The table holding the bad reference.
         table: &'static str,
@@ -64,6 +74,7 @@ pub enum LoadError {
         reason: String,
     },
     /// A value is not finite, out of range or inconsistent.
+    #[error("corrupt compiled map: {table}[{index}]: {reason}")]
     BadValue {
         /// The table holding the bad value.
         table: &'static str,
@@ -73,36 +84,6 @@ pub enum LoadError {
         reason: &'static str,
     },
 }
-
-impl std::fmt::Display for LoadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LoadError::BadMagic => write!(f, "not a planeshift compiled map (bad magic)"),
-            LoadError::VersionMismatch { found, expected } => write!(
-                f,
-                "compiled map format version {found}, this build reads version {expected}: recompile the map"
-            ),
-            LoadError::ChecksumMismatch { expected, found } => write!(
-                f,
-                "corrupt compiled map: checksum {found:016x} does not match the stored {expected:016x}"
-            ),
-            LoadError::Decode(e) => write!(f, "corrupt compiled map: {e}"),
-            LoadError::TrailingBytes(n) => write!(f, "corrupt compiled map: {n} trailing bytes"),
-            LoadError::BadIndex {
-                table,
-                index,
-                reason,
-            } => write!(f, "corrupt compiled map: {table}[{index}]: {reason}"),
-            LoadError::BadValue {
-                table,
-                index,
-                reason,
-            } => write!(f, "corrupt compiled map: {table}[{index}]: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
 
 fn bad_index(table: &'static str, index: usize, reason: String) -> LoadError {
     LoadError::BadIndex {

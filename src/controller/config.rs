@@ -177,11 +177,16 @@ impl Default for ControllerConfig {
 }
 
 /// Why a configuration was refused.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConfigError {
-    /// The TOML text did not parse or named an unknown field; the message says where.
-    Toml(String),
+    /// The TOML text did not parse or named an unknown field; the parser's error, which says
+    /// where, is the source.
+    #[cfg(feature = "toml")]
+    #[error("controller config: the TOML does not read")]
+    Toml(#[source] toml::de::Error),
     /// A field is out of range; names the field and the rule.
+    #[error("controller config: `{field}` must be {rule}")]
     Invalid {
         /// The field.
         field: &'static str,
@@ -189,19 +194,6 @@ pub enum ConfigError {
         rule: &'static str,
     },
 }
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ConfigError::Toml(message) => write!(f, "controller config: {message}"),
-            ConfigError::Invalid { field, rule } => {
-                write!(f, "controller config: `{field}` must be {rule}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 impl ControllerConfig {
     /// Reads a configuration from TOML (feature `toml`); absent fields keep their defaults.
@@ -224,8 +216,7 @@ impl ControllerConfig {
     /// ```
     #[cfg(feature = "toml")]
     pub fn from_toml(text: &str) -> Result<ControllerConfig, ConfigError> {
-        let config: ControllerConfig =
-            toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        let config: ControllerConfig = toml::from_str(text).map_err(ConfigError::Toml)?;
         config.validate()?;
         Ok(config)
     }

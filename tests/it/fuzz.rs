@@ -378,8 +378,8 @@ fn mutated_configs_load_or_name_the_bad_field_quickly() {
         }
         match outcome {
             Ok(Ok(_)) => loaded += 1,
-            Ok(Err(ConfigError::Toml(message))) => {
-                assert!(!message.is_empty());
+            Ok(Err(ConfigError::Toml(source))) => {
+                assert!(!source.message().is_empty());
                 toml_errors += 1;
             }
             Ok(Err(ConfigError::Invalid { field, rule })) => {
@@ -387,6 +387,7 @@ fn mutated_configs_load_or_name_the_bad_field_quickly() {
                 assert!(message.contains(field) && !rule.is_empty(), "{message}");
                 *by_field.entry(field).or_default() += 1;
             }
+            Ok(Err(other)) => panic!("seed {seed}: an error of no known kind: {other}"),
             Err(_) => failures.push(seed),
         }
     }

@@ -39,9 +39,9 @@ impl CliError {
         }
     }
 
-    fn corrupt(path: &Path, error: &planeshift::compiled::LoadError) -> Self {
+    fn corrupt(path: &Path, error: &planeshift::LoadError) -> Self {
         CliError {
-            message: format!("{}: error: {error}", path.display()),
+            message: format!("{}: error: {}", path.display(), with_sources(error)),
             status: 1,
         }
     }
@@ -57,12 +57,24 @@ impl CliError {
         }
     }
 
-    fn internal(error: impl std::fmt::Display) -> Self {
+    fn internal(error: impl std::error::Error) -> Self {
         CliError {
-            message: format!("error: {error}"),
+            message: format!("error: {}", with_sources(&error)),
             status: 2,
         }
     }
+}
+
+/// An error and its chain of sources, joined by `: `.
+fn with_sources(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 fn main() -> ExitCode {
