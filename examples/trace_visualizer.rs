@@ -5,8 +5,8 @@
 //! rendered by the same drawing code without any window or GPU.
 //!
 //! ```text
-//! trace_visualizer MAP [--screenshot OUT.png] [--size WxH] [--trace KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1]...
-//!                      [--slice Z] [--center X,Y] [--zoom PX_PER_UNIT] [--bevels] [--shape KIND:SIZE]
+//! trace_visualizer MAP [--screenshot OUT.png] [--size WxH] [--trace SHAPE@X0,Y0,Z0@X1,Y1,Z1]...
+//!                      [--slice Z] [--center X,Y] [--zoom PX_PER_UNIT] [--bevels] [--shape SHAPE]
 //!                      [--spawn X,Y,Z] [--frames N [--capture OUT.png]]
 //! ```
 //!
@@ -26,6 +26,7 @@ use planeshift::view::{
     Camera, Scene, ShapeSpec, TraceSpec, parse_image_size, parse_vec2, parse_vec3, screenshot,
 };
 
+#[cfg(feature = "viewer")]
 use viewer_support::app::{WindowOptions, run as run_window};
 use viewer_support::{Failure, character_overlay, load_world, world_center};
 
@@ -43,7 +44,7 @@ struct Args {
     size: (u32, u32),
     /// A sweep to draw: KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1 (KIND is point, sphere, cylinder, capsule,
     /// box or hull; SIZE a radius or half size). Repeatable.
-    #[arg(long = "trace", value_name = "KIND:SIZE,X0,Y0,Z0,X1,Y1,Z1", value_parser = TraceSpec::parse, allow_hyphen_values = true)]
+    #[arg(long = "trace", value_name = "SHAPE@X0,Y0,Z0@X1,Y1,Z1", value_parser = TraceSpec::parse, allow_hyphen_values = true)]
     traces: Vec<TraceSpec>,
     /// Height of the horizontal cut (default: the spawn's height, else the world's middle).
     #[arg(long, value_name = "Z", allow_hyphen_values = true)]
@@ -58,7 +59,7 @@ struct Args {
     #[arg(long)]
     bevels: bool,
     /// Shape of the sweeps cast with the mouse.
-    #[arg(long, value_name = "KIND:SIZE", default_value = "box:16", value_parser = ShapeSpec::parse)]
+    #[arg(long, value_name = "SHAPE", default_value = "box:16", value_parser = ShapeSpec::parse)]
     shape: ShapeSpec,
     /// Where the character's origin starts (default: the map's info_player_start). With
     /// --screenshot, draws the character there.
@@ -104,7 +105,7 @@ fn run(args: Args) -> Result<(), Failure> {
     let camera = camera(&world, width, height, args.center, args.zoom);
     let mut scene = Scene::new(&world, camera, slice_z);
     scene.show_bevels = args.bevels;
-    scene.shape = args.shape;
+    scene.shape = args.shape.clone();
     for t in &args.traces {
         scene.push_sweep(&world, t.shape.shape(), t.start, t.end);
     }
@@ -126,18 +127,44 @@ fn run(args: Args) -> Result<(), Failure> {
 
     let character = CharacterController::new(ControllerConfig::default(), spawn)
         .map_err(|e| Failure::usage(format!("error: spawn point: {e}")))?;
+    window(&args, world, scene, character)
+}
+
+/// The window mode (feature `viewer`).
+#[cfg(feature = "viewer")]
+fn window(
+    args: &Args,
+    world: planeshift::CompiledMap,
+    scene: Scene,
+    character: CharacterController,
+) -> Result<(), Failure> {
     run_window(
         world,
         scene,
         Some(character),
         WindowOptions {
             title: format!("planeshift trace visualizer: {}", args.map.display()),
-            size: (width, height),
+            size: args.size,
             frames: args.frames,
-            capture: args.capture,
+            capture: args.capture.clone(),
             follow: false,
         },
     )
+}
+
+/// Without the `viewer` feature there is no window; the screenshot mode still works.
+#[cfg(not(feature = "viewer"))]
+fn window(
+    _args: &Args,
+    _world: planeshift::CompiledMap,
+    _scene: Scene,
+    _character: CharacterController,
+) -> Result<(), Failure> {
+    Err(Failure::usage(
+        "error: the window needs the `viewer` feature (winit, pixels); \
+         --screenshot OUT.png renders the same frame without one"
+            .to_string(),
+    ))
 }
 
 /// The camera the options ask for: `center` and `zoom` where given, else fitted to the world.

@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+#[cfg(feature = "viewer")]
 pub mod app;
 
 use std::path::Path;
