@@ -248,9 +248,18 @@ pub const MAX_ADVANCE_STEPS: usize = 32;
 /// their direction is good to 2e-9.
 pub const SLOPE_SLACK: f64 = 1e-8;
 
-/// Brushes with more faces than this are not refined (their plane-shifted hit stands); real
-/// maps stay below 40.
-pub const MAX_REFINED_FACES: usize = 64;
+/// Most faces a brush may have, in the compiler (a brush with more is rejected with a
+/// diagnostic) and in a compiled file (validation refuses it). Real maps stay at or below 362
+/// (a many-sided cylinder); the cap keeps the per-brush work of deriving corners and edges at
+/// load (O(F²) plane tests, `compiled::features`) bounded, so a crafted file cannot make load
+/// superlinear in its size.
+pub const MAX_BRUSH_FACES: usize = 1024;
+
+/// Plane tests per squared face count that deriving one brush's corners and edges may take
+/// (unitless): clipping each face's polygon by the other planes costs about 6·F² on real
+/// brushes (a 362-sided prism: 4·F²). A brush needing more is degenerate, as only a crafted
+/// file can make it, and keeps the plane-shifted hit.
+pub const FEATURE_CLIP_BUDGET: usize = 64;
 
 /// GJK stops when its upper and lower bounds on a distance differ by at most this fraction
 /// of the coordinates' magnitude, and calls two sets nearer than that touching (unitless,

@@ -33,7 +33,7 @@
 use glam::{DMat3, DVec3, Vec3};
 
 use super::gjk::{self, Simplex, SupportMap};
-use crate::compiled::{BrushFeatures, FacePlane, Plane};
+use crate::compiled::{BrushFeatures, Edge, FacePlane, Plane};
 use crate::tolerance::{
     ADVANCE_TOLERANCE, FACE_NORMAL_EPSILON, MAX_ADVANCE_STEPS, SLOPE_SLACK, SURFACE_CLIP_EPSILON,
 };
@@ -228,7 +228,7 @@ fn unrotate(rotation: Option<DMat3>, p: DVec3) -> DVec3 {
 pub(crate) struct Polytope<'a> {
     planes: &'a [FacePlane],
     corners: &'a [DVec3],
-    edges: &'a [(u8, u8)],
+    edges: &'a [Edge],
     /// The magnitude of the brush's coordinates (at least 1), in units.
     scale: f64,
     /// How far outside a plane still counts as on the brush, in units.
@@ -292,7 +292,13 @@ impl<'a> Polytope<'a> {
             }
         };
         for (n, d, id) in self.planes {
-            let q = p - *n * (n.dot(p) - d);
+            // The nearest point lies inside a face only if `p` is in front of it, so faces
+            // `p` is behind give no nearer candidate (and a many-sided brush costs less).
+            let height = n.dot(p) - d;
+            if height <= 0.0 {
+                continue;
+            }
+            let q = p - *n * height;
             if self.inside(q) {
                 consider(q, Some(*id));
             }
@@ -641,7 +647,7 @@ mod tests {
     struct Owned<'p> {
         planes: &'p [FacePlane],
         corners: Vec<DVec3>,
-        edges: Vec<(u8, u8)>,
+        edges: Vec<Edge>,
     }
 
     impl<'p> Owned<'p> {
