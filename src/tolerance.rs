@@ -20,12 +20,24 @@ pub const MAX_MAP_COORD: f64 = 262_144.0;
 /// distance after clipping proves that the brush is open on that side.
 pub const BASE_WINDING_EXTENT: f64 = 4.0 * MAX_MAP_COORD;
 
-/// A unit normal whose component is within this of ±1 is snapped onto that axis (unitless).
+/// A unit normal's component smaller than this is zeroed (unitless: about the angle, in
+/// radians, that the component tilts the normal by; `geom::plane`).
 ///
-/// ericw-tools uses 1e-6 for plane equality. Snapping happens when the plane is created,
+/// ericw-tools uses 1e-6 for plane equality. Zeroing happens when the plane is created,
 /// before any validity check, so that narrowing to f32 later never tilts an axial plane
-/// (the Source VBSP bug #1903 came from snapping after validation).
+/// (the Source VBSP bug #1903 came from snapping after validation). Comparing a component
+/// with ±1 instead would snap normals up to 1.4e-3 rad off an axis (1 − cos θ ≈ θ²/2).
 pub const NORMAL_EPSILON: f64 = 1e-6;
+
+/// A face's plane is snapped onto an axis (or loses a small normal component) only when no
+/// corner of the face moves by more than this, in map units (`BuildPlane::snapped`).
+///
+/// Editors write axial faces with rounding noise (a point at 127.99999) that this absorbs;
+/// a face the author tilted keeps its tilt: 0.0005 rad over a 64-unit face is 0.016 units.
+/// 1/32 of the stop distance ([`SURFACE_CLIP_EPSILON`]), so a snapped face never moves a
+/// stop noticeably, and the size of [`BEVEL_ACCEPT_EPSILON`], the other rounding the
+/// compiler tolerates in a brush's shape.
+pub const SNAP_MOVE_EPSILON: f64 = 1e-3;
 
 /// Two planes whose distances differ by less than this are the same plane, in map units.
 ///
@@ -51,6 +63,8 @@ pub const MIN_BRUSH_VOLUME: f64 = 1e-3;
 
 const _: () = assert!(CLIP_EPSILON < DIST_EPSILON);
 const _: () = assert!(NORMAL_EPSILON < DIST_EPSILON);
+const _: () = assert!(SNAP_MOVE_EPSILON <= BEVEL_ACCEPT_EPSILON);
+const _: () = assert!(SNAP_MOVE_EPSILON * 16.0 < SURFACE_CLIP_EPSILON as f64);
 const _: () = assert!(MAX_MAP_COORD < BASE_WINDING_EXTENT);
 
 /// A fragment vertex within this of a candidate splitter counts as on it, in map units.

@@ -151,7 +151,17 @@ pub fn brush_bevels(brush: &Brush) -> BrushBevels {
         let Some(direction) = (b - a).try_normalize() else {
             continue;
         };
-        if direction.abs().max_element() > 1.0 - BEVEL_ANGLE_EPSILON {
+        // The sine of the angle to the nearest axis: the direction's part off that axis (a
+        // test on the largest component against 1 would be quadratic in the angle).
+        let d = direction.abs();
+        let off_axis = if d.x >= d.y && d.x >= d.z {
+            d.y.hypot(d.z)
+        } else if d.y >= d.z {
+            d.x.hypot(d.z)
+        } else {
+            d.x.hypot(d.y)
+        };
+        if off_axis < BEVEL_ANGLE_EPSILON {
             continue;
         }
         if (b - a).length() < MIN_EDGE_LENGTH {
