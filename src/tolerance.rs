@@ -270,9 +270,10 @@ pub const SLOPE_SLACK: f64 = 1e-8;
 pub const MAX_BRUSH_FACES: usize = 1024;
 
 /// Plane tests per squared face count that deriving one brush's corners and edges may take
-/// (unitless): clipping each face's polygon by the other planes costs about 6·F² on real
-/// brushes (a 362-sided prism: 4·F²). A brush needing more is degenerate, as only a crafted
-/// file can make it, and keeps the plane-shifted hit.
+/// (unitless): clipping each face's polygon by the other planes and checking its corners
+/// against every plane costs about 12·F² on a many-sided prism (estimated: its caps grow to
+/// F corners, its sides stay quadrilaterals) and less on boxes. A brush needing more is
+/// degenerate, as only a crafted file can make it, and keeps the plane-shifted hit.
 pub const FEATURE_CLIP_BUDGET: usize = 64;
 
 /// GJK stops when its upper and lower bounds on a distance differ by at most this fraction

@@ -401,4 +401,55 @@ mod tests {
         let apex = pyramid.corners.iter().find(|c| c.z > 1.0).unwrap();
         assert!((*apex - DVec3::new(32.0, 32.0, 32.0)).length() < 1e-4);
     }
+
+    /// Face planes of an upright prism over a regular `sides`-gon of circumradius 256, z in
+    /// 0..192, as f32 planes narrowed to f64.
+    fn prism(sides: usize) -> Vec<FacePlane> {
+        let mut planes: Vec<FacePlane> = (0..sides)
+            .map(|k| {
+                let a = std::f64::consts::TAU * (k as f64 + 0.5) / sides as f64;
+                let n = Vec3::new(a.cos() as f32, a.sin() as f32, 0.0).normalize();
+                let d = (256.0 * (std::f64::consts::PI / sides as f64).cos()) as f32;
+                (n.as_dvec3(), f64::from(d), k as u32)
+            })
+            .collect();
+        planes.push((DVec3::Z, 192.0, sides as u32));
+        planes.push((-DVec3::Z, 0.0, sides as u32 + 1));
+        planes
+    }
+
+    #[test]
+    fn a_362_sided_prism_has_all_its_corners_and_edges() {
+        for sides in [128, 362] {
+            let (corners, edges) = corners_and_edges(&prism(sides)).unwrap();
+            // V = 2n, E = 3n, F = n + 2.
+            assert_eq!((corners.len(), edges.len()), (2 * sides, 3 * sides));
+            assert!(
+                corners
+                    .iter()
+                    .all(|c| (c.truncate().length() - 256.0).abs() < 1e-2)
+            );
+        }
+    }
+
+    #[test]
+    fn degenerate_and_oversized_face_sets_end_quickly() {
+        // More faces than a brush may have.
+        let mut planes = prism(MAX_BRUSH_FACES);
+        assert!(corners_and_edges(&planes).is_none());
+        // The most faces, all nearly one plane: the polygons are empty or degenerate, and the
+        // work stays within its budget.
+        planes.truncate(MAX_BRUSH_FACES);
+        for (k, p) in planes.iter_mut().enumerate() {
+            *p = (
+                DVec3::new(1e-9 * k as f64, 0.0, 1.0).normalize(),
+                64.0,
+                k as u32,
+            );
+        }
+        let started = std::time::Instant::now();
+        let features = corners_and_edges(&planes);
+        assert!(features.is_none_or(|(corners, _)| corners.len() <= 6 * MAX_BRUSH_FACES));
+        assert!(started.elapsed().as_secs_f64() < 5.0);
+    }
 }
