@@ -116,7 +116,9 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
     let polygons = cut(&candidates);
     for (candidate, polygon) in candidates.iter_mut().zip(&polygons) {
         if let Some(polygon) = polygon {
-            candidate.plane = candidate.plane.snapped(&polygon.points);
+            candidate.plane = candidate
+                .plane
+                .snapped(candidate.face.points, &polygon.points);
         }
     }
     let mut merged: Vec<Candidate> = Vec::with_capacity(candidates.len());

@@ -40,8 +40,8 @@ pub struct BuildPlane {
 }
 
 impl BuildPlane {
-    /// The plane through three face points, oriented as qbsp does, not snapped; `None` when
-    /// collinear. See [`BuildPlane::snapped`] for snapping once the face's polygon is known.
+    /// The plane through three face points, oriented as qbsp does, not snapped (its distance
+    /// rounded to a whole unit within [`CLIP_EPSILON`]); `None` when collinear. See [`BuildPlane::snapped`] for snapping once the face's polygon is known.
     #[must_use]
     pub fn from_points(p0: DVec3, p1: DVec3, p2: DVec3) -> Option<Self> {
         let cross = (p0 - p1).cross(p2 - p1);
@@ -51,57 +51,48 @@ impl BuildPlane {
         }
         let normal = cross / length + DVec3::ZERO;
         let dist = normal.dot(p1);
+        let rounded = dist.round();
+        let dist = if (dist - rounded).abs() < CLIP_EPSILON {
+            rounded
+        } else {
+            dist
+        };
         dist.is_finite().then_some(BuildPlane {
             normal,
             dist: dist + 0.0,
         })
     }
 
-    /// This plane snapped for the face whose corners are `points`: onto the axis its normal
-    /// is nearest, or else with its smallest normal component zeroed, with the distance
-    /// re-derived from the corners (q3map2 `SnapPlaneImproved`), whichever first moves no
-    /// corner by more than [`SNAP_MOVE_EPSILON`]; itself when neither does.
+    /// This plane snapped for the face written through `face` (its three points) whose
+    /// corners are `corners`: the normal as qbsp and q3map2 snap it (onto an axis when a
+    /// component is within [`NORMAL_EPSILON`] of ±1, else components below that zeroed), with
+    /// the distance from the three points' centroid (q3map2 `SnapPlaneImproved`), else
+    /// halfway between the corners' extremes, rounded to a whole unit or not, whichever first
+    /// moves no corner by more than [`SNAP_MOVE_EPSILON`]; itself when none does.
     ///
-    /// The test is on the corners, not on the normal's components: a normal's component
-    /// differs from ±1 by about θ²/2 at an angle θ off the axis, so a component test snaps
-    /// faces far off an axis, and how far that moves a face grows with the face's size.
+    /// The decision is on the corners, not on the normal's components: a component differs
+    /// from ±1 by about θ²/2 at an angle θ off the axis, so the component test alone snaps
+    /// faces up to 1.4e-3 rad off an axis, which moves a 512-unit face by a third of a unit.
     #[must_use]
-    pub fn snapped(&self, points: &[DVec3]) -> BuildPlane {
+    pub fn snapped(&self, face: [DVec3; 3], corners: &[DVec3]) -> BuildPlane {
         let n = self.normal;
-        let a = n.abs();
-        let axis = if a.x >= a.y && a.x >= a.z {
-            0
-        } else if a.y >= a.z {
-            1
-        } else {
-            2
-        };
-        let mut axial = DVec3::ZERO;
-        axial[axis] = n[axis].signum();
-        let smallest = (0..3)
-            .filter(|&k| n[k] != 0.0)
-            .min_by(|&i, &j| a[i].total_cmp(&a[j]));
-        let mut thinned = n;
-        if let Some(k) = smallest {
-            thinned[k] = 0.0;
+        let candidate = component_snap(n);
+        if candidate == n {
+            return *self;
         }
-        for candidate in [axial, thinned] {
-            if candidate == n {
-                continue;
-            }
-            let Some(unit) = candidate.try_normalize() else {
-                continue;
-            };
-            let (lo, hi) = points
-                .iter()
-                .map(|p| unit.dot(*p))
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| {
-                    (lo.min(d), hi.max(d))
-                });
-            let Some(plane) = BuildPlane::from_normal_dist(unit, 0.5 * (lo + hi)) else {
+        let centroid = (face[0] + face[1] + face[2]) / 3.0;
+        let (lo, hi) = corners
+            .iter()
+            .map(|p| candidate.dot(*p))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), d| {
+                (lo.min(d), hi.max(d))
+            });
+        let mid = 0.5 * (lo + hi);
+        for dist in [candidate.dot(centroid), mid.round(), mid] {
+            let Some(plane) = BuildPlane::from_normal_dist(candidate, dist) else {
                 continue;
             };
-            if points
+            if corners
                 .iter()
                 .all(|p| plane.distance(*p).abs() <= SNAP_MOVE_EPSILON)
             {
@@ -170,6 +161,20 @@ impl BuildPlane {
     }
 }
 
+/// The snap qbsp and q3map2 apply to a unit normal (`SnapVector`): onto an axis when a
+/// component is within [`NORMAL_EPSILON`] of ±1, else [`snap_normal`]. Only a candidate for
+/// [`BuildPlane::snapped`], which checks how far it moves the face.
+fn component_snap(n: DVec3) -> DVec3 {
+    for axis in 0..3 {
+        if (n[axis].abs() - 1.0).abs() < NORMAL_EPSILON {
+            let mut snapped = DVec3::ZERO;
+            snapped[axis] = n[axis].signum();
+            return snapped;
+        }
+    }
+    snap_normal(n)
+}
+
 /// Cleans a unit normal: components below [`NORMAL_EPSILON`] (about the angle, in radians,
 /// that each tilts the normal by) are zeroed and the rest renormalised, so a normal within
 /// that angle of an axis is exactly that axis. Clears `-0.0`.
@@ -230,28 +235,32 @@ mod tests {
     #[test]
     fn snapping_moves_no_corner_beyond_its_tolerance() {
         // 0.0005 rad off +x over a 64-unit face: a corner would move 0.016, so the face keeps
-        // its tilt (a component test, 1 − cos θ ≈ 1.25e-7 < 1e-6, snapped it).
+        // its tilt (the component test, 1 − cos θ ≈ 1.25e-7 < 1e-6, snapped it).
         let (s, c) = 0.0005f64.sin_cos();
         let tilted = BuildPlane::from_normal_dist(DVec3::new(c, s, 0.0), 256.0).unwrap();
         let corners = square_on(&tilted, DVec3::new(256.0, 0.0, 64.0), 32.0);
-        assert_eq!(tilted.snapped(&corners), tilted);
-        // Editor noise: a face written through 127.99999 is axial within 1e-5 and snaps,
-        // with its distance re-derived from the corners.
-        let noisy = BuildPlane::from_points(
+        let face = [corners[0], corners[1], corners[2]];
+        assert_eq!(tilted.snapped(face, &corners), tilted);
+        // Editor noise: a face written through 127.99999 is axial within 1e-5 and snaps.
+        let face = [
             DVec3::new(128.0, 0.0, 0.0),
             DVec3::new(127.99999, 64.0, 0.0),
             DVec3::new(128.0, 64.0, 64.0),
-        )
-        .unwrap();
+        ];
+        let noisy = BuildPlane::from_points(face[0], face[1], face[2]).unwrap();
         let corners = square_on(&noisy, DVec3::new(128.0, 32.0, 32.0), 32.0);
-        let snapped = noisy.snapped(&corners);
+        let snapped = noisy.snapped(face, &corners);
         assert_eq!(snapped.normal.abs(), DVec3::X);
         assert!((snapped.dist.abs() - 128.0).abs() < 1e-4, "{snapped:?}");
-        // A diagonal normal with a tiny third component loses only that component.
-        let n = DVec3::new(1.0, 1.0, 1e-5).normalize();
-        let diagonal = BuildPlane::from_normal_dist(n, 100.0).unwrap();
+        // A diagonal normal with a component below NORMAL_EPSILON loses only that component.
+        let n = DVec3::new(1.0, 1.0, 1e-6).normalize();
+        let diagonal = BuildPlane {
+            normal: n,
+            dist: 100.0,
+        };
         let corners = square_on(&diagonal, DVec3::new(70.0, 70.0, 0.0), 32.0);
-        let snapped = diagonal.snapped(&corners);
+        let face = [corners[0], corners[1], corners[2]];
+        let snapped = diagonal.snapped(face, &corners);
         assert_eq!(snapped.normal.z, 0.0);
         assert!((snapped.normal.x - snapped.normal.y).abs() < 1e-15);
     }

@@ -317,7 +317,7 @@ impl<'a> Polytope<'a> {
 }
 
 /// Whether `core` rounded by `radius` at `p` touches or overlaps the brush (true for a brush
-/// too complex to measure, the conservative answer).
+/// without features, only a degenerate one of a crafted file: the conservative answer).
 pub(crate) fn within(shape: Option<&Polytope<'_>>, core: &Core<'_>, radius: f32, p: Vec3) -> bool {
     let Some(shape) = shape else {
         return true;
