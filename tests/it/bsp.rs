@@ -335,25 +335,3 @@ fn real_maps_keep_their_movers_as_submodels() {
     }
     assert!(map.models()[1..].iter().any(|m| m.brush_count > 0));
 }
-
-#[test]
-fn zz_debug_dup() {
-    let src = read(std::path::Path::new(
-        "/work/shared/maps/openarena-lostlevels/q3dm6ish.map",
-    ));
-    let map = compile(&src).map;
-    for (bi, b) in map.brushes().iter().enumerate() {
-        for (k, s) in map.brush_sides(b).iter().enumerate() {
-            let p = map.planes()[s.plane as usize];
-            if p.normal.y.abs() == 1.0 && (p.dist.abs() - 464.0).abs() < 1e-3 {
-                println!(
-                    "brush {bi} side {k} bevel {} faces {} plane {:?} mins {} maxs {}",
-                    s.bevel, b.face_count, p, b.mins, b.maxs
-                );
-                for s in map.brush_sides(b).iter().take(b.face_count as usize) {
-                    println!("    face {:?}", map.planes()[s.plane as usize]);
-                }
-            }
-        }
-    }
-}
