@@ -11,6 +11,7 @@ writes it.  The coordinates documented in README.md are the ones used here.
 
 Standard library only.
 """
+import math
 import os
 from fractions import Fraction as F
 
@@ -469,6 +470,116 @@ def arena():
     write_map("arena.map", w, ents)
 
 
+
+# ----------------------------------------------- exactness maps (issue 13)
+def offaxis_faces():
+    """Blocks whose +x face and top face are tilted by 1/N rad (N = 10000, 2000, 1000,
+    100) about the z and x axes.  Each tilted plane is written through integer points N
+    units apart (the points lie outside the block, as editors allow), so the tilt is exact
+    in the file; block i spans x 0..256, y 320*i..320*i+256, z 0..128 (nominal)."""
+    w = [box(-64, -64, -16, 512, 1344, 0)]
+    for i, n in enumerate([10000, 2000, 1000, 100]):
+        y0 = 320 * i
+        y1 = y0 + 256
+        side = ((255, y0 - n, 0), (256, y0, 0), (256, y0, 1))  # x = 256 + (y - y0)/n
+        top = ((0, y0 - n, 127), (0, y0, 128), (1, y0, 128))  # z = 128 + (y - y0)/n
+        planes = [
+            ((0, y0, 0), (0, y0 + 1, 0), (0, y0, 1)),  # -x
+            ((0, y0, 0), (0, y0, 1), (1, y0, 0)),  # -y
+            ((0, y1, 0), (1, y1, 0), (0, y1, 1)),  # +y
+            ((0, y0, 0), (1, y0, 0), (0, y0 + 1, 0)),  # -z
+            side,
+            top,
+        ]
+        w.append(Brush(planes, (128, y0 + 128, 64)))
+    write_map("offaxis_faces.map", w, [start(384, -32)])
+
+
+def regular_prism(sides, radius, cx, cy, z0, z1, grid=256):
+    """An upright prism over a regular polygon of `sides` corners on a circle of `radius`
+    about (cx, cy), corners rounded to 1/grid unit (exact binary fractions)."""
+    poly = []
+    for k in range(sides):
+        a = 2 * math.pi * k / sides
+        poly.append((F(round((cx + radius * math.cos(a)) * grid), grid),
+                     F(round((cy + radius * math.sin(a)) * grid), grid)))
+    return prism(poly, "z", z0, z1)
+
+
+def many_sided():
+    """Two many-sided upright prisms on a floor: 128 sides of radius 192 about (0, 0) and
+    362 sides (the most a real map in the corpus has) of radius 256 about (1024, 0), both
+    z 0..192."""
+    w = [box(-320, -384, -16, 1344, 384, 0)]
+    w.append(regular_prism(128, 192, 0, 0, 0, 192))
+    w.append(regular_prism(362, 256, 1024, 0, 0, 192))
+    write_map("many_sided.map", w, [start(512, -320)])
+
+
+def far_slabs():
+    """Slanted terrain about 4,000 units out: near (+4000, +4000) and (-4000, -4000) a 4 x 4
+    patch of 128-unit cells, each split into two triangular prisms whose slanted tops pass
+    through integer heights at the cell corners (bottoms at z = -64); near (+4000, -4000)
+    thin slanted slabs (8 thick along z) of slopes 1:8, 1:2 and 1:1 along x, y and the
+    diagonal.  A platform at the origin holds the start."""
+    w = [box(-64, -64, -16, 64, 64, 0)]
+    heights = [[(37 * i * i + 11 * j * j + 5 * i * j) % 97 for j in range(5)] for i in range(5)]
+    for ox, oy in ((3840, 3840), (-4352, -4352)):
+        for i in range(4):
+            for j in range(4):
+                x0, y0 = ox + 128 * i, oy + 128 * j
+                c = [(x0 + 128 * a, y0 + 128 * b, heights[i + a][j + b]) for a in (0, 1) for b in (0, 1)]
+                # corners: c[0] (0,0), c[1] (0,1), c[2] (1,0), c[3] (1,1); split along (0,0)-(1,1)
+                for tri in ((c[0], c[2], c[3]), (c[0], c[3], c[1])):
+                    (ax, ay, _), (bx, by, _), (qx, qy, _) = tri
+                    planes = [tri]
+                    for p, q in ((tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])):
+                        planes.append(((p[0], p[1], -64), (q[0], q[1], -64), (p[0], p[1], 0)))
+                    planes.append(((ax, ay, -64), (bx, by, -64), (qx, qy, -64)))
+                    interior = (F(ax + bx + qx, 3), F(ay + by + qy, 3), -32)
+                    w.append(Brush(planes, interior))
+    for k, (rise, run, d) in enumerate([(1, 8, "x"), (1, 2, "y"), (1, 1, "xy"), (1, 8, "xy")]):
+        x0, y0 = 3840 + 160 * k, -4160
+        x1, y1 = x0 + 128, y0 + 512
+        def z(x, y, lift):
+            if d == "x":
+                t = x - x0
+            elif d == "y":
+                t = y - y0
+            else:
+                t = (x - x0) + (y - y0)
+            return F(rise * t, run) + lift
+        def top(lift):
+            return tuple((x, y, z(x, y, lift)) for (x, y) in ((x0, y0), (x1, y0), (x0, y1)))
+        planes = [
+            top(0), top(-8),
+            ((x0, y0, 0), (x0, y0 + 1, 0), (x0, y0, 1)),
+            ((x1, y0, 0), (x1, y0 + 1, 0), (x1, y0, 1)),
+            ((x0, y0, 0), (x0 + 1, y0, 0), (x0, y0, 1)),
+            ((x0, y1, 0), (x0 + 1, y1, 0), (x0, y1, 1)),
+        ]
+        cx, cy = F(x0 + x1, 2), F(y0 + y1, 2)
+        w.append(Brush(planes, (cx, cy, z(cx, cy, -4))))
+    # Gentle slabs as terrain tools write them, each top through three of its corners:
+    # 512 x 512, 16 thick, rising 1/1024 along x, 1/2048 along y and 1/1024 along x + y
+    # (9.8e-4, 4.9e-4 and 9.8e-4 rad off level: 0.5, 0.25 and 1 unit over the slab).
+    for k, (sx, sy) in enumerate([(F(1, 1024), 0), (0, F(1, 2048)), (F(1, 1024), F(1, 1024))]):
+        x0, y0 = -4352 + 576 * k, 3840
+        x1, y1 = x0 + 512, y0 + 512
+        def h(x, y, lift):
+            return 64 + sx * (x - x0) + sy * (y - y0) + lift
+        def face(lift):
+            return tuple((x, y, h(x, y, lift)) for (x, y) in ((x0, y0), (x1, y0), (x0, y1)))
+        planes = [
+            face(0), face(-16),
+            ((x0, y0, 0), (x0, y0 + 1, 0), (x0, y0, 1)),
+            ((x1, y0, 0), (x1, y0 + 1, 0), (x1, y0, 1)),
+            ((x0, y0, 0), (x0 + 1, y0, 0), (x0, y0, 1)),
+            ((x0, y1, 0), (x0 + 1, y1, 0), (x0, y1, 1)),
+        ]
+        w.append(Brush(planes, (x0 + 256, y0 + 256, h(x0 + 256, y0 + 256, -8))))
+    write_map("far_slabs.map", w, [start(0, 0)])
+
 if __name__ == "__main__":
     arena()
     stairs()
@@ -478,3 +589,6 @@ if __name__ == "__main__":
     tiled_floor()
     low_ceiling()
     box_room()
+    offaxis_faces()
+    many_sided()
+    far_slabs()

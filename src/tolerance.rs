@@ -20,12 +20,24 @@ pub const MAX_MAP_COORD: f64 = 262_144.0;
 /// distance after clipping proves that the brush is open on that side.
 pub const BASE_WINDING_EXTENT: f64 = 4.0 * MAX_MAP_COORD;
 
-/// A unit normal whose component is within this of ±1 is snapped onto that axis (unitless).
+/// A unit normal's component smaller than this is zeroed (unitless: about the angle, in
+/// radians, that the component tilts the normal by; `geom::plane`).
 ///
-/// ericw-tools uses 1e-6 for plane equality. Snapping happens when the plane is created,
+/// ericw-tools uses 1e-6 for plane equality. Zeroing happens when the plane is created,
 /// before any validity check, so that narrowing to f32 later never tilts an axial plane
-/// (the Source VBSP bug #1903 came from snapping after validation).
+/// (the Source VBSP bug #1903 came from snapping after validation). Comparing a component
+/// with ±1 instead would snap normals up to 1.4e-3 rad off an axis (1 − cos θ ≈ θ²/2).
 pub const NORMAL_EPSILON: f64 = 1e-6;
+
+/// A face's plane is snapped onto an axis (or loses a small normal component) only when no
+/// corner of the face moves by more than this, in map units (`BuildPlane::snapped`).
+///
+/// Editors write axial faces with rounding noise (a point at 127.99999) that this absorbs;
+/// a face the author tilted keeps its tilt: 0.0005 rad over a 64-unit face is 0.016 units.
+/// 1/32 of the stop distance ([`SURFACE_CLIP_EPSILON`]), so a snapped face never moves a
+/// stop noticeably, and the size of [`BEVEL_ACCEPT_EPSILON`], the other rounding the
+/// compiler tolerates in a brush's shape.
+pub const SNAP_MOVE_EPSILON: f64 = 1e-3;
 
 /// Two planes whose distances differ by less than this are the same plane, in map units.
 ///
@@ -51,6 +63,8 @@ pub const MIN_BRUSH_VOLUME: f64 = 1e-3;
 
 const _: () = assert!(CLIP_EPSILON < DIST_EPSILON);
 const _: () = assert!(NORMAL_EPSILON < DIST_EPSILON);
+const _: () = assert!(SNAP_MOVE_EPSILON <= BEVEL_ACCEPT_EPSILON);
+const _: () = assert!(SNAP_MOVE_EPSILON * 16.0 < SURFACE_CLIP_EPSILON as f64);
 const _: () = assert!(MAX_MAP_COORD < BASE_WINDING_EXTENT);
 
 /// A fragment vertex within this of a candidate splitter counts as on it, in map units.
@@ -79,6 +93,15 @@ pub const MIN_EDGE_LENGTH: f64 = 0.2;
 /// treated as axis-parallel and crossing it with that axis makes no bevel (ericw-tools'
 /// ANGLEEPSILON).
 pub const BEVEL_ANGLE_EPSILON: f64 = 1e-6;
+
+/// A bevel whose normal is within this angle of a side's or an earlier bevel's (the sine,
+/// unitless) is not added: it would nearly repeat that plane (the two shifted planes differ
+/// by at most this × the shape's extent, 0.03 units for a 64-unit box), and f32 normals closer
+/// than 4.5e-4 rad compare as one. Bevel normals were snapped onto an axis by comparing a
+/// component with ±1 (up to 1.4e-3 rad off), and edges that close to an axis made no edge
+/// bevels; with both tests linear in the angle, an edge 1e-4 rad off an axis makes edge
+/// bevels this close to the axial ones (measured on `am_icyhell.map`).
+pub const BEVEL_SAME_NORMAL_SINE: f64 = 5e-4;
 
 /// The f32 runtime accepts a stored normal whose length is within this of 1 (unitless).
 pub const LOAD_NORMAL_TOLERANCE: f32 = 1e-3;
@@ -315,9 +338,19 @@ pub const MAX_ADVANCE_STEPS: usize = 32;
 /// their direction is good to 2e-9.
 pub const SLOPE_SLACK: f64 = 1e-8;
 
-/// Brushes with more faces than this are not refined (their plane-shifted hit stands); real
-/// maps stay below 40.
-pub const MAX_REFINED_FACES: usize = 64;
+/// Most faces a brush may have, in the compiler (a brush with more is rejected with a
+/// diagnostic) and in a compiled file (validation refuses it). Real maps stay at or below 362
+/// (a many-sided cylinder); the cap keeps the per-brush work of deriving corners and edges at
+/// load (O(F²) plane tests, `compiled::features`) bounded, so a crafted file cannot make load
+/// superlinear in its size.
+pub const MAX_BRUSH_FACES: usize = 1024;
+
+/// Plane tests per squared face count that deriving one brush's corners and edges may take
+/// (unitless): clipping each face's polygon by the other planes and checking its corners
+/// against every plane costs about 12·F² on a many-sided prism (estimated: its caps grow to
+/// F corners, its sides stay quadrilaterals) and less on boxes. A brush needing more is
+/// degenerate, as only a crafted file can make it, and keeps the plane-shifted hit.
+pub const FEATURE_CLIP_BUDGET: usize = 64;
 
 /// GJK stops when its upper and lower bounds on a distance differ by at most this fraction
 /// of the coordinates' magnitude, and calls two sets nearer than that touching (unitless,

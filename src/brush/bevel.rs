@@ -29,8 +29,8 @@ use glam::DVec3;
 use super::Brush;
 use crate::geom::BuildPlane;
 use crate::tolerance::{
-    BEVEL_ACCEPT_EPSILON, BEVEL_ANGLE_EPSILON, MAX_VERTEX_ROUNDING, MIN_EDGE_LENGTH,
-    NORMAL_EPSILON, ROUNDING_REACH,
+    BEVEL_ACCEPT_EPSILON, BEVEL_ANGLE_EPSILON, BEVEL_SAME_NORMAL_SINE, MAX_VERTEX_ROUNDING,
+    MIN_EDGE_LENGTH, ROUNDING_REACH,
 };
 
 /// Which rule made a bevel.
@@ -97,9 +97,7 @@ pub fn brush_bevels(brush: &Brush) -> BrushBevels {
         let Some(plane) = plane else {
             return;
         };
-        let shared = normals
-            .iter()
-            .any(|n| (*n - plane.normal).abs().max_element() < NORMAL_EPSILON);
+        let shared = shares_normal(&normals, plane.normal);
         if shared {
             return;
         }
@@ -151,7 +149,17 @@ pub fn brush_bevels(brush: &Brush) -> BrushBevels {
         let Some(direction) = (b - a).try_normalize() else {
             continue;
         };
-        if direction.abs().max_element() > 1.0 - BEVEL_ANGLE_EPSILON {
+        // The sine of the angle to the nearest axis: the direction's part off that axis (a
+        // test on the largest component against 1 would be quadratic in the angle).
+        let d = direction.abs();
+        let off_axis = if d.x >= d.y && d.x >= d.z {
+            d.y.hypot(d.z)
+        } else if d.y >= d.z {
+            d.x.hypot(d.z)
+        } else {
+            d.x.hypot(d.y)
+        };
+        if off_axis < BEVEL_ANGLE_EPSILON {
             continue;
         }
         if (b - a).length() < MIN_EDGE_LENGTH {
@@ -196,9 +204,7 @@ pub fn brush_bevels(brush: &Brush) -> BrushBevels {
     let mut planes: Vec<BuildPlane> = brush.sides.iter().map(|s| s.plane).collect();
     planes.extend(bevels.iter().map(|b| b.plane));
     let accept = |existing: &[BuildPlane], plane: BuildPlane| {
-        !existing
-            .iter()
-            .any(|p| (p.normal - plane.normal).abs().max_element() < NORMAL_EPSILON)
+        !shares_normal(existing.iter().map(|p| p.normal), plane.normal)
             && vertices
                 .iter()
                 .all(|v| plane.distance(*v) <= BEVEL_ACCEPT_EPSILON)
@@ -239,6 +245,19 @@ pub fn face_reach(brush: &Brush) -> f64 {
         &brush.vertices(),
         &super::reach::brush_edges(&windings),
     )
+}
+
+/// Whether `normal` is within [`BEVEL_SAME_NORMAL_SINE`] of one of `normals` (same
+/// direction): such a bevel would nearly repeat that plane, and in f32 the two would share a
+/// normal.
+fn shares_normal(
+    normals: impl IntoIterator<Item = impl std::borrow::Borrow<DVec3>>,
+    normal: DVec3,
+) -> bool {
+    normals.into_iter().any(|n| {
+        let n = *n.borrow();
+        n.dot(normal) > 0.0 && n.cross(normal).length() < BEVEL_SAME_NORMAL_SINE
+    })
 }
 
 /// A plane with `normal` (snapped first) through `point`.

@@ -1,8 +1,11 @@
 //! One brush block to one [`Brush`]: face points to planes, duplicates merged, windings cut,
+//! near-axial planes snapped where that moves no corner by more than
+//! [`SNAP_MOVE_EPSILON`](crate::tolerance::SNAP_MOVE_EPSILON),
 //! volume and closure checked.
 //!
 //! Takes a [`MapBrush`] and its owner, appends a [`Brush`] or a diagnostic explaining why
-//! not. Guarantees the invariants listed in the stage's module docs.
+//! not. Guarantees the invariants listed in the stage's module docs; a brush has at most
+//! [`MAX_BRUSH_FACES`] faces.
 
 use glam::DVec3;
 
@@ -10,7 +13,7 @@ use super::solidity::brush_contents;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, Severity};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapBrush, MapFace, SourceLoc};
-use crate::tolerance::{CLIP_EPSILON, MAX_MAP_COORD, MIN_BRUSH_VOLUME};
+use crate::tolerance::{CLIP_EPSILON, MAX_BRUSH_FACES, MAX_MAP_COORD, MIN_BRUSH_VOLUME};
 
 /// A face that survived plane construction.
 struct Candidate<'a> {
@@ -63,6 +66,12 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
             face.loc
         ));
     }
+    if brush.faces.len() > MAX_BRUSH_FACES {
+        return Err(format!(
+            "{} faces, more than the {MAX_BRUSH_FACES} a brush may have",
+            brush.faces.len()
+        ));
+    }
     let mut candidates: Vec<Candidate> = Vec::with_capacity(brush.faces.len());
     for face in &brush.faces {
         let [p0, p1, p2] = face.points;
@@ -102,23 +111,50 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
             candidates.len()
         ));
     }
-    let mut sides = Vec::with_capacity(candidates.len());
-    for (i, candidate) in candidates.iter().enumerate() {
-        let mut winding = Some(Winding::base_for_plane(&candidate.plane));
-        for (j, other) in candidates.iter().enumerate() {
-            if i == j {
-                continue;
-            }
-            winding = winding.and_then(|w| w.clipped_behind(&other.plane, CLIP_EPSILON));
+    // Snap each face's plane by its polygon under the file's planes (`BuildPlane::snapped`),
+    // then merge the planes snapping made one, and cut the polygons again.
+    let polygons = cut(&candidates);
+    for (candidate, polygon) in candidates.iter_mut().zip(&polygons) {
+        if let Some(polygon) = polygon {
+            candidate.plane = candidate
+                .plane
+                .snapped(candidate.face.points, &polygon.points);
         }
+    }
+    let mut merged: Vec<Candidate> = Vec::with_capacity(candidates.len());
+    for candidate in candidates {
+        if let Some(earlier) = merged.iter().find(|c| c.plane.is_same(&candidate.plane)) {
+            note(
+                diagnostics,
+                candidate.face.loc,
+                format!(
+                    "duplicate plane merged with the face at {} once both were snapped",
+                    earlier.face.loc
+                ),
+            );
+            continue;
+        }
+        if let Some(mirror) = merged
+            .iter()
+            .find(|c| c.plane.is_same(&candidate.plane.flipped()))
+        {
+            return Err(format!(
+                "mirrored planes: the faces at {} and {} face opposite ways on one plane",
+                mirror.face.loc, candidate.face.loc
+            ));
+        }
+        merged.push(candidate);
+    }
+    let mut sides = Vec::with_capacity(merged.len());
+    for (candidate, winding) in merged.iter().zip(cut(&merged)) {
         match winding {
-            Some(winding) if winding.area() > 0.0 => sides.push(BrushSide {
+            Some(winding) => sides.push(BrushSide {
                 plane: candidate.plane,
                 winding,
                 texture: candidate.face.texture.clone(),
                 loc: candidate.face.loc,
             }),
-            _ => note(
+            None => note(
                 diagnostics,
                 candidate.face.loc,
                 "face dropped: its plane does not touch the brush".to_owned(),
@@ -140,6 +176,25 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
         return Err(format!("no volume: {volume:.3e} cubic units"));
     }
     Ok(sides)
+}
+
+/// Each candidate's polygon: a huge square on its plane clipped by every other plane;
+/// `None` where nothing of positive area is left.
+fn cut(candidates: &[Candidate]) -> Vec<Option<Winding>> {
+    candidates
+        .iter()
+        .enumerate()
+        .map(|(i, candidate)| {
+            let mut winding = Some(Winding::base_for_plane(&candidate.plane));
+            for (j, other) in candidates.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                winding = winding.and_then(|w| w.clipped_behind(&other.plane, CLIP_EPSILON));
+            }
+            winding.filter(|w| w.area() > 0.0)
+        })
+        .collect()
 }
 
 /// Volume by the divergence theorem about the corners' centroid.

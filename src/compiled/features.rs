@@ -3,33 +3,34 @@
 //!
 //! Takes the brushes, sides and planes of a validated world; gives per brush a
 //! [`BrushFeatures`] view (planes, corners, edges) that exact sweeps (`trace::rounded`) read
-//! instead of rebuilding them per query. Guarantees:
+//! instead of rebuilding them per query. Corners and edges come from each face's polygon,
+//! cut from a huge square on its plane by every other face plane (Quake's
+//! `BaseWindingForPlane` and `ChopWinding`), so a brush of F faces costs O(F²) plane tests
+//! and the whole table is linear in the file's size (validation caps F at
+//! [`MAX_BRUSH_FACES`]). Guarantees:
 //! - a corner is a point on three face planes, inside every face plane within
 //!   [`FEATURE_EPSILON`] × the brush's largest plane distance (at least 1), listed once;
-//! - an edge joins two corners lying on two common face planes;
-//! - a brush with more than [`MAX_REFINED_FACES`] faces, [`MAX_BRUSH_CORNERS`] corners or
-//!   [`MAX_BRUSH_EDGES`] edges gets no features (`None`): its sweeps keep the plane-shifted
-//!   hit, which is conservative.
+//! - an edge joins two corners that follow each other around a face's polygon, so it lies
+//!   on the brush, on two face planes (where corners of nearly coplanar planes merge, on one:
+//!   a chord of that face); each edge is listed once;
+//! - every brush of a validated world gets features, whatever its face count, except a
+//!   degenerate one a crafted file may hold (no corner, more polygon corners than a convex
+//!   polytope of its faces can have, or more than [`FEATURE_CLIP_BUDGET`] × F² plane tests):
+//!   that brush gets `None` and its sweeps keep the plane-shifted hit, which is
+//!   conservative.
 
 use glam::DVec3;
 
 use super::{CompiledBrush, CompiledSide, Plane};
-use crate::tolerance::{FEATURE_EPSILON, MAX_REFINED_FACES};
-
-/// Most corners a brush's features hold (a brush of 64 faces has at most 124).
-pub const MAX_BRUSH_CORNERS: usize = 128;
-
-/// Most edges a brush's features hold (a brush of 64 faces has at most 186).
-pub const MAX_BRUSH_EDGES: usize = 192;
-
-const _: () = assert!(MAX_REFINED_FACES <= 64, "plane masks are one u64");
-const _: () = assert!(MAX_BRUSH_CORNERS <= 256, "edge ends are u8 corner indices");
+use crate::tolerance::{
+    BASE_WINDING_EXTENT, FEATURE_CLIP_BUDGET, FEATURE_EPSILON, MAX_BRUSH_FACES,
+};
 
 /// One face plane in f64: unit normal, distance, and its index in the plane table.
 pub type FacePlane = (DVec3, f64, u32);
 
 /// An edge: the indices of its two corners.
-pub type Edge = (u8, u8);
+pub type Edge = (u32, u32);
 
 /// Where one brush's features lie in the shared tables.
 #[derive(Clone, Copy, Debug, Default)]
@@ -50,7 +51,7 @@ pub(crate) struct FeatureTable {
     spans: Vec<Span>,
     planes: Vec<FacePlane>,
     corners: Vec<DVec3>,
-    edges: Vec<(u8, u8)>,
+    edges: Vec<Edge>,
 }
 
 /// One brush's features.
@@ -61,7 +62,7 @@ pub struct BrushFeatures<'a> {
     /// The corners.
     pub corners: &'a [DVec3],
     /// The edges, as index pairs into `corners`.
-    pub edges: &'a [(u8, u8)],
+    pub edges: &'a [Edge],
     /// The magnitude of the brush's coordinates: its largest plane distance, at least 1.
     pub scale: f64,
     /// How far outside a plane still counts as on the brush, in units:
@@ -78,22 +79,20 @@ impl FeatureTable {
     ) -> FeatureTable {
         let mut table = FeatureTable::default();
         table.spans.reserve(brushes.len());
+        let mut scratch = Scratch::default();
         for brush in brushes {
             let first = brush.first_side as usize;
             let faces = sides
                 .get(first..first + brush.face_count as usize)
                 .unwrap_or_default();
-            let span = table.push(faces, planes);
+            let span = table.push(faces, planes, &mut scratch);
             table.spans.push(span);
         }
         table
     }
 
     /// Appends one brush's features; a span with `present == false` when it has none.
-    fn push(&mut self, faces: &[CompiledSide], planes: &[Plane]) -> Span {
-        if faces.is_empty() || faces.len() > MAX_REFINED_FACES {
-            return Span::default();
-        }
+    fn push(&mut self, faces: &[CompiledSide], planes: &[Plane], scratch: &mut Scratch) -> Span {
         let face_planes: Vec<FacePlane> = faces
             .iter()
             .filter_map(|side| {
@@ -101,7 +100,7 @@ impl FeatureTable {
                 Some((p.normal.as_dvec3(), f64::from(p.dist), side.plane))
             })
             .collect();
-        let Some((corners, edges)) = corners_and_edges(&face_planes) else {
+        let Some((corners, edges)) = features_of(&face_planes, scratch) else {
             return Span::default();
         };
         let span = Span {
@@ -142,62 +141,187 @@ fn scale(planes: &[FacePlane]) -> f64 {
     planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()))
 }
 
+/// Buffers reused from brush to brush while the table is built.
+#[derive(Default)]
+struct Scratch {
+    polygon: Vec<Corner>,
+    clipped: Vec<Corner>,
+    ring: Vec<u32>,
+}
+
+/// A polygon corner and the plane (an index into the brush's face planes) along which the
+/// polygon's edge from it to the next corner runs; [`BASE_EDGE`] on the base square's edges.
+type Corner = (DVec3, u32);
+
+/// The plane label of the base square's edges, which lie on no face plane.
+const BASE_EDGE: u32 = u32::MAX;
+
 /// The corners (points on three of `planes`, inside all, each listed once) and edges (corner
-/// pairs on two common planes) of the convex set `planes` bound; `None` with more than
-/// [`MAX_REFINED_FACES`] planes, [`MAX_BRUSH_CORNERS`] corners or [`MAX_BRUSH_EDGES`] edges,
-/// or no corner at all.
+/// pairs on two common planes, each listed once) of the convex set `planes` bound; `None`
+/// for a degenerate set (see the module doc).
+#[cfg(test)]
 pub(crate) fn corners_and_edges(planes: &[FacePlane]) -> Option<(Vec<DVec3>, Vec<Edge>)> {
-    if planes.len() > MAX_REFINED_FACES {
+    features_of(planes, &mut Scratch::default())
+}
+
+/// See [`corners_and_edges`]. Each face's polygon is clipped by the other planes, its edges
+/// labelled with the plane they run along; each polygon corner is then recomputed as the
+/// intersection of the face's plane and its two edges' planes, taken in index order, so
+/// that every face meeting at a corner computes it identically (clipping alone gives each
+/// face its own rounding, which on slivers exceeds the merge tolerance).
+fn features_of(planes: &[FacePlane], scratch: &mut Scratch) -> Option<(Vec<DVec3>, Vec<Edge>)> {
+    let count = planes.len();
+    if count == 0 || count > MAX_BRUSH_FACES {
         return None;
     }
     let eps = FEATURE_EPSILON * scale(planes);
     let inside = |q: DVec3| planes.iter().all(|(n, d, _)| n.dot(q) <= d + eps);
+    // A convex polytope of F faces has at most 3F − 6 edges, so its face polygons have at
+    // most 6F − 12 corners in all; more means the planes are degenerate.
+    let most_polygon_corners = 6 * count;
+    let mut budget = FEATURE_CLIP_BUDGET * count * count;
     let mut corners: Vec<DVec3> = Vec::new();
-    for (i, (a, da, _)) in planes.iter().enumerate() {
-        for (j, (b, db, _)) in planes.iter().enumerate().skip(i + 1) {
-            let ab = a.cross(*b);
-            for (c, dc, _) in &planes[j + 1..] {
-                let det = ab.dot(*c);
-                if det.abs() < FEATURE_EPSILON {
-                    continue;
-                }
-                let corner = (b.cross(*c) * *da + c.cross(*a) * *db + ab * *dc) / det;
-                let known = corners
-                    .iter()
-                    .any(|k| (*k - corner).length_squared() <= eps * eps);
-                if inside(corner) && !known {
-                    if corners.len() == MAX_BRUSH_CORNERS {
-                        return None;
-                    }
-                    corners.push(corner);
-                }
+    let mut edges: Vec<Edge> = Vec::new();
+    let mut polygon_corners = 0usize;
+    for (i, &(n, d, _)) in planes.iter().enumerate() {
+        base_polygon(n, d, &mut scratch.polygon);
+        for (j, &(m, e, _)) in planes.iter().enumerate() {
+            if i == j || scratch.polygon.is_empty() {
+                continue;
             }
+            budget = budget.checked_sub(scratch.polygon.len())?;
+            clip_behind(
+                &scratch.polygon,
+                (m, e, j as u32),
+                eps,
+                &mut scratch.clipped,
+            );
+            std::mem::swap(&mut scratch.polygon, &mut scratch.clipped);
         }
-    }
-    // Which planes pass through each corner (at most MAX_REFINED_FACES = 64: one u64).
-    let masks: Vec<u64> = corners
-        .iter()
-        .map(|corner| {
-            planes
+        let polygon = &scratch.polygon;
+        if polygon.len() < 3 {
+            continue;
+        }
+        polygon_corners += polygon.len();
+        if polygon_corners > most_polygon_corners {
+            return None;
+        }
+        budget = budget.checked_sub(polygon.len() * count)?;
+        // Each polygon corner as a brush corner (merged within `eps`, which is what two
+        // faces' polygons agree to at a corner of more than three planes).
+        scratch.ring.clear();
+        for (k, &(p, outgoing)) in polygon.iter().enumerate() {
+            let incoming = polygon[(k + polygon.len() - 1) % polygon.len()].1;
+            let p = meet(planes, [i as u32, incoming, outgoing])
+                .filter(|q| inside(*q))
+                .unwrap_or(p);
+            let index = match corners
                 .iter()
-                .enumerate()
-                .filter(|(_, (n, d, _))| (n.dot(*corner) - d).abs() <= eps)
-                .fold(0u64, |mask, (k, _)| mask | (1 << k))
-        })
-        .collect();
-    let mut edges = Vec::new();
-    for a in 0..corners.len() {
-        for b in a + 1..corners.len() {
-            if (masks[a] & masks[b]).count_ones() >= 2 {
-                if edges.len() == MAX_BRUSH_EDGES {
-                    return None;
+                .position(|k| (*k - p).length_squared() <= eps * eps)
+            {
+                Some(k) => k,
+                None => {
+                    corners.push(p);
+                    corners.len() - 1
                 }
-                // Corner indices fit u8: at most MAX_BRUSH_CORNERS (128) corners.
-                edges.push((a as u8, b as u8));
+            } as u32;
+            if scratch.ring.last() != Some(&index) {
+                scratch.ring.push(index);
+            }
+        }
+        while scratch.ring.len() > 1 && scratch.ring.first() == scratch.ring.last() {
+            scratch.ring.pop();
+        }
+        let ring = &scratch.ring;
+        if ring.len() < 2 {
+            continue;
+        }
+        for (k, &a) in ring.iter().enumerate() {
+            let b = ring[(k + 1) % ring.len()];
+            if a != b && (ring.len() > 2 || k == 0) {
+                edges.push((a.min(b), a.max(b)));
             }
         }
     }
+    edges.sort_unstable();
+    edges.dedup();
     (!corners.is_empty()).then_some((corners, edges))
+}
+
+/// The point on three of `planes` (indices, in any order; solved in index order so the
+/// result does not depend on it), or `None` when one is [`BASE_EDGE`], two are the same or
+/// they meet at a bad angle.
+fn meet(planes: &[FacePlane], mut which: [u32; 3]) -> Option<DVec3> {
+    which.sort_unstable();
+    if which[0] == which[1] || which[1] == which[2] {
+        return None;
+    }
+    let [a, b, c] = which.map(|k| planes.get(k as usize));
+    let ((a, da, _), (b, db, _), (c, dc, _)) = (a?, b?, c?);
+    let ab = a.cross(*b);
+    let det = ab.dot(*c);
+    if det.abs() < FEATURE_EPSILON {
+        return None;
+    }
+    Some((b.cross(*c) * *da + c.cross(*a) * *db + ab * *dc) / det)
+}
+
+/// A square of half-side [`BASE_WINDING_EXTENT`] on the plane `n·x = d`, into `out`
+/// (`geom::Winding::base_for_plane`, in the runtime's types).
+fn base_polygon(n: DVec3, d: f64, out: &mut Vec<Corner>) {
+    let a = n.abs();
+    let up = if a.z >= a.x && a.z >= a.y {
+        DVec3::X
+    } else {
+        DVec3::Z
+    };
+    let up = (up - n * up.dot(n)).normalize_or_zero() * BASE_WINDING_EXTENT;
+    let right = up.cross(n).normalize_or_zero() * BASE_WINDING_EXTENT;
+    let origin = n * d;
+    out.clear();
+    out.extend(
+        [
+            origin - right + up,
+            origin + right + up,
+            origin + right - up,
+            origin - right - up,
+        ]
+        .map(|p| (p, BASE_EDGE)),
+    );
+}
+
+/// The part of `polygon` behind the plane `m·x = e` (index `j`) into `out` (empty when
+/// nothing is left); points within `eps` of the plane count as on it and are kept. An edge
+/// the cut makes runs along plane `j`.
+fn clip_behind(polygon: &[Corner], (m, e, j): (DVec3, f64, u32), eps: f64, out: &mut Vec<Corner>) {
+    out.clear();
+    let count = polygon.len();
+    let side = |p: DVec3| m.dot(p) - e;
+    if polygon.iter().all(|&(p, _)| side(p) <= eps) {
+        out.extend_from_slice(polygon);
+        return;
+    }
+    for k in 0..count {
+        let ((p, along), (q, _)) = (polygon[k], polygon[(k + 1) % count]);
+        let (dp, dq) = (side(p), side(q));
+        let cut = |p: DVec3| p + (q - p) * (dp / (dp - dq));
+        if dp <= eps {
+            if dq <= eps {
+                out.push((p, along));
+            } else if dp < -eps {
+                out.push((p, along));
+                out.push((cut(p), j));
+            } else {
+                // On the plane, the next corner beyond it: the edge from here runs along it.
+                out.push((p, j));
+            }
+        } else if dq < -eps {
+            out.push((cut(p), along));
+        }
+    }
+    if out.len() < 3 {
+        out.clear();
+    }
 }
 
 #[cfg(test)]
@@ -276,5 +400,56 @@ mod tests {
         assert_eq!((pyramid.corners.len(), pyramid.edges.len()), (5, 8));
         let apex = pyramid.corners.iter().find(|c| c.z > 1.0).unwrap();
         assert!((*apex - DVec3::new(32.0, 32.0, 32.0)).length() < 1e-4);
+    }
+
+    /// Face planes of an upright prism over a regular `sides`-gon of circumradius 256, z in
+    /// 0..192, as f32 planes narrowed to f64.
+    fn prism(sides: usize) -> Vec<FacePlane> {
+        let mut planes: Vec<FacePlane> = (0..sides)
+            .map(|k| {
+                let a = std::f64::consts::TAU * (k as f64 + 0.5) / sides as f64;
+                let n = Vec3::new(a.cos() as f32, a.sin() as f32, 0.0).normalize();
+                let d = (256.0 * (std::f64::consts::PI / sides as f64).cos()) as f32;
+                (n.as_dvec3(), f64::from(d), k as u32)
+            })
+            .collect();
+        planes.push((DVec3::Z, 192.0, sides as u32));
+        planes.push((-DVec3::Z, 0.0, sides as u32 + 1));
+        planes
+    }
+
+    #[test]
+    fn a_362_sided_prism_has_all_its_corners_and_edges() {
+        for sides in [128, 362] {
+            let (corners, edges) = corners_and_edges(&prism(sides)).unwrap();
+            // V = 2n, E = 3n, F = n + 2.
+            assert_eq!((corners.len(), edges.len()), (2 * sides, 3 * sides));
+            assert!(
+                corners
+                    .iter()
+                    .all(|c| (c.truncate().length() - 256.0).abs() < 1e-2)
+            );
+        }
+    }
+
+    #[test]
+    fn degenerate_and_oversized_face_sets_end_quickly() {
+        // More faces than a brush may have.
+        let mut planes = prism(MAX_BRUSH_FACES);
+        assert!(corners_and_edges(&planes).is_none());
+        // The most faces, all nearly one plane: the polygons are empty or degenerate, and the
+        // work stays within its budget.
+        planes.truncate(MAX_BRUSH_FACES);
+        for (k, p) in planes.iter_mut().enumerate() {
+            *p = (
+                DVec3::new(1e-9 * k as f64, 0.0, 1.0).normalize(),
+                64.0,
+                k as u32,
+            );
+        }
+        let started = std::time::Instant::now();
+        let features = corners_and_edges(&planes);
+        assert!(features.is_none_or(|(corners, _)| corners.len() <= 6 * MAX_BRUSH_FACES));
+        assert!(started.elapsed().as_secs_f64() < 5.0);
     }
 }

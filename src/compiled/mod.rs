@@ -22,9 +22,10 @@ use crate::contents::Contents;
 
 use features::FeatureTable;
 #[cfg(test)]
+#[cfg(test)]
 pub(crate) use features::corners_and_edges;
 internal! {
-    pub use features::{BrushFeatures, FacePlane, MAX_BRUSH_CORNERS, MAX_BRUSH_EDGES};
+    pub use features::{BrushFeatures, Edge, FacePlane};
 }
 pub use validate::LoadError;
 pub(crate) use validate::validate;

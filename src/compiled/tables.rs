@@ -55,10 +55,10 @@ impl CompiledMap {
     }
 
     internal! {
-        /// The face planes (f64), corners and edges of brush `brush`, derived at load; `None` for
-        /// an unknown brush or one too complex to list (more than
-        /// [`MAX_REFINED_FACES`](crate::tolerance::MAX_REFINED_FACES) faces,
-        /// `MAX_BRUSH_CORNERS` corners or `MAX_BRUSH_EDGES` edges).
+        /// The face planes (f64), corners and edges of brush `brush`, derived at load; `None`
+        /// for an unknown brush or a degenerate one a crafted file may hold (see
+        /// `compiled::features`); every brush a compile makes has them, whatever its face
+        /// count.
         #[must_use]
         pub fn brush_features(&self, brush: usize) -> Option<BrushFeatures<'_>> {
             self.features.get(brush)

@@ -2,7 +2,8 @@
 //!
 //! Takes deserialised tables, gives `Ok` or the first problem found. After `Ok`: every index
 //! is in range, every range fits its table, every number is finite and bounded, every normal
-//! has unit length, plane pairs are exact negations, and the node graph is a forest whose
+//! has unit length, no brush has more than `MAX_BRUSH_FACES` faces (so deriving its
+//! features at load is bounded), plane pairs are exact negations, and the node graph is a forest whose
 //! child indices exceed their parents' (so every walk terminates and visits each node once)
 //! and whose depth is at most `MAX_TREE_DEPTH` (so recursive walks cannot exhaust the stack).
 //!
@@ -27,7 +28,7 @@ use glam::Vec3;
 
 use super::{MapData, NodeChild};
 use crate::tolerance::{
-    LOAD_NORMAL_TOLERANCE, MAX_BRUSH_REACH, MAX_COMPILED_COORD, MAX_TREE_DEPTH,
+    LOAD_NORMAL_TOLERANCE, MAX_BRUSH_FACES, MAX_BRUSH_REACH, MAX_COMPILED_COORD, MAX_TREE_DEPTH,
 };
 
 /// Why a compiled file cannot be used.
@@ -308,6 +309,9 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
                 i,
                 "side counts out of order (need 4 <= faces <= box sides <= sides)",
             ));
+        }
+        if brush.face_count as usize > MAX_BRUSH_FACES {
+            return Err(bad_value("brushes", i, "more faces than MAX_BRUSH_FACES"));
         }
         if !(brush.reach.is_finite() && (1.0..=MAX_BRUSH_REACH).contains(&brush.reach)) {
             return Err(bad_value(

@@ -266,7 +266,8 @@ fn refine(
     enter_plane: Option<u32>,
 ) {
     let Some(shape) = shape else {
-        // Too many faces, corners or edges to refine: the plane-shifted hit stands.
+        // No features (only a degenerate brush of a crafted file): the plane-shifted hit
+        // stands.
         record(work, brush, from, enter_plane, None);
         return;
     };

@@ -196,3 +196,23 @@ fn patches_get_one_diagnostic() {
         ["3:1: 2 patch(es) ignored for collision: patches are not solid"]
     );
 }
+
+/// Issue 13: a brush of more than `MAX_BRUSH_FACES` faces is rejected with a diagnostic, so
+/// no compiled file holds one (validation refuses it too).
+#[test]
+fn brushes_of_too_many_faces_are_rejected() {
+    let face = box_brush_face_lines([0.0; 3], [64.0; 3], "a");
+    let first = face.lines().next().unwrap_or_default().to_owned();
+    let mut lines: Vec<String> = face.lines().map(str::to_owned).collect();
+    lines.extend(std::iter::repeat_n(
+        first,
+        planeshift::tolerance::MAX_BRUSH_FACES,
+    ));
+    let src = format!("{{\n{{\n{}\n}}\n}}\n", lines.join("\n"));
+    let out = brushes(&src);
+    assert!(out.brushes.is_empty());
+    assert_eq!(
+        out.diagnostics.last().map(|d| d.message.as_str()),
+        Some("brush rejected: 1030 faces, more than the 1024 a brush may have")
+    );
+}

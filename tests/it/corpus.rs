@@ -26,7 +26,11 @@ fn sources_table(dir: &Path) -> HashMap<String, (usize, usize, usize)> {
             let file = cells.get(1)?.trim_matches('`').to_owned();
             Some((
                 file,
-                (number(cells[8])?, number(cells[9])?, number(cells[10])?),
+                (
+                    number(cells.get(8)?)?,
+                    number(cells.get(9)?)?,
+                    number(cells.get(10)?)?,
+                ),
             ))
         })
         .collect()

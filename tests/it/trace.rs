@@ -8,7 +8,7 @@ use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
 use planeshift::map::{parse_map, write_map};
-use planeshift::tolerance::{MAX_COMPILED_COORD, MAX_HULL_POINTS, MAX_SHAPE_EXTENT};
+use planeshift::tolerance::{DIST_EPSILON, MAX_COMPILED_COORD, MAX_HULL_POINTS, MAX_SHAPE_EXTENT};
 use planeshift::trace::{ModelPlacement, ShapeKind, Trace, TraceShape};
 
 use crate::support::{Pcg32, bundled_maps, compile, read, real_maps};
@@ -528,10 +528,15 @@ fn bevels_never_change_point_results() {
             let (start, end) = random_sweep(&mut rng, &with, 1024.0);
             let a = with.trace(&point, start, end, Contents::MASK_SOLID);
             let b = without.trace(&point, start, end, Contents::MASK_SOLID);
-            assert_eq!(
-                (a.fraction, a.start_solid, a.all_solid),
-                (b.fraction, b.start_solid, b.all_solid),
-                "{name}: {start} -> {end}"
+            // The plane table merges planes within DIST_EPSILON, so with bevels a face may
+            // take the plane of a bevel that far from it (q3dm6ish: a bevel at y = -463.9999
+            // beside faces at -464): the stop may move by that much along the hit plane's
+            // normal, never more.
+            let across = a.normal.map_or(1.0, |n| n.dot(end - start).abs()).max(1e-3);
+            assert!(
+                (a.fraction - b.fraction).abs() * across <= DIST_EPSILON as f32 + 1e-5
+                    && (a.start_solid, a.all_solid) == (b.start_solid, b.all_solid),
+                "{name}: {start} -> {end}: {a:?} vs {b:?}"
             );
             assert_eq!(
                 with.point_contents(start),

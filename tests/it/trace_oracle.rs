@@ -1,7 +1,10 @@
 //! Sweeps against the exact oracle (parry3d-f64, `support/oracle.rs`): never end inside,
-//! never later than the exact first contact, clearance at the stop (issue 4: boxes and
-//! points on every hit; the 99th percentile of every kind within its bound), and no ghost
-//! hits on tiled floors and walls. Distributions are printed per shape kind.
+//! never later than the exact first contact, never a stop in open space (no contact along
+//! the sweep and more than 2 × the stop distance from solid), clearance at the stop (boxes
+//! and points on every hit; the 99th percentile of every kind within 2 × the stop distance,
+//! issue 13), and no ghost hits on tiled floors and walls. Distributions are printed per
+//! shape kind. The issue 13 regressions (faces a little off an axis, many-sided brushes,
+//! far slanted terrain) run on their hand-made maps.
 
 use glam::{DVec3, Vec3};
 use planeshift::brush::{Brush, brushes_from_map};
@@ -37,16 +40,6 @@ fn oracle_shape(params: &ShapeParams) -> OracleShape {
         ShapeParams::Hull(points) => OracleShape::Hull {
             points: points.iter().map(|p| d(*p)).collect(),
         },
-    }
-}
-
-/// The rounding radius of a shape: the radius clearance bounds scale with (0 for polytopes).
-fn round_radius(params: &ShapeParams) -> Option<f32> {
-    match params {
-        ShapeParams::Sphere(r) | ShapeParams::Cylinder(r, _) | ShapeParams::Capsule(r, _) => {
-            Some(*r)
-        }
-        _ => None,
     }
 }
 
@@ -146,7 +139,8 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
             // Never later than the exact first contact (unless touching at the start, where a
             // sweep moving away is rightly free).
             let length = (e - s).length();
-            if let Some(first) = oracle.first_hit(&exact, s, e)
+            let first_contact = oracle.first_hit(&exact, s, e);
+            if let Some(first) = first_contact
                 && (first > 0.0 || !oracle.overlaps(&exact, s))
             {
                 let ours = f64::from(t.fraction) * length;
@@ -159,10 +153,16 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
             if t.hit() {
                 let clearance = oracle.distance(&exact, t.end.as_dvec3(), 64.0);
                 let stop = f64::from(SURFACE_CLIP_EPSILON);
-                let allowed = match round_radius(&params) {
-                    Some(r) => 0.05 * f64::from(r) + stop,
-                    None => 2.0 * stop,
-                };
+                // Issue 13: never a stop in open space. A sweep may stop where it comes within
+                // the stop distance of a corner it would graze (Quake's skin), so without any
+                // exact contact along the whole sweep a stop is allowed up to 2 × stop distance
+                // from the nearest solid.
+                assert!(
+                    first_contact.is_some() || clearance <= 2.0 * stop,
+                    "{name} {kind:?} {params:?} {start}->{end}: stopped in open space, clearance {clearance}, no contact along the sweep"
+                );
+                // Issue 13: the 99th percentile of every kind within 2 × the stop distance.
+                let allowed = 2.0 * stop;
                 if matches!(kind, ShapeKind::Box | ShapeKind::Point) {
                     // Boxes and points are exact: every hit, not just 99 % of them.
                     assert!(
@@ -195,16 +195,24 @@ fn exact_overlaps(oracle: &Oracle, shape: &OracleShape, at: DVec3) -> bool {
     oracle.overlaps(shape, at) && oracle.distance(shape, at, 1.0) <= 0.0
 }
 
+/// The hand-made maps of issue 13 (exactness on every brush), reported apart as well.
+const ISSUE_13_MAPS: [&str; 3] = ["far_slabs.map", "many_sided.map", "offaxis_faces.map"];
+
 #[test]
 fn sweeps_against_the_exact_oracle_on_hand_made_maps() {
-    let mut clearances = Clearances::default();
+    let (mut clearances, mut issue_13) = (Clearances::default(), Clearances::default());
     let mut checked = 0;
     for (name, path) in bundled_maps() {
-        checked += check_map(&name, &read(&path), 2200, &mut clearances);
+        let src = read(&path);
+        checked += check_map(&name, &src, 2200, &mut clearances);
+        if ISSUE_13_MAPS.contains(&name.as_str()) {
+            check_map(&name, &src, 2200, &mut issue_13);
+        }
     }
     println!("hand-made maps: {checked} sweeps checked against the oracle");
     assert!(checked >= 10_000);
-    let failures = clearances.report("hand-made");
+    let mut failures = clearances.report("hand-made");
+    failures.extend(issue_13.report("issue-13 maps"));
     assert!(failures.is_empty(), "{failures:?}");
 }
 
@@ -222,11 +230,10 @@ fn sweeps_against_the_exact_oracle_on_real_maps() {
     println!("real maps: {checked} sweeps checked against the oracle");
     assert!(checked >= 10_000);
     let failures = clearances.report("real");
-    // Issue 4's bounds on the 99th percentile of the clearance: 2 × the stop distance for
-    // points, boxes (also asserted per hit above) and hulls; 0.05·r + the stop distance for
-    // spheres, capsules and cylinders. Spheres, cylinders, capsules and hulls are refined
-    // exactly (`rounded`). Every shape also stays within its proven over-reach
-    // (κ·R − inradius, at least 2 × stop distance), asserted per hit.
+    // Issue 13's bound on the 99th percentile of the clearance: 2 × the stop distance for
+    // every kind (points and boxes also per hit above). Spheres, cylinders, capsules and
+    // hulls are refined exactly (`rounded`) on every brush. Every shape also stays within its
+    // proven over-reach (κ·R − inradius, at least 2 × stop distance), asserted per hit.
     assert!(failures.is_empty(), "{failures:?}");
 }
 
@@ -284,7 +291,7 @@ fn no_ghost_hits_on_tiled_floors_and_coplanar_walls() {
 #[test]
 fn no_ghost_hits_on_real_map_floors() {
     let maps = real_maps("no_ghost_hits_on_real_map_floors");
-    let (mut slides, mut stops) = (0usize, Vec::new());
+    let (mut slides, mut stops, mut skin_stops) = (0usize, Vec::new(), 0usize);
     for (name, path) in &maps {
         let src = read(path);
         let brushes = solid_world(&src);
@@ -343,14 +350,25 @@ fn no_ghost_hits_on_real_map_floors() {
             slides += 1;
             let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
             if t.hit() {
+                // A slide may stop where it passes within the stop distance of solid it does
+                // not touch (Quake's skin: a gentle slope just above the floor); a stop
+                // farther than 2 × the stop distance from all solid is a ghost.
+                let clearance = oracle.distance(&exact, t.end.as_dvec3(), 1.0);
+                if clearance <= 2.0 * f64::from(SURFACE_CLIP_EPSILON) {
+                    skin_stops += 1;
+                    continue;
+                }
                 stops.push(format!(
-                    "{name}{label} {start}->{end}: stopped at {} ({:?})",
+                    "{name}{label} {start}->{end}: stopped at {} ({:?}), clearance {clearance}",
                     t.fraction, t.normal
                 ));
             }
         }
     }
-    println!("real-map floor slides: {slides}, stops: {}", stops.len());
+    println!(
+        "real-map floor slides: {slides}, ghost stops: {}, stops within the stop distance's skin: {skin_stops}",
+        stops.len()
+    );
     for stop in &stops {
         println!("  {stop}");
     }
@@ -407,4 +425,234 @@ fn inflated(shape: &OracleShape, amount: f64) -> OracleShape {
                 .collect(),
         },
     }
+}
+
+/// The planes of a `.map` brush exactly as its face points define them, in f64: unit
+/// normal and distance, solid where `n·x < d` (issue 13: what "the brush as the file wrote
+/// it" means, independent of the compiler's snapping).
+fn file_planes(face_points: &[[DVec3; 3]]) -> Vec<(DVec3, f64)> {
+    face_points
+        .iter()
+        .map(|[p0, p1, p2]| {
+            let n = (*p0 - *p1).cross(*p2 - *p1).normalize();
+            (n, n.dot(*p1))
+        })
+        .collect()
+}
+
+fn bundled(name: &str) -> Vec<u8> {
+    read(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("maps")
+            .join(name),
+    )
+}
+
+/// Issue 13, off-axis snapping: on `maps/offaxis_faces.map` faces tilted 1e-4 to 1e-2 rad
+/// off an axis keep their tilt, so a point swept straight into one stops outside the brush
+/// as the file's three points define it, within twice the stop distance of it. Snapping
+/// such a face onto the axis (a component compared with ±1) moved it up to 0.33 units.
+#[test]
+fn issue_13_points_stop_outside_faces_a_little_off_an_axis() {
+    let src = bundled("offaxis_faces.map");
+    let file = parse_map(&src).expect("parse");
+    let map = compile(&src).map;
+    let stop = f64::from(SURFACE_CLIP_EPSILON);
+    let mut checked = 0;
+    // World brushes 1..=4: block i spans y 320·i..320·i + 256; its fifth face is the tilted
+    // +x side, its sixth the tilted top.
+    for (i, brush) in file.brushes().skip(1).take(4).enumerate() {
+        let points: Vec<[DVec3; 3]> = brush.faces.iter().map(|f| f.points).collect();
+        let planes = file_planes(&points);
+        let y0 = 320.0 * i as f32;
+        for dy in [1.0f32, 64.0, 128.0, 192.0, 255.0] {
+            let y = y0 + dy;
+            for (start, end, face) in [
+                (Vec3::new(400.0, y, 64.0), Vec3::new(128.0, y, 64.0), 4),
+                (Vec3::new(128.0, y, 300.0), Vec3::new(128.0, y, 64.0), 5),
+            ] {
+                let t = map.trace(&TraceShape::point(), start, end, Contents::MASK_SOLID);
+                assert!(t.hit(), "block {i} {start}->{end}: no hit");
+                let p = t.end.as_dvec3();
+                // Outside the brush as written: in front of at least one file plane.
+                let outside = planes
+                    .iter()
+                    .map(|(n, d)| n.dot(p) - d)
+                    .fold(f64::MIN, f64::max);
+                let (n, d) = planes[face];
+                let gap = n.dot(p) - d;
+                assert!(
+                    outside > 0.0 && gap > 0.0,
+                    "block {i} {start}->{end}: ends {gap} from the file's face (inside)"
+                );
+                assert!(
+                    gap <= 2.0 * stop,
+                    "block {i} {start}->{end}: stops {gap} from the file's face"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 40);
+}
+
+/// Issue 13, many faces: every brush gets exact contacts whatever its face count. On
+/// `maps/many_sided.map` (a 128-sided and a 362-sided upright prism) spheres, cylinders,
+/// capsules and hulls swept past a prism half a unit clear of it are never stopped, and swept
+/// straight at it stop within twice the stop distance. Brushes over 64 faces used to keep the
+/// plane-shifted hit, which stopped them up to 4 units short in open space.
+#[test]
+fn issue_13_rounded_shapes_pass_and_meet_many_sided_prisms_exactly() {
+    let src = bundled("many_sided.map");
+    let map = compile(&src).map;
+    let oracle = Oracle::new(&solid_world(&src));
+    for b in 0..map.brushes().len() {
+        assert!(map.brush_features(b).is_some(), "brush {b} has no features");
+    }
+    let stop = f64::from(SURFACE_CLIP_EPSILON);
+    let shapes = [
+        ShapeParams::Sphere(16.0),
+        ShapeParams::Cylinder(16.0, 24.0),
+        ShapeParams::Capsule(12.0, 20.0),
+        ShapeParams::Hull(vec![
+            Vec3::new(-14.0, -9.0, -20.0),
+            Vec3::new(15.0, -12.0, -16.0),
+            Vec3::new(-3.0, 16.0, -22.0),
+            Vec3::new(2.0, 1.0, 24.0),
+            Vec3::new(11.0, 10.0, 6.0),
+        ]),
+    ];
+    let mut rng = Pcg32::new(1313);
+    let (mut passes, mut meets) = (0, 0);
+    // (centre, circumradius) of the two prisms.
+    for (centre, radius) in [
+        (Vec3::new(0.0, 0.0, 96.0), 192.0f32),
+        (Vec3::new(1024.0, 0.0, 96.0), 256.0),
+    ] {
+        for params in &shapes {
+            let (shape, exact) = (params.shape(), oracle_shape(params));
+            for _ in 0..60 {
+                let angle = rng.range_f64(0.0, std::f64::consts::TAU) as f32;
+                let out = Vec3::new(angle.cos(), angle.sin(), 0.0);
+                let along = Vec3::new(-out.y, out.x, 0.0);
+                // Tangent: the shape's support towards the axis plus half a unit of clearance
+                // off the circumscribed circle, then checked clear by the oracle.
+                let reach = shape.support_distance(-out);
+                let c = centre + out * (radius + reach + 0.5);
+                let (start, end) = (c - along * 150.0, c + along * 150.0);
+                if oracle
+                    .first_hit(&exact, start.as_dvec3(), end.as_dvec3())
+                    .is_none()
+                {
+                    let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+                    assert!(
+                        !t.hit(),
+                        "{params:?} {start}->{end}: stopped at {} in open space (clearance {})",
+                        t.fraction,
+                        oracle.distance(&exact, t.end.as_dvec3(), 64.0)
+                    );
+                    passes += 1;
+                }
+                // Head on, towards the axis.
+                let from = centre + out * (radius + reach + 40.0);
+                let t = map.trace(&shape, from, centre, Contents::MASK_SOLID);
+                assert!(t.hit(), "{params:?} {from}: no hit");
+                let clearance = oracle.distance(&exact, t.end.as_dvec3(), 64.0);
+                assert!(
+                    !exact_overlaps(&oracle, &exact, t.end.as_dvec3()) && clearance <= 2.0 * stop,
+                    "{params:?} {from}->{centre}: clearance {clearance}"
+                );
+                meets += 1;
+            }
+        }
+    }
+    println!("many-sided prisms: {passes} passes, {meets} head-on meets");
+    assert!(passes >= 400 && meets == 480);
+}
+
+/// Issue 13, far slanted terrain: on `maps/far_slabs.map` (terrain of slanted triangular
+/// prisms, thin slanted slabs and gentle slabs about 4,000 units from the origin) a point
+/// swept straight down stops within twice the stop distance of the surface it meets, and
+/// outside it, both as compiled (the oracle) and as the file's points define it. The gentle
+/// slabs' tops (under 1e-3 rad off level) were snapped level, a third of a unit off at their
+/// ends.
+#[test]
+fn issue_13_points_stop_at_the_stop_distance_on_far_slanted_terrain() {
+    let src = bundled("far_slabs.map");
+    let file = parse_map(&src).expect("parse");
+    let map = compile(&src).map;
+    // The file's planes of the gentle slabs (world brushes 69..=71), top face first.
+    let gentle: Vec<Vec<(DVec3, f64)>> = file
+        .brushes()
+        .skip(69)
+        .map(|b| file_planes(&b.faces.iter().map(|f| f.points).collect::<Vec<_>>()))
+        .collect();
+    assert_eq!(gentle.len(), 3);
+    let stop = f64::from(SURFACE_CLIP_EPSILON);
+    let mut rng = Pcg32::new(4001);
+    let mut gentle_checked = 0;
+    for (k, planes) in gentle.iter().enumerate() {
+        let x0 = -4352.0 + 576.0 * k as f64;
+        for _ in 0..300 {
+            let x = rng.range_f64(x0 + 1.0, x0 + 511.0) as f32;
+            let y = rng.range_f64(3841.0, 4351.0) as f32;
+            let (start, end) = (Vec3::new(x, y, 300.0), Vec3::new(x, y, 0.0));
+            let t = map.trace(&TraceShape::point(), start, end, Contents::MASK_SOLID);
+            assert!(t.hit(), "{start}->{end}: no hit");
+            let p = t.end.as_dvec3();
+            let (n, d) = planes[0];
+            let gap = n.dot(p) - d;
+            assert!(
+                gap > 0.0 && gap <= 2.0 * stop,
+                "gentle slab {k} {start}->{end}: stops {gap} from the file's top"
+            );
+            gentle_checked += 1;
+        }
+    }
+    assert_eq!(gentle_checked, 900);
+    let oracle = Oracle::new(&solid_world(&src));
+    let mut rng = Pcg32::new(4000);
+    let mut worst = 0.0f64;
+    let mut checked = 0;
+    for (lo, hi) in [
+        (
+            Vec3::new(3840.0, 3840.0, 0.0),
+            Vec3::new(4352.0, 4352.0, 0.0),
+        ),
+        (
+            Vec3::new(-4352.0, -4352.0, 0.0),
+            Vec3::new(-3840.0, -3840.0, 0.0),
+        ),
+        (
+            Vec3::new(3840.0, -4160.0, 0.0),
+            Vec3::new(4448.0, -3648.0, 0.0),
+        ),
+    ] {
+        for _ in 0..1000 {
+            let x = rng.range_f64(f64::from(lo.x) + 1.0, f64::from(hi.x) - 1.0) as f32;
+            let y = rng.range_f64(f64::from(lo.y) + 1.0, f64::from(hi.y) - 1.0) as f32;
+            let (start, end) = (Vec3::new(x, y, 700.0), Vec3::new(x, y, -200.0));
+            let exact = OracleShape::Point;
+            let t = map.trace(&TraceShape::point(), start, end, Contents::MASK_SOLID);
+            let first = oracle.first_hit(&exact, start.as_dvec3(), end.as_dvec3());
+            assert_eq!(t.hit(), first.is_some(), "{start}->{end}");
+            if !t.hit() {
+                continue;
+            }
+            let clearance = oracle.distance(&exact, t.end.as_dvec3(), 64.0);
+            assert!(
+                !exact_overlaps(&oracle, &exact, t.end.as_dvec3()),
+                "{start}->{end}: ends inside at {}",
+                t.end
+            );
+            worst = worst.max(clearance);
+            assert!(
+                clearance <= 2.0 * stop,
+                "{start}->{end}: stops {clearance} from the nearest solid"
+            );
+            checked += 1;
+        }
+    }
+    println!("far slanted terrain: {checked} point sweeps, worst clearance {worst:.4}");
+    assert!(checked >= 2000);
 }

@@ -63,7 +63,7 @@ pub(crate) enum Contact {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compiled::{BrushFeatures, FacePlane};
+    use crate::compiled::{BrushFeatures, Edge, FacePlane};
     use crate::tolerance::SURFACE_CLIP_EPSILON;
     use glam::{DVec3, Vec3};
 
@@ -71,7 +71,7 @@ mod tests {
     struct Owned<'p> {
         planes: &'p [FacePlane],
         corners: Vec<DVec3>,
-        edges: Vec<(u8, u8)>,
+        edges: Vec<Edge>,
     }
 
     impl<'p> Owned<'p> {

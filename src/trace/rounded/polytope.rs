@@ -8,7 +8,7 @@
 use glam::{DVec3, Vec3};
 
 use super::core::Core;
-use crate::compiled::{BrushFeatures, FacePlane};
+use crate::compiled::{BrushFeatures, Edge, FacePlane};
 use crate::tolerance::FACE_NORMAL_EPSILON;
 use crate::trace::gjk::{self, Simplex, SupportMap};
 
@@ -17,7 +17,7 @@ use crate::trace::gjk::{self, Simplex, SupportMap};
 pub(crate) struct Polytope<'a> {
     pub(super) planes: &'a [FacePlane],
     pub(super) corners: &'a [DVec3],
-    pub(super) edges: &'a [(u8, u8)],
+    pub(super) edges: &'a [Edge],
     /// The magnitude of the brush's coordinates (at least 1), in units.
     pub(super) scale: f64,
     /// How far outside a plane still counts as on the brush, in units.
@@ -81,7 +81,13 @@ impl<'a> Polytope<'a> {
             }
         };
         for (n, d, id) in self.planes {
-            let q = p - *n * (n.dot(p) - d);
+            // The nearest point lies inside a face only if `p` is in front of it, so faces
+            // `p` is behind give no nearer candidate (and a many-sided brush costs less).
+            let height = n.dot(p) - d;
+            if height <= 0.0 {
+                continue;
+            }
+            let q = p - *n * height;
             if self.inside(q) {
                 consider(q, Some(*id));
             }
@@ -100,7 +106,7 @@ impl<'a> Polytope<'a> {
 }
 
 /// Whether `core` rounded by `radius` at `p` touches or overlaps the brush (true for a brush
-/// too complex to measure, the conservative answer).
+/// without features, only a degenerate one of a crafted file: the conservative answer).
 pub(crate) fn within(shape: Option<&Polytope<'_>>, core: &Core<'_>, radius: f32, p: Vec3) -> bool {
     let Some(shape) = shape else {
         return true;
