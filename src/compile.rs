@@ -12,7 +12,7 @@ use std::time::Instant;
 use glam::{DVec3, Vec3};
 
 use crate::brush::{Brush, BrushOwner, brush_bevels, brushes_from_map, is_origin_texture};
-pub use crate::brush::{Diagnostic, Severity};
+pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
 use crate::compiled::{
     CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide, LoadError,

@@ -107,8 +107,8 @@ internal_mod! {
 }
 
 pub use compile::{
-    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, Severity, check_brushes,
-    compile_map, compile_map_with,
+    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Severity,
+    check_brushes, compile_map, compile_map_with,
 };
 pub use compiled::{CompiledMap, LoadError, Model, WorldSummary};
 pub use contents::Contents;

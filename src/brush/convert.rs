@@ -10,7 +10,7 @@
 use glam::DVec3;
 
 use super::solidity::brush_contents;
-use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, Severity};
+use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapBrush, MapFace, SourceLoc};
 use crate::tolerance::{CLIP_EPSILON, MAX_BRUSH_FACES, MAX_MAP_COORD, MIN_BRUSH_VOLUME};
@@ -38,38 +38,58 @@ pub(super) fn add_brush(out: &mut BrushOutput, brush: &MapBrush, owner: BrushOwn
         }
         Err(reason) => {
             out.rejected += 1;
+            let (kind, reason) = reason;
             out.diagnostics.push(Diagnostic {
                 loc: brush.loc,
                 severity: Severity::Warning,
+                kind,
                 message: format!("brush rejected: {reason}"),
             });
         }
     }
 }
 
-fn note(diagnostics: &mut Vec<Diagnostic>, loc: SourceLoc, message: String) {
+fn note(
+    diagnostics: &mut Vec<Diagnostic>,
+    loc: SourceLoc,
+    kind: DiagnosticKind,
+    message: String,
+) {
     diagnostics.push(Diagnostic {
+        kind,
         loc,
         severity: Severity::Note,
         message,
     });
 }
 
-fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<BrushSide>, String> {
+/// Why a brush was rejected: the kind and the sentence.
+type Rejection = (DiagnosticKind, String);
+
+fn build(
+    brush: &MapBrush,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Vec<BrushSide>, Rejection> {
     if let Some(face) = brush.faces.iter().find(|f| {
         f.points
             .iter()
             .any(|p| p.abs().max_element() > MAX_MAP_COORD)
     }) {
-        return Err(format!(
-            "the face at {} has a point beyond ±{MAX_MAP_COORD} units",
-            face.loc
+        return Err((
+            DiagnosticKind::OutOfRange,
+            format!(
+                "the face at {} has a point beyond ±{MAX_MAP_COORD} units",
+                face.loc
+            ),
         ));
     }
     if brush.faces.len() > MAX_BRUSH_FACES {
-        return Err(format!(
-            "{} faces, more than the {MAX_BRUSH_FACES} a brush may have",
-            brush.faces.len()
+        return Err((
+            DiagnosticKind::TooManyFaces,
+            format!(
+                "{} faces, more than the {MAX_BRUSH_FACES} a brush may have",
+                brush.faces.len()
+            ),
         ));
     }
     let mut candidates: Vec<Candidate> = Vec::with_capacity(brush.faces.len());
@@ -79,6 +99,7 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
             note(
                 diagnostics,
                 face.loc,
+                DiagnosticKind::CollinearFace,
                 "face dropped: its three points are collinear".to_owned(),
             );
             continue;
@@ -87,6 +108,7 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
             note(
                 diagnostics,
                 face.loc,
+                DiagnosticKind::DuplicatePlane,
                 format!(
                     "duplicate plane merged with the face at {}",
                     earlier.face.loc
@@ -98,17 +120,23 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
             .iter()
             .find(|c| c.plane.is_same(&plane.flipped()))
         {
-            return Err(format!(
-                "mirrored planes: the faces at {} and {} face opposite ways on one plane",
-                mirror.face.loc, face.loc
+            return Err((
+                DiagnosticKind::MirroredPlanes,
+                format!(
+                    "mirrored planes: the faces at {} and {} face opposite ways on one plane",
+                    mirror.face.loc, face.loc
+                ),
             ));
         }
         candidates.push(Candidate { plane, face });
     }
     if candidates.len() < 4 {
-        return Err(format!(
-            "no volume: {} usable face(s), a closed brush needs at least 4",
-            candidates.len()
+        return Err((
+            DiagnosticKind::NoVolume,
+            format!(
+                "no volume: {} usable face(s), a closed brush needs at least 4",
+                candidates.len()
+            ),
         ));
     }
     // Snap each face's plane by its polygon under the file's planes (`BuildPlane::snapped`),
@@ -127,6 +155,7 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
             note(
                 diagnostics,
                 candidate.face.loc,
+                DiagnosticKind::DuplicatePlane,
                 format!(
                     "duplicate plane merged with the face at {} once both were snapped",
                     earlier.face.loc
@@ -138,9 +167,12 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
             .iter()
             .find(|c| c.plane.is_same(&candidate.plane.flipped()))
         {
-            return Err(format!(
-                "mirrored planes: the faces at {} and {} face opposite ways on one plane",
-                mirror.face.loc, candidate.face.loc
+            return Err((
+                DiagnosticKind::MirroredPlanes,
+                format!(
+                    "mirrored planes: the faces at {} and {} face opposite ways on one plane",
+                    mirror.face.loc, candidate.face.loc
+                ),
             ));
         }
         merged.push(candidate);
@@ -157,23 +189,33 @@ fn build(brush: &MapBrush, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Brus
             None => note(
                 diagnostics,
                 candidate.face.loc,
+                DiagnosticKind::RedundantFace,
                 "face dropped: its plane does not touch the brush".to_owned(),
             ),
         }
     }
     if sides.len() < 4 {
-        return Err(format!("no volume: only {} face(s) bound it", sides.len()));
+        return Err((
+            DiagnosticKind::NoVolume,
+            format!("no volume: only {} face(s) bound it", sides.len()),
+        ));
     }
     let open = sides
         .iter()
         .flat_map(|s| s.winding.points.iter())
         .any(|p| p.abs().max_element() > MAX_MAP_COORD);
     if open {
-        return Err("not closed: its faces leave it unbounded".to_owned());
+        return Err((
+            DiagnosticKind::NotClosed,
+            "not closed: its faces leave it unbounded".to_owned(),
+        ));
     }
     let volume = volume(&sides);
     if volume < MIN_BRUSH_VOLUME {
-        return Err(format!("no volume: {volume:.3e} cubic units"));
+        return Err((
+            DiagnosticKind::NoVolume,
+            format!("no volume: {volume:.3e} cubic units"),
+        ));
     }
     Ok(sides)
 }

@@ -99,6 +99,31 @@ pub enum Severity {
     Warning,
 }
 
+/// What a diagnostic is about, for tools that act on it (an editor that selects the brush, a
+/// report that counts); the message says it in a sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// A face whose three points are collinear was dropped.
+    CollinearFace,
+    /// A face on the same plane as an earlier one was merged into it.
+    DuplicatePlane,
+    /// A face whose plane does not touch the brush was dropped.
+    RedundantFace,
+    /// Two faces face opposite ways on one plane: the brush was rejected.
+    MirroredPlanes,
+    /// Fewer than four faces bound a volume, or the volume is too small: rejected.
+    NoVolume,
+    /// The faces leave the brush unbounded: rejected.
+    NotClosed,
+    /// A point lies beyond the coordinate limit: rejected.
+    OutOfRange,
+    /// More faces than a brush may have: rejected.
+    TooManyFaces,
+    /// Patches were read but do not collide.
+    PatchesIgnored,
+}
+
 /// A problem that did not stop the stage.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -106,6 +131,8 @@ pub struct Diagnostic {
     pub loc: SourceLoc,
     /// How bad.
     pub severity: Severity,
+    /// What it is about.
+    pub kind: DiagnosticKind,
     /// What happened, as a sentence.
     pub message: String,
 }
@@ -153,6 +180,7 @@ pub fn brushes_from_map(map: &MapFile) -> BrushOutput {
         out.diagnostics.push(Diagnostic {
             loc: first.loc,
             severity: Severity::Note,
+            kind: DiagnosticKind::PatchesIgnored,
             message: format!(
                 "{} patch(es) ignored for collision: patches are not solid",
                 patches.count()

@@ -1,8 +1,9 @@
 //! Brush stage tests: planes from points, merging, rejection with locations, solidity rules.
 
 use glam::DVec3;
-use planeshift::brush::{BrushOwner, Severity};
+use planeshift::brush::BrushOwner;
 use planeshift::contents::Contents;
+use planeshift::{DiagnosticKind, Severity};
 
 use crate::support::{box_brush_face_lines, box_map, brushes, located};
 
@@ -57,6 +58,14 @@ fn duplicate_planes_merge_and_collinear_faces_drop_with_notes() {
         ]
     );
     assert!(out.diagnostics.iter().all(|d| d.severity == Severity::Note));
+    let kinds: Vec<DiagnosticKind> = out.diagnostics.iter().map(|d| d.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            DiagnosticKind::DuplicatePlane,
+            DiagnosticKind::CollinearFace
+        ]
+    );
 }
 
 #[test]
@@ -80,6 +89,20 @@ fn brushes_without_volume_or_with_mirrored_planes_are_rejected_at_their_location
             "17:1: brush rejected: no volume: 0 usable face(s), a closed brush needs at least 4",
         ]
     );
+    let kinds: Vec<DiagnosticKind> = out.diagnostics.iter().map(|d| d.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            DiagnosticKind::NoVolume,
+            DiagnosticKind::MirroredPlanes,
+            DiagnosticKind::NoVolume
+        ]
+    );
+    assert!(
+        out.diagnostics
+            .iter()
+            .all(|d| d.severity == Severity::Warning)
+    );
 }
 
 #[test]
@@ -101,6 +124,11 @@ fn open_and_huge_brushes_are_rejected() {
             "brush rejected: not closed: its faces leave it unbounded",
             "brush rejected: the face at 11:1 has a point beyond ±262144 units",
         ]
+    );
+    let kinds: Vec<DiagnosticKind> = out.diagnostics.iter().map(|d| d.kind).collect();
+    assert_eq!(
+        kinds,
+        [DiagnosticKind::NotClosed, DiagnosticKind::OutOfRange]
     );
 }
 

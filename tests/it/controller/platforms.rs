@@ -184,7 +184,12 @@ fn config_loads_from_toml_and_rejects_bad_values() {
         }
     }
     let unknown = ControllerConfig::from_toml("gravityy = 800.0").unwrap_err();
-    assert!(unknown.to_string().contains("gravityy"), "{unknown}");
+    // The parser's message, which names the field, is the error's source.
+    let source = std::error::Error::source(&unknown).map(|e| e.to_string());
+    assert!(
+        source.is_some_and(|s| s.contains("gravityy")),
+        "{unknown:?}"
+    );
     assert!(matches!(
         ControllerConfig::from_toml("step_height = "),
         Err(ConfigError::Toml(_))
