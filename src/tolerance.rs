@@ -352,6 +352,18 @@ pub const MAX_BRUSH_FACES: usize = 1024;
 /// degenerate, as only a crafted file can make it, and keeps the plane-shifted hit.
 pub const FEATURE_CLIP_BUDGET: usize = 64;
 
+/// Plane tests the whole feature table may take per brush side of a file (unitless), beyond
+/// [`FEATURE_WORK_BASE`]. Real maps take about 12·F per side for brushes of F faces (under
+/// 500 for the shared corpus's 34-face brushes; a 362-sided prism takes 4,400 per side, which
+/// the other brushes' allowance and the base cover); a crafted file of brushes with a
+/// thousand faces each would take 12,000, so this bounds load time per byte of file (a side
+/// is about three bytes: measured 1.5 µs per byte at most) while no real map comes near it.
+pub const FEATURE_WORK_PER_SIDE: usize = 1024;
+
+/// Plane tests the feature table may take whatever the file's size (unitless): 2^25, some
+/// tens of milliseconds, enough for a small map of two brushes of a thousand faces each.
+pub const FEATURE_WORK_BASE: usize = 1 << 25;
+
 /// GJK stops when its upper and lower bounds on a distance differ by at most this fraction
 /// of the coordinates' magnitude, and calls two sets nearer than that touching (unitless,
 /// applied in f64). 1e-11 is 4e-8 units at Quake's ±4096 and 3e-6 at [`MAX_MAP_COORD`]:

@@ -15,15 +15,18 @@
 //!   a chord of that face); each edge is listed once;
 //! - every brush of a validated world gets features, whatever its face count, except a
 //!   degenerate one a crafted file may hold (no corner, more polygon corners than a convex
-//!   polytope of its faces can have, or more than [`FEATURE_CLIP_BUDGET`] × F² plane tests):
-//!   that brush gets `None` and its sweeps keep the plane-shifted hit, which is
-//!   conservative.
+//!   polytope of its faces can have, or more than [`FEATURE_CLIP_BUDGET`] × F² plane tests),
+//!   or one past the whole table's budget ([`FEATURE_WORK_BASE`] plus
+//!   [`FEATURE_WORK_PER_SIDE`] per side of the file, far above what real maps take): that
+//!   brush gets `None` and its sweeps keep the plane-shifted hit, which is conservative. So
+//!   load time is linear in the file's size with a small constant, whatever a file claims.
 
 use glam::DVec3;
 
 use super::{CompiledBrush, CompiledSide, Plane};
 use crate::tolerance::{
-    BASE_WINDING_EXTENT, FEATURE_CLIP_BUDGET, FEATURE_EPSILON, MAX_BRUSH_FACES,
+    BASE_WINDING_EXTENT, FEATURE_CLIP_BUDGET, FEATURE_EPSILON, FEATURE_WORK_BASE,
+    FEATURE_WORK_PER_SIDE, MAX_BRUSH_FACES,
 };
 
 /// One face plane in f64: unit normal, distance, and its index in the plane table.
@@ -80,19 +83,29 @@ impl FeatureTable {
         let mut table = FeatureTable::default();
         table.spans.reserve(brushes.len());
         let mut scratch = Scratch::default();
+        // The whole table's work is bounded by the file's size: a base plus an allowance per
+        // side; what one brush may take is also bounded by its own face count.
+        let mut remaining =
+            FEATURE_WORK_BASE.saturating_add(FEATURE_WORK_PER_SIDE.saturating_mul(sides.len()));
         for brush in brushes {
             let first = brush.first_side as usize;
             let faces = sides
                 .get(first..first + brush.face_count as usize)
                 .unwrap_or_default();
-            let span = table.push(faces, planes, &mut scratch);
+            let span = table.push(faces, planes, &mut scratch, &mut remaining);
             table.spans.push(span);
         }
         table
     }
 
     /// Appends one brush's features; a span with `present == false` when it has none.
-    fn push(&mut self, faces: &[CompiledSide], planes: &[Plane], scratch: &mut Scratch) -> Span {
+    fn push(
+        &mut self,
+        faces: &[CompiledSide],
+        planes: &[Plane],
+        scratch: &mut Scratch,
+        remaining: &mut usize,
+    ) -> Span {
         let face_planes: Vec<FacePlane> = faces
             .iter()
             .filter_map(|side| {
@@ -100,7 +113,13 @@ impl FeatureTable {
                 Some((p.normal.as_dvec3(), f64::from(p.dist), side.plane))
             })
             .collect();
-        let Some((corners, edges)) = features_of(&face_planes, scratch) else {
+        let allowed = FEATURE_CLIP_BUDGET
+            .saturating_mul(face_planes.len().saturating_mul(face_planes.len()))
+            .min(*remaining);
+        let mut budget = allowed;
+        let found = features_of(&face_planes, scratch, &mut budget);
+        *remaining -= allowed - budget;
+        let Some((corners, edges)) = found else {
             return Span::default();
         };
         let span = Span {
@@ -161,7 +180,8 @@ const BASE_EDGE: u32 = u32::MAX;
 /// for a degenerate set (see the module doc).
 #[cfg(test)]
 pub(crate) fn corners_and_edges(planes: &[FacePlane]) -> Option<(Vec<DVec3>, Vec<Edge>)> {
-    features_of(planes, &mut Scratch::default())
+    let mut budget = FEATURE_CLIP_BUDGET * planes.len() * planes.len();
+    features_of(planes, &mut Scratch::default(), &mut budget)
 }
 
 /// See [`corners_and_edges`]. Each face's polygon is clipped by the other planes, its edges
@@ -169,7 +189,13 @@ pub(crate) fn corners_and_edges(planes: &[FacePlane]) -> Option<(Vec<DVec3>, Vec
 /// intersection of the face's plane and its two edges' planes, taken in index order, so
 /// that every face meeting at a corner computes it identically (clipping alone gives each
 /// face its own rounding, which on slivers exceeds the merge tolerance).
-fn features_of(planes: &[FacePlane], scratch: &mut Scratch) -> Option<(Vec<DVec3>, Vec<Edge>)> {
+/// `budget` is the plane tests it may take; what it took is subtracted, and `None` comes back
+/// when it runs out.
+fn features_of(
+    planes: &[FacePlane],
+    scratch: &mut Scratch,
+    budget: &mut usize,
+) -> Option<(Vec<DVec3>, Vec<Edge>)> {
     let count = planes.len();
     if count == 0 || count > MAX_BRUSH_FACES {
         return None;
@@ -179,7 +205,6 @@ fn features_of(planes: &[FacePlane], scratch: &mut Scratch) -> Option<(Vec<DVec3
     // A convex polytope of F faces has at most 3F − 6 edges, so its face polygons have at
     // most 6F − 12 corners in all; more means the planes are degenerate.
     let most_polygon_corners = 6 * count;
-    let mut budget = FEATURE_CLIP_BUDGET * count * count;
     let mut corners: Vec<DVec3> = Vec::new();
     let mut edges: Vec<Edge> = Vec::new();
     let mut polygon_corners = 0usize;
@@ -189,7 +214,7 @@ fn features_of(planes: &[FacePlane], scratch: &mut Scratch) -> Option<(Vec<DVec3
             if i == j || scratch.polygon.is_empty() {
                 continue;
             }
-            budget = budget.checked_sub(scratch.polygon.len())?;
+            *budget = budget.checked_sub(scratch.polygon.len())?;
             clip_behind(
                 &scratch.polygon,
                 (m, e, j as u32),
@@ -206,7 +231,7 @@ fn features_of(planes: &[FacePlane], scratch: &mut Scratch) -> Option<(Vec<DVec3
         if polygon_corners > most_polygon_corners {
             return None;
         }
-        budget = budget.checked_sub(polygon.len() * count)?;
+        *budget = budget.checked_sub(polygon.len() * count)?;
         // Each polygon corner as a brush corner (merged within `eps`, which is what two
         // faces' polygons agree to at a corner of more than three planes).
         scratch.ring.clear();

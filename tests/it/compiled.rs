@@ -802,3 +802,91 @@ fn mutated_bodies_load_as_ok_or_typed_errors_quickly() {
     );
     assert!(outcomes[0] > 0 && outcomes[3] > 0 && outcomes[1] > 0);
 }
+
+/// The costliest brushes a file may hold for the feature table derived at load: many brushes of
+/// `MAX_BRUSH_FACES` faces each, all tangent to a sphere so that every face is a real face
+/// (each face's polygon is clipped by every other plane). The table's work is bounded by the
+/// file's size (`FEATURE_WORK_BASE` plus `FEATURE_WORK_PER_SIDE` per side): the first such
+/// brush gets exact features, brushes past the budget keep the plane-shifted hit. Load time
+/// against the file's size is printed for the closing figures, not asserted.
+#[test]
+fn the_feature_table_of_many_faced_brushes_loads_in_time_linear_in_the_file() {
+    use planeshift::tolerance::MAX_BRUSH_FACES;
+    let body = arena_body();
+    let faces = MAX_BRUSH_FACES;
+    // Directions spread over the sphere (a Fibonacci lattice), each plane stored with its
+    // negation as the plane table requires.
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    let mut crafted = body.clone();
+    let first_plane = crafted.planes.len() as u32;
+    for i in 0..faces {
+        let z = 1.0 - 2.0 * (i as f64 + 0.5) / faces as f64;
+        let r = (1.0 - z * z).sqrt();
+        let (s, c) = (golden * i as f64).sin_cos();
+        let normal = Vec3::new((r * c) as f32, (r * s) as f32, z as f32).normalize();
+        crafted.planes.push(Plane {
+            normal,
+            dist: 100.0,
+        });
+        crafted.planes.push(Plane {
+            normal: -normal,
+            dist: -100.0,
+        });
+    }
+    let mut sizes_and_times = Vec::new();
+    for brushes in [1usize, 4, 16, 64] {
+        let mut file = crafted.clone();
+        let model = file.models.len() - 1;
+        for _ in 0..brushes {
+            let first_side = file.sides.len() as u32;
+            file.sides.extend((0..faces as u32).map(|k| CompiledSide {
+                plane: first_plane + 2 * k,
+                bevel: false,
+            }));
+            file.brushes.push(CompiledBrush {
+                contents: Contents::SOLID,
+                first_side,
+                side_count: faces as u32,
+                face_count: faces as u32,
+                box_side_count: faces as u32,
+                mins: Vec3::splat(-100.0),
+                maxs: Vec3::splat(100.0),
+                box_exact: false,
+                reach: 1.0,
+            });
+            file.models[model].brush_count += 1;
+        }
+        let bytes = file.file();
+        let started = std::time::Instant::now();
+        let loaded = CompiledMap::from_bytes(&bytes);
+        let seconds = started.elapsed().as_secs_f64();
+        let map = loaded.unwrap_or_else(|e| panic!("{brushes} brushes: {e}"));
+        let crafted_ids = map.brushes().len() - brushes..map.brushes().len();
+        let with_features: Vec<bool> = crafted_ids
+            .map(|b| map.brush_features(b).is_some())
+            .collect();
+        assert!(
+            with_features[0],
+            "the first many-faced brush gets exact features"
+        );
+        let first = map
+            .brush_features(map.brushes().len() - brushes)
+            .expect("features");
+        assert_eq!(first.planes.len(), faces);
+        // Features, where given, come in file order until the budget runs out.
+        assert!(
+            with_features.windows(2).all(|w| w[0] || !w[1]),
+            "{with_features:?}"
+        );
+        let given = with_features.iter().filter(|f| **f).count();
+        sizes_and_times.push((brushes, given, bytes.len(), seconds));
+    }
+    for (brushes, given, bytes, seconds) in &sizes_and_times {
+        println!(
+            "{brushes} brushes of {faces} faces ({given} with features): {bytes} bytes loaded in \
+             {:.1} ms ({:.2} us per byte)",
+            seconds * 1e3,
+            seconds * 1e6 / *bytes as f64
+        );
+    }
+}
