@@ -124,6 +124,17 @@ pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, Tr
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+/// The largest size or coordinate of a shape, relative to its reference point, in map
+/// units: the shape constructors refuse more.
+pub const MAX_SHAPE_EXTENT: f32 = tolerance::MAX_SHAPE_EXTENT;
+
+/// The most points a convex hull shape may have.
+pub const MAX_HULL_POINTS: usize = tolerance::MAX_HULL_POINTS;
+
+/// The largest coordinate a sweep may start or end at, in map units: beyond it (or not
+/// finite) a sweep answers start-solid and all-solid at its start.
+pub const MAX_COORD: f32 = tolerance::MAX_COMPILED_COORD;
+
 /// How far a sweep stops in front of the surface it hits, in map units (1/32, Quake's
 /// `DIST_EPSILON`): the end of a sweep is never inside solid, and the next sweep from it
 /// starts outside.

@@ -64,7 +64,7 @@ pub struct ControllerConfig {
     /// Height of the standing shape, feet to head (Quake 3: 56). At least
     /// `crouch_height`.
     ///
-    /// In (0, 4096] units ([`MAX_CHARACTER_HEIGHT`]).
+    /// In (0, 4096] units.
     pub stand_height: f32,
     /// Height of the crouched shape (Quake 3: 40). The feet stay put when crouching on the
     /// ground; in the air the head stays and the feet tuck up (Source).
@@ -84,7 +84,7 @@ pub struct ControllerConfig {
     /// Smallest tread accepted when stepping up, as a fraction of the shape's width (Rapier's
     /// `min_width` 0.5): a riser topped by a ledge narrower than this is not climbed.
     ///
-    /// In [0, 4] ([`MAX_STEP_TREAD_FRACTION`]).
+    /// In [0, 4].
     pub min_step_tread: f32,
     /// Ground whose normal z is at least this is walkable (Quake 3 `MIN_WALK_NORMAL` 0.7,
     /// about 45.57°); steeper ground is slid down.
@@ -93,16 +93,16 @@ pub struct ControllerConfig {
     pub walkable_normal_z: f32,
     /// Gravity, units/s² (Quake 3 800).
     ///
-    /// In [0, 100000] units/s² ([`MAX_CONFIG_ACCELERATION`]).
+    /// In [0, 100000] units/s².
     pub gravity: f32,
     /// Upward speed of a jump, units/s (Quake 3 270: apex 45.56).
     ///
-    /// In [0, 100000] units/s ([`MAX_CONFIG_SPEED`]).
+    /// In [0, 100000] units/s.
     pub jump_speed: f32,
     /// After landing faster than `hard_landing_speed`, jumping waits this long, seconds
     /// (Quake 3 `PMF_TIME_LAND` 0.25).
     ///
-    /// In [0, 60] s ([`MAX_CONFIG_DELAY`]).
+    /// In [0, 60] s.
     pub land_jump_delay: f32,
     /// Downward speed above which a landing delays the next jump, units/s (Quake 3 200).
     ///
@@ -110,11 +110,11 @@ pub struct ControllerConfig {
     pub hard_landing_speed: f32,
     /// Top running speed, units/s (Quake 3 `g_speed` 320).
     ///
-    /// In (0, 100000] units/s ([`MAX_CONFIG_SPEED`]).
+    /// In (0, 100000] units/s.
     pub max_speed: f32,
     /// Ground acceleration, in multiples of the wish speed per second (Quake 3 10).
     ///
-    /// In [0, 1000] per second ([`MAX_CONFIG_RATE`]).
+    /// In [0, 1000] per second.
     pub accelerate: f32,
     /// Air acceleration, same unit (Quake 3 1: little air control).
     ///
@@ -145,7 +145,7 @@ pub struct ControllerConfig {
     pub airborne_rise_speed: f32,
     /// The fixed tick, seconds (Quake 3 `pmove_msec` 8 ms). Every step advances exactly this.
     ///
-    /// In [0.0001, 0.2] s ([`MIN_TICK`], [`MAX_TICK`]).
+    /// In [0.0001, 0.2] s.
     pub tick: f32,
 }
 

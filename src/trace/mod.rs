@@ -21,11 +21,11 @@
 //!   blocked by it; starting and ending inside gives fraction 0.
 //! - No heap allocation per sweep; [`CompiledMap`] is `Send + Sync`; results of
 //!   [`CompiledMap::trace_batch`] come back in query order.
-//! - Input out of range (a coordinate that is not finite or beyond [`MAX_COMPILED_COORD`],
+//! - Input out of range (a coordinate that is not finite or beyond [`MAX_COORD`](crate::MAX_COORD),
 //!   a model offset beyond it, a rotation that does not normalise) is answered, never
 //!   computed with: a start-solid, all-solid result at `start` (so the controller treats
 //!   such a place as solid and never moves there). Nothing of a valid world lies beyond the
-//!   limit, and shapes are at most [`MAX_SHAPE_EXTENT`](crate::tolerance::MAX_SHAPE_EXTENT)
+//!   limit, and shapes are at most [`MAX_SHAPE_EXTENT`](crate::MAX_SHAPE_EXTENT)
 //!   in size, so every number a sweep computes stays finite.
 //!
 //! Moving models: [`CompiledMap::trace_model`] sweeps through model `k` placed by a
@@ -59,7 +59,7 @@ use tree_walk::{Sweep, Through};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 
 /// Whether every coordinate of `v` is finite and within the world limit
-/// [`MAX_COMPILED_COORD`] (a NaN fails the comparison).
+/// [`MAX_COORD`](crate::MAX_COORD) (a NaN fails the comparison).
 fn in_range(v: Vec3) -> bool {
     v.abs().cmple(Vec3::splat(MAX_COMPILED_COORD)).all()
 }
@@ -155,7 +155,7 @@ impl Default for ModelPlacement {
 impl CompiledMap {
     /// Sweeps `shape` from `start` to `end` through the world model; what `mask` names blocks.
     ///
-    /// Input out of range (`start` or `end` not finite or beyond [`MAX_COMPILED_COORD`] on
+    /// Input out of range (`start` or `end` not finite or beyond [`MAX_COORD`](crate::MAX_COORD) on
     /// some axis) returns a start-solid, all-solid result at `start`.
     ///
     /// # Examples
@@ -194,7 +194,7 @@ impl CompiledMap {
 
     /// Sweeps through model `model` (0 is the world) standing at `placement`. Positions and
     /// the result are in world space. An unknown model is never hit. Input out of range (as
-    /// for [`Self::trace`], or an offset beyond [`MAX_COMPILED_COORD`], or a rotation that
+    /// for [`Self::trace`], or an offset beyond [`MAX_COORD`](crate::MAX_COORD), or a rotation that
     /// is not finite or does not normalise) returns a start-solid, all-solid result at
     /// `start`.
     #[must_use]
