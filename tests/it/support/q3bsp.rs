@@ -10,13 +10,14 @@
 //! Guarantees: little-endian layout of `code/qcommon/qfiles.h`; `Q3Bsp::parse` never panics
 //! and refuses, with a message, a bad magic or version, a lump outside the file or whose length
 //! is not a multiple of its record size (`cm_load.c`'s "funny lump size"), and any index or
-//! range that points outside its table. Nodes must name children after themselves (q3map2
-//! writes the tree in preorder), so a descent always ends. After `parse` every query indexes
-//! without checks and cannot panic or loop.
+//! range that points outside its table. Nodes must name children after themselves (q3map2's
+//! `writebsp.c` `EmitDrawNode` writes the tree in preorder), so a descent always ends. After
+//! `parse` every query indexes without checks and cannot panic or loop. Plane tests are done
+//! in f64 on the stored f32 values (the engine uses f32); the two agree away from faces.
 
 use std::fmt;
 
-/// `"IBSP"` read as a little-endian integer.
+/// The four bytes a Quake 3 `.bsp` opens with (`BSP_IDENT` in `qfiles.h`).
 pub const MAGIC: &[u8; 4] = b"IBSP";
 /// The Quake III Arena version (`BSP_VERSION` in `qfiles.h`).
 pub const VERSION: i32 = 46;
