@@ -11,7 +11,8 @@
 //! by one entity's `"model" "*k"`, in order, and its brushes are listed by leaves outside
 //! the world's tree only; and a damaged file (truncated, bad magic or
 //! version, a lump length off by one, a huge offset, an index out of range, seeded mutations)
-//! is an error with a message, never a panic.
+//! is an error with a message, never a panic. Also a few known facts: one SOLID sky shader
+//! per map, bevel entries' flags, dm17ish's tool volume in the sky, kaos's lava brush.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -701,5 +702,74 @@ fn q3bsp_crafted_minimal_file_reads() {
         put_i32(&mut bad, lump_field(lump::ENTITIES) + 4, text.len() as i32);
         bad.extend_from_slice(text);
         refused(&bad, "entities", &String::from_utf8_lossy(text));
+    }
+}
+
+#[test]
+fn q3bsp_known_shaders_and_points() {
+    for (name, _, bsp) in &real_bsps("q3bsp_known_shaders_and_points") {
+        let named = || bsp.shaders.iter().filter(|s| !s.is_noshader());
+        // One sky shader per map, SOLID; pads (NODAMAGE) are SOLID too.
+        let sky: Vec<_> = named()
+            .filter(|s| s.surface_flags & surf::SKY != 0)
+            .collect();
+        assert_eq!(sky.len(), 1, "{name}: sky shaders {sky:?}");
+        assert_eq!(sky[0].content_flags, contents::SOLID, "{name}: {sky:?}");
+        assert!(
+            named()
+                .filter(|s| s.surface_flags & surf::NODAMAGE != 0)
+                .all(|s| s.content_flags == contents::SOLID),
+            "{name}: a NODAMAGE shader that is not SOLID"
+        );
+        // Bevels are SOLID with surface flags masked to the physics bits (q3map2 `map.c`
+        // `AddBrushBevels`).
+        const BEVEL_FLAGS: u32 = surf::NODAMAGE
+            | surf::SLICK
+            | surf::FLESH
+            | surf::METALSTEPS
+            | surf::NOSTEPS
+            | surf::DUST
+            | surf::NOOB;
+        for s in bsp.shaders.iter().filter(|s| s.is_noshader()) {
+            assert_eq!(s.content_flags, contents::SOLID, "{name}: {s:?}");
+            assert_eq!(s.surface_flags & !BEVEL_FLAGS, 0, "{name}: {s:?}");
+        }
+        match name.as_str() {
+            "dm17ish" => {
+                let mut flags: Vec<u32> = bsp
+                    .shaders
+                    .iter()
+                    .filter(|s| s.is_noshader())
+                    .map(|s| s.surface_flags)
+                    .collect();
+                flags.sort_unstable();
+                assert_eq!(flags, [0, 0x80000, 0x80001], "{name}: noshader flags");
+                // Open sky filled by a tool volume: DONOTENTER | TRANSLUCENT.
+                let p = [-1000.0, -1200.0, 1000.0];
+                let expected = contents::DONOTENTER | contents::TRANSLUCENT;
+                assert_eq!(bsp.point_contents(p), expected, "{name}");
+                assert_eq!(bsp.point_contents_brute(p), expected, "{name}");
+            }
+            "kaos" => {
+                // The lava face's shader has WATER | LAVA | FOG, but its brush's content
+                // shader is the first liquid face's: common/lavacaulk, LAVA alone.
+                let lava = named()
+                    .find(|s| s.name == "textures/liquids/lavahell_750")
+                    .map(|s| s.content_flags);
+                assert_eq!(lava, Some(0x2000_0068), "{name}");
+                let lava_brushes: Vec<_> = bsp
+                    .brushes
+                    .iter()
+                    .filter(|b| bsp.brush_contents(b) & contents::LIQUID != 0)
+                    .map(|b| (bsp.shaders[b.shader].name.as_str(), bsp.brush_contents(b)))
+                    .collect();
+                assert_eq!(
+                    lava_brushes,
+                    [("textures/common/lavacaulk", contents::LAVA)],
+                    "{name}"
+                );
+            }
+            _ => {}
+        }
     }
 }

@@ -84,8 +84,12 @@ pub mod surf {
     pub const NODAMAGE: u32 = 0x1;
     pub const SLICK: u32 = 0x2;
     pub const SKY: u32 = 0x4;
+    pub const FLESH: u32 = 0x40;
     pub const NODRAW: u32 = 0x80;
+    pub const METALSTEPS: u32 = 0x1000;
+    pub const NOSTEPS: u32 = 0x2000;
     pub const NONSOLID: u32 = 0x4000;
+    pub const DUST: u32 = 0x40000;
     pub const NOOB: u32 = 0x80000;
 }
 
