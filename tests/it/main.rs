@@ -17,6 +17,8 @@ mod corpus;
 mod fuzz;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
+/// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.
+mod q3bsp;
 /// Repository rules that keep docs true.
 mod tidy;
 /// Sweep properties that need no oracle.

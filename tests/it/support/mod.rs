@@ -5,6 +5,7 @@
 pub mod oracle;
 #[cfg(test)]
 mod oracle_tests;
+pub mod q3bsp;
 mod real_maps;
 
 pub use real_maps::{bundled_maps, real_maps, real_maps_dir, repo_root};
