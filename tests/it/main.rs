@@ -17,6 +17,8 @@ mod corpus;
 mod fuzz;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
+/// Quake 3 shader semantics on the real OpenArena scripts.
+mod shader;
 /// Repository rules that keep docs true.
 mod tidy;
 /// Sweep properties that need no oracle.
