@@ -18,6 +18,7 @@
 //! The built-ins are the surfaceparms of OpenArena's `scripts/common.shader`, name by name;
 //! the integration tests check that both resolve to the same flags.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -257,19 +258,20 @@ impl ShaderSet {
     pub fn add_script(&mut self, file: &str, text: &[u8]) -> Result<(), ShaderError> {
         let script = parse_shader_script(file, text)?;
         for def in script.defs {
-            if self.scripts.contains_key(&def.name) {
-                self.redefinitions += 1;
-                self.duplicated.insert(def.name);
-            } else {
-                let origin = ShaderOrigin::Script {
-                    file: file.to_string(),
-                    pos: def.pos,
-                };
-                let resolved = ResolvedShader {
-                    flags: def.flags,
-                    origin,
-                };
-                self.scripts.insert(def.name, resolved);
+            match self.scripts.entry(def.name) {
+                Entry::Occupied(first) => {
+                    self.redefinitions += 1;
+                    self.duplicated.insert(first.key().clone());
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(ResolvedShader {
+                        flags: def.flags,
+                        origin: ShaderOrigin::Script {
+                            file: file.to_string(),
+                            pos: def.pos,
+                        },
+                    });
+                }
             }
         }
         self.diagnostics.extend(script.diagnostics);
