@@ -482,3 +482,185 @@ fn mutated_scripts_never_panic() {
     println!("{ok} read, {err} errors");
     assert!(ok > 0 && err > 0);
 }
+
+/// The records of a Quake 3 `.bsp` (IBSP 46, Quake III Arena `qfiles.h`) that these tests
+/// compare with: shader entries, models' brush ranges, brushes' content shaders.
+struct Ibsp {
+    /// (name, surface flags, content flags) per shader entry.
+    shaders: Vec<(String, u32, u32)>,
+    /// (first brush, brush count) per model; model 0 is the world.
+    models: Vec<(usize, usize)>,
+    /// The content shader of each brush.
+    brush_shaders: Vec<usize>,
+}
+
+/// Lump numbers and record sizes (`qfiles.h`).
+const LUMP_SHADERS: usize = 1;
+const LUMP_MODELS: usize = 7;
+const LUMP_BRUSHES: usize = 8;
+const SHADER_RECORD: usize = 72;
+const SHADER_NAME: usize = 64;
+const MODEL_RECORD: usize = 40;
+const BRUSH_RECORD: usize = 12;
+
+fn le_u32(bytes: &[u8], at: usize) -> u32 {
+    let b: [u8; 4] = bytes[at..at + 4].try_into().unwrap_or_default();
+    u32::from_le_bytes(b)
+}
+
+fn read_ibsp(bytes: &[u8]) -> Ibsp {
+    assert_eq!(&bytes[..4], b"IBSP");
+    assert_eq!(le_u32(bytes, 4), 46);
+    let lump = |n: usize, record: usize| {
+        let ofs = le_u32(bytes, 8 + 8 * n) as usize;
+        let len = le_u32(bytes, 12 + 8 * n) as usize;
+        assert_eq!(len % record, 0, "funny lump size");
+        bytes[ofs..ofs + len].chunks_exact(record)
+    };
+    let shaders = lump(LUMP_SHADERS, SHADER_RECORD)
+        .map(|r| {
+            let name = &r[..SHADER_NAME];
+            let end = name.iter().position(|&b| b == 0).unwrap_or(SHADER_NAME);
+            let name = String::from_utf8_lossy(&name[..end]).into_owned();
+            (name, le_u32(r, SHADER_NAME), le_u32(r, SHADER_NAME + 4))
+        })
+        .collect();
+    let models = lump(LUMP_MODELS, MODEL_RECORD)
+        .map(|r| (le_u32(r, 32) as usize, le_u32(r, 36) as usize))
+        .collect();
+    let brush_shaders = lump(LUMP_BRUSHES, BRUSH_RECORD)
+        .map(|r| le_u32(r, 8) as usize)
+        .collect();
+    Ibsp {
+        shaders,
+        models,
+        brush_shaders,
+    }
+}
+
+/// The nine lost levels, each a `.map` with the `.bsp` q3map2 built from it.
+const LOST_LEVELS: [&str; 9] = [
+    "kaos",
+    "dm17ish",
+    "am_icyhell",
+    "am_underworks",
+    "oa_ctf2old",
+    "am_mckinleyish",
+    "void2",
+    "q3dm6ish",
+    "blitzkrieg2",
+];
+
+/// The `.bsp` shader entries that disagree with the scripts: dm17ish's `.bsp` was built
+/// without `dm17ish-extra.shader`, which gives these metalsteps or nomarks.
+const STALE_BSP_SHADERS: [&str; 3] = [
+    "textures/e8/e8clangfloor05",
+    "textures/e8/e8trimlight",
+    "textures/e8/e8trimlight2_blue",
+];
+
+#[test]
+fn bsp_shader_entries_match_the_scripts() {
+    let Some(root) = real_maps_dir("bsp_shader_entries_match_the_scripts") else {
+        return;
+    };
+    let set =
+        ShaderSet::from_folders(&[root.join(OPENARENA_SCRIPTS), root.join(LOSTLEVELS_SCRIPTS)])
+            .unwrap_or_else(|e| panic!("{e}"));
+    let (mut named, mut stale) = (0, Vec::new());
+    for level in LOST_LEVELS {
+        let bsp = read_ibsp(&read(
+            &root.join(format!("openarena-lostlevels/{level}.bsp")),
+        ));
+        for (name, surface, contents) in &bsp.shaders {
+            if name == "noshader" {
+                continue;
+            }
+            named += 1;
+            // Built with `-noob`: every named shader carries NOOB.
+            let flags = set.flags(name);
+            if (flags.contents, flags.surface) != (*contents, surface & !surf::NOOB) {
+                stale.push(name.clone());
+            }
+        }
+    }
+    stale.sort();
+    assert_eq!(
+        (named, stale),
+        (236, STALE_BSP_SHADERS.map(String::from).to_vec())
+    );
+}
+
+/// Model by model, the run-time contents of the `.map`'s brushes (`q3_brush_contents`) as
+/// a sorted list, as q3map2 groups them: `func_group` into the world, origin brushes
+/// removed, models numbered in entity order over entities with brushes or patches.
+fn map_model_contents(set: &ShaderSet, map: &planeshift::MapFile) -> Vec<Vec<u32>> {
+    let mut models: Vec<Vec<u32>> = vec![Vec::new()];
+    for (index, entity) in map.entities.iter().enumerate() {
+        let model = if index == 0 || entity.classname() == "func_group" {
+            0
+        } else if entity.brushes.is_empty() && entity.patches.is_empty() {
+            continue;
+        } else {
+            models.push(Vec::new());
+            models.len() - 1
+        };
+        for b in &entity.brushes {
+            let sides: Vec<Q3Side> = b
+                .faces
+                .iter()
+                .map(|f| {
+                    let triple = f.extension.triple().map_or(0, |t| t.contents as u32);
+                    Q3Side::with_face_contents(set.texture_flags(&f.texture), triple)
+                })
+                .collect();
+            let Some(brush) = q3_brush_contents(&sides) else {
+                continue;
+            };
+            if brush.compile & compile::ORIGIN != 0 {
+                continue;
+            }
+            models[model].push(brush.contents);
+        }
+    }
+    for model in &mut models {
+        model.sort_unstable();
+    }
+    models
+}
+
+#[test]
+fn brush_contents_match_the_bsp_model_by_model() {
+    let Some(root) = real_maps_dir("brush_contents_match_the_bsp_model_by_model") else {
+        return;
+    };
+    let set =
+        ShaderSet::from_folders(&[root.join(OPENARENA_SCRIPTS), root.join(LOSTLEVELS_SCRIPTS)])
+            .unwrap_or_else(|e| panic!("{e}"));
+    let mut brushes = 0;
+    for level in LOST_LEVELS {
+        let dir = root.join("openarena-lostlevels");
+        let bsp = read_ibsp(&read(&dir.join(format!("{level}.bsp"))));
+        let map =
+            parse_map(&read(&dir.join(format!("{level}.map")))).unwrap_or_else(|e| panic!("{e}"));
+        let expected: Vec<Vec<u32>> = bsp
+            .models
+            .iter()
+            .map(|&(first, count)| {
+                let mut contents: Vec<u32> = bsp.brush_shaders[first..first + count]
+                    .iter()
+                    .map(|&s| bsp.shaders[s].2)
+                    .collect();
+                contents.sort_unstable();
+                contents
+            })
+            .collect();
+        let got = map_model_contents(&set, &map);
+        assert_eq!(got.len(), expected.len(), "{level}: models");
+        for (k, (g, e)) in got.iter().zip(&expected).enumerate() {
+            assert_eq!(g, e, "{level}: model {k}");
+        }
+        brushes += bsp.brush_shaders.len();
+    }
+    assert_eq!(brushes, 4876);
+}
