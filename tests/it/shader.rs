@@ -1,6 +1,8 @@
 //! Quake 3 shader semantics (`src/game/`) on the real OpenArena scripts: every file reads,
 //! the measured counts, the resolved `common/*` table from the scripts and from the built-ins,
-//! q3map2's brush rule on examples and on kaos, and seeded mutations that never panic.
+//! q3map2's brush rule on examples and on kaos, the nine lost levels' `.bsp` files as ground
+//! truth (shader entries; brush contents model by model), and seeded mutations that never
+//! panic.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
