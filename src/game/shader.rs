@@ -227,7 +227,7 @@ pub fn lookup_key(name: &str) -> String {
 /// q3map2's named `q3map_*` directives (`shaders.cpp`), lower case: none of them changes
 /// flags except through the entries handled by name in [`Parser::directive`]; a `q3map_X`
 /// outside this list is tried as `surfaceparm X`.
-const Q3MAP_DIRECTIVES: [&str; 64] = [
+const Q3MAP_DIRECTIVES: [&str; 67] = [
     "q3map_alphagen",
     "q3map_alphamod",
     "q3map_backshader",
@@ -292,10 +292,6 @@ const Q3MAP_DIRECTIVES: [&str; 64] = [
     "q3map_tcmod",
     "q3map_tesssize",
     "q3map_terrain",
-];
-
-/// Further named `q3map_*` directives (`shaders.cpp`), kept apart to keep the table short.
-const Q3MAP_DIRECTIVES_MORE: [&str; 3] = [
     "q3map_texturesize",
     "q3map_vertexscale",
     "q3map_vertexshadows",
@@ -581,7 +577,6 @@ impl<'a> Parser<'a, '_> {
             _ => {
                 if let Some(parm) = keyword.strip_prefix("q3map_")
                     && !Q3MAP_DIRECTIVES.contains(&keyword)
-                    && !Q3MAP_DIRECTIVES_MORE.contains(&keyword)
                 {
                     match surface_parm(parm) {
                         Some(parm) => parm.apply(flags),

@@ -148,7 +148,9 @@ const BUILTIN_COMMON: [(&str, &[&str]); 36] = [
 const BUILTIN_PREFIX: &str = "textures/common/";
 
 /// Every shader a level may name. See the module doc for the rules.
-#[derive(Clone, Debug, Default)]
+///
+/// [`ShaderSet::default`] is [`ShaderSet::new`]: the built-ins and no scripts.
+#[derive(Clone, Debug)]
 pub struct ShaderSet {
     /// Script definitions, first wins, by lower-case name.
     scripts: BTreeMap<String, ResolvedShader>,
@@ -185,13 +187,20 @@ impl ShaderSet {
         }
         ShaderSet {
             builtins,
-            ..ShaderSet::default()
+            ..ShaderSet::without_builtins()
         }
     }
 
     /// No built-ins and no scripts: every name gets `default` until scripts are added.
     pub fn without_builtins() -> Self {
-        ShaderSet::default()
+        ShaderSet {
+            scripts: BTreeMap::new(),
+            builtins: BTreeMap::new(),
+            duplicated: BTreeSet::new(),
+            redefinitions: 0,
+            files: Vec::new(),
+            diagnostics: Vec::new(),
+        }
     }
 
     /// The built-ins, then the scripts of each folder in order ([`ShaderSet::load_folder`]).
@@ -326,6 +335,12 @@ impl ShaderSet {
     /// Every warning of the scripts read, in order.
     pub fn diagnostics(&self) -> &[ShaderDiagnostic] {
         &self.diagnostics
+    }
+}
+
+impl Default for ShaderSet {
+    fn default() -> Self {
+        ShaderSet::new()
     }
 }
 

@@ -666,3 +666,50 @@ fn brush_contents_match_the_bsp_model_by_model() {
     }
     assert_eq!(brushes, 4876);
 }
+
+/// A fresh folder under the system's temporary folder, unique to this process and `name`.
+fn scratch_folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("planeshift-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
+#[test]
+fn folder_order_is_the_shader_list_else_sorted() {
+    let dir = scratch_folder("order");
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    };
+    write("b.shader", "textures/x/pool\n{\nsurfaceparm water\n}\n");
+    write("a.shader", "textures/x/pool\n{\nsurfaceparm lava\n}\n");
+    write("notes.txt", "textures/x/pool\n{\nsurfaceparm slime\n}\n");
+    // No list: every `*.shader` file, sorted by name, so `a.shader` defines the pool.
+    let set = ShaderSet::from_folders(&[&dir]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(set.files(), ["a.shader", "b.shader"]);
+    assert_eq!(set.texture_flags("x/pool").contents, contents::LAVA);
+    // A list decides the order (and which files count); the extension may be left out.
+    write("shaderlist.txt", "b\na.shader\n");
+    let set = ShaderSet::from_folders(&[&dir]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(set.files(), ["b.shader", "a.shader"]);
+    assert_eq!(set.texture_flags("x/pool").contents, contents::WATER);
+    // A listed script that is missing is an I/O error naming it.
+    write("shaderlist.txt", "b\nmissing\n");
+    match ShaderSet::from_folders(&[&dir]) {
+        Err(e @ planeshift::game::ShaderSetError::Io { .. }) => {
+            assert!(e.to_string().contains("missing.shader"), "{e}")
+        }
+        other => panic!("expected an I/O error, got {other:?}"),
+    }
+    // A malformed script is the parse error, with its file, line and column.
+    write("shaderlist.txt", "c\n");
+    write("c.shader", "textures/x/bad\n{\n{\n");
+    match ShaderSet::from_folders(&[&dir]) {
+        Err(e) => assert_eq!(
+            e.to_string(),
+            "c.shader:3:1: '{' of textures/x/bad is never closed"
+        ),
+        Ok(_) => panic!("expected a parse error"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
