@@ -75,7 +75,7 @@ pub struct ShaderDiagnostic {
     pub file: String,
     /// Where the offending token is.
     pub pos: ScriptPos,
-    /// The shader being defined.
+    /// The shader being defined (empty outside a definition).
     pub shader: String,
     /// What is wrong.
     pub kind: ShaderDiagnosticKind,
@@ -96,7 +96,11 @@ impl fmt::Display for ShaderDiagnostic {
                 write!(f, "\"{name}\" is not supported, ignored")?
             }
         }
-        write!(f, " (in {})", self.shader)
+        if self.shader.is_empty() {
+            Ok(())
+        } else {
+            write!(f, " (in {})", self.shader)
+        }
     }
 }
 
@@ -707,6 +711,16 @@ mod tests {
         );
         assert_eq!(error("s { /* }"), "t.shader:1:5: unterminated /* comment");
         assert_eq!(error("s { \"}"), "t.shader:1:5: unterminated quoted token");
+    }
+
+    #[test]
+    fn include_is_reported_and_skipped() {
+        let s = parse("$include \"other.shader\"\ns\n{\n}\n");
+        assert_eq!(s.defs.len(), 1);
+        assert_eq!(
+            s.diagnostics[0].to_string(),
+            "t.shader:1:1: warning: \"$include\" is not supported, ignored"
+        );
     }
 
     #[test]
