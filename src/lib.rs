@@ -91,6 +91,7 @@ macro_rules! internal {
 }
 
 pub mod map;
+internal_mod! { mod game; }
 internal_mod! { mod geom; }
 internal_mod! { mod brush; }
 internal_mod! { mod bsp; }

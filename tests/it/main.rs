@@ -19,6 +19,8 @@ mod fuzz;
 mod parse;
 /// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.
 mod q3bsp;
+/// Quake 3 shader semantics on the real OpenArena scripts.
+mod shader;
 /// Repository rules that keep docs true.
 mod tidy;
 /// Sweep properties that need no oracle.

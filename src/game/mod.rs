@@ -1,0 +1,27 @@
+//! What a level means for a game: Quake 3 shader semantics, self-contained.
+//!
+//! Takes shader script text (`scripts/*.shader`) and brush sides' shader names; gives each
+//! shader's Quake 3 content bits, surface flags and q3map2 compile flags, and a brush's
+//! contents as q3map2 computes them. Guarantees: never panics on script bytes; the rules are
+//! q3map2's (`shaders.cpp`, `games.cpp`, `map.cpp`) and the values Quake III Arena's
+//! (`surfaceflags.h`), each cited where it is used.
+//!
+//! - [`q3_flags`]: the bits and q3map2's surfaceparm table.
+//! - [`shader`]: the script reader.
+//! - [`shader_set`]: the shaders of one or more folders, over built-in `common/*` tool
+//!   shaders, with q3map2's first-definition-wins rule and its default for textures without
+//!   a definition.
+//! - [`q3_brush`]: a brush's contents from its sides (`SetBrushContents`).
+
+pub mod q3_brush;
+pub mod q3_flags;
+pub mod shader;
+pub mod shader_set;
+
+pub use q3_brush::{Q3BrushContents, Q3Side, q3_brush_contents};
+pub use q3_flags::{ShaderFlags, SurfaceParm, surface_parm};
+pub use shader::{
+    ScriptPos, ShaderDef, ShaderDiagnostic, ShaderDiagnosticKind, ShaderError, ShaderErrorKind,
+    ShaderScript, parse_shader_script,
+};
+pub use shader_set::{ShaderOrigin, ShaderSet, ShaderSetError};
