@@ -24,9 +24,9 @@
 use glam::DVec3;
 
 use super::{CompiledBrush, CompiledSide, Plane};
+use crate::geom::base_square;
 use crate::tolerance::{
-    BASE_WINDING_EXTENT, FEATURE_CLIP_BUDGET, FEATURE_EPSILON, FEATURE_WORK_BASE,
-    FEATURE_WORK_PER_SIDE, MAX_BRUSH_FACES,
+    FEATURE_CLIP_BUDGET, FEATURE_EPSILON, FEATURE_WORK_BASE, FEATURE_WORK_PER_SIDE, MAX_BRUSH_FACES,
 };
 
 /// One face plane in f64: unit normal, distance, and its index in the plane table.
@@ -291,28 +291,11 @@ fn meet(planes: &[FacePlane], mut which: [u32; 3]) -> Option<DVec3> {
     Some((b.cross(*c) * *da + c.cross(*a) * *db + ab * *dc) / det)
 }
 
-/// A square of half-side [`BASE_WINDING_EXTENT`] on the plane `n·x = d`, into `out`
+/// A square of half-side `BASE_WINDING_EXTENT` on the plane `n·x = d`, into `out`
 /// (`geom::Winding::base_for_plane`, in the runtime's types).
 fn base_polygon(n: DVec3, d: f64, out: &mut Vec<Corner>) {
-    let a = n.abs();
-    let up = if a.z >= a.x && a.z >= a.y {
-        DVec3::X
-    } else {
-        DVec3::Z
-    };
-    let up = (up - n * up.dot(n)).normalize_or_zero() * BASE_WINDING_EXTENT;
-    let right = up.cross(n).normalize_or_zero() * BASE_WINDING_EXTENT;
-    let origin = n * d;
     out.clear();
-    out.extend(
-        [
-            origin - right + up,
-            origin + right + up,
-            origin + right - up,
-            origin - right - up,
-        ]
-        .map(|p| (p, BASE_EDGE)),
-    );
+    out.extend(base_square(n, d).map(|p| (p, BASE_EDGE)));
 }
 
 /// The part of `polygon` behind the plane `m·x = e` (index `j`) into `out` (empty when

@@ -10,3 +10,4 @@ mod winding;
 
 pub use plane::{BuildPlane, PlaneKind};
 pub use winding::Winding;
+pub(crate) use winding::base_square;

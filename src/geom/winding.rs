@@ -30,24 +30,8 @@ impl Winding {
     /// plane nearest the origin (Quake's `BaseWindingForPlane`).
     #[must_use]
     pub fn base_for_plane(plane: &BuildPlane) -> Winding {
-        let n = plane.normal;
-        let a = n.abs();
-        // The world axis least aligned with the normal gives a well-conditioned basis.
-        let up = if a.z >= a.x && a.z >= a.y {
-            DVec3::X
-        } else {
-            DVec3::Z
-        };
-        let up = (up - n * up.dot(n)).normalize_or_zero() * BASE_WINDING_EXTENT;
-        let right = up.cross(n).normalize_or_zero() * BASE_WINDING_EXTENT;
-        let origin = n * plane.dist;
         Winding {
-            points: vec![
-                origin - right + up,
-                origin + right + up,
-                origin + right - up,
-                origin - right - up,
-            ],
+            points: base_square(plane.normal, plane.dist).to_vec(),
         }
     }
 
@@ -138,6 +122,29 @@ impl Winding {
         }
         twice.length() * 0.5
     }
+}
+
+/// The corners, in winding order, of a square of half-side [`BASE_WINDING_EXTENT`] on the
+/// plane `n·x = d` (unit `n`) centred on the plane's point nearest the origin (Quake's
+/// `BaseWindingForPlane`); the world axis least aligned with the normal gives a
+/// well-conditioned basis.
+#[must_use]
+pub(crate) fn base_square(n: DVec3, d: f64) -> [DVec3; 4] {
+    let a = n.abs();
+    let up = if a.z >= a.x && a.z >= a.y {
+        DVec3::X
+    } else {
+        DVec3::Z
+    };
+    let up = (up - n * up.dot(n)).normalize_or_zero() * BASE_WINDING_EXTENT;
+    let right = up.cross(n).normalize_or_zero() * BASE_WINDING_EXTENT;
+    let origin = n * d;
+    [
+        origin - right + up,
+        origin + right + up,
+        origin + right - up,
+        origin - right - up,
+    ]
 }
 
 #[cfg(test)]

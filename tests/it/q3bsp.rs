@@ -20,31 +20,20 @@ use std::path::{Path, PathBuf};
 use crate::support::q3bsp::{
     HEADER_LEN, LUMP_COUNT, MST_PATCH, Q3Brush, Q3Bsp, RECORD_SIZES, contents, lump, surf,
 };
-use crate::support::{Pcg32, read, real_maps_dir};
+use crate::support::{Pcg32, files_in, read, real_maps_dir};
 
 /// Every `.bsp` under `dir`, sorted, as (file stem, path).
 fn bsps_in(dir: &Path) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "bsp") {
-                let stem = path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                out.push((stem, path));
-            }
-        }
-    }
-    out.sort();
-    out
+    files_in(dir, "bsp")
+        .into_iter()
+        .map(|(_, path)| {
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (stem, path)
+        })
+        .collect()
 }
 
 /// The real `.bsp` files, read and parsed (the data is the test's own: a refusal fails).

@@ -8,7 +8,7 @@ mod oracle_tests;
 pub mod q3bsp;
 mod real_maps;
 
-pub use real_maps::{bundled_maps, real_maps, real_maps_dir, repo_root};
+pub use real_maps::{bundled_maps, files_in, real_maps, real_maps_dir, repo_root};
 
 use std::path::Path;
 

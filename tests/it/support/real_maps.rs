@@ -33,6 +33,12 @@ pub fn real_maps_dir(test: &str) -> Option<PathBuf> {
 
 /// Every `.map` under `dir`, sorted, as (relative name, path).
 pub fn maps_in(dir: &Path) -> Vec<(String, PathBuf)> {
+    files_in(dir, "map")
+}
+
+/// Every file with the extension `extension` under `dir`, sorted, as (path relative to
+/// `dir` with `/` separators, path).
+pub fn files_in(dir: &Path, extension: &str) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -43,7 +49,7 @@ pub fn maps_in(dir: &Path) -> Vec<(String, PathBuf)> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "map") {
+            } else if path.extension().is_some_and(|e| e == extension) {
                 let name = path
                     .strip_prefix(dir)
                     .unwrap_or(&path)
