@@ -20,7 +20,8 @@ use crate::trace::{ShapeKind, TraceShape};
 /// What a region is drawn as: one colour per class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ContentsClass {
-    /// Quake 2 mist and other non-solid contents, drawn first (under everything).
+    /// Quake 2 mist, trigger volumes and other non-solid contents, drawn first (under
+    /// everything).
     Other,
     /// Water.
     Water,
@@ -55,12 +56,14 @@ impl ContentsClass {
         ContentsClass::Mover,
     ];
 
-    /// The class of a brush of model `model` made of `contents`: movers by model, then the
-    /// most visible bit (sky, window, solid, clip, lava, slime, water).
+    /// The class of a brush of model `model` made of `contents`: triggers are `Other`, movers
+    /// go by model, then the most visible bit (sky, window, solid, clip, lava, slime, water).
     #[must_use]
     pub fn of(contents: Contents, model: usize) -> ContentsClass {
         let has = |c: Contents| contents.intersects(c);
-        if model != 0 {
+        if has(Contents::TRIGGER) {
+            ContentsClass::Other
+        } else if model != 0 {
             ContentsClass::Mover
         } else if has(Contents::SKY) {
             ContentsClass::Sky
