@@ -4,8 +4,10 @@
 //! statistics and per-stage timings. Guarantees: the result has passed
 //! the loader's validation; models are the world (index 0) then every other
 //! brush entity in file order; the world tree holds the solid world brushes plus the world's
-//! liquids (so leaves know water, slime and lava); bevels are added to every stored brush
-//! and never split.
+//! liquids (so leaves know water, slime and lava); a trigger entity's model holds its
+//! brushes as [`Contents::TRIGGER`] volumes, which never block; every entity is kept, in
+//! file order, with its model (key/values beyond the file's limits are left out with a
+//! warning); bevels are added to every stored brush and never split.
 
 use std::time::Instant;
 
