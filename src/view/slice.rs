@@ -6,8 +6,9 @@
 //! the lines where its bevel planes cross the height, and ready-made paths per
 //! [`ContentsClass`] so that a frame draws a whole map in a few fills. Guarantees: a polygon
 //! is exactly the brush's cross-section up to [`SLICE_CLIP_EPSILON`] (faces only: bevels never
-//! cut a brush); brushes that do not reach the height give no polygon; nothing panics on any
-//! validated world.
+//! cut a brush); brushes that do not reach the height give no polygon, nor do trigger
+//! volumes (they never block, so the map is drawn as a character meets it); nothing panics
+//! on any validated world.
 
 use glam::{Vec2, Vec3};
 use tiny_skia::{Path, PathBuilder};
@@ -151,7 +152,8 @@ impl Slice {
             let first = info.first_brush as usize;
             let count = info.brush_count as usize;
             for (offset, brush) in world.brushes().iter().enumerate().skip(first).take(count) {
-                if !(brush.mins.z <= z && z <= brush.maxs.z) {
+                let trigger = brush.contents.intersects(Contents::TRIGGER);
+                if trigger || !(brush.mins.z <= z && z <= brush.maxs.z) {
                     continue;
                 }
                 let planes = world
