@@ -282,3 +282,44 @@ fn area_queries_on_the_arena() {
         Some(Contents::TRIGGER)
     );
 }
+
+/// A character runs through the arena's trigger_multiple exactly as it runs where the map
+/// has no trigger, and the touch query sees it inside on the way.
+#[test]
+fn a_character_runs_through_a_trigger_as_through_air() {
+    let path = bundled_maps()
+        .into_iter()
+        .find(|(name, _)| name.contains("arena"))
+        .expect("arena.map")
+        .1;
+    let src = read(&path);
+    let map = compile(&src).map;
+    let bare = compile(without_triggers(&src).as_bytes()).map;
+    let trigger = map
+        .find_entities("trigger_multiple")
+        .find_map(|e| e.model())
+        .expect("the arena's trigger");
+    let m = &map.models()[trigger];
+    let start = Vec3::new((m.mins.x + m.maxs.x) * 0.5, m.mins.y - 96.0, m.mins.z);
+    let mut with = crate::controller::player(start);
+    let mut without = crate::controller::player(start);
+    let input = crate::controller::run(Vec3::Y);
+    let mut ticks_inside = 0;
+    for tick in 0..120 {
+        with.step(&map, &input);
+        without.step(&bare, &input);
+        assert_eq!(with.state(), without.state(), "tick {tick}");
+        if map
+            .touching_triggers(with.shape(), with.shape_center())
+            .any(|k| k == trigger)
+        {
+            ticks_inside += 1;
+        }
+    }
+    assert!(
+        with.position().y > m.maxs.y,
+        "ran through: {}",
+        with.position()
+    );
+    assert!(ticks_inside > 10, "{ticks_inside} ticks inside the trigger");
+}
