@@ -323,3 +323,87 @@ fn a_character_runs_through_a_trigger_as_through_air() {
     );
     assert!(ticks_inside > 10, "{ticks_inside} ticks inside the trigger");
 }
+
+/// Quake 3 ground truth: q3map2's `.bsp` of each OpenArena map keeps every trigger as a
+/// model of brushes (`common/trigger`). Pairing the k-th trigger entity of the `.bsp` with
+/// the k-th of the `.map`, random points around each trigger are touched by the query
+/// exactly when they lie inside one of the `.bsp` model's brushes (points within 0.01 of a
+/// plane, where f32 planes may round either way, are left out).
+#[test]
+fn trigger_volumes_match_q3map2s_trigger_models() {
+    use crate::support::q3bsp::Q3Bsp;
+    let Some(dir) = crate::support::real_maps_dir("trigger_volumes_match_q3map2s_trigger_models")
+    else {
+        return;
+    };
+    let dir = dir.join("openarena-lostlevels");
+    let mut bsps: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the OpenArena folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bsp"))
+        .collect();
+    bsps.sort();
+    assert!(!bsps.is_empty());
+    let point = TraceShape::point();
+    let (mut triggers, mut inside, mut outside) = (0, 0, 0);
+    for path in &bsps {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let bsp = Q3Bsp::parse(&read(path)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let map = compile(&read(&path.with_extension("map"))).map;
+        let ours: Vec<usize> = trigger_models(&map);
+        let theirs: Vec<usize> = bsp
+            .entities
+            .iter()
+            .filter(|e| e.classname().starts_with("trigger_"))
+            .filter_map(|e| e.get("model")?.strip_prefix('*')?.parse().ok())
+            .collect();
+        assert_eq!(ours.len(), theirs.len(), "{name}: trigger models");
+        let mut rng = Pcg32::new(0x51_7a2e);
+        for (&model, &k) in ours.iter().zip(&theirs) {
+            triggers += 1;
+            let q = &bsp.models[k];
+            let brushes = &bsp.brushes[q.first_brush..q.first_brush + q.num_brushes];
+            for _ in 0..200 {
+                let p: [f64; 3] = std::array::from_fn(|a| {
+                    rng.range_f64(f64::from(q.mins[a]) - 8.0, f64::from(q.maxs[a]) + 8.0)
+                });
+                let distances = |b: &crate::support::q3bsp::Q3Brush| {
+                    bsp.brush_sides[b.first_side..b.first_side + b.num_sides]
+                        .iter()
+                        .map(|s| bsp.planes[s.plane].distance(p))
+                        .collect::<Vec<f64>>()
+                };
+                let near = brushes.iter().any(|b| {
+                    distances(b).iter().all(|&d| d < 0.01)
+                        && distances(b).iter().any(|d| d.abs() < 0.01)
+                });
+                if near {
+                    continue;
+                }
+                let expected = brushes
+                    .iter()
+                    .any(|b| distances(b).iter().all(|&d| d <= 0.0));
+                let at = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32);
+                let found = map.touching_triggers(&point, at).any(|m| m == model);
+                assert_eq!(
+                    found, expected,
+                    "{name}: trigger *{k} (our model {model}) at {at}"
+                );
+                if expected {
+                    inside += 1;
+                } else {
+                    outside += 1;
+                }
+            }
+        }
+    }
+    println!(
+        "{} .bsp files, {triggers} trigger models: {inside} points inside touched, {outside} outside not",
+        bsps.len()
+    );
+    assert!(inside > 0 && outside > 0);
+}
