@@ -63,8 +63,9 @@ impl CompiledMap {
     /// entities) that `shape` placed at `at` overlaps, in increasing order, exactly: the
     /// shape touches a trigger when it overlaps one of its brushes (touching counts), as
     /// Quake 3's `G_TouchTriggers` tests with a zero-length sweep. Models are taken as
-    /// compiled, in map space. Allocation-free. Pair an index with its entity through
-    /// [`CompiledMap::model_entity`].
+    /// compiled, in map space. Allocation-free; the cost is a bounds test per model, then
+    /// one zero-length sweep per trigger model whose bounds the shape reaches. Pair an index
+    /// with its entity through [`CompiledMap::model_entity`].
     ///
     /// Triggers never block: sweeps and the controller pass through them.
     ///
