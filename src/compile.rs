@@ -4,8 +4,10 @@
 //! statistics and per-stage timings. Guarantees: the result has passed
 //! the loader's validation; models are the world (index 0) then every other
 //! brush entity in file order; the world tree holds the solid world brushes plus the world's
-//! liquids (so leaves know water, slime and lava); bevels are added to every stored brush
-//! and never split.
+//! liquids (so leaves know water, slime and lava); a trigger entity's model holds its
+//! brushes as [`Contents::TRIGGER`] volumes, which never block; every entity is kept, in
+//! file order, with its model (key/values beyond the file's limits are left out with a
+//! warning); bevels are added to every stored brush and never split.
 
 use std::time::Instant;
 
@@ -15,8 +17,8 @@ use crate::brush::{Brush, BrushOwner, brush_bevels, brushes_from_map, is_origin_
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
 use crate::compiled::{
-    CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide, LoadError,
-    MapData, Model, NodeChild, Plane,
+    CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide,
+    EntityRecord, LoadError, MapData, Model, NodeChild, Plane,
 };
 use crate::contents::Contents;
 use crate::map::{Entity, MapFile, ParseError, parse_map};
@@ -48,13 +50,13 @@ pub struct CompileOutput {
 const LIQUIDS: Contents =
     Contents(Contents::WATER.0 | Contents::SLIME.0 | Contents::LAVA.0 | Contents::MIST.0);
 
-/// What a brush contributes to its model's tree: its contents when solid, its liquids
-/// otherwise (triggers and tool brushes contribute nothing).
+/// What a brush contributes to its model's tree: its contents when solid, its liquids or
+/// its trigger bit otherwise (tool brushes contribute nothing).
 fn tree_contents(brush: &Brush) -> Contents {
     if brush.solid {
         brush.contents
     } else {
-        Contents(brush.contents.0 & LIQUIDS.0)
+        Contents(brush.contents.0 & (LIQUIDS.0 | Contents::TRIGGER.0))
     }
 }
 
@@ -130,25 +132,35 @@ pub fn compile_map_with(
 
     let map = parse_map(src)?;
     lap("parse", &mut timings);
-    let output = brushes_from_map(&map);
+    let mut output = brushes_from_map(&map);
     lap("brushes", &mut timings);
 
-    // Models: the world, then each brush entity in file order.
-    let mut model_brushes: Vec<(Option<usize>, Vec<&Brush>)> = vec![(None, Vec::new())];
-    let mut model_of_entity = vec![0; map.entities.len()];
+    // Models: the world (its entity is the first `worldspawn`), then each brush entity in
+    // file order.
+    let worldspawn = map
+        .entities
+        .iter()
+        .position(|e| e.classname().eq_ignore_ascii_case("worldspawn"));
+    let mut model_brushes: Vec<(Option<usize>, Vec<&Brush>)> = vec![(worldspawn, Vec::new())];
+    let mut model_of_entity: Vec<Option<u32>> = vec![None; map.entities.len()];
+    if let Some(w) = worldspawn {
+        model_of_entity[w] = Some(0);
+    }
     for (index, entity) in map.entities.iter().enumerate() {
         let world = crate::brush::is_world_class(entity.classname());
         if !world && !entity.brushes.is_empty() {
-            model_of_entity[index] = model_brushes.len();
+            model_of_entity[index] = Some(model_brushes.len() as u32);
             model_brushes.push((Some(index), Vec::new()));
         }
     }
+    let entities = entity_records(&map.entities, &model_of_entity, &mut output.diagnostics);
+    let output = output;
     let mut origins: Vec<Option<DVec3>> = vec![None; model_brushes.len()];
     for brush in &output.brushes {
         let model = match brush.owner {
             BrushOwner::World => 0,
             // Owners index the same entity list.
-            BrushOwner::Entity(e) => model_of_entity[e],
+            BrushOwner::Entity(e) => model_of_entity[e].map_or(0, |m| m as usize),
         };
         if brush.sides.iter().all(|s| is_origin_texture(&s.texture)) {
             origins[model] = Some((brush.mins + brush.maxs) * 0.5);
@@ -230,7 +242,9 @@ pub fn compile_map_with(
     for (((entity, brushes), tree), origin) in model_brushes.iter().zip(&trees).zip(&origins) {
         let root = append_tree(&mut data, tree, first_brush);
         let (mins, maxs) = model_bounds(brushes);
+        let entity_index = entity.map(|e| e as u32);
         let entity = entity.and_then(|e| map.entities.get(e));
+        let entity = entity.filter(|_| entity_index != worldspawn.map(|w| w as u32));
         data.models.push(Model {
             root,
             first_brush,
@@ -241,10 +255,11 @@ pub fn compile_map_with(
                 .map(|o| o.as_vec3())
                 .or_else(|| entity.and_then(origin_key))
                 .unwrap_or(Vec3::ZERO),
-            properties: entity.map(|e| e.properties.clone()).unwrap_or_default(),
+            entity: entity_index,
         });
         first_brush += brushes.len() as u32;
     }
+    data.entities = entities;
     data.stats = CompileStats {
         brushes: map.brushes().count() as u32,
         world_brushes: output.world_brush_count() as u32,
@@ -256,6 +271,43 @@ pub fn compile_map_with(
         diagnostics: output.diagnostics,
         timings,
     })
+}
+
+/// The compiled entity table: every entity in file order with its model, key/values beyond
+/// the file's limits left out with a diagnostic each.
+fn entity_records(
+    entities: &[Entity],
+    model_of_entity: &[Option<u32>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<EntityRecord> {
+    use crate::tolerance::{MAX_ENTITY_PROPERTIES, MAX_ENTITY_STRING};
+    entities
+        .iter()
+        .zip(model_of_entity)
+        .map(|(entity, &model)| {
+            let mut properties = Vec::with_capacity(entity.properties.len());
+            for (key, value) in &entity.properties {
+                let long = key.len() > MAX_ENTITY_STRING || value.len() > MAX_ENTITY_STRING;
+                if long || properties.len() == MAX_ENTITY_PROPERTIES {
+                    let why = if long {
+                        format!("longer than {MAX_ENTITY_STRING} bytes")
+                    } else {
+                        format!("beyond {MAX_ENTITY_PROPERTIES} key/values")
+                    };
+                    let shown: String = key.chars().take(32).collect();
+                    diagnostics.push(Diagnostic {
+                        loc: entity.loc,
+                        severity: Severity::Warning,
+                        kind: DiagnosticKind::EntityPropertyDropped,
+                        message: format!("entity key \"{shown}\" left out: {why}"),
+                    });
+                    continue;
+                }
+                properties.push((key.clone(), value.clone()));
+            }
+            EntityRecord { properties, model }
+        })
+        .collect()
 }
 
 /// Appends `tree`'s nodes and leaves (brush indices offset by `first_brush`) and returns

@@ -2,7 +2,8 @@
 //!
 //! Takes nothing, gives the contents bits, their names and the blocking masks. The numbering
 //! follows Quake 2 for the bits Quake 2 defines (so a face's `contents` triple maps
-//! directly), and adds [`Contents::SKY`] in a bit Quake 2 leaves unused. Guarantees: the
+//! directly), and adds [`Contents::SKY`] and [`Contents::TRIGGER`] in bits Quake 2 leaves
+//! unused (the trigger bit is Quake 3's `CONTENTS_TRIGGER`). Guarantees: the
 //! set operations are plain bit operations; every named bit has exactly one name, used on the
 //! command line and in JSON.
 
@@ -47,9 +48,13 @@ impl Contents {
     pub const PLAYERCLIP: Contents = Contents(0x1_0000);
     /// Blocks monsters only (Quake 2 CONTENTS_MONSTERCLIP).
     pub const MONSTERCLIP: Contents = Contents(0x2_0000);
+    /// A trigger entity's volume (Quake 3's `CONTENTS_TRIGGER`, 0x40000000; Quake 2 leaves
+    /// the bit unused): never blocks, since no blocking mask contains it. Found by
+    /// [`CompiledMap::touching_triggers`](crate::CompiledMap::touching_triggers).
+    pub const TRIGGER: Contents = Contents(0x4000_0000);
 
     /// Every named bit with its name, in bit order.
-    pub const NAMED: [(&'static str, Contents); 10] = [
+    pub const NAMED: [(&'static str, Contents); 11] = [
         ("solid", Self::SOLID),
         ("window", Self::WINDOW),
         ("aux", Self::AUX),
@@ -60,6 +65,7 @@ impl Contents {
         ("sky", Self::SKY),
         ("playerclip", Self::PLAYERCLIP),
         ("monsterclip", Self::MONSTERCLIP),
+        ("trigger", Self::TRIGGER),
     ];
 
     /// The bits of a Quake 2 contents value that decide solidity; a value with none of them
@@ -75,6 +81,9 @@ impl Contents {
     /// `MASK_PLAYER_SOLID`).
     pub const MASK_PLAYER_SOLID: Contents =
         Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::PLAYERCLIP.0);
+
+    /// The masks that block: a sweep under any of them passes through triggers.
+    pub const BLOCKING_MASKS: [Contents; 2] = [Self::MASK_SOLID, Self::MASK_PLAYER_SOLID];
 
     /// The liquids: water, slime, lava (Quake 2's `MASK_WATER`).
     pub const MASK_LIQUID: Contents = Contents(Self::WATER.0 | Self::SLIME.0 | Self::LAVA.0);
@@ -226,6 +235,15 @@ mod tests {
             assert_eq!(bit.names().collect::<Vec<_>>(), [name]);
         }
         assert_eq!(Contents::from_name("granite"), None);
+    }
+
+    #[test]
+    fn no_blocking_mask_contains_the_trigger_bit() {
+        for mask in Contents::BLOCKING_MASKS {
+            assert!(!mask.intersects(Contents::TRIGGER));
+        }
+        assert!(!Contents::TRIGGER.is_solid());
+        assert_eq!(Contents::from_name("trigger"), Some(Contents::TRIGGER));
     }
 
     #[test]

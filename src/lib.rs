@@ -111,7 +111,7 @@ pub use compile::{
     BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Severity,
     check_brushes, compile_map, compile_map_with,
 };
-pub use compiled::{CompiledMap, LoadError, Model, WorldSummary};
+pub use compiled::{CompiledMap, Entity, LoadError, Model, WorldSummary};
 pub use contents::Contents;
 pub use controller::{
     CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig, Ground,

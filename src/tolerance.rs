@@ -149,6 +149,15 @@ pub const TREE_CULL_MARGIN: f32 = 0.125;
 /// use; real maps stay below 100.
 pub const MAX_TREE_DEPTH: u32 = 1024;
 
+/// The longest key or value an entity may hold in a compiled file, in bytes. Quake 3 reads
+/// at most 1,024 characters a token (`MAX_TOKEN_CHARS`); the limit leaves room for long
+/// editor notes while keeping a crafted file from holding one huge string per entity.
+pub const MAX_ENTITY_STRING: usize = 65_536;
+
+/// The most key/values an entity may hold in a compiled file. Quake 3 spawns at most 64 per
+/// entity (`MAX_SPAWN_VARS`); the limit is generous for editor data and bounds a crafted file.
+pub const MAX_ENTITY_PROPERTIES: usize = 4_096;
+
 /// Brushes a sweep remembers as already tested, so that a brush listed in several leaves is
 /// clipped once (Quake's `checkcount`, without shared mutable state). A brush beyond this is
 /// clipped again, which is correct, only slower.

@@ -15,7 +15,6 @@ use std::path::Path;
 use glam::Vec3;
 use planeshift::compile::{CompileError, compile_map};
 use planeshift::compiled::{CompiledMap, MAGIC};
-use planeshift::map::parse_map;
 
 /// A failure that ends an example, with its exit status.
 #[derive(Debug)]
@@ -56,7 +55,8 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
             message: format!("{}: error: {e}", path.display()),
             status: 1,
         })?;
-        return Ok(LoadedWorld { world, spawn: None });
+        let spawn = first_start(&world);
+        return Ok(LoadedWorld { world, spawn });
     }
     let world = match compile_map(&bytes) {
         Ok(output) => output.map,
@@ -73,14 +73,15 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
             });
         }
     };
-    let spawn = parse_map(&bytes).ok().and_then(|map| {
-        map.entities
-            .iter()
-            .filter(|e| e.classname() == "info_player_start")
-            .find_map(|e| e.origin())
-            .map(|origin| origin.as_vec3())
-    });
+    let spawn = first_start(&world);
     Ok(LoadedWorld { world, spawn })
+}
+
+/// The origin of the world's first `info_player_start` (a `.pbsp` keeps every entity).
+fn first_start(world: &CompiledMap) -> Option<Vec3> {
+    world
+        .find_entities("info_player_start")
+        .find_map(|e| e.origin())
 }
 
 /// The character as the viewer draws it: shape footprint at the shape's centre, no trail.

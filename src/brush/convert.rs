@@ -9,7 +9,8 @@
 
 use glam::DVec3;
 
-use super::solidity::brush_contents;
+use super::solidity::{brush_contents, is_origin_texture};
+use crate::contents::Contents;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapBrush, MapFace, SourceLoc};
@@ -24,7 +25,14 @@ struct Candidate<'a> {
 pub(super) fn add_brush(out: &mut BrushOutput, brush: &MapBrush, owner: BrushOwner, trigger: bool) {
     match build(brush, &mut out.diagnostics) {
         Ok(sides) => {
-            let contents = brush_contents(brush.faces.iter());
+            // A trigger entity's brushes are its volume, whatever their textures (Quake 3's
+            // `InitTrigger` sets CONTENTS_TRIGGER); an origin brush stays a pivot.
+            let origin = brush.faces.iter().all(|f| is_origin_texture(&f.texture));
+            let contents = if trigger && !origin {
+                Contents::TRIGGER
+            } else {
+                brush_contents(brush.faces.iter())
+            };
             let (mins, maxs) = bounds(&sides);
             out.brushes.push(Brush {
                 sides,

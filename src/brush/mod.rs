@@ -122,6 +122,9 @@ pub enum DiagnosticKind {
     TooManyFaces,
     /// Patches were read but do not collide.
     PatchesIgnored,
+    /// An entity key/value beyond the compiled file's limits (its length, or the number an
+    /// entity may hold) was left out of the compiled entity.
+    EntityPropertyDropped,
 }
 
 /// A problem that did not stop the stage.

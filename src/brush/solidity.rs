@@ -14,7 +14,8 @@
 //!   as solid (qbsp3).
 //! - Otherwise a `clip` face makes player clip, a `sky*` face makes sky, and anything else
 //!   is solid.
-//! - Brushes of `trigger_*` entities are never solid.
+//! - Brushes of `trigger_*` entities are never solid: their contents are
+//!   [`Contents::TRIGGER`] (origin brushes aside), which no blocking mask contains.
 
 use crate::contents::Contents;
 use crate::map::MapFace;

@@ -11,6 +11,7 @@
 //! count, normal length and number in a usable map has been checked; a corrupt file is a
 //! typed [`LoadError`], never a panic and never an out-of-bounds access.
 
+mod entities;
 mod features;
 mod tables;
 mod validate;
@@ -27,6 +28,8 @@ pub(crate) use features::corners_and_edges;
 internal! {
     pub use features::{BrushFeatures, Edge, FacePlane};
 }
+pub use entities::Entity;
+pub(crate) use entities::EntityRecord;
 pub use validate::LoadError;
 pub(crate) use validate::validate;
 
@@ -34,8 +37,9 @@ pub(crate) use validate::validate;
 pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 
 /// The version of the data layout; bumped on any change to it (2: the compile time is no
-/// longer stored, so that a map always compiles to the same bytes).
-pub const FORMAT_VERSION: u32 = 2;
+/// longer stored, so that a map always compiles to the same bytes; 3: every entity is
+/// stored, and a model names its entity instead of copying its key/values).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
@@ -176,8 +180,18 @@ pub struct Model {
     /// The rotation pivot: the centre of an `origin` brush, else the `origin` key, else
     /// zero. Geometry is stored in map space, as written.
     pub origin: Vec3,
-    /// The entity's key/values, in file order (empty for the world's `worldspawn` copy).
-    pub properties: Vec<(String, String)>,
+    /// The index of the entity it was compiled from ([`CompiledMap::model_entity`]).
+    pub(crate) entity: Option<u32>,
+}
+
+impl Model {
+    /// The index of the entity the model was compiled from, in
+    /// [`CompiledMap::entities`]: `worldspawn` for the world, the brush entity for a
+    /// submodel; `None` for a world without a `worldspawn` entity.
+    #[must_use]
+    pub fn entity(&self) -> Option<usize> {
+        self.entity.map(|e| e as usize)
+    }
 }
 
 /// Counts of what a compiled world holds ([`CompiledMap::summary`]).
@@ -200,6 +214,8 @@ pub struct WorldSummary {
     pub bevels: usize,
     /// Models: the world and each brush entity.
     pub models: usize,
+    /// Entities of the map, point and brush.
+    pub entities: usize,
     /// The deepest leaf of any model's tree (a root leaf is 0).
     pub max_depth: u32,
 }
@@ -273,6 +289,7 @@ pub(crate) struct MapData {
     pub brushes: Vec<CompiledBrush>,
     pub sides: Vec<CompiledSide>,
     pub models: Vec<Model>,
+    pub entities: Vec<EntityRecord>,
     pub stats: CompileStats,
 }
 
@@ -372,6 +389,7 @@ impl CompiledMap {
             sides: data.sides.len(),
             bevels: self.bevel_count(),
             models: data.models.len(),
+            entities: data.entities.len(),
             max_depth: self.max_depth(),
         }
     }

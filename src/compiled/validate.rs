@@ -19,6 +19,10 @@
 //! | model → `brushes` range | no: the ranges of non-empty models are disjoint |
 //! | model or node → child node | no: one parent each, roots included (a tree, not a DAG) |
 //! | model or node → child leaf | no: one parent each, so each leaf is reached once |
+//! | entity ↔ model | no: an entity names at most one model, and that model names it back |
+//!
+//! Entity strings are at most `MAX_ENTITY_STRING` bytes and an entity holds at most
+//! `MAX_ENTITY_PROPERTIES` key/values.
 //!
 //! A leaf reached from a model's root lists only that model's brushes. Every check runs
 //! in time linear in the tables' lengths (ranges are claimed entry by entry in a table of
@@ -28,7 +32,8 @@ use glam::Vec3;
 
 use super::{MapData, NodeChild};
 use crate::tolerance::{
-    LOAD_NORMAL_TOLERANCE, MAX_BRUSH_FACES, MAX_BRUSH_REACH, MAX_COMPILED_COORD, MAX_TREE_DEPTH,
+    LOAD_NORMAL_TOLERANCE, MAX_BRUSH_FACES, MAX_BRUSH_REACH, MAX_COMPILED_COORD,
+    MAX_ENTITY_PROPERTIES, MAX_ENTITY_STRING, MAX_TREE_DEPTH,
 };
 
 /// Why a compiled file cannot be used.
@@ -344,6 +349,7 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
             return Err(bad_value("models", i, "bounds or origin not finite"));
         }
     }
+    validate_entities(data)?;
     // Children follow their parents and have one parent each, so this walk terminates and
     // reaches every node and leaf at most once over all models.
     for (i, model) in data.models.iter().enumerate() {
@@ -372,6 +378,50 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
                         ));
                     }
                 }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The entity table: string sizes, and entities and models naming each other.
+fn validate_entities(data: &MapData) -> Result<(), LoadError> {
+    for (i, entity) in data.entities.iter().enumerate() {
+        if entity.properties.len() > MAX_ENTITY_PROPERTIES {
+            return Err(bad_value(
+                "entities",
+                i,
+                "more key/values than MAX_ENTITY_PROPERTIES",
+            ));
+        }
+        let long = |s: &String| s.len() > MAX_ENTITY_STRING;
+        if entity.properties.iter().any(|(k, v)| long(k) || long(v)) {
+            return Err(bad_value(
+                "entities",
+                i,
+                "a key or value longer than MAX_ENTITY_STRING",
+            ));
+        }
+        if let Some(model) = entity.model {
+            check_index("entities", i, "model", model, data.models.len())?;
+            if data.models[model as usize].entity != Some(i as u32) {
+                return Err(bad_index(
+                    "entities",
+                    i,
+                    format!("model {model} does not name this entity"),
+                ));
+            }
+        }
+    }
+    for (i, model) in data.models.iter().enumerate() {
+        if let Some(entity) = model.entity {
+            check_index("models", i, "entity", entity, data.entities.len())?;
+            if data.entities[entity as usize].model != Some(i as u32) {
+                return Err(bad_index(
+                    "models",
+                    i,
+                    format!("entity {entity} does not name this model"),
+                ));
             }
         }
     }

@@ -16,6 +16,7 @@ pub use syntax::{
     BrushSyntax, Entity, FaceExtension, MapBrush, MapFace, MapFile, MapPatch, SourceLoc,
     SurfaceTriple, TextureMapping,
 };
+pub(crate) use syntax::{PLAYER_SPAWN_CLASSES, angles_of, origin_of, property};
 pub use write::write_map;
 
 /// Reads a `.map` file from its bytes.

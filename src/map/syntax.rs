@@ -23,6 +23,9 @@ impl std::fmt::Display for SourceLoc {
     }
 }
 
+/// The classnames of player spawn points ([`MapFile::player_spawns`]).
+pub(crate) const PLAYER_SPAWN_CLASSES: [&str; 2] = ["info_player_start", "info_player_deathmatch"];
+
 /// A whole parsed `.map` file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MapFile {
@@ -39,12 +42,7 @@ impl MapFile {
     pub fn player_spawns(&self) -> impl Iterator<Item = DVec3> + '_ {
         self.entities
             .iter()
-            .filter(|e| {
-                matches!(
-                    e.classname(),
-                    "info_player_start" | "info_player_deathmatch"
-                )
-            })
+            .filter(|e| PLAYER_SPAWN_CLASSES.contains(&e.classname()))
             .filter_map(Entity::origin)
     }
 
@@ -75,10 +73,7 @@ impl Entity {
     /// The first value of `key`, compared case-sensitively as the engines do.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.properties
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        property(&self.properties, key)
     }
 
     /// The `classname` value, or `""` when there is none.
@@ -90,17 +85,57 @@ impl Entity {
     /// The `origin` key as exactly three finite numbers, or `None`.
     #[must_use]
     pub fn origin(&self) -> Option<DVec3> {
-        let mut parts = self
-            .get("origin")?
-            .split_whitespace()
-            .map(str::parse::<f64>);
-        let (Some(Ok(x)), Some(Ok(y)), Some(Ok(z)), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return None;
-        };
-        let v = DVec3::new(x, y, z);
-        v.is_finite().then_some(v)
+        origin_of(&self.properties)
+    }
+
+    /// The entity's orientation as `(pitch, yaw, roll)` in degrees: the `angles` key (three
+    /// numbers), else the `angle` key (a yaw; −1 means straight up, pitch −90, and −2
+    /// straight down, pitch 90, as Quake's `G_SetMovedir` reads them), else `None`.
+    #[must_use]
+    pub fn angles(&self) -> Option<DVec3> {
+        angles_of(&self.properties)
+    }
+}
+
+/// The first value of `key` among `properties`, compared case-sensitively as the engines do.
+pub(crate) fn property<'a>(properties: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    properties
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// `value` as exactly three finite numbers separated by white space, or `None`.
+fn vector(value: &str) -> Option<DVec3> {
+    let mut parts = value.split_whitespace().map(str::parse::<f64>);
+    let (Some(Ok(x)), Some(Ok(y)), Some(Ok(z)), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return None;
+    };
+    let v = DVec3::new(x, y, z);
+    v.is_finite().then_some(v)
+}
+
+/// The `origin` key of `properties` ([`Entity::origin`]): the one rule for the parsed map
+/// and the compiled one.
+pub(crate) fn origin_of(properties: &[(String, String)]) -> Option<DVec3> {
+    vector(property(properties, "origin")?)
+}
+
+/// The orientation of `properties` ([`Entity::angles`]): the one rule for the parsed map and
+/// the compiled one.
+pub(crate) fn angles_of(properties: &[(String, String)]) -> Option<DVec3> {
+    if let Some(angles) = property(properties, "angles").and_then(vector) {
+        return Some(angles);
+    }
+    let yaw = property(properties, "angle")?.trim().parse::<f64>().ok()?;
+    if yaw == -1.0 {
+        Some(DVec3::new(-90.0, 0.0, 0.0))
+    } else if yaw == -2.0 {
+        Some(DVec3::new(90.0, 0.0, 0.0))
+    } else {
+        yaw.is_finite().then_some(DVec3::new(0.0, yaw, 0.0))
     }
 }
 

@@ -41,6 +41,7 @@ mod gjk;
 mod rounded;
 mod shape;
 mod sweep_state;
+mod touch;
 mod tree_walk;
 
 use glam::{Mat3, Quat, Vec3};

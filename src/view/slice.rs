@@ -6,8 +6,9 @@
 //! the lines where its bevel planes cross the height, and ready-made paths per
 //! [`ContentsClass`] so that a frame draws a whole map in a few fills. Guarantees: a polygon
 //! is exactly the brush's cross-section up to [`SLICE_CLIP_EPSILON`] (faces only: bevels never
-//! cut a brush); brushes that do not reach the height give no polygon; nothing panics on any
-//! validated world.
+//! cut a brush); brushes that do not reach the height give no polygon, nor do trigger
+//! volumes (they never block, so the map is drawn as a character meets it); nothing panics
+//! on any validated world.
 
 use glam::{Vec2, Vec3};
 use tiny_skia::{Path, PathBuilder};
@@ -20,7 +21,8 @@ use crate::trace::{ShapeKind, TraceShape};
 /// What a region is drawn as: one colour per class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ContentsClass {
-    /// Quake 2 mist and other non-solid contents, drawn first (under everything).
+    /// Quake 2 mist, trigger volumes and other non-solid contents, drawn first (under
+    /// everything).
     Other,
     /// Water.
     Water,
@@ -55,12 +57,14 @@ impl ContentsClass {
         ContentsClass::Mover,
     ];
 
-    /// The class of a brush of model `model` made of `contents`: movers by model, then the
-    /// most visible bit (sky, window, solid, clip, lava, slime, water).
+    /// The class of a brush of model `model` made of `contents`: triggers are `Other`, movers
+    /// go by model, then the most visible bit (sky, window, solid, clip, lava, slime, water).
     #[must_use]
     pub fn of(contents: Contents, model: usize) -> ContentsClass {
         let has = |c: Contents| contents.intersects(c);
-        if model != 0 {
+        if has(Contents::TRIGGER) {
+            ContentsClass::Other
+        } else if model != 0 {
             ContentsClass::Mover
         } else if has(Contents::SKY) {
             ContentsClass::Sky
@@ -148,7 +152,8 @@ impl Slice {
             let first = info.first_brush as usize;
             let count = info.brush_count as usize;
             for (offset, brush) in world.brushes().iter().enumerate().skip(first).take(count) {
-                if !(brush.mins.z <= z && z <= brush.maxs.z) {
+                let trigger = brush.contents.intersects(Contents::TRIGGER);
+                if trigger || !(brush.mins.z <= z && z <= brush.maxs.z) {
                     continue;
                 }
                 let planes = world

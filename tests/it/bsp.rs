@@ -283,13 +283,7 @@ fn arena_submodels_keep_their_entities() {
     let map = arena();
     let models = map.models();
     assert_eq!(models.len(), 3, "world, func_door, trigger_multiple");
-    let classname = |i: usize| {
-        models[i]
-            .properties
-            .iter()
-            .find(|(k, _)| k == "classname")
-            .map(|(_, v)| v.as_str())
-    };
+    let classname = |i: usize| map.model_entity(i).map(|e| e.classname());
     assert_eq!(classname(1), Some("func_door"));
     assert_eq!(classname(2), Some("trigger_multiple"));
     assert_eq!(models[1].mins, Vec3::new(768.0, 1408.0, 0.0));
@@ -304,12 +298,12 @@ fn arena_submodels_keep_their_entities() {
         Contents::EMPTY,
         "doors are not world"
     );
-    // The trigger is a model with no solid brushes.
-    assert_eq!(models[2].brush_range().len(), 0);
+    // The trigger is a model whose brushes are trigger volumes only.
+    assert_eq!(models[2].brush_range().len(), 1);
     assert_eq!(
         map.leaf_at(2, Vec3::new(960.0, 1472.0, 64.0))
             .map(|l| l.contents),
-        Some(Contents::EMPTY)
+        Some(Contents::TRIGGER)
     );
 }
 
@@ -322,12 +316,8 @@ fn real_maps_keep_their_movers_as_submodels() {
     let map = compile(&read(&dir.join("id-quake-1996/dm2.map"))).map;
     let classes: Vec<&str> = map.models()[1..]
         .iter()
-        .filter_map(|m| {
-            m.properties
-                .iter()
-                .find(|(k, _)| k == "classname")
-                .map(|(_, v)| v.as_str())
-        })
+        .filter_map(|m| m.entity().and_then(|e| map.entity(e)))
+        .map(|e| e.classname())
         .collect();
     assert_eq!(classes.len(), map.models().len() - 1);
     for mover in ["func_door", "func_plat", "func_train"] {

@@ -294,7 +294,15 @@ struct Body {
     brushes: Vec<CompiledBrush>,
     sides: Vec<CompiledSide>,
     models: Vec<RawModel>,
+    entities: Vec<RawEntity>,
     stats: CompileStats,
+}
+
+/// An entity as the file stores it, mirrored field for field.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct RawEntity {
+    properties: Vec<(String, String)>,
+    model: Option<u32>,
 }
 
 /// A model as the file stores it (its tree root and brush range are crate-private in
@@ -307,7 +315,7 @@ struct RawModel {
     mins: Vec3,
     maxs: Vec3,
     origin: Vec3,
-    properties: Vec<(String, String)>,
+    entity: Option<u32>,
 }
 
 impl Body {
@@ -516,7 +524,20 @@ fn mutate_tables(body: &mut Body, rng: &mut Pcg32) {
         }
     };
     let pick = |rng: &mut Pcg32, len: usize| rng.below(len.max(1));
-    match rng.below(8) {
+    match rng.below(10) {
+        8 if !body.entities.is_empty() => {
+            let a = pick(rng, body.entities.len());
+            body.entities[a].model = match rng.below(3) {
+                0 => None,
+                _ => Some(extreme(rng, body.models.len())),
+            };
+        }
+        9 => {
+            let a = pick(rng, body.models.len());
+            if let Some(model) = body.models.get_mut(a) {
+                model.entity = Some(extreme(rng, body.entities.len()));
+            }
+        }
         0 if !body.leaves.is_empty() => {
             let (a, b) = (pick(rng, body.leaves.len()), pick(rng, body.leaves.len()));
             body.leaves[a].first_brush = body.leaves[b].first_brush + rng.below(2) as u32;
@@ -889,4 +910,225 @@ fn the_feature_table_of_many_faced_brushes_loads_in_time_linear_in_the_file() {
             seconds * 1e6 / *bytes as f64
         );
     }
+}
+
+/// The entities of every real and bundled map survive the file: same count as the `.map`,
+/// same key/values in order, models that point back at their entities, and the spawn
+/// points a game reads from the `.pbsp` equal the `.map`'s.
+#[test]
+fn entities_round_trip_and_spawns_equal_the_maps() {
+    let maps: Vec<_> = bundled_maps()
+        .into_iter()
+        .chain(real_maps("entities_round_trip_and_spawns_equal_the_maps"))
+        .collect();
+    let check = |(name, path): &(String, std::path::PathBuf)| {
+        let src = read(path);
+        let parsed = planeshift::parse_map(&src).expect("parses");
+        let compiled = compile(&src).map;
+        let loaded = CompiledMap::from_bytes(&compiled.to_bytes()).expect("loads");
+        assert_eq!(loaded.entities().len(), parsed.entities.len(), "{name}");
+        for (e, f) in loaded.entities().zip(&parsed.entities) {
+            assert_eq!(e.properties(), &f.properties[..], "{name}");
+            assert_eq!(e.classname(), f.classname(), "{name}");
+            assert_eq!(e.origin(), f.origin().map(|v| v.as_vec3()), "{name}");
+            assert_eq!(e.angles(), f.angles().map(|v| v.as_vec3()), "{name}");
+            if let Some(model) = e.model() {
+                assert_eq!(loaded.models()[model].entity(), Some(e.index()), "{name}");
+            }
+            let merged = planeshift::brush::is_world_class(f.classname());
+            let expect_model = !f.brushes.is_empty() && !merged;
+            assert_eq!(
+                e.model().is_some_and(|m| m > 0),
+                expect_model,
+                "{name}: entity {} {}",
+                e.index(),
+                e.classname()
+            );
+        }
+        for (model, m) in loaded.models().iter().enumerate().skip(1) {
+            let entity = loaded
+                .model_entity(model)
+                .expect("a submodel has its entity");
+            assert_eq!(entity.model(), Some(model), "{name}");
+            assert_eq!(m.entity(), Some(entity.index()), "{name}");
+        }
+        let spawns: Vec<Vec3> = loaded.player_spawns().collect();
+        let expected: Vec<Vec3> = parsed.player_spawns().map(|v| v.as_vec3()).collect();
+        assert_eq!(spawns, expected, "{name}");
+        (parsed.entities.len(), spawns.len())
+    };
+    let results: Vec<(usize, usize)> = in_parallel(2, |thread, _| {
+        maps.iter()
+            .skip(thread)
+            .step_by(2)
+            .map(check)
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    let (entities, spawns) = results.iter().fold((0, 0), |(a, b), (e, s)| (a + e, b + s));
+    println!(
+        "{} maps, {entities} entities, {spawns} player spawns",
+        results.len()
+    );
+}
+
+/// A small map's entity table read back from its `.pbsp`: the look-ups a game spawns with.
+#[test]
+fn entity_lookups_find_spawns_destinations_and_targets() {
+    let src = br#"{ "classname" "worldspawn" "message" "lookups" }
+{ "classname" "info_player_deathmatch" "origin" "0 0 24" "angle" "-1" }
+{ "classname" "info_player_start" "origin" "bad" }
+{ "classname" "misc_teleporter_dest" "targetname" "t1" "origin" "10 20 30" "angles" "5 90 0" }
+{ "classname" "target_position" "targetname" "apex" "origin" "0 0 256" "angle" "-2" }
+{ "classname" "func_group"
+{ ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
+  ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) a 0 0 0 1 1
+  ( 0 0 0 ) ( 0 0 1 ) ( 1 0 0 ) a 0 0 0 1 1
+  ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) a 0 0 0 1 1
+  ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
+  ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }
+{ "classname" "trigger_push" "target" "apex"
+{ ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) common/trigger 0 0 0 1 1
+  ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) common/trigger 0 0 0 1 1
+  ( 0 0 0 ) ( 0 0 1 ) ( 1 0 0 ) common/trigger 0 0 0 1 1
+  ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) common/trigger 0 0 0 1 1
+  ( 0 0 16 ) ( 1 0 16 ) ( 0 1 16 ) common/trigger 0 0 0 1 1
+  ( 0 0 32 ) ( 0 1 32 ) ( 1 0 32 ) common/trigger 0 0 0 1 1 } }
+"#;
+    let map = CompiledMap::from_bytes(&compile(src).map.to_bytes()).expect("loads");
+    assert_eq!(map.entities().len(), 7);
+    let world = map.entity(0).expect("worldspawn");
+    assert_eq!(
+        (world.model(), world.get("message")),
+        (Some(0), Some("lookups"))
+    );
+    assert_eq!(map.models()[0].entity(), Some(0));
+    let spawns: Vec<Vec3> = map.player_spawns().collect();
+    assert_eq!(
+        spawns,
+        [Vec3::new(0.0, 0.0, 24.0)],
+        "the bad origin is skipped"
+    );
+    let dm = map
+        .find_entities("info_player_deathmatch")
+        .next()
+        .expect("dm");
+    assert_eq!(
+        dm.angles(),
+        Some(Vec3::new(-90.0, 0.0, 0.0)),
+        "angle -1 is up"
+    );
+    let dest = map.entity_by_targetname("t1").expect("t1");
+    assert_eq!(dest.classname(), "misc_teleporter_dest");
+    assert_eq!(dest.angles(), Some(Vec3::new(5.0, 90.0, 0.0)));
+    assert_eq!(dest.origin(), Some(Vec3::new(10.0, 20.0, 30.0)));
+    let group = map.find_entities("func_group").next().expect("group");
+    assert_eq!(group.model(), None, "func_group is merged into the world");
+    let pad = map.find_entities("trigger_push").next().expect("pad");
+    assert_eq!(pad.model(), Some(1));
+    let apex = map
+        .entity_by_targetname(pad.get("target").expect("target"))
+        .expect("apex");
+    assert_eq!(
+        apex.angles(),
+        Some(Vec3::new(90.0, 0.0, 0.0)),
+        "angle -2 is down"
+    );
+    assert!(map.entity_by_targetname("nowhere").is_none());
+    assert!(map.entity(7).is_none() && map.model_entity(9).is_none());
+    assert_eq!(map.summary().entities, 7);
+}
+
+/// Crafted entity tables: a model index out of range, an entity and a model that do not
+/// name each other, and strings or key/value counts beyond the limits are typed errors.
+#[test]
+fn crafted_entity_tables_are_typed_errors() {
+    use planeshift::tolerance::{MAX_ENTITY_PROPERTIES, MAX_ENTITY_STRING};
+    let body = arena_body();
+    assert!(body.load().is_ok());
+    let door = body
+        .entities
+        .iter()
+        .position(|e| e.model == Some(1))
+        .expect("the door's entity");
+
+    let mut out_of_range = body.clone();
+    out_of_range.entities[door].model = Some(u32::MAX);
+    let (table, reason) = bad_index(out_of_range.load());
+    assert_eq!(table, "entities");
+    assert!(reason.contains("out of range"), "{reason}");
+
+    let mut swapped = body.clone();
+    swapped.entities[door].model = Some(2);
+    let (table, reason) = bad_index(swapped.load());
+    assert_eq!(table, "entities");
+    assert!(reason.contains("does not name this entity"), "{reason}");
+
+    let mut orphan = body.clone();
+    orphan.entities[door].model = None;
+    let (table, reason) = bad_index(orphan.load());
+    assert_eq!(table, "models");
+    assert!(reason.contains("does not name this model"), "{reason}");
+
+    let mut model_out = body.clone();
+    model_out.models[1].entity = Some(body.entities.len() as u32);
+    assert_eq!(bad_index(model_out.load()).0, "entities");
+
+    let mut long = body.clone();
+    long.entities[door]
+        .properties
+        .push(("message".into(), "x".repeat(MAX_ENTITY_STRING + 1)));
+    assert!(matches!(
+        long.load(),
+        Err(LoadError::BadValue {
+            table: "entities",
+            ..
+        })
+    ));
+
+    let mut many = body.clone();
+    many.entities[door].properties = vec![("k".into(), "v".into()); MAX_ENTITY_PROPERTIES + 1];
+    assert!(matches!(
+        many.load(),
+        Err(LoadError::BadValue {
+            table: "entities",
+            ..
+        })
+    ));
+
+    // A string length claiming four billion bytes: the decoder refuses it, nothing is
+    // reserved.
+    let mut bytes = postcard::to_allocvec(&body).expect("encode");
+    let text = b"trigger_multiple";
+    let at = bytes
+        .windows(text.len())
+        .position(|w| w == text)
+        .expect("the classname in the body");
+    assert_eq!(bytes[at - 1] as usize, text.len());
+    bytes[at - 1] = 0xff;
+    bytes.splice(at..at, [0xff, 0xff, 0xff, 0x0f]);
+    assert!(matches!(
+        CompiledMap::from_bytes(&frame(&bytes)),
+        Err(LoadError::Decode(_))
+    ));
+}
+
+/// A key longer than the file's limit is left out of the compiled entity with a warning,
+/// and the compile succeeds.
+#[test]
+fn oversized_entity_strings_are_left_out_with_a_diagnostic() {
+    use planeshift::tolerance::MAX_ENTITY_STRING;
+    let long = "x".repeat(MAX_ENTITY_STRING + 1);
+    let src = format!(
+        "{{ \"classname\" \"worldspawn\" }}\n{{ \"classname\" \"info_null\" \"note\" \"{long}\" \"a\" \"b\" }}"
+    );
+    let out = compile(src.as_bytes());
+    let entity = out.map.entity(1).expect("info_null");
+    assert_eq!(entity.properties().len(), 2);
+    assert_eq!(entity.get("a"), Some("b"));
+    assert!(out.diagnostics.iter().any(|d| d.kind
+        == planeshift::DiagnosticKind::EntityPropertyDropped
+        && d.message.contains("note")));
 }

@@ -13,13 +13,8 @@ use super::*;
 
 /// The index of the first model whose entity has this classname.
 fn model_of(map: &CompiledMap, classname: &str) -> usize {
-    map.models()
-        .iter()
-        .position(|m| {
-            m.properties
-                .iter()
-                .any(|(k, v)| k == "classname" && v == classname)
-        })
+    map.find_entities(classname)
+        .find_map(|e| e.model())
         .unwrap_or_else(|| panic!("no {classname}"))
 }
 

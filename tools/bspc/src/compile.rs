@@ -24,6 +24,8 @@ struct Stats {
     bevels: usize,
     max_depth: u32,
     submodels: usize,
+    /// Entities of the map, point and brush (the compiled file keeps them all).
+    entities: usize,
     bytes: usize,
     /// Seconds the compile took: reported by `compile` only, since a compiled file holds no
     /// wall-clock time (the same map always compiles to the same bytes).
@@ -45,6 +47,7 @@ impl Stats {
             bevels: summary.bevels,
             max_depth: summary.max_depth,
             submodels: map.models().len().saturating_sub(1),
+            entities: summary.entities,
             bytes,
             seconds,
         }
@@ -56,7 +59,7 @@ impl Stats {
             .map(|s| format!(", {s:.3} s"))
             .unwrap_or_default();
         println!(
-            "{} brushes ({} solid world), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} bytes{}",
+            "{} brushes ({} solid world), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} entities, {} bytes{}",
             self.brushes,
             self.world_brushes,
             self.planes,
@@ -66,6 +69,7 @@ impl Stats {
             self.bevels,
             self.max_depth,
             self.submodels,
+            self.entities,
             self.bytes,
             seconds
         );

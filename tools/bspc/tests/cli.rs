@@ -137,7 +137,7 @@ fn check_reads_every_real_map() {
 
 /// The statistics keys `compile --json` and `info --json` must hold (the contract);
 /// `compile` also reports `seconds`, which a compiled file does not store.
-const STAT_KEYS: [&str; 10] = [
+const STAT_KEYS: [&str; 11] = [
     "brushes",
     "world_brushes",
     "planes",
@@ -147,6 +147,7 @@ const STAT_KEYS: [&str; 10] = [
     "bevels",
     "max_depth",
     "submodels",
+    "entities",
     "bytes",
 ];
 
@@ -167,6 +168,12 @@ fn compile_then_info_report_the_same_statistics() {
     assert_eq!(compiled["bytes"], file_len);
     assert_eq!(compiled["brushes"], 115);
     assert_eq!(compiled["submodels"], 2);
+    let arena = std::fs::read(bundled("arena.map")).expect("map");
+    let entities = planeshift::parse_map(&arena)
+        .expect("parses")
+        .entities
+        .len();
+    assert_eq!(compiled["entities"], entities);
     let info = bspc(&["info", out_path.to_str().expect("path"), "--json"]);
     assert_eq!(info.status.code(), Some(0));
     let info: serde_json::Value = serde_json::from_slice(&info.stdout).expect("json");

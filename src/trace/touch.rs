@@ -1,0 +1,114 @@
+//! Area queries: which models a box overlaps, and which trigger volumes a shape touches.
+//!
+//! Takes a validated [`CompiledMap`] and a box or a placed [`TraceShape`]; gives model
+//! indices in increasing order. [`CompiledMap::touching_triggers`] is Quake 3's
+//! `G_TouchTriggers` (`code/game/g_active.c`) made exact the way `SV_EntityContact`
+//! (`code/server/sv_game.c`) is: a zero-length sweep of the shape against each trigger
+//! model's brushes, start-solid meaning touch, so a sloped trigger is its brushes, not its
+//! bounding box. Guarantees: no heap allocation (the queries are iterators over the model
+//! table, the exact test is a sweep, and sweeps never allocate); touching counts, as a point
+//! on a plane is inside in Quake 3's `CM_TestBoxInBrush`; triggers never block a sweep, since
+//! their brushes hold only [`Contents::TRIGGER`], which no blocking mask contains.
+
+use glam::Vec3;
+
+use super::{ModelPlacement, TraceShape};
+use crate::compiled::CompiledMap;
+use crate::contents::Contents;
+
+/// Whether the closed boxes `a` and `b` overlap (touching counts).
+fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
+    a.0.cmple(b.1).all() && b.0.cmple(a.1).all()
+}
+
+impl CompiledMap {
+    /// The models with brushes whose bounds overlap the box `mins..maxs` (touching counts),
+    /// the world included, in increasing order: the broad phase of an area query.
+    ///
+    /// ```
+    /// let world = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
+    /// let (mins, maxs) = (glam::Vec3::splat(-1e5), glam::Vec3::splat(1e5));
+    /// assert_eq!(world.models_overlapping(mins, maxs).count(), world.models().len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn models_overlapping(&self, mins: Vec3, maxs: Vec3) -> impl Iterator<Item = usize> + '_ {
+        self.models()
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| {
+                m.brush_count > 0 && boxes_overlap((m.mins, m.maxs), (mins, maxs))
+            })
+            .map(|(i, _)| i)
+    }
+
+    internal! {
+        /// The brushes of model `model` (indices into the brush table) whose bounds overlap
+        /// the box `mins..maxs` (touching counts); none for an unknown model.
+        pub fn brushes_overlapping(
+            &self,
+            model: usize,
+            mins: Vec3,
+            maxs: Vec3,
+        ) -> impl Iterator<Item = usize> + '_ {
+            let range = self.models().get(model).map(|m| m.brush_range()).unwrap_or_default();
+            range.filter(move |&b| {
+                self.brushes()
+                    .get(b)
+                    .is_some_and(|brush| boxes_overlap((brush.mins, brush.maxs), (mins, maxs)))
+            })
+        }
+    }
+
+    /// The trigger models (models whose brushes are [`Contents::TRIGGER`]: `trigger_*`
+    /// entities) that `shape` placed at `at` overlaps, in increasing order, exactly: the
+    /// shape touches a trigger when it overlaps one of its brushes (touching counts), as
+    /// Quake 3's `G_TouchTriggers` tests with a zero-length sweep. Models are taken as
+    /// compiled, in map space. Allocation-free; the cost is a bounds test per model, then
+    /// one zero-length sweep per trigger model whose bounds the shape reaches. Pair an index
+    /// with its entity through [`CompiledMap::model_entity`].
+    ///
+    /// Triggers never block: sweeps and the controller pass through them.
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::TraceShape;
+    /// let world = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
+    /// let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+    /// let touched: Vec<usize> = world.touching_triggers(&player, Vec3::new(960.0, 1472.0, 64.0)).collect();
+    /// assert_eq!(touched.len(), 1);
+    /// let trigger = world.model_entity(touched[0]).unwrap();
+    /// assert_eq!(trigger.classname(), "trigger_multiple");
+    /// assert_eq!(world.touching_triggers(&player, Vec3::new(1024.0, 768.0, 32.0)).count(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn touching_triggers<'a>(
+        &'a self,
+        shape: &'a TraceShape,
+        at: Vec3,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let (low, high) = shape.bounds();
+        self.models_overlapping(at + low, at + high)
+            .filter(move |&model| self.is_trigger_model(model))
+            .filter(move |&model| {
+                self.trace_model(
+                    model,
+                    &ModelPlacement::default(),
+                    shape,
+                    at,
+                    at,
+                    Contents::TRIGGER,
+                )
+                .start_solid
+            })
+    }
+
+    /// Whether model `model` is a trigger volume: a brush of it holds the trigger bit (the
+    /// compiler gives every brush of a trigger entity that contents, origin brushes aside,
+    /// which are never stored).
+    fn is_trigger_model(&self, model: usize) -> bool {
+        self.models()
+            .get(model)
+            .and_then(|m| self.brushes().get(m.brush_range()))
+            .is_some_and(|b| b.iter().any(|b| b.contents.intersects(Contents::TRIGGER)))
+    }
+}
