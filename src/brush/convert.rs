@@ -9,8 +9,9 @@
 
 use glam::DVec3;
 
-use super::solidity::brush_contents;
+use super::solidity::{brush_contents, quake3_brush_contents};
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
+use crate::game::ShaderSet;
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapBrush, MapFace, SourceLoc};
 use crate::tolerance::{CLIP_EPSILON, MAX_BRUSH_FACES, MAX_MAP_COORD, MIN_BRUSH_VOLUME};
@@ -21,10 +22,20 @@ struct Candidate<'a> {
     face: &'a MapFace,
 }
 
-pub(super) fn add_brush(out: &mut BrushOutput, brush: &MapBrush, owner: BrushOwner, trigger: bool) {
+/// `shaders` is `Some` for a Quake 3 map: contents then follow its faces' shaders.
+pub(super) fn add_brush(
+    out: &mut BrushOutput,
+    brush: &MapBrush,
+    owner: BrushOwner,
+    trigger: bool,
+    shaders: Option<&ShaderSet>,
+) {
     match build(brush, &mut out.diagnostics) {
         Ok(sides) => {
-            let contents = brush_contents(brush.faces.iter());
+            let contents = match shaders {
+                Some(shaders) => quake3_brush_contents(&brush.faces, shaders),
+                None => brush_contents(brush.faces.iter()),
+            };
             let (mins, maxs) = bounds(&sides);
             out.brushes.push(Brush {
                 sides,

@@ -518,7 +518,7 @@ fn bevels_never_change_point_results() {
     for (name, path) in &maps {
         let src = read(path);
         let with = compile(&src).map;
-        let without = compile_map_with(&src, &CompileOptions { bevels: false })
+        let without = compile_map_with(&src, &CompileOptions { bevels: false, ..CompileOptions::default() })
             .expect("compile")
             .map;
         assert!(with.bevel_count() >= without.bevel_count());
