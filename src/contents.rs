@@ -106,9 +106,8 @@ impl Contents {
     /// with it stops at every clip, so a game moving a player uses
     /// [`Contents::MASK_PLAYER_SOLID`]) and what [`Contents::is_solid`] tests; the compiler
     /// calls a brush solid when its contents meet it.
-    pub const MASK_SOLID: Contents = Contents(
-        Self::MASK_PLAYER_SOLID.0 | Self::MASK_MONSTER_SOLID.0 | Self::MASK_BOT_SOLID.0,
-    );
+    pub const MASK_SOLID: Contents =
+        Contents(Self::MASK_PLAYER_SOLID.0 | Self::MASK_MONSTER_SOLID.0 | Self::MASK_BOT_SOLID.0);
 
     /// What blocks a player: solid, window, sky and player clip (Quake 2's
     /// `MASK_PLAYERSOLID`; Quake 3's without bodies). The controller moves with it.
@@ -122,9 +121,8 @@ impl Contents {
 
     /// What blocks a bot: a player's mask plus bot clip and do-not-enter (Quake 3's bot
     /// library routes around both).
-    pub const MASK_BOT_SOLID: Contents = Contents(
-        Self::MASK_PLAYER_SOLID.0 | Self::BOTCLIP.0 | Self::DONOTENTER.0,
-    );
+    pub const MASK_BOT_SOLID: Contents =
+        Contents(Self::MASK_PLAYER_SOLID.0 | Self::BOTCLIP.0 | Self::DONOTENTER.0);
 
     /// What stops a shot or a line of sight: solid, window and sky; clips let shots through
     /// (Quake 3's `MASK_SHOT` without bodies).
