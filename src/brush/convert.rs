@@ -14,7 +14,9 @@ use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKin
 use crate::game::ShaderSet;
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapBrush, MapFace, SourceLoc};
-use crate::tolerance::{CLIP_EPSILON, MAX_BRUSH_FACES, MAX_MAP_COORD, MIN_BRUSH_VOLUME};
+use crate::tolerance::{
+    CLIP_EPSILON, MAX_BRUSH_FACES, MAX_MAP_COORD, MAX_PLANE_POINT_COORD, MIN_BRUSH_VOLUME,
+};
 
 /// A face that survived plane construction.
 struct Candidate<'a> {
@@ -81,15 +83,17 @@ fn build(
     brush: &MapBrush,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Vec<BrushSide>, Rejection> {
-    if let Some(face) = brush.faces.iter().find(|f| {
-        f.points
+    let beyond = |limit: f64| {
+        brush
+            .faces
             .iter()
-            .any(|p| p.abs().max_element() > MAX_MAP_COORD)
-    }) {
+            .find(move |f| f.points.iter().any(|p| p.abs().max_element() > limit))
+    };
+    if let Some(face) = beyond(MAX_PLANE_POINT_COORD) {
         return Err((
             DiagnosticKind::OutOfRange,
             format!(
-                "the face at {} has a point beyond ±{MAX_MAP_COORD} units",
+                "the face at {} has a point beyond ±{MAX_PLANE_POINT_COORD} units",
                 face.loc
             ),
         ));
@@ -216,6 +220,17 @@ fn build(
         .flat_map(|s| s.winding.points.iter())
         .any(|p| p.abs().max_element() > MAX_MAP_COORD);
     if open {
+        // A face written beyond the limit explains a brush that reaches past it; points far
+        // along a plane are fine when the brush itself stays inside.
+        if let Some(face) = beyond(MAX_MAP_COORD) {
+            return Err((
+                DiagnosticKind::OutOfRange,
+                format!(
+                    "the face at {} has a point beyond ±{MAX_MAP_COORD} units",
+                    face.loc
+                ),
+            ));
+        }
         return Err((
             DiagnosticKind::NotClosed,
             "not closed: its faces leave it unbounded".to_owned(),

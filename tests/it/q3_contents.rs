@@ -8,8 +8,7 @@
 //! `.bsp`'s brute force over its world brushes (`CM_PointContents` in Quake III Arena
 //! `code/qcommon/cm_test.c`) at seeded points inside every `.bsp` world brush and uniform in
 //! the world's bounds, each at least 1/32 from every face. Guarantees checked: ≥ 100,000
-//! points in all and ≥ 99.9 % agreement on each map (void2 aside: four of its brushes are
-//! rejected for far plane points, see `KNOWN_GEOMETRY_GAPS`); `common/clip` stops a player box and
+//! points in all and ≥ 99.9 % agreement on each map; `common/clip` stops a player box and
 //! lets a point sweep with `MASK_SHOT` through; a player dropped into dm17ish's
 //! do-not-enter sky volume falls through it.
 
@@ -73,14 +72,6 @@ const MIN_POINTS: usize = 100_000;
 
 /// The least share of points that must agree, per map.
 const MIN_AGREEMENT: f64 = 0.999;
-
-/// Maps whose geometry, not contents, differs, with the share they reach.
-/// FIXME(void2 far plane points): void2 writes four `brushDef` brushes (lines 6908–6944, the
-/// sky slabs) with plane points at 128,000,000 units; the brush stage rejects any face point
-/// beyond `MAX_MAP_COORD` (262,144) although the brushes lie well inside it, so their volume
-/// is empty in planeshift and solid in the `.bsp`. Accepting far definition points whose
-/// brush stays in range fixes it.
-const KNOWN_GEOMETRY_GAPS: [(&str, f64); 1] = [("void2", 0.93)];
 
 /// planeshift's contents as Quake 3 bits (sky and window are solid there).
 fn to_quake3(c: Contents) -> u32 {
@@ -219,17 +210,13 @@ fn point_contents_match_the_bsp_files() {
                 "; first difference at {p:?}: planeshift {got:#x}, .bsp {expected:#x}"
             ))
         );
-        let least = KNOWN_GEOMETRY_GAPS
-            .iter()
-            .find(|(name, _)| name == level)
-            .map_or(MIN_AGREEMENT, |(_, share)| *share);
-        if share < least {
+        if share < MIN_AGREEMENT {
             failures.push(format!("{level}: {:.3} %", share * 100.0));
         }
         total += compared;
     }
     assert!(total >= MIN_POINTS, "{total} points compared");
-    assert!(failures.is_empty(), "agreement too low: {failures:?}");
+    assert!(failures.is_empty(), "agreement below 99.9 %: {failures:?}");
 }
 
 /// A Quake 3 map: a caulk floor and a `common/clip` wall across the way east.
