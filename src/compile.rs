@@ -120,7 +120,8 @@ pub struct BrushCheck {
 }
 
 /// Builds the brushes of `map` and reports what happened, as `bspc check` does: the first
-/// stage of a compile, cheap enough to run on every save.
+/// stage of a compile, cheap enough to run on every save. A Quake 3 map's contents come from
+/// the built-in `common/*` tool shaders only (no script folders are read).
 ///
 /// # Examples
 /// ```
