@@ -3,17 +3,22 @@
 //! Takes the bytes of a map, gives the compiled world, the diagnostics of every stage,
 //! statistics and per-stage timings. Guarantees: the result has passed
 //! the loader's validation; models are the world (index 0) then every other
-//! brush entity in file order; the world tree holds the solid world brushes plus the world's
-//! liquids (so leaves know water, slime and lava); a trigger entity's model holds its
-//! brushes as [`Contents::TRIGGER`] volumes, which never block; every entity is kept, in
-//! file order, with its model (key/values beyond the file's limits are left out with a
-//! warning); bevels are added to every stored brush and never split.
+//! brush entity in file order; each model's tree holds its brushes with any contents (solid,
+//! clips, liquids, fog, tool volumes: leaves know them all and sweeps skip what their mask
+//! does not name), except `origin` brushes; a trigger entity's model holds its brushes as
+//! [`Contents::TRIGGER`] volumes, which never block; every entity is kept, in file order,
+//! with its model (key/values beyond the file's limits are left out with a warning);
+//! bevels are added to every stored brush and never split. A Quake 3 map's contents follow
+//! its shaders (the built-in `common/*` tools, then [`CompileOptions::shader_folders`]).
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 
-use crate::brush::{Brush, BrushOwner, brush_bevels, brushes_from_map, is_origin_texture};
+use crate::brush::{
+    Brush, BrushOwner, brush_bevels, brushes_from_map, brushes_from_map_with, is_origin_texture,
+};
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
 use crate::compiled::{
@@ -21,6 +26,7 @@ use crate::compiled::{
     EntityRecord, LoadError, MapData, Model, NodeChild, Plane,
 };
 use crate::contents::Contents;
+use crate::game::ShaderSet;
 use crate::map::{Entity, MapFile, ParseError, parse_map};
 
 /// Why a compile failed.
@@ -33,6 +39,15 @@ pub enum CompileError {
     /// The compiler produced data that fails validation (a compiler bug; please report it).
     #[error("internal error, compiled data invalid")]
     Output(#[source] LoadError),
+    /// A folder of [`CompileOptions::shader_folders`] or one of its scripts cannot be read,
+    /// or a script is malformed.
+    #[error("shaders in {}: {message}", folder.display())]
+    Shaders {
+        /// The folder as given.
+        folder: PathBuf,
+        /// What went wrong: the file, with line and column for a malformed script.
+        message: String,
+    },
 }
 
 /// Everything a compile produces.
@@ -46,32 +61,51 @@ pub struct CompileOutput {
     pub timings: Vec<(&'static str, f64)>,
 }
 
-/// The liquids a non-solid brush still contributes to leaf contents.
-const LIQUIDS: Contents =
-    Contents(Contents::WATER.0 | Contents::SLIME.0 | Contents::LAVA.0 | Contents::MIST.0);
+/// Bits that alone do not make a brush worth storing: they change splitting only.
+const SPLITTING_ONLY: Contents = Contents::DETAIL;
 
-/// What a brush contributes to its model's tree: its contents when solid, its liquids or
-/// its trigger bit otherwise (tool brushes contribute nothing).
+/// What a brush contributes to its model's tree: its contents when it blocks something; a
+/// brush that blocks nothing (fog, liquid, tool volume, a trigger's volume) keeps its
+/// contents too, so point contents report them and masked sweeps skip them. `origin`
+/// brushes contribute nothing (q3map2 and qbsp remove them), nor do brushes left with
+/// detail alone.
 fn tree_contents(brush: &Brush) -> Contents {
-    if brush.solid {
+    if brush.contents.intersects(Contents::ORIGIN) {
+        return Contents::EMPTY;
+    }
+    let contents = if brush.solid {
         brush.contents
     } else {
-        Contents(brush.contents.0 & (LIQUIDS.0 | Contents::TRIGGER.0))
+        brush.contents & !Contents::MASK_SOLID
+    };
+    if (contents & !SPLITTING_ONLY).is_empty() {
+        Contents::EMPTY
+    } else {
+        contents
     }
 }
 
 /// Choices a compile can make.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileOptions {
     /// Add bevel planes to brushes (on by default). Without them, boxes are no longer exact
     /// and rounded shapes stop early at edges; points are unaffected. Off only for tests and
     /// comparisons.
     pub bevels: bool,
+    /// Folders of Quake 3 shader scripts (`scripts/`, read in their `shaderlist.txt` order,
+    /// else by name), in order: the first definition of a name wins, over the built-in
+    /// `common/*` tool shaders. Read only for a Quake 3 map (a `brushDef`, a patch or a
+    /// `common/` texture), whose brushes then take the contents q3map2 gives them (none by
+    /// default: the built-ins alone).
+    pub shader_folders: Vec<PathBuf>,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { bevels: true }
+        CompileOptions {
+            bevels: true,
+            shader_folders: Vec::new(),
+        }
     }
 }
 
@@ -88,7 +122,8 @@ pub struct BrushCheck {
 }
 
 /// Builds the brushes of `map` and reports what happened, as `bspc check` does: the first
-/// stage of a compile, cheap enough to run on every save.
+/// stage of a compile, cheap enough to run on every save. A Quake 3 map's contents come from
+/// the built-in `common/*` tool shaders only (no script folders are read).
 ///
 /// # Examples
 /// ```
@@ -118,7 +153,8 @@ pub fn compile_map(src: &[u8]) -> Result<CompileOutput, CompileError> {
 /// Compiles `.map` bytes.
 ///
 /// # Errors
-/// [`CompileError::Parse`] on a syntax error.
+/// [`CompileError::Parse`] on a syntax error; [`CompileError::Shaders`] when a shader folder
+/// cannot be read (a Quake 3 map only).
 pub fn compile_map_with(
     src: &[u8],
     options: &CompileOptions,
@@ -132,7 +168,18 @@ pub fn compile_map_with(
 
     let map = parse_map(src)?;
     lap("parse", &mut timings);
-    let mut output = brushes_from_map(&map);
+    let mut shaders = ShaderSet::new();
+    if crate::brush::is_quake3_map(&map) {
+        for folder in &options.shader_folders {
+            shaders
+                .load_folder(folder)
+                .map_err(|e| CompileError::Shaders {
+                    folder: folder.clone(),
+                    message: e.to_string(),
+                })?;
+        }
+    }
+    let mut output = brushes_from_map_with(&map, &shaders);
     lap("brushes", &mut timings);
 
     // Models: the world (its entity is the first `worldspawn`), then each brush entity in

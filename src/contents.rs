@@ -2,10 +2,13 @@
 //!
 //! Takes nothing, gives the contents bits, their names and the blocking masks. The numbering
 //! follows Quake 2 for the bits Quake 2 defines (so a face's `contents` triple maps
-//! directly), and adds [`Contents::SKY`] and [`Contents::TRIGGER`] in bits Quake 2 leaves
-//! unused (the trigger bit is Quake 3's `CONTENTS_TRIGGER`). Guarantees: the
-//! set operations are plain bit operations; every named bit has exactly one name, used on the
-//! command line and in JSON.
+//! directly), adds [`Contents::SKY`] in a bit Quake 2 leaves unused, gives Quake 3's tool
+//! volumes (bot clip, do-not-enter, no-drop, portals; `surfaceflags.h`) their Quake 3 bits
+//! where Quake 2 leaves them free, and [`Contents::TRIGGER`] Quake 3's `CONTENTS_TRIGGER`.
+//! Quake 3's translucent bit differs from Quake 2's, so a Quake 3 compile translates its
+//! bits (the compiler's shader rules). Guarantees: the set operations are plain bit
+//! operations; every named bit has exactly one name, used on the command line and in JSON.
+//! `0x4_0000` is kept for Quake 2's currents.
 
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
@@ -40,50 +43,104 @@ impl Contents {
     pub const SLIME: Contents = Contents(0x10);
     /// Water (liquid, not solid).
     pub const WATER: Contents = Contents(0x20);
-    /// Quake 2 mist (not solid).
-    pub const MIST: Contents = Contents(0x40);
+    /// Fog volume (Quake 3 `CONTENTS_FOG`, Quake 2 mist; not solid).
+    pub const FOG: Contents = Contents(0x40);
+    /// Quake 2's name for [`Contents::FOG`].
+    pub const MIST: Contents = Self::FOG;
     /// Sky: solid to movement, distinct for games that treat sky specially.
     pub const SKY: Contents = Contents(0x200);
+    /// A door's vis portal (Quake 2/3 `CONTENTS_AREAPORTAL`; blocks nothing).
+    pub const AREAPORTAL: Contents = Contents(0x8000);
     /// Blocks players only (`clip` texture, Quake 2 CONTENTS_PLAYERCLIP).
     pub const PLAYERCLIP: Contents = Contents(0x1_0000);
     /// Blocks monsters only (Quake 2 CONTENTS_MONSTERCLIP).
     pub const MONSTERCLIP: Contents = Contents(0x2_0000);
+    /// A bot route portal (Quake 3 `CONTENTS_CLUSTERPORTAL`; blocks nothing).
+    pub const CLUSTERPORTAL: Contents = Contents(0x10_0000);
+    /// Bots must not enter (Quake 3 `CONTENTS_DONOTENTER`): blocks bots, not players.
+    pub const DONOTENTER: Contents = Contents(0x20_0000);
+    /// Blocks bots only (Quake 3 `CONTENTS_BOTCLIP`).
+    pub const BOTCLIP: Contents = Contents(0x40_0000);
+    /// A rotation pivot brush (Quake 2/3 `CONTENTS_ORIGIN`); the compiler keeps these out of
+    /// collision.
+    pub const ORIGIN: Contents = Contents(0x100_0000);
+    /// Detail brush (Quake 2/3 `CONTENTS_DETAIL`): changes splitting only, never collision.
+    pub const DETAIL: Contents = Contents(0x800_0000);
+    /// See-through (Quake 2 `CONTENTS_TRANSLUCENT`; Quake 3's is `0x2000_0000`).
+    pub const TRANSLUCENT: Contents = Contents(0x1000_0000);
+    /// Ladder (Quake 2 `CONTENTS_LADDER`).
+    pub const LADDER: Contents = Contents(0x2000_0000);
+    /// Items dropped here vanish (Quake 3 `CONTENTS_NODROP`; blocks nothing).
+    pub const NODROP: Contents = Contents(0x8000_0000);
     /// A trigger entity's volume (Quake 3's `CONTENTS_TRIGGER`, 0x40000000; Quake 2 leaves
     /// the bit unused): never blocks, since no blocking mask contains it. Found by
     /// [`CompiledMap::touching_triggers`](crate::CompiledMap::touching_triggers).
     pub const TRIGGER: Contents = Contents(0x4000_0000);
 
     /// Every named bit with its name, in bit order.
-    pub const NAMED: [(&'static str, Contents); 11] = [
+    pub const NAMED: [(&'static str, Contents); 20] = [
         ("solid", Self::SOLID),
         ("window", Self::WINDOW),
         ("aux", Self::AUX),
         ("lava", Self::LAVA),
         ("slime", Self::SLIME),
         ("water", Self::WATER),
-        ("mist", Self::MIST),
+        ("fog", Self::FOG),
         ("sky", Self::SKY),
+        ("areaportal", Self::AREAPORTAL),
         ("playerclip", Self::PLAYERCLIP),
         ("monsterclip", Self::MONSTERCLIP),
+        ("clusterportal", Self::CLUSTERPORTAL),
+        ("donotenter", Self::DONOTENTER),
+        ("botclip", Self::BOTCLIP),
+        ("origin", Self::ORIGIN),
+        ("detail", Self::DETAIL),
+        ("translucent", Self::TRANSLUCENT),
+        ("ladder", Self::LADDER),
         ("trigger", Self::TRIGGER),
+        ("nodrop", Self::NODROP),
     ];
 
     /// The bits of a Quake 2 contents value that decide solidity; a value with none of them
     /// counts as [`Contents::SOLID`] (qbsp3).
     pub const QUAKE2_SOLIDITY_MASK: u32 = 0x3007f;
 
-    /// What blocks a sweep by default: solid, window, sky, player clip and monster clip.
-    pub const MASK_SOLID: Contents = Contents(
-        Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::PLAYERCLIP.0 | Self::MONSTERCLIP.0,
-    );
+    /// What blocks something: the union of [`Contents::MASK_PLAYER_SOLID`],
+    /// [`Contents::MASK_MONSTER_SOLID`] and [`Contents::MASK_BOT_SOLID`] (solid, window, sky,
+    /// player clip, monster clip, bot clip, do-not-enter). The default sweep mask (a sweep
+    /// with it stops at every clip, so a game moving a player uses
+    /// [`Contents::MASK_PLAYER_SOLID`]) and what [`Contents::is_solid`] tests; the compiler
+    /// calls a brush solid when its contents meet it.
+    pub const MASK_SOLID: Contents =
+        Contents(Self::MASK_PLAYER_SOLID.0 | Self::MASK_MONSTER_SOLID.0 | Self::MASK_BOT_SOLID.0);
 
-    /// What blocks a player: [`Contents::MASK_SOLID`] without monster clip (Quake 2's
-    /// `MASK_PLAYER_SOLID`).
+    /// What blocks a player: solid, window, sky and player clip (Quake 2's
+    /// `MASK_PLAYERSOLID`; Quake 3's without bodies). The controller moves with it.
     pub const MASK_PLAYER_SOLID: Contents =
         Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::PLAYERCLIP.0);
 
+    /// What blocks a monster: solid, window, sky and monster clip (Quake 2's
+    /// `MASK_MONSTERSOLID`).
+    pub const MASK_MONSTER_SOLID: Contents =
+        Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::MONSTERCLIP.0);
+
+    /// What blocks a bot: a player's mask plus bot clip and do-not-enter (Quake 3's bot
+    /// library routes around both).
+    pub const MASK_BOT_SOLID: Contents =
+        Contents(Self::MASK_PLAYER_SOLID.0 | Self::BOTCLIP.0 | Self::DONOTENTER.0);
+
+    /// What stops a shot or a line of sight: solid, window and sky; clips let shots through
+    /// (Quake 3's `MASK_SHOT` without bodies).
+    pub const MASK_SHOT: Contents = Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0);
+
     /// The masks that block: a sweep under any of them passes through triggers.
-    pub const BLOCKING_MASKS: [Contents; 2] = [Self::MASK_SOLID, Self::MASK_PLAYER_SOLID];
+    pub const BLOCKING_MASKS: [Contents; 5] = [
+        Self::MASK_SOLID,
+        Self::MASK_PLAYER_SOLID,
+        Self::MASK_MONSTER_SOLID,
+        Self::MASK_BOT_SOLID,
+        Self::MASK_SHOT,
+    ];
 
     /// The liquids: water, slime, lava (Quake 2's `MASK_WATER`).
     pub const MASK_LIQUID: Contents = Contents(Self::WATER.0 | Self::SLIME.0 | Self::LAVA.0);
@@ -247,13 +304,41 @@ mod tests {
     }
 
     #[test]
+    fn masks_say_who_is_blocked() {
+        let clip = Contents::PLAYERCLIP;
+        assert!(clip.intersects(Contents::MASK_PLAYER_SOLID));
+        assert!(!clip.intersects(Contents::MASK_SHOT));
+        assert!(!clip.intersects(Contents::MASK_MONSTER_SOLID));
+        for bot in [Contents::BOTCLIP, Contents::DONOTENTER] {
+            assert!(bot.intersects(Contents::MASK_BOT_SOLID) && bot.is_solid());
+            assert!(!bot.intersects(Contents::MASK_PLAYER_SOLID));
+        }
+        for open in [
+            Contents::FOG,
+            Contents::AREAPORTAL,
+            Contents::CLUSTERPORTAL,
+            Contents::NODROP,
+            Contents::TRANSLUCENT,
+            Contents::DETAIL,
+            Contents::MASK_LIQUID,
+            Contents::TRIGGER,
+        ] {
+            assert!(!open.is_solid(), "{open}");
+        }
+        assert_eq!(Contents::MIST, Contents::FOG);
+        assert_eq!(Contents::from_name("mist"), None);
+        // Kept free for Quake 2's first current.
+        assert_eq!(Contents(0x4_0000).unnamed(), Contents(0x4_0000));
+    }
+
+    #[test]
     fn set_operations_are_bit_operations() {
         let mut c = Contents::SOLID | Contents::PLAYERCLIP;
         assert!(c.contains(Contents::SOLID) && !c.contains(Contents::MASK_SOLID));
         c &= !Contents::SOLID;
         assert_eq!(c, Contents::PLAYERCLIP);
-        c |= Contents(0x8000_0000);
-        assert_eq!(c.to_string(), "playerclip|0x80000000");
+        c |= Contents(0x4_0000);
+        assert_eq!(c.to_string(), "playerclip|0x40000");
         assert_eq!(Contents::EMPTY.to_string(), "empty");
         assert_eq!(format!("{:?}", Contents::WATER), "Contents(water)");
     }

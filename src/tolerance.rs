@@ -14,6 +14,15 @@
 /// the stop distance. A brush with a point beyond it is rejected with a diagnostic.
 pub const MAX_MAP_COORD: f64 = 262_144.0;
 
+/// Largest absolute coordinate of a face's three defining points, in map units.
+///
+/// Editors may write a face's points far along its plane (NetRadiant's `brushDef` sky slabs in
+/// the lost level void2 sit at 128,000,000): only the plane they define matters, and a brush
+/// is rejected when its corners, not its defining points, pass [`MAX_MAP_COORD`]. At 2^30 the
+/// products of coordinate differences (below 2^62) keep a plane's normal to f64's relative
+/// precision, so its distance moves by well under 1e-6 unit at the map's corners.
+pub const MAX_PLANE_POINT_COORD: f64 = 1_073_741_824.0;
+
 /// Half the side of the square from which every face winding is cut, in map units.
 ///
 /// It must exceed [`MAX_MAP_COORD`] by a wide margin, so that a winding point still at this
@@ -66,6 +75,7 @@ const _: () = assert!(NORMAL_EPSILON < DIST_EPSILON);
 const _: () = assert!(SNAP_MOVE_EPSILON <= BEVEL_ACCEPT_EPSILON);
 const _: () = assert!(SNAP_MOVE_EPSILON * 16.0 < SURFACE_CLIP_EPSILON as f64);
 const _: () = assert!(MAX_MAP_COORD < BASE_WINDING_EXTENT);
+const _: () = assert!(MAX_MAP_COORD < MAX_PLANE_POINT_COORD);
 
 /// A fragment vertex within this of a candidate splitter counts as on it, in map units.
 ///

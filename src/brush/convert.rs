@@ -9,12 +9,15 @@
 
 use glam::DVec3;
 
-use super::solidity::{brush_contents, is_origin_texture};
+use super::solidity::{brush_contents, is_origin_texture, quake3_brush_contents};
 use crate::contents::Contents;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
+use crate::game::ShaderSet;
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapBrush, MapFace, SourceLoc};
-use crate::tolerance::{CLIP_EPSILON, MAX_BRUSH_FACES, MAX_MAP_COORD, MIN_BRUSH_VOLUME};
+use crate::tolerance::{
+    CLIP_EPSILON, MAX_BRUSH_FACES, MAX_MAP_COORD, MAX_PLANE_POINT_COORD, MIN_BRUSH_VOLUME,
+};
 
 /// A face that survived plane construction.
 struct Candidate<'a> {
@@ -22,16 +25,28 @@ struct Candidate<'a> {
     face: &'a MapFace,
 }
 
-pub(super) fn add_brush(out: &mut BrushOutput, brush: &MapBrush, owner: BrushOwner, trigger: bool) {
+/// `shaders` is `Some` for a Quake 3 map: contents then follow its faces' shaders.
+pub(super) fn add_brush(
+    out: &mut BrushOutput,
+    brush: &MapBrush,
+    owner: BrushOwner,
+    trigger: bool,
+    shaders: Option<&ShaderSet>,
+) {
     match build(brush, &mut out.diagnostics) {
         Ok(sides) => {
+            let textured = match shaders {
+                Some(shaders) => quake3_brush_contents(&brush.faces, shaders),
+                None => brush_contents(brush.faces.iter()),
+            };
             // A trigger entity's brushes are its volume, whatever their textures (Quake 3's
             // `InitTrigger` sets CONTENTS_TRIGGER); an origin brush stays a pivot.
-            let origin = brush.faces.iter().all(|f| is_origin_texture(&f.texture));
+            let origin = brush.faces.iter().all(|f| is_origin_texture(&f.texture))
+                || textured.contains(Contents::ORIGIN);
             let contents = if trigger && !origin {
                 Contents::TRIGGER
             } else {
-                brush_contents(brush.faces.iter())
+                textured
             };
             let (mins, maxs) = bounds(&sides);
             out.brushes.push(Brush {
@@ -78,15 +93,17 @@ fn build(
     brush: &MapBrush,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Vec<BrushSide>, Rejection> {
-    if let Some(face) = brush.faces.iter().find(|f| {
-        f.points
+    let beyond = |limit: f64| {
+        brush
+            .faces
             .iter()
-            .any(|p| p.abs().max_element() > MAX_MAP_COORD)
-    }) {
+            .find(move |f| f.points.iter().any(|p| p.abs().max_element() > limit))
+    };
+    if let Some(face) = beyond(MAX_PLANE_POINT_COORD) {
         return Err((
             DiagnosticKind::OutOfRange,
             format!(
-                "the face at {} has a point beyond ±{MAX_MAP_COORD} units",
+                "the face at {} has a point beyond ±{MAX_PLANE_POINT_COORD} units",
                 face.loc
             ),
         ));
@@ -213,6 +230,17 @@ fn build(
         .flat_map(|s| s.winding.points.iter())
         .any(|p| p.abs().max_element() > MAX_MAP_COORD);
     if open {
+        // A face written beyond the limit explains a brush that reaches past it; points far
+        // along a plane are fine when the brush itself stays inside.
+        if let Some(face) = beyond(MAX_MAP_COORD) {
+            return Err((
+                DiagnosticKind::OutOfRange,
+                format!(
+                    "the face at {} has a point beyond ±{MAX_MAP_COORD} units",
+                    face.loc
+                ),
+            ));
+        }
         return Err((
             DiagnosticKind::NotClosed,
             "not closed: its faces leave it unbounded".to_owned(),

@@ -15,12 +15,15 @@ mod solidity;
 use glam::DVec3;
 
 use crate::contents::Contents;
+use crate::game::ShaderSet;
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
 use crate::tolerance::SAME_POINT_EPSILON;
 
 pub use bevel::{Bevel, BevelKind, BrushBevels, brush_bevels, face_reach};
-pub use solidity::{is_origin_texture, is_trigger_class, is_world_class};
+pub use solidity::{
+    contents_from_quake3, is_origin_texture, is_quake3_map, is_trigger_class, is_world_class,
+};
 
 /// Which model a brush belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,7 +59,8 @@ pub struct Brush {
     pub maxs: DVec3,
     /// What the brush is made of.
     pub contents: Contents,
-    /// Whether it blocks movement: solid contents and not a trigger entity's brush.
+    /// Whether it blocks something: contents that meet [`Contents::MASK_SOLID`] and not a
+    /// trigger entity's brush.
     pub solid: bool,
     /// The model it belongs to.
     pub owner: BrushOwner,
@@ -159,9 +163,19 @@ impl BrushOutput {
     }
 }
 
-/// Builds the brushes of every entity and of loose top-level brushes.
+/// Builds the brushes of every entity and of loose top-level brushes; a Quake 3 map's
+/// contents come from the built-in `common/*` tool shaders ([`brushes_from_map_with`]).
 #[must_use]
 pub fn brushes_from_map(map: &MapFile) -> BrushOutput {
+    brushes_from_map_with(map, &ShaderSet::new())
+}
+
+/// Builds the brushes of every entity and of loose top-level brushes; when `map` is a Quake 3
+/// map ([`is_quake3_map`]) contents come from its faces' shaders in `shaders`, else from the
+/// texture names and triples (the module `solidity`).
+#[must_use]
+pub fn brushes_from_map_with(map: &MapFile, shaders: &ShaderSet) -> BrushOutput {
+    let shaders = is_quake3_map(map).then_some(shaders);
     let mut out = BrushOutput::default();
     for (index, entity) in map.entities.iter().enumerate() {
         let classname = entity.classname();
@@ -172,11 +186,11 @@ pub fn brushes_from_map(map: &MapFile) -> BrushOutput {
         };
         let trigger = is_trigger_class(classname);
         for brush in &entity.brushes {
-            convert::add_brush(&mut out, brush, owner, trigger);
+            convert::add_brush(&mut out, brush, owner, trigger, shaders);
         }
     }
     for brush in &map.loose_brushes {
-        convert::add_brush(&mut out, brush, BrushOwner::World, false);
+        convert::add_brush(&mut out, brush, BrushOwner::World, false, shaders);
     }
     let patches = map.entities.iter().flat_map(|e| e.patches.iter());
     if let Some(first) = patches.clone().next() {

@@ -16,9 +16,16 @@
 //!   is solid.
 //! - Brushes of `trigger_*` entities are never solid: their contents are
 //!   [`Contents::TRIGGER`] (origin brushes aside), which no blocking mask contains.
+//!
+//! A Quake 3 map ([`is_quake3_map`]) follows Quake 3's rules instead: its faces name shaders,
+//! and a brush's contents are q3map2's (`map.cpp` `SetBrushContents`, [`q3_brush_contents`])
+//! over its faces' shaders from a [`ShaderSet`], translated to [`Contents`]
+//! ([`quake3_brush_contents`]); the face triple counts only for the detail bit.
 
 use crate::contents::Contents;
-use crate::map::MapFace;
+use crate::game::q3_flags::contents as q3;
+use crate::game::{Q3Side, ShaderSet, q3_brush_contents};
+use crate::map::{BrushSyntax, MapFace, MapFile};
 
 /// What a texture name says about its brush.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +140,84 @@ pub(crate) fn brush_contents<'a>(faces: impl Iterator<Item = &'a MapFace> + Clon
     }
 }
 
+/// The texture folder of Quake 3's tool shaders (`textures/common/*`), as `.map` faces name it.
+const QUAKE3_TOOL_PREFIX: &str = "common/";
+
+/// Whether `map` is a Quake 3 map, whose faces name shaders: it has a `brushDef` brush or a
+/// patch (only Quake 3 editors write them), or a face textured from Quake 3's tool folder
+/// (`common/caulk`, `common/clip`; Quake 1 and 2 name tools without a folder or from the
+/// map's own, `e1u1/clip`). The reader keeps no header comments, so an editor's
+/// `// Game: Quake 3` line is not read.
+#[must_use]
+pub fn is_quake3_map(map: &MapFile) -> bool {
+    let patches = map.entities.iter().any(|e| !e.patches.is_empty());
+    patches
+        || map.brushes().any(|b| {
+            b.syntax == BrushSyntax::BrushDef
+                || b.faces.iter().any(|f| {
+                    f.texture
+                        .get(..QUAKE3_TOOL_PREFIX.len())
+                        .is_some_and(|p| p.eq_ignore_ascii_case(QUAKE3_TOOL_PREFIX))
+                })
+        })
+}
+
+/// Quake 3 content bits that mean the same in [`Contents`] (`surfaceflags.h`): solid, the
+/// liquids, fog, the portals, the clips, origin, detail and no-drop. The others are dropped:
+/// Team Arena's team bits and `NOBOTCLIP` (our sky bit), teleporter, jump pad and mover
+/// (bot hints; `0x4_0000` is Quake 2's current), bodies, structural (our translucent bit),
+/// and trigger (given by the entity).
+const QUAKE3_SAME_BITS: u32 = q3::SOLID
+    | q3::LAVA
+    | q3::SLIME
+    | q3::WATER
+    | q3::FOG
+    | q3::AREAPORTAL
+    | q3::PLAYERCLIP
+    | q3::MONSTERCLIP
+    | q3::CLUSTERPORTAL
+    | q3::DONOTENTER
+    | q3::BOTCLIP
+    | q3::ORIGIN
+    | q3::DETAIL
+    | q3::NODROP;
+
+/// Quake 3 content bits as [`Contents`]: the bits that mean the same, and Quake 3's
+/// translucent bit moved to [`Contents::TRANSLUCENT`].
+#[must_use]
+pub fn contents_from_quake3(bits: u32) -> Contents {
+    let mut out = Contents(bits & QUAKE3_SAME_BITS);
+    if bits & q3::TRANSLUCENT != 0 {
+        out |= Contents::TRANSLUCENT;
+    }
+    out
+}
+
+/// The contents of a Quake 3 brush made of `faces`: q3map2's run-time contents (the content
+/// shader's bits, translated) plus [`Contents::DETAIL`] when q3map2 makes the brush detail
+/// (a detail shader, a translucent side, or the triple's detail bit `0x8000000`).
+pub(crate) fn quake3_brush_contents(faces: &[MapFace], shaders: &ShaderSet) -> Contents {
+    let sides: Vec<Q3Side> = faces
+        .iter()
+        .map(|f| {
+            let shader = shaders.texture_flags(&f.texture);
+            // The triple's first value is a 32-bit word; only its detail bit is read.
+            let triple = f.extension.triple().map_or(0, |t| t.contents as u32);
+            Q3Side::with_face_contents(shader, triple)
+        })
+        .collect();
+    match q3_brush_contents(&sides) {
+        Some(brush) => {
+            let mut contents = contents_from_quake3(brush.contents);
+            if brush.detail {
+                contents |= Contents::DETAIL;
+            }
+            contents
+        }
+        None => Contents::EMPTY,
+    }
+}
+
 /// Whether `texture` is the `origin` tool texture (an entity's rotation pivot brush).
 #[must_use]
 pub fn is_origin_texture(texture: &str) -> bool {
@@ -171,6 +256,15 @@ mod tests {
         assert_eq!(classify_texture("common/botclip"), TextureClass::Solid);
         assert_eq!(classify_texture("{trigger"), TextureClass::Solid);
         assert_eq!(classify_texture("tools"), TextureClass::Solid);
+    }
+
+    #[test]
+    fn quake3_bits_translate() {
+        assert_eq!(contents_from_quake3(0x2040_0000), Contents::BOTCLIP | Contents::TRANSLUCENT);
+        assert_eq!(contents_from_quake3(0x3000_8000), Contents::AREAPORTAL | Contents::TRANSLUCENT);
+        assert_eq!(contents_from_quake3(0xA000_0000), Contents::NODROP | Contents::TRANSLUCENT);
+        assert_eq!(contents_from_quake3(0x4000_0201), Contents::SOLID);
+        assert_eq!(contents_from_quake3(0x20), Contents::WATER);
     }
 
     #[test]

@@ -21,7 +21,8 @@ use crate::trace::{ShapeKind, TraceShape};
 /// What a region is drawn as: one colour per class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ContentsClass {
-    /// Quake 2 mist, trigger volumes and other non-solid contents, drawn first (under
+    /// Fog, trigger volumes, tool volumes (bot clip, do-not-enter, portals, no-drop, hint)
+    /// and other contents that block neither players nor monsters, drawn first (under
     /// everything).
     Other,
     /// Water.

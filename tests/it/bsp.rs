@@ -18,7 +18,7 @@ const POINTS_PER_MAP: usize = 1_000_000;
 const SURFACE_MARGIN: f64 = 0.01;
 
 /// The liquids a brush contributes to contents even when not solid.
-const LIQUIDS: u32 = Contents::WATER.0 | Contents::SLIME.0 | Contents::LAVA.0 | Contents::MIST.0;
+const LIQUIDS: u32 = Contents::WATER.0 | Contents::SLIME.0 | Contents::LAVA.0 | Contents::FOG.0;
 
 fn world_oracle(src: &[u8]) -> BrushOracle {
     let map = parse_map(src).expect("parse");

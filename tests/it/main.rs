@@ -17,6 +17,8 @@ mod corpus;
 mod fuzz;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
+/// Quake 3 maps compiled with their shaders: point contents against the `.bsp` files, masks.
+mod q3_contents;
 /// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.
 mod q3bsp;
 /// Quake 3 shader semantics on the real OpenArena scripts.

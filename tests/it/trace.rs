@@ -518,9 +518,15 @@ fn bevels_never_change_point_results() {
     for (name, path) in &maps {
         let src = read(path);
         let with = compile(&src).map;
-        let without = compile_map_with(&src, &CompileOptions { bevels: false })
-            .expect("compile")
-            .map;
+        let without = compile_map_with(
+            &src,
+            &CompileOptions {
+                bevels: false,
+                ..CompileOptions::default()
+            },
+        )
+        .expect("compile")
+        .map;
         assert!(with.bevel_count() >= without.bevel_count());
         let mut rng = Pcg32::new(37);
         let point = TraceShape::point();

@@ -37,6 +37,10 @@ pub enum Command {
         /// Where to write the compiled world (default: the input with extension .pbsp).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only
+        /// for a Quake 3 map, over the built-in common/* tool shaders).
+        #[arg(long = "shaders", value_name = "DIR")]
+        shaders: Vec<PathBuf>,
         /// Print exactly one JSON object of statistics instead of a human report.
         #[arg(long)]
         json: bool,
@@ -61,6 +65,10 @@ pub enum Command {
         /// One query's end: X,Y,Z.
         #[arg(long, allow_hyphen_values = true)]
         to: Option<String>,
+        /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only
+        /// for a Quake 3 map, over the built-in common/* tool shaders).
+        #[arg(long = "shaders", value_name = "DIR")]
+        shaders: Vec<PathBuf>,
     },
     /// Time JSON Lines queries in-process: ns per query for each shape kind and for all.
     Bench {

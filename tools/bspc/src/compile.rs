@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use planeshift::compile::{CompileError, compile_map};
+use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::compiled::{CompiledMap, EXTENSION};
 use serde::Serialize;
 
@@ -84,9 +84,18 @@ struct CompileJson {
     timings: serde_json::Map<String, serde_json::Value>,
 }
 
-pub fn compile(input: &Path, output: Option<PathBuf>, json: bool) -> Result<(), CliError> {
+pub fn compile(
+    input: &Path,
+    output: Option<PathBuf>,
+    json: bool,
+    shader_folders: Vec<PathBuf>,
+) -> Result<(), CliError> {
     let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
-    let compiled = compile_map(&src).map_err(|e| match e {
+    let options = CompileOptions {
+        shader_folders,
+        ..CompileOptions::default()
+    };
+    let compiled = compile_map_with(&src, &options).map_err(|e| match e {
         CompileError::Parse(p) => CliError::syntax(input, &p),
         other => CliError::internal(other),
     })?;

@@ -97,7 +97,12 @@ fn main() -> ExitCode {
 fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Command::Check { map, json } => check::run(&map, json),
-        Command::Compile { map, output, json } => compile::compile(&map, output, json),
+        Command::Compile {
+            map,
+            output,
+            json,
+            shaders,
+        } => compile::compile(&map, output, json, shaders),
         Command::Info { file, json } => compile::info(&file, json),
         Command::Trace {
             file,
@@ -106,11 +111,13 @@ fn run(args: Args) -> Result<(), CliError> {
             shape,
             from,
             to,
+            shaders,
         } => trace::trace(
             &file,
             queries.as_deref(),
             output.as_deref(),
             (shape, from, to),
+            shaders,
         ),
         Command::Bench {
             file,

@@ -9,11 +9,11 @@
 //! Sweeps use the world model and the default mask.
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use glam::Vec3;
-use planeshift::compile::{CompileError, compile_map};
+use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::compiled::{CompiledMap, MAGIC};
 use planeshift::contents::Contents;
 use planeshift::trace::{ShapeKind, Trace, TraceShape};
@@ -75,16 +75,23 @@ fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
     }
 }
 
-/// Loads a world: a compiled file by its magic, otherwise a map compiled in memory.
-pub fn load_world(path: &Path) -> Result<CompiledMap, CliError> {
+/// Loads a world: a compiled file by its magic, otherwise a map compiled in memory (with the
+/// shader folders, for a Quake 3 map).
+pub fn load_world(path: &Path, shader_folders: Vec<PathBuf>) -> Result<CompiledMap, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     if bytes.starts_with(&MAGIC) {
         return CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e));
     }
-    compile_map(&bytes).map(|c| c.map).map_err(|e| match e {
-        CompileError::Parse(p) => CliError::syntax(path, &p),
-        other => CliError::internal(other),
-    })
+    let options = CompileOptions {
+        shader_folders,
+        ..CompileOptions::default()
+    };
+    compile_map_with(&bytes, &options)
+        .map(|c| c.map)
+        .map_err(|e| match e {
+            CompileError::Parse(p) => CliError::syntax(path, &p),
+            other => CliError::internal(other),
+        })
 }
 
 /// Reads JSON Lines queries; blank lines are skipped.
@@ -143,6 +150,7 @@ pub fn trace(
     queries: Option<&Path>,
     output: Option<&Path>,
     single: (Option<String>, Option<String>, Option<String>),
+    shader_folders: Vec<PathBuf>,
 ) -> Result<(), CliError> {
     let queries = match (queries, single) {
         (Some(path), _) => read_queries(path)?,
@@ -157,7 +165,7 @@ pub fn trace(
             ));
         }
     };
-    let world = load_world(file)?;
+    let world = load_world(file, shader_folders)?;
     let mut out = String::new();
     for q in &queries {
         let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID);
@@ -173,7 +181,7 @@ pub fn trace(
 }
 
 pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
-    let world = load_world(file)?;
+    let world = load_world(file, Vec::new())?;
     let queries = read_queries(queries)?;
     if queries.is_empty() {
         return Err(CliError::input(format!(

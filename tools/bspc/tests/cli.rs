@@ -396,3 +396,47 @@ fn bench_prints_one_line_per_kind_and_all() {
         assert!(min <= median && median <= max && min > 0.0, "{line}");
     }
 }
+
+/// A Quake 3 map of one box textured `common/pool`, a name no built-in defines.
+fn pool_map() -> PathBuf {
+    let (lo, hi) = (-64, 64);
+    let (z0, z1) = (-16, 0);
+    let faces = format!(
+        "( {lo} {lo} {z0} ) ( {lo} {hi} {z0} ) ( {lo} {lo} {z1} ) common/pool 0 0 0 1 1\n\
+         ( {hi} {lo} {z0} ) ( {hi} {lo} {z1} ) ( {hi} {hi} {z0} ) common/pool 0 0 0 1 1\n\
+         ( {lo} {lo} {z0} ) ( {lo} {lo} {z1} ) ( {hi} {lo} {z0} ) common/pool 0 0 0 1 1\n\
+         ( {lo} {hi} {z0} ) ( {hi} {hi} {z0} ) ( {lo} {hi} {z1} ) common/pool 0 0 0 1 1\n\
+         ( {lo} {lo} {z0} ) ( {hi} {lo} {z0} ) ( {lo} {hi} {z0} ) common/pool 0 0 0 1 1\n\
+         ( {lo} {lo} {z1} ) ( {lo} {hi} {z1} ) ( {hi} {lo} {z1} ) common/pool 0 0 0 1 1\n"
+    );
+    temp_file(
+        "pool.map",
+        format!("{{\n\"classname\" \"worldspawn\"\n{{\n{faces}}}\n}}\n").as_bytes(),
+    )
+}
+
+#[test]
+fn shaders_give_quake3_maps_their_contents() {
+    let map = pool_map();
+    let map = map.to_str().expect("path");
+    let script = temp_file(
+        "pool.shader",
+        b"textures/common/pool\n{\nsurfaceparm water\n}\n",
+    );
+    let scripts = script.parent().expect("folder").to_str().expect("path");
+    let drop = |extra: &[&str]| {
+        let mut args = vec![
+            "trace", map, "--shape", "point", "--from", "0,0,100", "--to", "0,0,-100",
+        ];
+        args.extend_from_slice(extra);
+        let out = bspc_ok(&args);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        json["fraction"].as_f64().expect("fraction")
+    };
+    // Without the script the undefined shader is `default`, solid; with it, water.
+    assert!(drop(&[]) < 1.0);
+    assert_eq!(drop(&["--shaders", scripts]), 1.0);
+    let out = bspc(&["compile", map, "--shaders", "/nonexistent/scripts"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shaders in /nonexistent/scripts"));
+}
