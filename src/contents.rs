@@ -8,7 +8,8 @@
 //! Quake 3's translucent bit differs from Quake 2's, so a Quake 3 compile translates its
 //! bits (the compiler's shader rules). Guarantees: the set operations are plain bit
 //! operations; every named bit has exactly one name, used on the command line and in JSON.
-//! `0x4_0000` is kept for Quake 2's currents.
+//! [`Contents::CURRENT`] (`0x4_0000`, Quake 2's `CONTENTS_CURRENT_0`) marks any current,
+//! whatever its direction; the direction is not kept yet.
 
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
@@ -55,6 +56,9 @@ impl Contents {
     pub const PLAYERCLIP: Contents = Contents(0x1_0000);
     /// Blocks monsters only (Quake 2 CONTENTS_MONSTERCLIP).
     pub const MONSTERCLIP: Contents = Contents(0x2_0000);
+    /// A current (Quake 2 `CONTENTS_CURRENT_0`, standing for all six of its directions;
+    /// Half-Life's `!cur_*` liquids): never blocks. Its direction is not kept.
+    pub const CURRENT: Contents = Contents(0x4_0000);
     /// A bot route portal (Quake 3 `CONTENTS_CLUSTERPORTAL`; blocks nothing).
     pub const CLUSTERPORTAL: Contents = Contents(0x10_0000);
     /// Bots must not enter (Quake 3 `CONTENTS_DONOTENTER`): blocks bots, not players.
@@ -78,7 +82,7 @@ impl Contents {
     pub const TRIGGER: Contents = Contents(0x4000_0000);
 
     /// Every named bit with its name, in bit order.
-    pub const NAMED: [(&'static str, Contents); 20] = [
+    pub const NAMED: [(&'static str, Contents); 21] = [
         ("solid", Self::SOLID),
         ("window", Self::WINDOW),
         ("aux", Self::AUX),
@@ -90,6 +94,7 @@ impl Contents {
         ("areaportal", Self::AREAPORTAL),
         ("playerclip", Self::PLAYERCLIP),
         ("monsterclip", Self::MONSTERCLIP),
+        ("current", Self::CURRENT),
         ("clusterportal", Self::CLUSTERPORTAL),
         ("donotenter", Self::DONOTENTER),
         ("botclip", Self::BOTCLIP),
@@ -322,13 +327,14 @@ mod tests {
             Contents::DETAIL,
             Contents::MASK_LIQUID,
             Contents::TRIGGER,
+            Contents::CURRENT,
         ] {
             assert!(!open.is_solid(), "{open}");
         }
         assert_eq!(Contents::MIST, Contents::FOG);
         assert_eq!(Contents::from_name("mist"), None);
-        // Kept free for Quake 2's first current.
-        assert_eq!(Contents(0x4_0000).unnamed(), Contents(0x4_0000));
+        assert_eq!(Contents::from_name("current"), Some(Contents(0x4_0000)));
+        assert_eq!(Contents(0x8_0000).unnamed(), Contents(0x8_0000));
     }
 
     #[test]
@@ -337,8 +343,8 @@ mod tests {
         assert!(c.contains(Contents::SOLID) && !c.contains(Contents::MASK_SOLID));
         c &= !Contents::SOLID;
         assert_eq!(c, Contents::PLAYERCLIP);
-        c |= Contents(0x4_0000);
-        assert_eq!(c.to_string(), "playerclip|0x40000");
+        c |= Contents(0x8_0000);
+        assert_eq!(c.to_string(), "playerclip|0x80000");
         assert_eq!(Contents::EMPTY.to_string(), "empty");
         assert_eq!(format!("{:?}", Contents::WATER), "Contents(water)");
     }
