@@ -16,9 +16,7 @@ use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 
-use crate::brush::{
-    Brush, BrushOwner, brush_bevels, brushes_from_map, brushes_from_map_with, is_origin_texture,
-};
+use crate::brush::{Brush, BrushOwner, brush_bevels, brushes_from_map, is_origin_texture};
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
 use crate::compiled::{
@@ -26,7 +24,7 @@ use crate::compiled::{
     EntityRecord, LoadError, MapData, Model, NodeChild, Plane,
 };
 use crate::contents::Contents;
-use crate::game::ShaderSet;
+use crate::game::{Game, ShaderSet};
 use crate::map::{Entity, MapFile, ParseError, parse_map};
 
 /// Why a compile failed.
@@ -98,6 +96,9 @@ pub struct CompileOptions {
     /// `common/` texture), whose brushes then take the contents q3map2 gives them (none by
     /// default: the built-ins alone).
     pub shader_folders: Vec<PathBuf>,
+    /// The game whose brush rules give each brush its contents; `None` (the default)
+    /// detects it from the map ([`Game::detect`]).
+    pub game: Option<Game>,
 }
 
 impl Default for CompileOptions {
@@ -105,6 +106,7 @@ impl Default for CompileOptions {
         CompileOptions {
             bevels: true,
             shader_folders: Vec::new(),
+            game: None,
         }
     }
 }
@@ -169,7 +171,8 @@ pub fn compile_map_with(
     let map = parse_map(src)?;
     lap("parse", &mut timings);
     let mut shaders = ShaderSet::new();
-    if crate::brush::is_quake3_map(&map) {
+    let game = options.game.unwrap_or_else(|| Game::detect(&map));
+    if game == Game::Quake3 {
         for folder in &options.shader_folders {
             shaders
                 .load_folder(folder)
@@ -179,7 +182,7 @@ pub fn compile_map_with(
                 })?;
         }
     }
-    let mut output = brushes_from_map_with(&map, &shaders);
+    let mut output = crate::brush::brushes_from_map_for(&map, game, &shaders);
     lap("brushes", &mut timings);
 
     // Models: the world (its entity is the first `worldspawn`), then each brush entity in

@@ -117,6 +117,7 @@ pub use controller::{
     CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig, Ground,
     GroundState, MoveInput, MoveOutcome, Touch, Tracer, WorldWithMovers,
 };
+pub use game::Game;
 pub use map::{MapFile, ParseError, parse_map};
 pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, TraceShape};
 

@@ -9,7 +9,11 @@
 
 use glam::DVec3;
 
-use super::solidity::{brush_contents, is_origin_texture, quake3_brush_contents};
+use super::solidity::{
+    brush_contents, half_life_brush_contents, half_life_entity_contents, is_origin_texture,
+    quake2_brush_contents, quake3_brush_contents,
+};
+use crate::game::Game;
 use crate::contents::Contents;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
 use crate::game::ShaderSet;
@@ -25,19 +29,25 @@ struct Candidate<'a> {
     face: &'a MapFace,
 }
 
-/// `shaders` is `Some` for a Quake 3 map: contents then follow its faces' shaders.
+/// Contents follow `game`'s brush rules (for Quake 3, the faces' shaders in `shaders`);
+/// `classname` is the brush's entity's (Half-Life's `func_water` and the like).
 pub(super) fn add_brush(
     out: &mut BrushOutput,
     brush: &MapBrush,
     owner: BrushOwner,
-    trigger: bool,
-    shaders: Option<&ShaderSet>,
+    (classname, trigger): (&str, bool),
+    game: Game,
+    shaders: &ShaderSet,
 ) {
     match build(brush, &mut out.diagnostics) {
         Ok(sides) => {
-            let textured = match shaders {
-                Some(shaders) => quake3_brush_contents(&brush.faces, shaders),
-                None => brush_contents(brush.faces.iter()),
+            let textured = match game {
+                Game::Quake3 => quake3_brush_contents(&brush.faces, shaders),
+                Game::Quake2 => quake2_brush_contents(&brush.faces),
+                Game::HalfLife => {
+                    half_life_entity_contents(classname, half_life_brush_contents(&brush.faces))
+                }
+                Game::Quake => brush_contents(brush.faces.iter()),
             };
             // A trigger entity's brushes are its volume, whatever their textures (Quake 3's
             // `InitTrigger` sets CONTENTS_TRIGGER); an origin brush stays a pivot.

@@ -15,14 +15,15 @@ mod solidity;
 use glam::DVec3;
 
 use crate::contents::Contents;
-use crate::game::ShaderSet;
+use crate::game::{Game, ShaderSet};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
 use crate::tolerance::SAME_POINT_EPSILON;
 
 pub use bevel::{Bevel, BevelKind, BrushBevels, brush_bevels, face_reach};
 pub use solidity::{
-    contents_from_quake3, is_origin_texture, is_quake3_map, is_trigger_class, is_world_class,
+    contents_from_quake2, contents_from_quake3, half_life_entity_contents,
+    half_life_texture_contents, is_origin_texture, is_quake3_map, is_trigger_class, is_world_class,
 };
 
 /// Which model a brush belongs to.
@@ -170,12 +171,18 @@ pub fn brushes_from_map(map: &MapFile) -> BrushOutput {
     brushes_from_map_with(map, &ShaderSet::new())
 }
 
-/// Builds the brushes of every entity and of loose top-level brushes; when `map` is a Quake 3
-/// map ([`is_quake3_map`]) contents come from its faces' shaders in `shaders`, else from the
-/// texture names and triples (the module `solidity`).
+/// Builds the brushes of every entity and of loose top-level brushes by the brush rules of
+/// the game detected from `map` ([`Game::detect`]): for a Quake 3 map contents come from its
+/// faces' shaders in `shaders` ([`brushes_from_map_for`]).
 #[must_use]
 pub fn brushes_from_map_with(map: &MapFile, shaders: &ShaderSet) -> BrushOutput {
-    let shaders = is_quake3_map(map).then_some(shaders);
+    brushes_from_map_for(map, Game::detect(map), shaders)
+}
+
+/// Builds the brushes of every entity and of loose top-level brushes by `game`'s brush rules
+/// (the module `solidity`); `shaders` are read only for [`Game::Quake3`].
+#[must_use]
+pub fn brushes_from_map_for(map: &MapFile, game: Game, shaders: &ShaderSet) -> BrushOutput {
     let mut out = BrushOutput::default();
     for (index, entity) in map.entities.iter().enumerate() {
         let classname = entity.classname();
@@ -186,11 +193,11 @@ pub fn brushes_from_map_with(map: &MapFile, shaders: &ShaderSet) -> BrushOutput 
         };
         let trigger = is_trigger_class(classname);
         for brush in &entity.brushes {
-            convert::add_brush(&mut out, brush, owner, trigger, shaders);
+            convert::add_brush(&mut out, brush, owner, (classname, trigger), game, shaders);
         }
     }
     for brush in &map.loose_brushes {
-        convert::add_brush(&mut out, brush, BrushOwner::World, false, shaders);
+        convert::add_brush(&mut out, brush, BrushOwner::World, ("", false), game, shaders);
     }
     let patches = map.entities.iter().flat_map(|e| e.patches.iter());
     if let Some(first) = patches.clone().next() {

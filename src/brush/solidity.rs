@@ -1,7 +1,13 @@
 //! The solidity rules: which brushes belong to the world and what each is made of.
 //!
 //! Takes entity class names, texture names and face triples, gives [`Contents`] and
-//! ownership. These are the only rules; the compiler, the sweeps and every test use them:
+//! ownership. These are the only rules; the compiler, the sweeps and every test use them.
+//! How a brush's faces combine is the game's ([`Game`](crate::Game), detected from the map
+//! or given by `CompileOptions::game`); ownership and triggers are the same for every game.
+//! A current's direction and the raw game contents are not kept yet (a later step; the
+//! compiled file is unchanged): a current is [`Contents::CURRENT`].
+//!
+//! Quake ([`Game::Quake`](crate::Game::Quake)):
 //!
 //! - A brush belongs to the world when its entity is `worldspawn`, `func_group`,
 //!   `func_detail` or `func_detail_wall`, or when it stands outside any entity.
@@ -16,6 +22,17 @@
 //!   is solid.
 //! - Brushes of `trigger_*` entities are never solid: their contents are
 //!   [`Contents::TRIGGER`] (origin brushes aside), which no blocking mask contains.
+//!
+//! Quake 2 (Quake-2-Tools `qbsp3/map.c` `ParseBrush`, `BrushContents`): each side's triple,
+//! made detail by a translucent surface or a clip, solid when it has no bit of
+//! [`Contents::QUAKE2_SOLIDITY_MASK`], empty for a hint or skip surface; the brush takes its
+//! first side's contents, and a translucent surface on any side makes it
+//! [`Contents::TRANSLUCENT`] and a window instead of solid ([`contents_from_quake2`]
+//! translates the bits).
+//!
+//! Half-Life (Half-Life `utils/qcsg/brush.c` `TextureContents`): the first face's texture
+//! decides ([`half_life_texture_contents`]); `func_water`, `func_illusionary` and
+//! `func_ladder` brushes are water, nothing and ladder ([`half_life_entity_contents`]).
 //!
 //! A Quake 3 map ([`is_quake3_map`]) follows Quake 3's rules instead: its faces name shaders,
 //! and a brush's contents are q3map2's (`map.cpp` `SetBrushContents`, [`q3_brush_contents`])
@@ -222,6 +239,149 @@ pub(crate) fn quake3_brush_contents(faces: &[MapFace], shaders: &ShaderSet) -> C
 #[must_use]
 pub fn is_origin_texture(texture: &str) -> bool {
     texture.eq_ignore_ascii_case("origin") || base_name(texture) == "origin"
+}
+
+/// Quake 2's bits (`qfiles.h`) that the brush rules read or translate.
+mod q2 {
+    /// `CONTENTS_MIST`, the last visible contents bit.
+    pub const LOW_BITS: u32 = 0x7f;
+    pub const AREAPORTAL: u32 = 0x8000;
+    pub const PLAYERCLIP: u32 = 0x1_0000;
+    pub const MONSTERCLIP: u32 = 0x2_0000;
+    /// `CONTENTS_CURRENT_0` through `CONTENTS_CURRENT_DOWN`.
+    pub const CURRENTS: u32 = 0xfc_0000;
+    pub const ORIGIN: u32 = 0x100_0000;
+    pub const DETAIL: u32 = 0x800_0000;
+    pub const TRANSLUCENT: u32 = 0x1000_0000;
+    pub const LADDER: u32 = 0x2000_0000;
+    pub const SURF_TRANS33: u32 = 0x10;
+    pub const SURF_TRANS66: u32 = 0x20;
+    pub const SURF_HINT: u32 = 0x100;
+    pub const SURF_SKIP: u32 = 0x200;
+}
+
+/// Quake 2 content bits as [`Contents`]: solid through mist, the portals, the clips,
+/// origin, detail, translucent and ladder keep their bits; the six currents become
+/// [`Contents::CURRENT`] (their direction is not kept); monster bodies are dropped.
+#[must_use]
+pub fn contents_from_quake2(bits: u32) -> Contents {
+    let same = q2::LOW_BITS
+        | q2::AREAPORTAL
+        | q2::PLAYERCLIP
+        | q2::MONSTERCLIP
+        | q2::ORIGIN
+        | q2::DETAIL
+        | q2::TRANSLUCENT
+        | q2::LADDER;
+    let mut out = Contents(bits & same);
+    if bits & q2::CURRENTS != 0 {
+        out |= Contents::CURRENT;
+    }
+    out
+}
+
+/// One Quake 2 side's contents (Quake-2-Tools `qbsp3/map.c` `ParseBrush`): translucent
+/// surfaces and clips are detail, a side with no bit of
+/// [`Contents::QUAKE2_SOLIDITY_MASK`] is solid, and hint and skip sides have none.
+fn quake2_side_contents(contents: u32, flags: u32) -> u32 {
+    let mut c = contents;
+    if flags & (q2::SURF_TRANS33 | q2::SURF_TRANS66) != 0 {
+        c |= q2::DETAIL;
+    }
+    if c & (q2::PLAYERCLIP | q2::MONSTERCLIP) != 0 {
+        c |= q2::DETAIL;
+    }
+    if c & Contents::QUAKE2_SOLIDITY_MASK == 0 {
+        c |= Contents::SOLID.0;
+    }
+    if flags & (q2::SURF_HINT | q2::SURF_SKIP) != 0 {
+        c = 0;
+    }
+    c
+}
+
+/// The contents of a Quake 2 brush made of `faces` (`qbsp3/map.c` `BrushContents`): its
+/// first side's contents; a translucent surface on any side adds
+/// [`Contents::TRANSLUCENT`] and turns solid into [`Contents::WINDOW`]. A face without a
+/// triple counts as `0 0 0`.
+pub(crate) fn quake2_brush_contents(faces: &[MapFace]) -> Contents {
+    // Contents and flags are 32-bit words in every game that writes them.
+    let word = |f: &MapFace| {
+        f.extension
+            .triple()
+            .map_or((0, 0), |t| (t.contents as u32, t.flags as u32))
+    };
+    let Some(first) = faces.first() else {
+        return Contents::EMPTY;
+    };
+    let (contents, flags) = word(first);
+    let mut bits = quake2_side_contents(contents, flags);
+    let trans = faces
+        .iter()
+        .any(|f| word(f).1 & (q2::SURF_TRANS33 | q2::SURF_TRANS66) != 0);
+    if trans && bits != 0 {
+        bits |= q2::TRANSLUCENT;
+        if bits & Contents::SOLID.0 != 0 {
+            bits = (bits & !Contents::SOLID.0) | Contents::WINDOW.0;
+        }
+    }
+    contents_from_quake2(bits)
+}
+
+/// Half-Life's currents, in `qcsg`'s order.
+const HALF_LIFE_CURRENTS: [&str; 6] = [
+    "!cur_90", "!cur_0", "!cur_270", "!cur_180", "!cur_up", "!cur_dwn",
+];
+
+/// A Half-Life texture's contents (Half-Life `utils/qcsg/brush.c` `TextureContents`, by
+/// case-insensitive prefix, in its order): `sky` is sky, a `!cur_*` current is water with
+/// [`Contents::CURRENT`], any other `!` water, `origin` a pivot, `clip` player clip
+/// (Half-Life's clip hulls only), `translucent` and `@` solid and translucent, the rest solid.
+#[must_use]
+pub fn half_life_texture_contents(texture: &str) -> Contents {
+    let lower = texture.to_ascii_lowercase();
+    if lower.starts_with("sky") {
+        Contents::SKY
+    } else if HALF_LIFE_CURRENTS.iter().any(|c| lower.starts_with(c)) {
+        Contents::WATER | Contents::CURRENT
+    } else if lower.starts_with('!') {
+        Contents::WATER
+    } else if lower.starts_with("origin") {
+        Contents::ORIGIN
+    } else if lower.starts_with("clip") {
+        Contents::PLAYERCLIP
+    } else if lower.starts_with("translucent") || lower.starts_with('@') {
+        Contents::SOLID | Contents::TRANSLUCENT
+    } else {
+        Contents::SOLID
+    }
+}
+
+/// The contents of a Half-Life brush made of `faces`: its first face's
+/// (`qcsg/brush.c` `BrushContents`).
+pub(crate) fn half_life_brush_contents(faces: &[MapFace]) -> Contents {
+    faces
+        .first()
+        .map_or(Contents::EMPTY, |f| half_life_texture_contents(&f.texture))
+}
+
+/// What a Half-Life brush entity makes of its brushes' contents: `func_water` is water
+/// (keeping a current), `func_illusionary` nothing, `func_ladder` a ladder; none of them
+/// blocks. Other classes keep `contents`; origin brushes stay pivots.
+#[must_use]
+pub fn half_life_entity_contents(classname: &str, contents: Contents) -> Contents {
+    if contents.contains(Contents::ORIGIN) {
+        return contents;
+    }
+    if classname.eq_ignore_ascii_case("func_water") {
+        Contents::WATER | contents.intersection(Contents::CURRENT)
+    } else if classname.eq_ignore_ascii_case("func_illusionary") {
+        Contents::EMPTY
+    } else if classname.eq_ignore_ascii_case("func_ladder") {
+        Contents::LADDER
+    } else {
+        contents
+    }
 }
 
 #[cfg(test)]

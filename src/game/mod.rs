@@ -12,12 +12,15 @@
 //!   shaders, with q3map2's first-definition-wins rule and its default for textures without
 //!   a definition.
 //! - [`q3_brush`]: a brush's contents from its sides (`SetBrushContents`).
+//! - [`profile`]: which game a map is for ([`Game`]), detected from the map.
 
+pub mod profile;
 pub mod q3_brush;
 pub mod q3_flags;
 pub mod shader;
 pub mod shader_set;
 
+pub use profile::Game;
 pub use q3_brush::{Q3BrushContents, Q3Side, q3_brush_contents};
 pub use q3_flags::{ShaderFlags, SurfaceParm, surface_parm};
 pub use shader::{

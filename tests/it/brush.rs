@@ -160,7 +160,7 @@ fn solidity_follows_the_texture_rules() {
 }
 
 #[test]
-fn quake2_triples_or_together_and_zero_means_solid() {
+fn quake2_triples_give_contents_and_zero_means_solid() {
     let with_triple = |triple: &str, texture: &str| {
         let faces: String = box_brush_face_lines([0.0; 3], [64.0; 3], texture)
             .lines()
@@ -174,7 +174,7 @@ fn quake2_triples_or_together_and_zero_means_solid() {
     assert_eq!(with_triple("0 0 0", "e1u1/floor"), (Contents::SOLID, true));
     assert_eq!(
         with_triple("65536 128 0", "e1u1/clip"),
-        (Contents::PLAYERCLIP, true)
+        (Contents::PLAYERCLIP | Contents::DETAIL, true)
     );
     assert_eq!(
         with_triple("32 0 0", "e1u1/water"),
@@ -182,7 +182,7 @@ fn quake2_triples_or_together_and_zero_means_solid() {
     );
     assert_eq!(
         with_triple("134217728 0 0", "detail"),
-        (Contents::SOLID, true)
+        (Contents::SOLID | Contents::DETAIL, true)
     );
     assert_eq!(with_triple("3 0 0", "glass"), (Contents(3), true));
 }

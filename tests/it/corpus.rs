@@ -110,13 +110,12 @@ fn real_map_facts_from_sources_md_hold() {
         && d.loc.line <= 4012
         && d.message.starts_with("duplicate plane merged")));
     assert_eq!(dm2.rejected, 0);
-    // q2_playerclip: the clip brush's triple 65536 makes player clip, solid.
+    // q2_playerclip: the clip brush's triple 65536 makes player clip, detail as qbsp3 makes
+    // every clip, solid.
     let (_, clip) = load("ericw-tools/q2_playerclip.map");
-    assert!(
-        clip.brushes
-            .iter()
-            .any(|b| b.contents == planeshift::contents::Contents::PLAYERCLIP)
-    );
+    assert!(clip.brushes.iter().any(|b| b.contents
+        == planeshift::contents::Contents::PLAYERCLIP | planeshift::contents::Contents::DETAIL
+        && b.solid));
     // dm17ish: two micro brushes of 0.125 units survive.
     let (_, yard) = load("openarena-lostlevels/dm17ish.map");
     assert_eq!(yard.rejected, 0);

@@ -15,6 +15,8 @@ mod controller;
 mod corpus;
 /// Seeded mutation fuzzing of the reader and brush stage.
 mod fuzz;
+/// Game profiles: detection on every real map, Quake 2 and Half-Life brush rules.
+mod games;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
 /// Quake 3 maps compiled with their shaders: point contents against the `.bsp` files, masks.

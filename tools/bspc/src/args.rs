@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use planeshift::Game;
 
 /// The planeshift map compiler.
 #[derive(Debug, Parser)]
@@ -41,6 +42,10 @@ pub enum Command {
         /// for a Quake 3 map, over the built-in common/* tool shaders).
         #[arg(long = "shaders", value_name = "DIR")]
         shaders: Vec<PathBuf>,
+        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
+        /// (default: detected from the map).
+        #[arg(long, value_name = "GAME", value_parser = parse_game)]
+        game: Option<Game>,
         /// Print exactly one JSON object of statistics instead of a human report.
         #[arg(long)]
         json: bool,
@@ -69,6 +74,10 @@ pub enum Command {
         /// for a Quake 3 map, over the built-in common/* tool shaders).
         #[arg(long = "shaders", value_name = "DIR")]
         shaders: Vec<PathBuf>,
+        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
+        /// (default: detected from the map).
+        #[arg(long, value_name = "GAME", value_parser = parse_game)]
+        game: Option<Game>,
     },
     /// Time JSON Lines queries in-process: ns per query for each shape kind and for all.
     Bench {
@@ -89,4 +98,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A `--game` value.
+fn parse_game(name: &str) -> Result<Game, String> {
+    Game::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
+        format!("unknown game `{name}` (expected {})", names.join(", "))
+    })
 }

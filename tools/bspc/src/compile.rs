@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use planeshift::Game;
 use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::compiled::{CompiledMap, EXTENSION};
 use serde::Serialize;
@@ -88,11 +89,12 @@ pub fn compile(
     input: &Path,
     output: Option<PathBuf>,
     json: bool,
-    shader_folders: Vec<PathBuf>,
+    (shader_folders, game): (Vec<PathBuf>, Option<Game>),
 ) -> Result<(), CliError> {
     let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
     let options = CompileOptions {
         shader_folders,
+        game,
         ..CompileOptions::default()
     };
     let compiled = compile_map_with(&src, &options).map_err(|e| match e {

@@ -102,7 +102,8 @@ fn run(args: Args) -> Result<(), CliError> {
             output,
             json,
             shaders,
-        } => compile::compile(&map, output, json, shaders),
+            game,
+        } => compile::compile(&map, output, json, (shaders, game)),
         Command::Info { file, json } => compile::info(&file, json),
         Command::Trace {
             file,
@@ -112,12 +113,13 @@ fn run(args: Args) -> Result<(), CliError> {
             from,
             to,
             shaders,
+            game,
         } => trace::trace(
             &file,
             queries.as_deref(),
             output.as_deref(),
             (shape, from, to),
-            shaders,
+            (shaders, game),
         ),
         Command::Bench {
             file,

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use glam::Vec3;
+use planeshift::Game;
 use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::compiled::{CompiledMap, MAGIC};
 use planeshift::contents::Contents;
@@ -77,13 +78,17 @@ fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
 
 /// Loads a world: a compiled file by its magic, otherwise a map compiled in memory (with the
 /// shader folders, for a Quake 3 map).
-pub fn load_world(path: &Path, shader_folders: Vec<PathBuf>) -> Result<CompiledMap, CliError> {
+pub fn load_world(
+    path: &Path,
+    (shader_folders, game): (Vec<PathBuf>, Option<Game>),
+) -> Result<CompiledMap, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     if bytes.starts_with(&MAGIC) {
         return CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e));
     }
     let options = CompileOptions {
         shader_folders,
+        game,
         ..CompileOptions::default()
     };
     compile_map_with(&bytes, &options)
@@ -150,7 +155,7 @@ pub fn trace(
     queries: Option<&Path>,
     output: Option<&Path>,
     single: (Option<String>, Option<String>, Option<String>),
-    shader_folders: Vec<PathBuf>,
+    (shader_folders, game): (Vec<PathBuf>, Option<Game>),
 ) -> Result<(), CliError> {
     let queries = match (queries, single) {
         (Some(path), _) => read_queries(path)?,
@@ -165,7 +170,7 @@ pub fn trace(
             ));
         }
     };
-    let world = load_world(file, shader_folders)?;
+    let world = load_world(file, (shader_folders, game))?;
     let mut out = String::new();
     for q in &queries {
         let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID);
@@ -181,7 +186,7 @@ pub fn trace(
 }
 
 pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
-    let world = load_world(file, Vec::new())?;
+    let world = load_world(file, (Vec::new(), None))?;
     let queries = read_queries(queries)?;
     if queries.is_empty() {
         return Err(CliError::input(format!(

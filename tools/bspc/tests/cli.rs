@@ -440,3 +440,48 @@ fn shaders_give_quake3_maps_their_contents() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("shaders in /nonexistent/scripts"));
 }
+
+#[test]
+fn game_forces_the_brush_rules() {
+    let faces: String = [
+        "( -64 -64 -64 ) ( -64 64 -64 ) ( -64 -64 64 )",
+        "( 64 -64 -64 ) ( 64 -64 64 ) ( 64 64 -64 )",
+        "( -64 -64 -64 ) ( -64 -64 64 ) ( 64 -64 -64 )",
+        "( -64 64 -64 ) ( 64 64 -64 ) ( -64 64 64 )",
+        "( -64 -64 -64 ) ( 64 -64 -64 ) ( -64 64 -64 )",
+        "( -64 -64 64 ) ( -64 64 64 ) ( 64 -64 64 )",
+    ]
+    .iter()
+    .map(|points| format!("{points} !cur_0 0 0 0 1 1\n"))
+    .collect();
+    let map = temp_file(
+        "current.map",
+        format!("{{\n\"classname\" \"worldspawn\"\n{{\n{faces}}}\n}}\n").as_bytes(),
+    );
+    let map = map.to_str().expect("path");
+    let drop = |extra: &[&str]| {
+        let mut args = vec![
+            "trace", map, "--shape", "point", "--from", "0,0,100", "--to", "0,0,-100",
+        ];
+        args.extend_from_slice(extra);
+        let out = bspc_ok(&args);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        json["fraction"].as_f64().expect("fraction")
+    };
+    // Detected as Half-Life (a `!` texture): a current, water, which a sweep passes.
+    assert_eq!(drop(&[]), 1.0);
+    assert_eq!(drop(&["--game", "halflife"]), 1.0);
+    // Quake and Quake 2 read `!cur_0` as an ordinary wall.
+    assert!(drop(&["--game", "quake"]) < 1.0);
+    assert!(drop(&["--game", "quake2"]) < 1.0);
+    let out = bspc_ok(&["compile", map, "--game", "Quake", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["world_brushes"], 1, "{json}");
+    let out = bspc(&["compile", map, "--game", "doom"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown game `doom` (expected quake, quake2, quake3, halflife)"),
+        "{stderr}"
+    );
+}

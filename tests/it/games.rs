@@ -1,0 +1,190 @@
+//! Game profiles: which game each real map is detected as, and each game's brush rules.
+//!
+//! Takes every real map under `$PLANESHIFT_REAL_MAPS` (skipped, with a message, when
+//! missing) and inline Quake 2 maps; gives the detected [`Game`] per map (printed), the
+//! contents of Half-Life's `!cur_*` and `!liquidtest` brushes in `ericw-tools/hl_currents.map`
+//! and of Quake 2 hint, skip, ladder and translucent brushes. Guarantees checked: the known
+//! maps are detected as their games; every `!cur_*` brush is water with a current, the
+//! `!liquidtest` brush water, none blocks a player box and a point inside each reports
+//! `water|current`; a Quake 2 brush takes its first side's contents, hint and skip brushes
+//! are not solid, a ladder keeps its bit and a translucent brush becomes a window;
+//! `q2_playerclip.map`'s clip brush stops a player box and not a shot.
+
+use glam::Vec3;
+use planeshift::brush::brushes_from_map_for;
+use planeshift::game::ShaderSet;
+use planeshift::{Contents, Game, TraceShape, parse_map};
+
+use crate::support::{box_brush_face_lines, brushes, compile, read, real_maps, real_maps_dir};
+
+/// The player's box (Quake 3's).
+fn player() -> TraceShape {
+    TraceShape::from_spec("box:-16,-16,-24,16,16,32").unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn every_real_map_is_detected_as_its_game() {
+    let mut counts = [0usize; 4];
+    for (name, path) in real_maps("every_real_map_is_detected_as_its_game") {
+        let map = parse_map(&read(&path)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let game = Game::detect(&map);
+        println!("{name}: {game}");
+        let expected = if name == "ericw-tools/hl_currents.map" {
+            Some(Game::HalfLife)
+        } else if name == "ericw-tools/q2_playerclip.map" {
+            Some(Game::Quake2)
+        } else if name.starts_with("openarena-lostlevels/") {
+            Some(Game::Quake3)
+        } else if name.starts_with("id-quake-1996/") || name.starts_with("librequake/") {
+            Some(Game::Quake)
+        } else {
+            None
+        };
+        if let Some(expected) = expected {
+            assert_eq!(game, expected, "{name}");
+        }
+        let index = Game::NAMED.iter().position(|(_, g)| *g == game);
+        counts[index.unwrap_or(0)] += 1;
+    }
+    println!("quake, quake2, quake3, halflife: {counts:?}");
+}
+
+#[test]
+fn half_life_currents_are_water_with_a_current() {
+    let Some(dir) = real_maps_dir("half_life_currents_are_water_with_a_current") else {
+        return;
+    };
+    let src = read(&dir.join("ericw-tools/hl_currents.map"));
+    let map = parse_map(&src).unwrap_or_else(|e| panic!("{e}"));
+    let out = brushes_from_map_for(&map, Game::detect(&map), &ShaderSet::new());
+    let world = compile(&src).map;
+    let (mut currents, mut liquids) = (0, 0);
+    for brush in &out.brushes {
+        let texture = brush.sides[0].texture.to_ascii_lowercase();
+        let expected = if texture.starts_with("!cur_") {
+            currents += 1;
+            Contents::WATER | Contents::CURRENT
+        } else if texture.starts_with("!liquidtest") {
+            liquids += 1;
+            Contents::WATER
+        } else {
+            continue;
+        };
+        assert_eq!(brush.contents, expected, "{texture} at {}", brush.loc);
+        assert!(!brush.solid, "{texture}");
+        let centre = ((brush.mins + brush.maxs) * 0.5).as_vec3();
+        assert_eq!(world.point_contents(centre), expected, "{texture}");
+        assert_eq!(world.point_contents(centre).to_string(), {
+            if expected.contains(Contents::CURRENT) {
+                "water|current"
+            } else {
+                "water"
+            }
+        });
+        let trace = world.trace(&player(), centre, centre, Contents::MASK_PLAYER_SOLID);
+        assert!(!trace.hit() && !trace.start_solid, "{texture}: {trace:?}");
+        let (mins, maxs) = (brush.mins.as_vec3(), brush.maxs.as_vec3());
+        let across = world.trace(
+            &TraceShape::point(),
+            Vec3::new(mins.x + 1.0, centre.y, centre.z),
+            Vec3::new(maxs.x - 1.0, centre.y, centre.z),
+            Contents::MASK_PLAYER_SOLID,
+        );
+        assert!(!across.hit(), "{texture}: {across:?}");
+    }
+    println!("hl_currents: {currents} current brushes, {liquids} !liquidtest brushes");
+    assert_eq!((currents, liquids), (11, 1));
+}
+
+/// A Quake 2 brush whose sides carry `triples` in turn (the first side first).
+fn quake2_brush(texture: &str, triples: &[&str]) -> (Contents, bool) {
+    let faces: String = box_brush_face_lines([0.0; 3], [64.0; 3], texture)
+        .lines()
+        .enumerate()
+        .map(|(i, l)| format!("{l} {}\n", triples[i.min(triples.len() - 1)]))
+        .collect();
+    let out = brushes(&format!(
+        "{{\n\"classname\" \"worldspawn\"\n{{\n{faces}}}\n}}\n"
+    ));
+    (out.brushes[0].contents, out.brushes[0].solid)
+}
+
+#[test]
+fn quake2_brushes_follow_qbsp3() {
+    assert_eq!(
+        quake2_brush("e1u1/floor", &["0 0 0"]),
+        (Contents::SOLID, true)
+    );
+    // SURF_HINT and SURF_SKIP: no contents at all.
+    assert_eq!(
+        quake2_brush("e1u1/hint", &["0 256 0"]),
+        (Contents::EMPTY, false)
+    );
+    assert_eq!(
+        quake2_brush("e1u1/skip", &["0 512 0"]),
+        (Contents::EMPTY, false)
+    );
+    // A bare ladder is made solid too, as qbsp3 does.
+    assert_eq!(
+        quake2_brush("e1u1/ladder", &["536870912 0 0"]),
+        (Contents::LADDER | Contents::SOLID, true)
+    );
+    // SURF_TRANS33: detail, translucent, and a window instead of solid.
+    assert_eq!(
+        quake2_brush("e1u1/glass", &["0 16 0"]),
+        (
+            Contents::WINDOW | Contents::TRANSLUCENT | Contents::DETAIL,
+            true
+        )
+    );
+    // The first side decides: water first, solid after, is water; and the other way round.
+    assert_eq!(
+        quake2_brush("e1u1/water", &["32 0 0", "1 0 0"]),
+        (Contents::WATER, false)
+    );
+    assert_eq!(
+        quake2_brush("e1u1/water", &["1 0 0", "32 0 0"]),
+        (Contents::SOLID, true)
+    );
+    // Currents become the one current bit; clips are detail.
+    assert_eq!(
+        quake2_brush("e1u1/water", &["2359328 0 0"]),
+        (Contents::WATER | Contents::CURRENT, false)
+    );
+    assert_eq!(
+        quake2_brush("e1u1/clip", &["65536 128 0"]),
+        (Contents::PLAYERCLIP | Contents::DETAIL, true)
+    );
+}
+
+#[test]
+fn quake2_clip_stops_players_not_shots() {
+    let Some(dir) = real_maps_dir("quake2_clip_stops_players_not_shots") else {
+        return;
+    };
+    let src = read(&dir.join("ericw-tools/q2_playerclip.map"));
+    let map = parse_map(&src).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(Game::detect(&map), Game::Quake2);
+    let out = brushes_from_map_for(&map, Game::Quake2, &ShaderSet::new());
+    let clips: Vec<_> = out
+        .brushes
+        .iter()
+        .filter(|b| b.contents.contains(Contents::PLAYERCLIP))
+        .collect();
+    println!("q2_playerclip: {} clip brush(es)", clips.len());
+    assert!(!clips.is_empty());
+    let world = compile(&src).map;
+    for clip in clips {
+        let centre = ((clip.mins + clip.maxs) * 0.5).as_vec3();
+        let stuck = world.trace(&player(), centre, centre, Contents::MASK_PLAYER_SOLID);
+        assert!(stuck.start_solid, "the player box is free inside the clip");
+        let (mins, maxs) = (clip.mins.as_vec3(), clip.maxs.as_vec3());
+        let shot = world.trace(
+            &TraceShape::point(),
+            Vec3::new(mins.x + 1.0, centre.y, centre.z),
+            Vec3::new(maxs.x - 1.0, centre.y, centre.z),
+            Contents::MASK_SHOT,
+        );
+        assert!(!shot.hit(), "the shot stopped in the clip: {shot:?}");
+    }
+}
