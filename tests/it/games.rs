@@ -1,13 +1,14 @@
 //! Game profiles: which game each real map is detected as, and each game's brush rules.
 //!
 //! Takes every real map under `$PLANESHIFT_REAL_MAPS` (skipped, with a message, when
-//! missing) and inline Quake 2 maps; gives the detected [`Game`] per map (printed), the
+//! missing) and inline Quake 2 and Half-Life maps; gives the detected [`Game`] per map (printed), the
 //! contents of Half-Life's `!cur_*` and `!liquidtest` brushes in `ericw-tools/hl_currents.map`
 //! and of Quake 2 hint, skip, ladder and translucent brushes. Guarantees checked: the known
 //! maps are detected as their games; every `!cur_*` brush is water with a current, the
 //! `!liquidtest` brush water, none blocks a player box and a point inside each reports
 //! `water|current`; a Quake 2 brush takes its first side's contents, hint and skip brushes
 //! are not solid, a ladder keeps its bit and a translucent brush becomes a window;
+//! Half-Life's `func_water`, `func_illusionary` and `func_ladder` are water, nothing, ladder;
 //! `q2_playerclip.map`'s clip brush stops a player box and not a shot.
 
 use glam::Vec3;
@@ -187,4 +188,30 @@ fn quake2_clip_stops_players_not_shots() {
         );
         assert!(!shot.hit(), "the shot stopped in the clip: {shot:?}");
     }
+}
+
+#[test]
+fn half_life_entities_give_their_brushes_contents() {
+    let entity = |class: &str, texture: &str| {
+        let faces = box_brush_face_lines([0.0; 3], [64.0; 3], texture);
+        let out = brushes(&format!(
+            "{{\n\"classname\" \"worldspawn\"\n}}\n\
+             {{\n\"classname\" \"{class}\"\n{{\n{faces}}}\n}}\n"
+        ));
+        (out.brushes[0].contents, out.brushes[0].solid)
+    };
+    // A `!` texture makes the map Half-Life's.
+    assert_eq!(entity("func_water", "!water"), (Contents::WATER, false));
+    assert_eq!(
+        entity("func_water", "!cur_up"),
+        (Contents::WATER | Contents::CURRENT, false)
+    );
+    assert_eq!(
+        entity("func_illusionary", "!water"),
+        (Contents::EMPTY, false)
+    );
+    assert_eq!(entity("func_ladder", "!water"), (Contents::LADDER, false));
+    assert_eq!(entity("func_wall", "!water"), (Contents::WATER, false));
+    // Without a `!` texture the map is Quake's, whose entities keep their textures' rule.
+    assert_eq!(entity("func_ladder", "e1u1/wall"), (Contents::SOLID, true));
 }
