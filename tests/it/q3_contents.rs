@@ -51,9 +51,6 @@ const COMPARED: u32 = q3::SOLID
     | q3::NODROP
     | q3::TRANSLUCENT;
 
-/// Quake 3's translucent bit (planeshift's is Quake 2's, `0x1000_0000`).
-const Q3_TRANSLUCENT: u32 = 0x2000_0000;
-
 /// Points closer than this to a `.bsp` face are left out (map units, the stop distance): there
 /// the answer depends on how each compiler rounded the plane.
 const FACE_MARGIN: f64 = 1.0 / 32.0;
@@ -75,24 +72,13 @@ const MIN_AGREEMENT: f64 = 0.999;
 
 /// planeshift's contents as Quake 3 bits (sky and window are solid there).
 fn to_quake3(c: Contents) -> u32 {
-    let mut bits = c.0
-        & (q3::SOLID
-            | q3::LAVA
-            | q3::SLIME
-            | q3::WATER
-            | q3::FOG
-            | q3::AREAPORTAL
-            | q3::PLAYERCLIP
-            | q3::MONSTERCLIP
-            | q3::CLUSTERPORTAL
-            | q3::DONOTENTER
-            | q3::BOTCLIP
-            | q3::NODROP);
+    // Quake 3's translucent bit is planeshift's ladder bit: it is mapped below, not copied.
+    let mut bits = c.0 & (COMPARED & !q3::TRANSLUCENT);
     if c.intersects(Contents::SKY | Contents::WINDOW) {
         bits |= q3::SOLID;
     }
     if c.intersects(Contents::TRANSLUCENT) {
-        bits |= Q3_TRANSLUCENT;
+        bits |= q3::TRANSLUCENT;
     }
     bits
 }
