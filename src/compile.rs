@@ -16,16 +16,20 @@ use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 
-use crate::brush::{Brush, BrushOwner, brush_bevels, brushes_from_map, is_origin_texture};
+use crate::brush::{
+    Brush, BrushOwner, bevel_source_face, brush_bevels, brushes_from_map, is_origin_texture,
+    is_trigger_class,
+};
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
 use crate::compiled::{
     CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide,
-    EntityRecord, LoadError, MapData, Model, NodeChild, Plane,
+    EntityRecord, LoadError, MapData, Model, ModelKind, NodeChild, Plane,
 };
 use crate::contents::Contents;
 use crate::game::{Game, ShaderSet};
 use crate::map::{Entity, MapFile, ParseError, parse_map};
+use crate::surface::SurfaceFlags;
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -222,6 +226,7 @@ pub fn compile_map_with(
 
     // Bevels and the plane table.
     let mut planes = PlaneTable::new();
+    let mut materials = MaterialTable::default();
     let mut data = MapData::default();
     let mut inputs: Vec<Vec<BrushInput>> = Vec::with_capacity(model_brushes.len());
     for (_, brushes) in &model_brushes {
@@ -229,11 +234,18 @@ pub fn compile_map_with(
         for brush in brushes {
             let first_side = data.sides.len() as u32;
             let mut sides = Vec::with_capacity(brush.sides.len());
-            for side in &brush.sides {
+            let face_materials: Vec<u32> = brush
+                .sides
+                .iter()
+                .map(|side| materials.id(&side.texture))
+                .collect();
+            for (side, &material) in brush.sides.iter().zip(&face_materials) {
                 let id = planes.find_or_add(side.plane);
                 data.sides.push(CompiledSide {
                     plane: id.0,
                     bevel: false,
+                    surface: side.surface,
+                    material,
                 });
                 sides.push((id, side.winding.clone()));
             }
@@ -253,14 +265,22 @@ pub fn compile_map_with(
             let face_count = data.sides.len() as u32 - first_side;
             for bevel in box_bevels.iter().chain(round_bevels.iter()) {
                 let id = planes.find_or_add(bevel.plane);
+                // A bevel carries the movement flags and the material of the face it bevels.
+                let source = bevel_source_face(brush, bevel).unwrap_or(0);
                 data.sides.push(CompiledSide {
                     plane: id.0,
                     bevel: true,
+                    surface: brush
+                        .sides
+                        .get(source)
+                        .map_or(SurfaceFlags::EMPTY, |s| s.surface & SurfaceFlags::MOVEMENT),
+                    material: face_materials.get(source).copied().unwrap_or(0),
                 });
             }
             let contents = tree_contents(brush);
             data.brushes.push(CompiledBrush {
                 contents,
+                game_contents: brush.game_contents,
                 first_side,
                 side_count: data.sides.len() as u32 - first_side,
                 face_count,
@@ -288,6 +308,8 @@ pub fn compile_map_with(
             dist: p.dist as f32,
         })
         .collect();
+    data.materials = materials.names;
+    data.game = game.name().to_owned();
     let mut first_brush = 0u32;
     for (((entity, brushes), tree), origin) in model_brushes.iter().zip(&trees).zip(&origins) {
         let root = append_tree(&mut data, tree, first_brush);
@@ -295,7 +317,13 @@ pub fn compile_map_with(
         let entity_index = entity.map(|e| e as u32);
         let entity = entity.and_then(|e| map.entities.get(e));
         let entity = entity.filter(|_| entity_index != worldspawn.map(|w| w as u32));
+        let kind = if data.models.is_empty() {
+            ModelKind::World
+        } else {
+            model_kind(game, entity, brushes)
+        };
         data.models.push(Model {
+            kind,
             root,
             first_brush,
             brush_count: brushes.len() as u32,
@@ -321,6 +349,72 @@ pub fn compile_map_with(
         diagnostics: output.diagnostics,
         timings,
     })
+}
+
+/// The material table being built: each texture name once, in order of first use.
+#[derive(Default)]
+struct MaterialTable {
+    names: Vec<String>,
+    ids: std::collections::HashMap<String, u32>,
+}
+
+impl MaterialTable {
+    /// The id of `name`, added when new.
+    fn id(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.to_owned());
+        self.ids.insert(name.to_owned(), id);
+        id
+    }
+}
+
+/// Quake 3's brush entities that move (`g_spawn.c`: doors, platforms, buttons, rotating,
+/// bobbing and swinging things, trains).
+const QUAKE3_MOVERS: [&str; 7] = [
+    "func_door",
+    "func_plat",
+    "func_button",
+    "func_rotating",
+    "func_bobbing",
+    "func_pendulum",
+    "func_train",
+];
+
+/// What a brush entity's model is to its game (the entity rules; a submodel, never the
+/// world):
+/// - `trigger_*` entities are [`ModelKind::Trigger`] volumes;
+/// - a model none of whose brushes blocks is a [`ModelKind::Volume`], and so is
+///   `func_illusionary` in every game, and in Quake 3 every class baseq3 spawns no entity for
+///   (`func_wall`, `func_illusionary`, …: `G_CallSpawn` frees them);
+/// - `func_wall` (Quake, Quake 2 unless spawnflags 1 or 2 make it appear or toggle,
+///   Half-Life) and `func_static` (Quake 3's "bmodel that just sits there") are
+///   [`ModelKind::Static`]: they block in the world sweep;
+/// - every other blocking brush entity is a [`ModelKind::Mover`] the game moves.
+fn model_kind(game: Game, entity: Option<&Entity>, brushes: &[&Brush]) -> ModelKind {
+    let classname = entity.map_or("", |e| e.classname());
+    let is = |name: &str| classname.eq_ignore_ascii_case(name);
+    if is_trigger_class(classname) {
+        return ModelKind::Trigger;
+    }
+    if !brushes.iter().any(|b| b.solid) || is("func_illusionary") {
+        return ModelKind::Volume;
+    }
+    let spawnflags = entity
+        .and_then(|e| e.get("spawnflags"))
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    match game {
+        Game::Quake3 if is("func_static") => ModelKind::Static,
+        Game::Quake3 if QUAKE3_MOVERS.iter().any(|m| is(m)) => ModelKind::Mover,
+        Game::Quake3 => ModelKind::Volume,
+        // Quake 2's TRIGGER_SPAWN (1) and TOGGLE (2) make a wall the game shows and hides.
+        Game::Quake2 if is("func_wall") && spawnflags & 3 != 0 => ModelKind::Mover,
+        _ if is("func_wall") || is("func_static") => ModelKind::Static,
+        _ => ModelKind::Mover,
+    }
 }
 
 /// The compiled entity table: every entity in file order with its model, key/values beyond

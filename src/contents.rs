@@ -11,9 +11,6 @@
 //! [`Contents::CURRENT`] (`0x4_0000`, Quake 2's `CONTENTS_CURRENT_0`) marks any current,
 //! whatever its direction; the direction is not kept yet.
 
-use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
-
 use serde::{Deserialize, Serialize};
 
 /// A set of contents bits.
@@ -30,8 +27,6 @@ use serde::{Deserialize, Serialize};
 pub struct Contents(pub u32);
 
 impl Contents {
-    /// Nothing: open space.
-    pub const EMPTY: Contents = Contents(0);
     /// Ordinary solid.
     pub const SOLID: Contents = Contents(1);
     /// Solid glass (Quake 2 window).
@@ -150,137 +145,14 @@ impl Contents {
     /// The liquids: water, slime, lava (Quake 2's `MASK_WATER`).
     pub const MASK_LIQUID: Contents = Contents(Self::WATER.0 | Self::SLIME.0 | Self::LAVA.0);
 
-    /// The raw bits.
-    #[must_use]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-
-    /// Whether no bit is set.
-    #[must_use]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Whether every bit of `other` is set here.
-    #[must_use]
-    pub const fn contains(self, other: Contents) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// Whether any bit of `mask` is set here.
-    #[must_use]
-    pub const fn intersects(self, mask: Contents) -> bool {
-        self.0 & mask.0 != 0
-    }
-
     /// Whether this blocks movement under the default mask.
     #[must_use]
     pub const fn is_solid(self) -> bool {
         self.intersects(Self::MASK_SOLID)
     }
-
-    /// Both sets of bits.
-    #[must_use]
-    pub const fn union(self, other: Contents) -> Contents {
-        Contents(self.0 | other.0)
-    }
-
-    /// The bits set in both.
-    #[must_use]
-    pub const fn intersection(self, other: Contents) -> Contents {
-        Contents(self.0 & other.0)
-    }
-
-    /// The named bits set here, as names, in bit order (bits without a name are skipped;
-    /// see [`Contents::unnamed`]).
-    pub fn names(self) -> impl Iterator<Item = &'static str> {
-        Self::NAMED
-            .into_iter()
-            .filter(move |(_, bit)| self.contains(*bit))
-            .map(|(name, _)| name)
-    }
-
-    /// The bits set here that have no name.
-    #[must_use]
-    pub fn unnamed(self) -> Contents {
-        let named = Self::NAMED.iter().fold(0, |all, (_, bit)| all | bit.0);
-        Contents(self.0 & !named)
-    }
-
-    /// The bit called `name` (as [`Contents::names`] spells it), if any.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Contents> {
-        Self::NAMED
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map(|(_, bit)| *bit)
-    }
 }
 
-impl BitOr for Contents {
-    type Output = Contents;
-    fn bitor(self, rhs: Contents) -> Contents {
-        self.union(rhs)
-    }
-}
-
-impl BitOrAssign for Contents {
-    fn bitor_assign(&mut self, rhs: Contents) {
-        self.0 |= rhs.0;
-    }
-}
-
-impl BitAnd for Contents {
-    type Output = Contents;
-    fn bitand(self, rhs: Contents) -> Contents {
-        self.intersection(rhs)
-    }
-}
-
-impl BitAndAssign for Contents {
-    fn bitand_assign(&mut self, rhs: Contents) {
-        self.0 &= rhs.0;
-    }
-}
-
-impl Not for Contents {
-    type Output = Contents;
-    fn not(self) -> Contents {
-        Contents(!self.0)
-    }
-}
-
-/// `solid|playerclip`, then any unnamed bits in hex; `empty` for none.
-impl fmt::Display for Contents {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("empty");
-        }
-        let mut first = true;
-        for name in self.names() {
-            if !first {
-                f.write_str("|")?;
-            }
-            f.write_str(name)?;
-            first = false;
-        }
-        let rest = self.unnamed();
-        if !rest.is_empty() {
-            if !first {
-                f.write_str("|")?;
-            }
-            write!(f, "{:#x}", rest.0)?;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Debug for Contents {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Contents({self})")
-    }
-}
+crate::bit_set::named_bit_set!(Contents);
 
 #[cfg(test)]
 mod tests {

@@ -90,6 +90,7 @@ macro_rules! internal {
     };
 }
 
+mod bit_set;
 pub mod map;
 internal_mod! { mod game; }
 internal_mod! { mod geom; }
@@ -99,6 +100,7 @@ pub mod compile;
 pub mod compiled;
 pub mod contents;
 pub mod controller;
+pub mod surface;
 pub mod trace;
 #[cfg(feature = "view")]
 pub mod view;
@@ -111,7 +113,7 @@ pub use compile::{
     BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Severity,
     check_brushes, compile_map, compile_map_with,
 };
-pub use compiled::{CompiledMap, Entity, LoadError, Model, WorldSummary};
+pub use compiled::{CompiledMap, Entity, LoadError, MaterialId, Model, ModelKind, WorldSummary};
 pub use contents::Contents;
 pub use controller::{
     CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig, Ground,
@@ -119,6 +121,7 @@ pub use controller::{
 };
 pub use game::Game;
 pub use map::{MapFile, ParseError, parse_map};
+pub use surface::SurfaceFlags;
 pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, TraceShape};
 
 /// The README's Rust examples, compiled and run as doc tests.

@@ -199,6 +199,12 @@ pub const MAX_VERTEX_ROUNDING: usize = 12;
 /// far, but a reach this large only means the brush is never culled.
 pub const MAX_BRUSH_REACH: f32 = 1e6;
 
+/// A bevel's generating edge lies on the faces it bevels to within this, in map units: the
+/// faces whose surface flags and material the bevel carries (`brush::bevel_source_face`).
+/// Loose, because it only chooses among faces through the edge (a corner of a built brush
+/// lies within [`CLIP_EPSILON`] of its faces) and a wrong choice changes no geometry.
+pub const BEVEL_SOURCE_EPSILON: f64 = 1e-3;
+
 /// Two brush corners closer than this are the same point, in map units. Windings of one
 /// brush are cut from the same planes, so a shared corner agrees to rounding (far below
 /// [`CLIP_EPSILON`]).

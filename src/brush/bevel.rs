@@ -29,7 +29,7 @@ use glam::DVec3;
 use super::Brush;
 use crate::geom::BuildPlane;
 use crate::tolerance::{
-    BEVEL_ACCEPT_EPSILON, BEVEL_ANGLE_EPSILON, BEVEL_SAME_NORMAL_SINE, MAX_VERTEX_ROUNDING,
+    BEVEL_ACCEPT_EPSILON, BEVEL_ANGLE_EPSILON, BEVEL_SOURCE_EPSILON, BEVEL_SAME_NORMAL_SINE, MAX_VERTEX_ROUNDING,
     MIN_EDGE_LENGTH, ROUNDING_REACH,
 };
 
@@ -65,6 +65,33 @@ pub struct Bevel {
     pub kind: BevelKind,
     /// The generating edge (both ends equal for an axial bevel's vertex).
     pub edge: [DVec3; 2],
+}
+
+/// The index of the face of `brush` that `bevel` bevels, whose surface it carries: among the
+/// faces through the bevel's generating edge (or vertex), the one whose normal is closest
+/// to the bevel's; when none passes through it (never for a built brush), the closest
+/// normal of all. `None` only for a brush without sides.
+#[must_use]
+pub fn bevel_source_face(brush: &Brush, bevel: &Bevel) -> Option<usize> {
+    let through = |side: &super::BrushSide| {
+        bevel
+            .edge
+            .iter()
+            .all(|p| side.plane.distance(*p).abs() <= BEVEL_SOURCE_EPSILON)
+    };
+    let closest = |only_through: bool| {
+        brush
+            .sides
+            .iter()
+            .enumerate()
+            .filter(|(_, side)| !only_through || through(side))
+            .max_by(|(_, a), (_, b)| {
+                let (da, db) = (a.plane.normal.dot(bevel.plane.normal), b.plane.normal.dot(bevel.plane.normal));
+                da.total_cmp(&db)
+            })
+            .map(|(index, _)| index)
+    };
+    closest(true).or_else(|| closest(false))
 }
 
 /// A brush's bevels and whether they make box sweeps exact.

@@ -9,12 +9,11 @@
 
 use glam::DVec3;
 
-use super::solidity::{
-    brush_contents, half_life_brush_contents, half_life_entity_contents, is_origin_texture,
-    quake2_brush_contents, quake3_brush_contents,
-};
+use super::solidity::{brush_meaning, is_origin_texture};
+use super::surface_rules::side_surface;
 use crate::game::Game;
 use crate::contents::Contents;
+use crate::surface::SurfaceFlags;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
 use crate::game::ShaderSet;
 use crate::geom::{BuildPlane, Winding};
@@ -39,16 +38,11 @@ pub(super) fn add_brush(
     game: Game,
     shaders: &ShaderSet,
 ) {
-    match build(brush, &mut out.diagnostics) {
+    let surface_of = |face: &MapFace| side_surface(game, face, shaders);
+    match build(brush, &surface_of, &mut out.diagnostics) {
         Ok(sides) => {
-            let textured = match game {
-                Game::Quake3 => quake3_brush_contents(&brush.faces, shaders),
-                Game::Quake2 => quake2_brush_contents(&brush.faces),
-                Game::HalfLife => {
-                    half_life_entity_contents(classname, half_life_brush_contents(&brush.faces))
-                }
-                Game::Quake => brush_contents(brush.faces.iter()),
-            };
+            let meaning = brush_meaning(game, &brush.faces, classname, shaders);
+            let textured = meaning.contents;
             // A trigger entity's brushes are its volume, whatever their textures (Quake 3's
             // `InitTrigger` sets CONTENTS_TRIGGER); an origin brush stays a pivot.
             let origin = brush.faces.iter().all(|f| is_origin_texture(&f.texture))
@@ -64,6 +58,7 @@ pub(super) fn add_brush(
                 mins,
                 maxs,
                 contents,
+                game_contents: meaning.game_contents,
                 solid: contents.is_solid() && !trigger,
                 owner,
                 loc: brush.loc,
@@ -101,6 +96,7 @@ type Rejection = (DiagnosticKind, String);
 
 fn build(
     brush: &MapBrush,
+    surface_of: &dyn Fn(&MapFace) -> SurfaceFlags,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Vec<BrushSide>, Rejection> {
     let beyond = |limit: f64| {
@@ -219,6 +215,7 @@ fn build(
                 plane: candidate.plane,
                 winding,
                 texture: candidate.face.texture.clone(),
+                surface: surface_of(candidate.face),
                 loc: candidate.face.loc,
             }),
             None => note(

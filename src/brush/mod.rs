@@ -11,16 +11,18 @@ mod bevel;
 mod convert;
 mod reach;
 mod solidity;
+mod surface_rules;
 
 use glam::DVec3;
 
 use crate::contents::Contents;
+use crate::surface::SurfaceFlags;
 use crate::game::{Game, ShaderSet};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
 use crate::tolerance::SAME_POINT_EPSILON;
 
-pub use bevel::{Bevel, BevelKind, BrushBevels, brush_bevels, face_reach};
+pub use bevel::{Bevel, BevelKind, BrushBevels, bevel_source_face, brush_bevels, face_reach};
 pub use solidity::{
     contents_from_quake2, contents_from_quake3, half_life_entity_contents,
     half_life_texture_contents, is_origin_texture, is_quake3_map, is_trigger_class, is_world_class,
@@ -43,8 +45,10 @@ pub struct BrushSide {
     pub plane: BuildPlane,
     /// The side's polygon on the brush.
     pub winding: Winding,
-    /// The face's texture name.
+    /// The face's texture name (its material).
     pub texture: String,
+    /// What the face's surface means (the game's side rules, `surface_rules`).
+    pub surface: SurfaceFlags,
     /// Where the face was written.
     pub loc: SourceLoc,
 }
@@ -60,6 +64,10 @@ pub struct Brush {
     pub maxs: DVec3,
     /// What the brush is made of.
     pub contents: Contents,
+    /// The game's own contents value for the brush, as its faces say (Quake 2's and Quake
+    /// 3's bits, Quake's and Half-Life's enum as `i32` bits; a trigger entity's brush keeps
+    /// its faces' value while `contents` says trigger).
+    pub game_contents: u32,
     /// Whether it blocks something: contents that meet [`Contents::MASK_SOLID`] and not a
     /// trigger entity's brush.
     pub solid: bool,

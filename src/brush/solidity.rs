@@ -41,7 +41,7 @@
 
 use crate::contents::Contents;
 use crate::game::q3_flags::contents as q3;
-use crate::game::{Q3Side, ShaderSet, q3_brush_contents};
+use crate::game::{Game, Q3Side, ShaderSet, q3_brush_contents};
 use crate::map::{BrushSyntax, MapFace, MapFile};
 
 /// What a texture name says about its brush.
@@ -85,7 +85,7 @@ pub fn is_trigger_class(classname: &str) -> bool {
 
 /// The texture's base name: lowercase, after the last folder separator, without a `tools`
 /// prefix when something follows it.
-fn base_name(texture: &str) -> String {
+pub(crate) fn base_name(texture: &str) -> String {
     let lower = texture.to_ascii_lowercase();
     let base = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
     match base.strip_prefix("tools") {
@@ -212,8 +212,9 @@ pub fn contents_from_quake3(bits: u32) -> Contents {
 
 /// The contents of a Quake 3 brush made of `faces`: q3map2's run-time contents (the content
 /// shader's bits, translated) plus [`Contents::DETAIL`] when q3map2 makes the brush detail
-/// (a detail shader, a translucent side, or the triple's detail bit `0x8000000`).
-pub(crate) fn quake3_brush_contents(faces: &[MapFace], shaders: &ShaderSet) -> Contents {
+/// (a detail shader, a translucent side, or the triple's detail bit `0x8000000`); and
+/// q3map2's own bits (with Quake 3's detail bit for a detail brush).
+pub(crate) fn quake3_brush_contents(faces: &[MapFace], shaders: &ShaderSet) -> (Contents, u32) {
     let sides: Vec<Q3Side> = faces
         .iter()
         .map(|f| {
@@ -226,12 +227,14 @@ pub(crate) fn quake3_brush_contents(faces: &[MapFace], shaders: &ShaderSet) -> C
     match q3_brush_contents(&sides) {
         Some(brush) => {
             let mut contents = contents_from_quake3(brush.contents);
+            let mut raw = brush.contents;
             if brush.detail {
                 contents |= Contents::DETAIL;
+                raw |= q3::DETAIL;
             }
-            contents
+            (contents, raw)
         }
-        None => Contents::EMPTY,
+        None => (Contents::EMPTY, 0),
     }
 }
 
@@ -303,8 +306,8 @@ fn quake2_side_contents(contents: u32, flags: u32) -> u32 {
 /// The contents of a Quake 2 brush made of `faces` (`qbsp3/map.c` `BrushContents`): its
 /// first side's contents; a translucent surface on any side adds
 /// [`Contents::TRANSLUCENT`] and turns solid into [`Contents::WINDOW`]. A face without a
-/// triple counts as `0 0 0`.
-pub(crate) fn quake2_brush_contents(faces: &[MapFace]) -> Contents {
+/// triple counts as `0 0 0`. Gives Quake 2's bits; [`contents_from_quake2`] translates them.
+pub(crate) fn quake2_brush_contents(faces: &[MapFace]) -> u32 {
     // Contents and flags are 32-bit words in every game that writes them.
     let word = |f: &MapFace| {
         f.extension
@@ -312,7 +315,7 @@ pub(crate) fn quake2_brush_contents(faces: &[MapFace]) -> Contents {
             .map_or((0, 0), |t| (t.contents as u32, t.flags as u32))
     };
     let Some(first) = faces.first() else {
-        return Contents::EMPTY;
+        return 0;
     };
     let (contents, flags) = word(first);
     let mut bits = quake2_side_contents(contents, flags);
@@ -325,7 +328,7 @@ pub(crate) fn quake2_brush_contents(faces: &[MapFace]) -> Contents {
             bits = (bits & !Contents::SOLID.0) | Contents::WINDOW.0;
         }
     }
-    contents_from_quake2(bits)
+    bits
 }
 
 /// Half-Life's currents, in `qcsg`'s order.
@@ -382,6 +385,91 @@ pub fn half_life_entity_contents(classname: &str, contents: Contents) -> Content
     } else {
         contents
     }
+}
+
+/// A brush's contents in planeshift's vocabulary, and in its game's own numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BrushMeaning {
+    /// What the brush is made of, translated.
+    pub contents: Contents,
+    /// The game's value: Quake 2's and Quake 3's bit sets as their compilers resolve them;
+    /// for Quake and Half-Life the leaf enum (`bspfile.h` `CONTENTS_*`, negative), as the
+    /// bits of an `i32`.
+    pub game_contents: u32,
+}
+
+/// The meaning of a brush made of `faces` in an entity of class `classname`, by `game`'s
+/// rules (module docs); `shaders` are read for Quake 3 only.
+pub(crate) fn brush_meaning(
+    game: Game,
+    faces: &[MapFace],
+    classname: &str,
+    shaders: &ShaderSet,
+) -> BrushMeaning {
+    let (contents, game_contents) = match game {
+        Game::Quake3 => quake3_brush_contents(faces, shaders),
+        Game::Quake2 => {
+            let bits = quake2_brush_contents(faces);
+            (contents_from_quake2(bits), bits)
+        }
+        Game::HalfLife => {
+            let textured = half_life_brush_contents(faces);
+            let contents = half_life_entity_contents(classname, textured);
+            let current = faces.first().and_then(|f| half_life_current(&f.texture));
+            let value = match current {
+                Some(value) if contents.contains(Contents::CURRENT) => value,
+                _ => engine_enum(contents),
+            };
+            (contents, value as u32)
+        }
+        Game::Quake => {
+            let contents = brush_contents(faces.iter());
+            (contents, engine_enum(contents) as u32)
+        }
+    };
+    BrushMeaning {
+        contents,
+        game_contents,
+    }
+}
+
+/// Quake's and Half-Life's `CONTENTS_*` enum for translated contents (`bspfile.h`): the
+/// first of origin −7, clip −8, ladder −16, translucent −15, lava −5, slime −4, water −3,
+/// sky −6, solid −2; empty −1.
+fn engine_enum(contents: Contents) -> i32 {
+    const ORDER: [(Contents, i32); 9] = [
+        (Contents::ORIGIN, -7),
+        (Contents::PLAYERCLIP, -8),
+        (Contents::LADDER, -16),
+        (Contents::TRANSLUCENT, -15),
+        (Contents::LAVA, -5),
+        (Contents::SLIME, -4),
+        (Contents::WATER, -3),
+        (Contents::SKY, -6),
+        (Contents::SOLID, -2),
+    ];
+    ORDER
+        .iter()
+        .find(|(bit, _)| contents.intersects(*bit))
+        .map_or(-1, |(_, value)| *value)
+}
+
+/// Half-Life's current enum for a `!cur_*` texture (`CONTENTS_CURRENT_0` −9 through
+/// `CONTENTS_CURRENT_DOWN` −14), by the direction its name gives.
+fn half_life_current(texture: &str) -> Option<i32> {
+    const VALUES: [(&str, i32); 6] = [
+        ("!cur_90", -10),
+        ("!cur_0", -9),
+        ("!cur_270", -12),
+        ("!cur_180", -11),
+        ("!cur_up", -13),
+        ("!cur_dwn", -14),
+    ];
+    let lower = texture.to_ascii_lowercase();
+    VALUES
+        .iter()
+        .find(|(prefix, _)| lower.starts_with(prefix))
+        .map(|(_, value)| *value)
 }
 
 #[cfg(test)]

@@ -340,6 +340,7 @@ mod tests {
     fn brush(face_count: u32) -> CompiledBrush {
         CompiledBrush {
             contents: crate::contents::Contents::SOLID,
+            game_contents: 0,
             first_side: 0,
             side_count: face_count,
             face_count,
@@ -356,6 +357,8 @@ mod tests {
             .map(|plane| CompiledSide {
                 plane,
                 bevel: false,
+                surface: crate::surface::SurfaceFlags::EMPTY,
+                material: 0,
             })
             .collect()
     }

@@ -13,6 +13,7 @@
 
 mod entities;
 mod features;
+mod materials;
 mod tables;
 mod validate;
 
@@ -20,6 +21,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use crate::contents::Contents;
+use crate::surface::SurfaceFlags;
 
 use features::FeatureTable;
 #[cfg(test)]
@@ -30,6 +32,7 @@ internal! {
 }
 pub use entities::Entity;
 pub(crate) use entities::EntityRecord;
+pub use materials::MaterialId;
 pub use validate::LoadError;
 pub(crate) use validate::validate;
 
@@ -38,8 +41,10 @@ pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 
 /// The version of the data layout; bumped on any change to it (2: the compile time is no
 /// longer stored, so that a map always compiles to the same bytes; 3: every entity is
-/// stored, and a model names its entity instead of copying its key/values).
-pub const FORMAT_VERSION: u32 = 3;
+/// stored, and a model names its entity instead of copying its key/values; 4: sides keep
+/// their surface flags and material, brushes their game's contents value, models their
+/// kind, and the file its game).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
@@ -126,6 +131,9 @@ internal! {
     pub struct CompiledBrush {
         /// What it is made of.
         pub contents: Contents,
+        /// The game's own contents value (Quake 2's and Quake 3's bits; Quake's and
+        /// Half-Life's `CONTENTS_*` enum as `i32` bits), as the brush's faces say.
+        pub game_contents: u32,
         /// First index into [`CompiledMap::sides`].
         pub first_side: u32,
         /// How many sides, bevels included: first the faces, then Quake's box bevels (axial and
@@ -161,6 +169,12 @@ internal! {
         pub plane: u32,
         /// Whether the side is a bevel (never a face of the brush, only a tight corner).
         pub bevel: bool,
+        /// The face's surface flags; a bevel carries the movement flags
+        /// ([`SurfaceFlags::MOVEMENT`]) of the face it bevels.
+        pub surface: SurfaceFlags,
+        /// Index into the material table: the face's texture, or for a bevel the texture of
+        /// the face it bevels.
+        pub material: u32,
     }
 }
 
@@ -182,6 +196,33 @@ pub struct Model {
     pub origin: Vec3,
     /// The index of the entity it was compiled from ([`CompiledMap::model_entity`]).
     pub(crate) entity: Option<u32>,
+    /// What the model is to a game.
+    pub kind: ModelKind,
+}
+
+/// What a model is to a game: whether the world sweep includes it, whether the game moves
+/// it, whether it is a touch volume. Decided at compile time from the entity's class and
+/// the game (the compiler's entity rules).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum ModelKind {
+    /// Model 0, the world.
+    #[default]
+    World,
+    /// A brush entity that blocks and never moves (`func_wall`, Quake 3's `func_static`):
+    /// [`CompiledMap::trace`] and [`CompiledMap::point_contents`] include it with the world,
+    /// and a hit on it reports its model.
+    Static,
+    /// A brush entity the game places and moves (doors, platforms, trains, rotating
+    /// things, breakables, toggled walls): sweep it with [`CompiledMap::trace_model`].
+    Mover,
+    /// A trigger volume (`trigger_*`): it never blocks; [`CompiledMap::touching_triggers`]
+    /// finds it.
+    Trigger,
+    /// A brush entity that blocks nothing (`func_illusionary`, Half-Life's `func_water`
+    /// and `func_ladder`, an entity whose game would not spawn it): its brushes keep their
+    /// contents for [`CompiledMap::models_overlapping`] and [`CompiledMap::trace_model`].
+    Volume,
 }
 
 impl Model {
@@ -290,6 +331,10 @@ pub(crate) struct MapData {
     pub sides: Vec<CompiledSide>,
     pub models: Vec<Model>,
     pub entities: Vec<EntityRecord>,
+    /// Texture names, each once, in order of first use.
+    pub materials: Vec<String>,
+    /// The game profile's name (`Game::name`, or a custom game's).
+    pub game: String,
     pub stats: CompileStats,
 }
 
@@ -303,6 +348,9 @@ pub struct CompiledMap {
     runtime_nodes: Vec<RuntimeNode>,
     /// Derived at load: every brush's f64 face planes, corners and edges, for exact contacts.
     features: FeatureTable,
+    /// Derived at load: the models of kind [`ModelKind::Static`], which the world sweep
+    /// includes, each with the largest reach κ of its brushes (for culling).
+    static_models: Vec<(u32, f32)>,
 }
 
 /// A node as sweeps read it: plane inline, and the reach figures of each child.
@@ -330,11 +378,29 @@ impl CompiledMap {
         validate(&data)?;
         let runtime_nodes = runtime_nodes(&data);
         let features = FeatureTable::build(&data.brushes, &data.sides, &data.planes);
+        let static_models = data
+            .models
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.kind == ModelKind::Static)
+            .map(|(index, m)| {
+                let brushes = &data.brushes[m.brush_range()];
+                let reach = brushes.iter().fold(1.0f32, |k, b| k.max(b.reach));
+                (index as u32, reach)
+            })
+            .collect();
         Ok(CompiledMap {
             data,
             runtime_nodes,
             features,
+            static_models,
         })
+    }
+
+    /// The models the world sweep includes with the world (those of kind
+    /// [`ModelKind::Static`]), each with the largest reach κ of its brushes.
+    pub(crate) fn static_models(&self) -> &[(u32, f32)] {
+        &self.static_models
     }
 
     /// The nodes as sweeps read them.
@@ -400,16 +466,40 @@ impl CompiledMap {
         &self.data.models
     }
 
+    /// The game whose rules the map was compiled by ([`Game`](crate::Game)), or `None` for
+    /// a custom game ([`CompiledMap::game_name`] names it).
+    #[must_use]
+    pub fn game(&self) -> Option<crate::Game> {
+        crate::Game::from_name(&self.data.game)
+    }
+
+    /// The name of the game whose rules the map was compiled by (`quake3`, or a custom
+    /// game's name).
+    #[must_use]
+    pub fn game_name(&self) -> &str {
+        &self.data.game
+    }
+
     /// Figures recorded by the compiler.
     #[must_use]
     pub fn stats(&self) -> CompileStats {
         self.data.stats
     }
 
-    /// The contents at `p` in the world model.
+    /// The contents at `p` in the world model and its static models
+    /// ([`ModelKind::Static`]).
     #[must_use]
     pub fn point_contents(&self, p: Vec3) -> Contents {
-        self.leaf_at(0, p)
-            .map_or(Contents::EMPTY, |leaf| leaf.contents)
+        let world = self
+            .leaf_at(0, p)
+            .map_or(Contents::EMPTY, |leaf| leaf.contents);
+        self.static_models.iter().fold(world, |all, &(m, _)| {
+            let model = &self.data.models[m as usize];
+            let inside = p.cmpge(model.mins).all() && p.cmple(model.maxs).all();
+            match self.leaf_at(m as usize, p).filter(|_| inside) {
+                Some(leaf) => all | leaf.contents,
+                None => all,
+            }
+        })
     }
 }

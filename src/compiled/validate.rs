@@ -21,8 +21,9 @@
 //! | model or node → child leaf | no: one parent each, so each leaf is reached once |
 //! | entity ↔ model | no: an entity names at most one model, and that model names it back |
 //!
-//! Entity strings are at most `MAX_ENTITY_STRING` bytes and an entity holds at most
-//! `MAX_ENTITY_PROPERTIES` key/values.
+//! Entity strings, material names and the game's name are at most `MAX_ENTITY_STRING` bytes,
+//! and an entity holds at most `MAX_ENTITY_PROPERTIES` key/values. Every side names a
+//! material in the table; model 0, and only model 0, is the world.
 //!
 //! A leaf reached from a model's root lists only that model's brushes. Every check runs
 //! in time linear in the tables' lengths (ranges are claimed entry by entry in a table of
@@ -30,7 +31,7 @@
 
 use glam::Vec3;
 
-use super::{MapData, NodeChild};
+use super::{MapData, ModelKind, NodeChild};
 use crate::tolerance::{
     LOAD_NORMAL_TOLERANCE, MAX_BRUSH_FACES, MAX_BRUSH_REACH, MAX_COMPILED_COORD,
     MAX_ENTITY_PROPERTIES, MAX_ENTITY_STRING, MAX_TREE_DEPTH,
@@ -331,7 +332,9 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
     }
     for (i, side) in data.sides.iter().enumerate() {
         check_index("sides", i, "plane", side.plane, data.planes.len())?;
+        check_index("sides", i, "material", side.material, data.materials.len())?;
     }
+    validate_names(data)?;
     if data.models.is_empty() {
         return Err(bad_value("models", 0, "no world model"));
     }
@@ -347,6 +350,13 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
         model_claims.claim(i, model.first_brush, model.brush_count)?;
         if !bounded(model.mins) || !bounded(model.maxs) || !bounded(model.origin) {
             return Err(bad_value("models", i, "bounds or origin not finite"));
+        }
+        if (i == 0) != (model.kind == ModelKind::World) {
+            return Err(bad_value(
+                "models",
+                i,
+                "the world is model 0, and only model 0 is the world",
+            ));
         }
     }
     validate_entities(data)?;
@@ -380,6 +390,25 @@ pub(crate) fn validate(data: &MapData) -> Result<(), LoadError> {
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// The material names and the game's name: at most `MAX_ENTITY_STRING` bytes each.
+fn validate_names(data: &MapData) -> Result<(), LoadError> {
+    if let Some(i) = data
+        .materials
+        .iter()
+        .position(|m| m.len() > MAX_ENTITY_STRING)
+    {
+        return Err(bad_value(
+            "materials",
+            i,
+            "a name longer than MAX_ENTITY_STRING",
+        ));
+    }
+    if data.game.len() > MAX_ENTITY_STRING {
+        return Err(bad_value("game", 0, "a name longer than MAX_ENTITY_STRING"));
     }
     Ok(())
 }

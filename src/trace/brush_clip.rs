@@ -84,18 +84,25 @@ pub(crate) fn clip_brush<S: Support>(
         if let Some((core, radius)) = exact {
             let shape = map.brush_features(brush_id).and_then(Polytope::new);
             if !within(shape.as_ref(), &core, radius, work.start) {
-                refine(work, brush, shape.as_ref(), (&core, radius), 0.0, None);
+                refine(
+                    work,
+                    (brush_id, brush),
+                    shape.as_ref(),
+                    (&core, radius),
+                    0.0,
+                    None,
+                );
                 return;
             }
             work.found.start_solid = true;
             if within(shape.as_ref(), &core, radius, work.end) {
-                set_all_solid(work, brush);
+                set_all_solid(work, (brush_id, brush));
             }
             return;
         }
         work.found.start_solid = true;
         if !ends_out {
-            set_all_solid(work, brush);
+            set_all_solid(work, (brush_id, brush));
         }
         return;
     }
@@ -121,21 +128,21 @@ pub(crate) fn clip_brush<S: Support>(
                 radius,
             ) =>
         {
-            record(work, brush, enter_fraction, enter_plane, None);
+            record(work, (brush_id, brush), enter_fraction, enter_plane, None);
         }
         // Otherwise (an edge or a corner) the shifted planes only bound the contact.
         Some((core, radius)) => {
             let shape = map.brush_features(brush_id).and_then(Polytope::new);
             refine(
                 work,
-                brush,
+                (brush_id, brush),
                 shape.as_ref(),
                 (&core, radius),
                 enter_fraction,
                 enter_plane,
             );
         }
-        None => record(work, brush, enter_fraction, enter_plane, None),
+        None => record(work, (brush_id, brush), enter_fraction, enter_plane, None),
     }
 }
 
@@ -220,10 +227,14 @@ fn meets_face_inside(
     })
 }
 
-fn set_all_solid(work: &mut TraceWork<'_, impl Support>, brush: &CompiledBrush) {
+fn set_all_solid(
+    work: &mut TraceWork<'_, impl Support>,
+    (brush_id, brush): (usize, &CompiledBrush),
+) {
     work.found.all_solid = true;
     work.found.fraction = 0.0;
     work.found.contents = brush.contents;
+    work.found.hit_brush = Some(brush_id as u32);
     work.found.hit_plane = None;
     work.found.hit_tangent = None;
 }
@@ -231,7 +242,7 @@ fn set_all_solid(work: &mut TraceWork<'_, impl Support>, brush: &CompiledBrush) 
 /// Takes a hit if it is earlier than the best so far (ties to the lower plane index).
 fn record(
     work: &mut TraceWork<'_, impl Support>,
-    brush: &CompiledBrush,
+    (brush_id, brush): (usize, &CompiledBrush),
     fraction: f32,
     plane: Option<u32>,
     tangent: Option<Plane>,
@@ -245,6 +256,7 @@ fn record(
         work.found.hit_plane = plane;
         work.found.hit_tangent = tangent;
         work.found.contents = brush.contents;
+        work.found.hit_brush = Some(brush_id as u32);
     }
 }
 
@@ -259,7 +271,7 @@ fn record(
 /// on `kaos.map`). The search ends on its own once the distance grows.
 fn refine(
     work: &mut TraceWork<'_, impl Support>,
-    brush: &CompiledBrush,
+    brush: (usize, &CompiledBrush),
     shape: Option<&Polytope<'_>>,
     (core, radius): (&Core<'_>, f32),
     from: f32,

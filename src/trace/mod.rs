@@ -49,8 +49,9 @@ use rayon::prelude::*;
 
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 
-use crate::compiled::{CompiledMap, Plane};
+use crate::compiled::{CompiledMap, MaterialId, Plane};
 use crate::contents::Contents;
+use crate::surface::SurfaceFlags;
 use crate::tolerance::MAX_COMPILED_COORD;
 use shape::Oriented;
 use sweep_state::Outcome;
@@ -92,8 +93,16 @@ pub struct Trace {
     /// `normal` is.
     pub contact: Option<Vec3>,
     /// The model whose brush stopped the sweep: `Some(0)` for the world, `Some(k)` for
-    /// submodel `*k` (Quake 3's `entityNum`); `None` when nothing was hit.
+    /// submodel `*k` (a static model in a world sweep, or the model of
+    /// [`CompiledMap::trace_model`]; Quake 3's `entityNum`); `None` when nothing was hit.
     pub model: Option<usize>,
+    /// The surface flags of the side hit (a bevel reports the movement flags of the face it
+    /// bevels, [`SurfaceFlags::MOVEMENT`]); empty when nothing was hit or the sweep is
+    /// all-solid.
+    pub surface: SurfaceFlags,
+    /// The material (texture) of the side hit, named by [`CompiledMap::material_name`];
+    /// `None` exactly when `normal` is.
+    pub material: Option<MaterialId>,
 }
 
 impl Trace {
@@ -108,6 +117,8 @@ impl Trace {
             plane: None,
             contact: None,
             contents: Contents::EMPTY,
+            surface: SurfaceFlags::EMPTY,
+            material: None,
             start_solid: false,
             all_solid: false,
             model: None,
@@ -154,7 +165,9 @@ impl Default for ModelPlacement {
 }
 
 impl CompiledMap {
-    /// Sweeps `shape` from `start` to `end` through the world model; what `mask` names blocks.
+    /// Sweeps `shape` from `start` to `end` through the world model and its static models
+    /// ([`ModelKind::Static`](crate::compiled::ModelKind::Static): `func_wall` and kin);
+    /// what `mask` names blocks.
     ///
     /// Input out of range (`start` or `end` not finite or beyond [`MAX_COORD`](crate::MAX_COORD) on
     /// some axis) returns a start-solid, all-solid result at `start`.
@@ -181,10 +194,7 @@ impl CompiledMap {
         if !in_range(start) || !in_range(end) {
             return out_of_range(start);
         }
-        let Some(world) = self.models().first() else {
-            return miss(end);
-        };
-        self.sweep_world(shape, start, end, mask, Through::Tree(world.root))
+        self.sweep_world(shape, start, end, mask, Through::World)
     }
 
     /// Whether `shape` placed at `at` overlaps anything `mask` names (touching counts).
@@ -240,7 +250,7 @@ impl CompiledMap {
         self.finish(
             &outcome,
             shape,
-            model,
+            Some(model),
             start,
             end,
             |n| if rotated { rotation * n } else { n },
@@ -296,7 +306,7 @@ impl CompiledMap {
             mask,
             through,
         });
-        self.finish(&outcome, shape, 0, start, end, |n| n, |p| p)
+        self.finish(&outcome, shape, None, start, end, |n| n, |p| p)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -304,7 +314,7 @@ impl CompiledMap {
         &self,
         work: &Outcome,
         shape: &TraceShape,
-        model: usize,
+        model: Option<usize>,
         start: Vec3,
         end: Vec3,
         normal_to_world: impl Fn(Vec3) -> Vec3,
@@ -331,6 +341,15 @@ impl CompiledMap {
             let touching = end + shape.support_point(-p.normal);
             touching - p.normal * p.distance(touching)
         });
+        let side = match (plane, work.hit_brush, work.hit_plane) {
+            (Some(_), Some(brush), Some(id)) => self.hit_surface(brush, id),
+            _ => None,
+        };
+        let model = match (model, work.hit_brush) {
+            (Some(model), _) => model,
+            (None, Some(brush)) => self.world_model_of(brush),
+            (None, None) => 0,
+        };
         Trace {
             fraction: work.fraction,
             end,
@@ -341,6 +360,8 @@ impl CompiledMap {
             start_solid: work.start_solid,
             all_solid: work.all_solid,
             model: (work.fraction < 1.0).then_some(model),
+            surface: side.map_or(SurfaceFlags::EMPTY, |(surface, _)| surface),
+            material: plane.and(side.map(|(_, material)| material)),
         }
     }
 }
@@ -358,6 +379,8 @@ fn out_of_range(start: Vec3) -> Trace {
         start_solid: true,
         all_solid: true,
         model: None,
+        surface: SurfaceFlags::EMPTY,
+        material: None,
     }
 }
 

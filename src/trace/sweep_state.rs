@@ -21,6 +21,8 @@ pub(crate) struct Outcome {
     /// For a refined contact at an edge or corner: the tangent plane there (model frame);
     /// it replaces `hit_plane` in the result.
     pub hit_tangent: Option<Plane>,
+    /// The brush that stopped the sweep (or that it is all-solid in).
+    pub hit_brush: Option<u32>,
     pub contents: Contents,
     pub start_solid: bool,
     pub all_solid: bool,
@@ -77,6 +79,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
                 fraction: 1.0,
                 hit_plane: None,
                 hit_tangent: None,
+                hit_brush: None,
                 contents: Contents::EMPTY,
                 start_solid: false,
                 all_solid: false,

@@ -34,6 +34,8 @@ use crate::tolerance::TRACE_SEEN_BRUSHES;
 pub(crate) enum Through {
     /// Those the tree under this root says the sweep may reach.
     Tree(NodeChild),
+    /// The world's tree and those of its static models (`ModelKind::Static`).
+    World,
     /// Every brush of the world model, without the tree (the reference, property 13).
     AllWorldBrushes,
 }
@@ -58,6 +60,22 @@ impl WithSupport for Sweep<'_> {
         );
         match self.through {
             Through::Tree(root) => work.walk(root),
+            Through::World => {
+                if let Some(world) = self.map.models().first() {
+                    work.walk(world.root);
+                }
+                for &(model, reach) in self.map.static_models() {
+                    let Some(model) = self.map.models().get(model as usize) else {
+                        continue;
+                    };
+                    if work.found.all_solid {
+                        break;
+                    }
+                    if work.may_reach(model.mins, model.maxs, reach) {
+                        work.walk(model.root);
+                    }
+                }
+            }
             Through::AllWorldBrushes => {
                 if let Some(world) = self.map.models().first() {
                     let first = world.first_brush as usize;
@@ -79,6 +97,15 @@ impl WithSupport for Sweep<'_> {
 }
 
 impl<S: Support> TraceWork<'_, S> {
+    /// Whether the sweep may meet brushes within `mins..maxs` whose largest reach is
+    /// `reach`: the bounds grown by the shape's bounds and by `reach`·R overlap the segment's.
+    fn may_reach(&self, mins: Vec3, maxs: Vec3, reach: f32) -> bool {
+        let r = Vec3::splat(reach * self.reach.radius());
+        let (grow_low, grow_high) = (self.shape_maxs.max(r), (-self.shape_mins).max(r));
+        !((mins - grow_low).cmpgt(self.segment_maxs).any()
+            || (maxs + grow_high).cmplt(self.segment_mins).any())
+    }
+
     /// Walks the tree under `root` with the whole sweep, following the point the cull reach
     /// is measured from (a box's centre; the reference point otherwise).
     pub(crate) fn walk(&mut self, root: NodeChild) {

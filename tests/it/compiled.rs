@@ -5,9 +5,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use glam::{Quat, Vec3};
+use planeshift::SurfaceFlags;
 use planeshift::compiled::{
     CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide,
-    FORMAT_VERSION, LoadError, MAGIC, NodeChild, Plane, frame,
+    FORMAT_VERSION, LoadError, MAGIC, ModelKind, NodeChild, Plane, frame,
 };
 use planeshift::contents::Contents;
 use planeshift::trace::{ModelPlacement, TraceShape};
@@ -295,6 +296,8 @@ struct Body {
     sides: Vec<CompiledSide>,
     models: Vec<RawModel>,
     entities: Vec<RawEntity>,
+    materials: Vec<String>,
+    game: String,
     stats: CompileStats,
 }
 
@@ -316,6 +319,7 @@ struct RawModel {
     maxs: Vec3,
     origin: Vec3,
     entity: Option<u32>,
+    kind: ModelKind,
 }
 
 impl Body {
@@ -863,9 +867,12 @@ fn the_feature_table_of_many_faced_brushes_loads_in_time_linear_in_the_file() {
             file.sides.extend((0..faces as u32).map(|k| CompiledSide {
                 plane: first_plane + 2 * k,
                 bevel: false,
+                surface: SurfaceFlags::EMPTY,
+                material: 0,
             }));
             file.brushes.push(CompiledBrush {
                 contents: Contents::SOLID,
+                game_contents: 0,
                 first_side,
                 side_count: faces as u32,
                 face_count: faces as u32,

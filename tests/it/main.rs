@@ -25,6 +25,8 @@ mod q3_contents;
 mod q3bsp;
 /// Quake 3 shader semantics on the real OpenArena scripts.
 mod shader;
+/// Surface flags, materials, game contents values and model kinds, through sweeps.
+mod surfaces;
 /// Repository rules that keep docs true.
 mod tidy;
 /// Sweep properties that need no oracle.

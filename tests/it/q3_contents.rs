@@ -20,7 +20,7 @@ use crate::support::q3bsp::{Q3Brush, Q3Bsp, contents as q3};
 use crate::support::{Pcg32, box_map, compile, read, real_maps_dir};
 
 /// The nine lost levels with `.bsp` ground truth.
-const LEVELS: [&str; 9] = [
+pub(crate) const LEVELS: [&str; 9] = [
     "am_icyhell",
     "am_mckinleyish",
     "am_underworks",
@@ -33,7 +33,8 @@ const LEVELS: [&str; 9] = [
 ];
 
 /// The script folders, in the order q3map2 was given them.
-const SCRIPT_FOLDERS: [&str; 2] = ["openarena-shaders/scripts", "openarena-lostlevels/scripts"];
+pub(crate) const SCRIPT_FOLDERS: [&str; 2] =
+    ["openarena-shaders/scripts", "openarena-lostlevels/scripts"];
 
 /// The Quake 3 bits compared (`surfaceflags.h`); detail, structural, trigger and the build's
 /// `noob` are left out: they change building, entities or nothing at run time.
@@ -118,7 +119,7 @@ fn near_a_face(bsp: &Q3Bsp, bounds: &[(DVec3, DVec3)], p: DVec3) -> bool {
 }
 
 /// Compiles a lost level with the shared scripts.
-fn compile_level(root: &std::path::Path, level: &str) -> planeshift::CompiledMap {
+pub(crate) fn compile_level(root: &std::path::Path, level: &str) -> planeshift::CompiledMap {
     let src = read(&root.join(format!("openarena-lostlevels/{level}.map")));
     let options = CompileOptions {
         shader_folders: SCRIPT_FOLDERS.iter().map(|f| root.join(f)).collect(),

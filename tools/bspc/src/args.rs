@@ -79,6 +79,26 @@ pub enum Command {
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
         game: Option<Game>,
     },
+    /// The world's contents at points: {"point":[x,y,z]} lines in, {"contents":[names]}
+    /// lines out.
+    Contents {
+        /// The world: a .pbsp file, or a .map compiled in memory.
+        world: PathBuf,
+        /// JSON Lines points, one {"point":[x,y,z]} per line.
+        #[arg(long)]
+        points: PathBuf,
+        /// Where to write the results (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only
+        /// for a Quake 3 map, over the built-in common/* tool shaders).
+        #[arg(long = "shaders", value_name = "DIR")]
+        shaders: Vec<PathBuf>,
+        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
+        /// (default: detected from the map).
+        #[arg(long, value_name = "GAME", value_parser = parse_game)]
+        game: Option<Game>,
+    },
     /// Time JSON Lines queries in-process: ns per query for each shape kind and for all.
     Bench {
         /// The world: a .pbsp file, or a .map compiled in memory.

@@ -8,6 +8,7 @@
 mod args;
 mod check;
 mod compile;
+mod contents;
 mod trace;
 
 use std::path::Path;
@@ -121,6 +122,13 @@ fn run(args: Args) -> Result<(), CliError> {
             (shape, from, to),
             (shaders, game),
         ),
+        Command::Contents {
+            world,
+            points,
+            output,
+            shaders,
+            game,
+        } => contents::contents(&world, &points, output.as_deref(), (shaders, game)),
         Command::Bench {
             file,
             queries,

@@ -5,8 +5,12 @@
 //! `{"kind":"point"}`, `{"kind":"sphere","radius":r}`, `{"kind":"box","mins":[..],"maxs":[..]}`,
 //! `{"kind":"cylinder","radius":r,"half_height":h}`, `{"kind":"capsule","radius":r,"half_height":h}`,
 //! `{"kind":"hull","points":[[x,y,z],...]}`. Gives one result line per query, in order:
-//! `{"fraction":f,"end":[x,y,z],"normal":[x,y,z] or null,"start_solid":b,"all_solid":b}`.
-//! Sweeps use the world model and the default mask.
+//! `{"fraction":f,"end":[x,y,z],"normal":[x,y,z] or null,"start_solid":b,"all_solid":b,
+//! "contents":[names],"surface":[names],"material":"name"}`: for a hit (fraction below 1) the
+//! contents names of the brush hit, the surface flag names and the material of the side hit
+//! (an all-solid sweep names the contents it is in, no surface and a null material); `null`
+//! for all three when nothing was hit. Sweeps use the world model with its static models and
+//! the default mask.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -48,6 +52,9 @@ struct ResultJson {
     normal: Option<[f32; 3]>,
     start_solid: bool,
     all_solid: bool,
+    contents: Option<Vec<&'static str>>,
+    surface: Option<Vec<&'static str>>,
+    material: Option<String>,
 }
 
 /// A parsed query.
@@ -126,13 +133,21 @@ pub fn read_queries(path: &Path) -> Result<Vec<Query>, CliError> {
     Ok(queries)
 }
 
-fn result_json(trace: &Trace) -> ResultJson {
+fn result_json(world: &CompiledMap, trace: &Trace) -> ResultJson {
+    let hit = trace.hit();
     ResultJson {
         fraction: trace.fraction,
         end: trace.end.to_array(),
         normal: trace.normal.map(|n| n.to_array()),
         start_solid: trace.start_solid,
         all_solid: trace.all_solid,
+        contents: hit.then(|| trace.contents.names().collect()),
+        surface: hit.then(|| trace.surface.names().collect()),
+        material: trace
+            .material
+            .filter(|_| hit)
+            .and_then(|m| world.material_name(m))
+            .map(str::to_owned),
     }
 }
 
@@ -174,7 +189,8 @@ pub fn trace(
     let mut out = String::new();
     for q in &queries {
         let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID);
-        out.push_str(&serde_json::to_string(&result_json(&trace)).map_err(CliError::internal)?);
+        let line = serde_json::to_string(&result_json(&world, &trace));
+        out.push_str(&line.map_err(CliError::internal)?);
         out.push('\n');
     }
     match output {

@@ -287,9 +287,45 @@ fn trace_json_lines_follow_the_contract() {
         sorted.sort_unstable();
         assert_eq!(
             sorted,
-            ["all_solid", "end", "fraction", "normal", "start_solid"]
+            [
+                "all_solid",
+                "contents",
+                "end",
+                "fraction",
+                "material",
+                "normal",
+                "start_solid",
+                "surface"
+            ]
         );
     }
+    // The fields of the contract first, in their order; the hit's meaning after.
+    for line in text.lines() {
+        let at = |key: &str| line.find(&format!("\"{key}\":")).expect(key);
+        let order = [
+            "fraction",
+            "end",
+            "normal",
+            "start_solid",
+            "all_solid",
+            "contents",
+            "surface",
+            "material",
+        ]
+        .map(at);
+        assert!(order.is_sorted(), "{line}");
+    }
+    // A hit names the brush's contents and the side's surface and material; a miss is null.
+    assert_eq!(lines[0]["contents"], serde_json::json!(["solid"]));
+    assert_eq!(lines[0]["surface"], serde_json::json!([]));
+    assert_eq!(lines[0]["material"], "floor");
+    assert_eq!(lines[2]["material"], "wall");
+    for field in ["contents", "surface", "material"] {
+        assert_eq!(lines[3][field], serde_json::Value::Null, "{field}");
+    }
+    // All-solid: the contents it is in, no side.
+    assert_eq!(lines[5]["contents"], serde_json::json!(["solid"]));
+    assert_eq!(lines[5]["material"], serde_json::Value::Null);
     // Point down onto the floor (top z = 0): stops one stop distance above it.
     assert!((lines[0]["end"][2].as_f64().expect("z") - 1.0 / 32.0).abs() < 1e-4);
     assert_eq!(lines[0]["normal"], serde_json::json!([0.0, 0.0, 1.0]));
@@ -315,6 +351,59 @@ fn trace_json_lines_follow_the_contract() {
         queries.to_str().expect("path"),
     ]);
     assert_eq!(String::from_utf8_lossy(&again.stdout), text);
+}
+
+#[test]
+fn contents_json_lines_follow_the_contract() {
+    let points = temp_file(
+        "p.jsonl",
+        br#"{"point":[256,1536,32]}
+{"point":[1024,1024,64]}
+
+{"point":[600,1500,32]}
+{"point":[1024,1024,-8]}
+{"point":[1e9,0,0]}
+"#,
+    );
+    let out_path = temp_file("c.jsonl", b"");
+    bspc_ok(&[
+        "contents",
+        &bundled("arena.map"),
+        "--points",
+        points.to_str().expect("path"),
+        "-o",
+        out_path.to_str().expect("path"),
+    ]);
+    let text = std::fs::read_to_string(&out_path).expect("results");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    let expected = [
+        serde_json::json!({"contents": ["water"]}),
+        serde_json::json!({"contents": []}),
+        serde_json::json!({"contents": ["playerclip"]}),
+        serde_json::json!({"contents": ["solid"]}),
+        serde_json::json!({"contents": []}),
+    ];
+    assert_eq!(lines, expected, "one line per point, blank lines skipped");
+    // Standard output without -o; a bad line names its line number.
+    let out = bspc_ok(&[
+        "contents",
+        &bundled("arena.map"),
+        "--points",
+        points.to_str().expect("path"),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), text);
+    let bad = temp_file("bad.jsonl", b"{\"point\":[0,0,0]}\n{\"point\":[0,0]}\n");
+    let out = bspc(&[
+        "contents",
+        &bundled("arena.map"),
+        "--points",
+        bad.to_str().expect("path"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.jsonl:2:"));
 }
 
 #[test]
