@@ -36,7 +36,8 @@ pub(crate) enum Through {
     Tree(NodeChild),
     /// The world's tree and those of its static models (`ModelKind::Static`).
     World,
-    /// Every brush of the world model, without the tree (the reference, property 13).
+    /// Every brush of the world model and its static models, without the tree (the
+    /// reference, property 13).
     AllWorldBrushes,
 }
 
@@ -77,16 +78,20 @@ impl WithSupport for Sweep<'_> {
                 }
             }
             Through::AllWorldBrushes => {
-                if let Some(world) = self.map.models().first() {
-                    let first = world.first_brush as usize;
-                    let count = world.brush_count as usize;
+                let statics = self.map.static_models().iter().map(|&(m, _)| m as usize);
+                for model in std::iter::once(0).chain(statics) {
+                    let Some(model) = self.map.models().get(model) else {
+                        continue;
+                    };
+                    let first = model.first_brush as usize;
+                    let count = model.brush_count as usize;
                     let brushes = self.map.brushes().iter().enumerate();
                     for (brush_id, brush) in brushes.skip(first).take(count) {
                         if brush.contents.intersects(self.mask) {
                             clip_brush(&mut work, brush_id, brush);
                         }
                         if work.found.all_solid {
-                            break;
+                            return work.found;
                         }
                     }
                 }

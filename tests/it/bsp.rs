@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use glam::{DVec3, Vec3};
-use planeshift::brush::{BevelKind, BrushOwner, brush_bevels, brushes_from_map};
+use planeshift::brush::{BevelKind, brush_bevels, brushes_from_map};
 use planeshift::contents::Contents;
 use planeshift::map::parse_map;
 use planeshift::tolerance::{BEVEL_ACCEPT_EPSILON, DIST_EPSILON, NORMAL_EPSILON};
@@ -21,13 +21,7 @@ const SURFACE_MARGIN: f64 = 0.01;
 const LIQUIDS: u32 = Contents::WATER.0 | Contents::SLIME.0 | Contents::LAVA.0 | Contents::FOG.0;
 
 fn world_oracle(src: &[u8]) -> BrushOracle {
-    let map = parse_map(src).expect("parse");
-    let brushes = brushes_from_map(&map)
-        .brushes
-        .into_iter()
-        .filter(|b| b.owner == BrushOwner::World)
-        .collect();
-    BrushOracle::new(brushes, SURFACE_MARGIN)
+    BrushOracle::new(crate::support::world_sweep_brushes(src), SURFACE_MARGIN)
 }
 
 /// Compares tree contents with brute force on `count` seeded points; returns (compared,

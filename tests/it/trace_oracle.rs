@@ -7,7 +7,7 @@
 //! far slanted terrain) run on their hand-made maps.
 
 use glam::{DVec3, Vec3};
-use planeshift::brush::{Brush, brushes_from_map};
+use planeshift::brush::Brush;
 use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
 use planeshift::map::parse_map;
@@ -53,11 +53,11 @@ fn inradius(params: &ShapeParams) -> f64 {
     })
 }
 
+/// The solid brushes a world sweep clips: the world's and its static models'.
 fn solid_world(src: &[u8]) -> Vec<Brush> {
-    brushes_from_map(&parse_map(src).expect("parse"))
-        .brushes
+    crate::support::world_sweep_brushes(src)
         .into_iter()
-        .filter(|b| b.is_solid_world())
+        .filter(|b| b.solid)
         .collect()
 }
 

@@ -116,6 +116,27 @@ pub fn compile(src: &[u8]) -> planeshift::compile::CompileOutput {
     planeshift::compile::compile_map(src).unwrap_or_else(|e| panic!("compile failed: {e}"))
 }
 
+/// The brushes a world sweep clips (`CompiledMap::trace`, `point_contents`): the world's and
+/// those of its static brush entities (`ModelKind::Static`, such as `func_wall`), of any
+/// contents, in file order.
+pub fn world_sweep_brushes(src: &[u8]) -> Vec<planeshift::brush::Brush> {
+    use planeshift::ModelKind;
+    use planeshift::brush::BrushOwner;
+    let compiled = compile(src).map;
+    let is_static = |entity: usize| {
+        let model = compiled.entity(entity).and_then(|e| e.model());
+        model.is_some_and(|m| compiled.models()[m].kind == ModelKind::Static)
+    };
+    brushes_from_map(&parse_map(src).expect("parse"))
+        .brushes
+        .into_iter()
+        .filter(|b| match b.owner {
+            BrushOwner::World => true,
+            BrushOwner::Entity(e) => is_static(e),
+        })
+        .collect()
+}
+
 /// Brute force over brushes: a uniform grid of brush bounds for fast lookups.
 pub struct BrushOracle {
     pub brushes: Vec<planeshift::brush::Brush>,

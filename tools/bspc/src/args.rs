@@ -79,12 +79,11 @@ pub enum Command {
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
         game: Option<Game>,
     },
-    /// The world's contents at points: {"point":[x,y,z]} lines in, {"contents":[names]}
-    /// lines out.
+    /// The world's contents at points: JSON Lines of points in, of contents names out.
     Contents {
         /// The world: a .pbsp file, or a .map compiled in memory.
         world: PathBuf,
-        /// JSON Lines points, one {"point":[x,y,z]} per line.
+        /// JSON Lines points, one `{"point":[x,y,z]}` per line.
         #[arg(long)]
         points: PathBuf,
         /// Where to write the results (default: standard output).
