@@ -353,6 +353,38 @@ fn trace_json_lines_follow_the_contract() {
     assert_eq!(String::from_utf8_lossy(&again.stdout), text);
 }
 
+/// The README's quick start prints the line the README shows.
+#[test]
+fn readme_quick_start_prints_what_the_readme_says() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README");
+    let shown = readme
+        .lines()
+        .find_map(|l| l.strip_prefix('`')?.strip_suffix("`:"))
+        .filter(|l| l.starts_with("{\"fraction\""))
+        .expect("the README shows the quick start's output");
+    let pbsp = temp_file("quick.pbsp", b"");
+    bspc_ok(&[
+        "compile",
+        &bundled("arena.map"),
+        "-o",
+        pbsp.to_str().expect("path"),
+    ]);
+    let out = bspc_ok(&[
+        "trace",
+        pbsp.to_str().expect("path"),
+        "--shape",
+        "box:-16,-16,-24,16,16,32",
+        "--from",
+        "1024,768,32",
+        "--to",
+        "1300,768,32",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), shown);
+    assert!(readme.contains(
+        "trace arena.pbsp --shape box:-16,-16,-24,16,16,32 --from 1024,768,32 --to 1300,768,32"
+    ));
+}
+
 #[test]
 fn contents_json_lines_follow_the_contract() {
     let points = temp_file(
