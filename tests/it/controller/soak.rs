@@ -15,6 +15,10 @@ use crate::support::{bundled_maps, in_parallel, read, real_maps};
 /// Maps with no player spawn point: prefabs, not levels. The soak refuses them.
 const NO_SPAWN: [&str; 2] = ["ericw-tools/shearedcube.map", "librequake/b_rock1.map"];
 
+/// Maps with no walls (issue 13's exactness maps: a floor or a platform in the void). Bots
+/// walk off their edges and fall out of the world, which the soak counts as it should.
+const OPEN: [&str; 3] = ["far_slabs.map", "many_sided.map", "offaxis_faces.map"];
+
 fn options(bots: usize, ticks: usize, seed: u64) -> SoakOptions {
     SoakOptions {
         bots,
@@ -31,13 +35,14 @@ fn soak_every_map() {
     maps.extend(bundled_maps());
     assert!(!maps.is_empty());
     let run = options(12, 1000, 7);
-    let results = in_parallel(maps.len(), |from, to| {
-        maps[from..to]
-            .iter()
+    let results = in_parallel(2, |thread, _| {
+        maps.iter()
+            .skip(thread)
+            .step_by(2)
             .map(|(name, path)| (name.clone(), soak(&read(path), &run)))
             .collect::<Vec<_>>()
     });
-    let mut soaked = 0;
+    let (mut soaked, mut refused) = (0, 0);
     for (name, result) in results.into_iter().flatten() {
         if NO_SPAWN.contains(&name.as_str()) {
             let message = result.expect_err(&name);
@@ -45,17 +50,22 @@ fn soak_every_map() {
                 message.contains("no info_player_start"),
                 "{name}: {message}"
             );
+            refused += 1;
             continue;
         }
         let summary = result.unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(summary.moves, 12 * 1000, "{name}");
         assert_eq!(summary.inside_solid, 0, "{name}: {summary:?}");
-        assert_eq!(summary.fell_out, 0, "{name}: {summary:?}");
+        if !OPEN.contains(&name.as_str()) {
+            assert_eq!(summary.fell_out, 0, "{name}: {summary:?}");
+        }
         assert_eq!(summary.stuck, 0, "{name}: {summary:?}");
         assert!(summary.median_tick_ns > 0, "{name}");
         assert!(summary.travelled > 0.0, "{name}: the bots moved");
         soaked += 1;
     }
+    // Every map once.
+    assert_eq!(soaked + refused, maps.len());
     assert!(soaked >= 8, "{soaked}");
 }
 
