@@ -580,6 +580,40 @@ def far_slabs():
         w.append(Brush(planes, (x0 + 256, y0 + 256, h(x0 + 256, y0 + 256, -8))))
     write_map("far_slabs.map", w, [start(0, 0)])
 
+# ------------------------------------------------------- trigger maps (issue 14)
+def hurt_pit():
+    """A room whose floor has a pit 128 deep with a trigger_hurt volume over its bottom, and
+    five spawn points round the pit, so seeded bots fall in within a few hundred ticks."""
+    x0, y0, x1, y1, h, t = -512, -512, 512, 512, 256, 16
+    px0, py0, px1, py1, depth = -192, -192, 192, 192, 128
+    zb = -depth - t
+    _, ce, _ = room(x0, y0, x1, y1, h)
+    walls = [
+        box(x0 - t, y0 - t, zb, x0, y1 + t, h),
+        box(x1, y0 - t, zb, x1 + t, y1 + t, h),
+        box(x0, y0 - t, zb, x1, y0, h),
+        box(x0, y1, zb, x1, y1 + t, h),
+    ]
+    # The floor is 144 thick round the pit, whose sides are the floor boxes' inner faces.
+    floor = [
+        box(x0, y0, zb, px0, y1, 0),
+        box(px1, y0, zb, x1, y1, 0),
+        box(px0, y0, zb, px1, py0, 0),
+        box(px0, py1, zb, px1, y1, 0),
+        box(px0, py0, zb, px1, py1, -depth),  # pit bottom
+    ]
+    ents = [
+        start(-320, 0),
+        start(320, 0, cls="info_player_deathmatch"),
+        start(0, 320, cls="info_player_deathmatch"),
+        start(0, -320, cls="info_player_deathmatch"),
+        start(-320, -320, cls="info_player_deathmatch"),
+        ([("classname", "trigger_hurt"), ("dmg", "999")],
+         [box(px0, py0, -depth, px1, py1, -depth + 32, tex="trigger")]),
+    ]
+    write_map("hurt_pit.map", floor + [ce] + walls, ents)
+
+
 if __name__ == "__main__":
     arena()
     stairs()
@@ -592,3 +626,4 @@ if __name__ == "__main__":
     offaxis_faces()
     many_sided()
     far_slabs()
+    hurt_pit()

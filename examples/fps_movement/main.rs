@@ -6,23 +6,32 @@
 //!
 //! ```text
 //! cargo run --release --example fps_movement -- --headless --map M.map --bots N --ticks T --seed S --json
-//! {"map":"...","bots":N,"ticks":T,"moves":N,"inside_solid":N,"fell_out":N,"stuck":N,"ns_per_move_median":x}
+//! {"map":"...","bots":N,"ticks":T,"moves":N,"inside_solid":N,"fell_out":N,"stuck":N,"deaths":N,"ns_per_move_median":x}
 //! ```
 //!
-//! - The map is compiled in memory; bots spawn at its `info_player_start` and
-//!   `info_player_deathmatch` origins in turn (a map with neither is refused: exit 2).
+//! - The map is compiled in memory, as `bspc compile` would with the same `--game GAME`
+//!   (quake, quake2, quake3 or halflife; detected from the map by default) and `--shaders
+//!   DIR` (repeatable: Quake 3 shader script folders, first definition wins); bots spawn at
+//!   its `info_player_start` and `info_player_deathmatch` origins in turn (a map with
+//!   neither is refused: exit 2).
 //! - Each bot holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps or
 //!   crouches; the bots do not collide with each other.
 //! - `inside_solid` counts ticks that end with a bot's shape overlapping solid; `fell_out`
 //!   counts bots that end below the world's bounds; `stuck` counts 1-second windows in which
 //!   a bot's wish stayed the same, a 16-unit sweep of its shape along the wish from where it
 //!   stood was free, and it moved less than 1 unit.
-//! - `ns_per_move_median` is the median wall time of one controller tick.
+//! - `deaths` counts the ticks that end with a bot touching a deadly `trigger_hurt` (one on
+//!   at the start that does not heal, read by the map's game: `soak.rs` has the rule); the
+//!   bot respawns at the next spawn point. So `fell_out` counts only falls below the world
+//!   no hurt volume caught.
+//! - `ns_per_move_median` is the median wall time of one controller tick (the death check
+//!   after it is timed apart: the report's "median death check").
 //!
 //! Same seed, same map: the same counts (the controller is deterministic; timings differ).
 //! Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
 //!
-//! Without `--headless` (needs the `viewer` feature): the interactive mode,
+//! Without `--headless` (needs the `viewer` feature): the interactive mode (the map compiled
+//! with `--game` and `--shaders` too; `trigger_hurt` does nothing there),
 //! the top-down viewer of `trace_visualizer` with the camera following the character and
 //! the slice following its height. WASD walks (W = up on screen), Space jumps, C crouches;
 //! the viewer's mouse and keys work too. `--frames N` exits 0 after N frames; no display or
@@ -30,9 +39,12 @@
 
 mod soak;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use planeshift::Game;
+use planeshift::compile::CompileOptions;
 #[cfg(feature = "viewer")]
 use planeshift::controller::CharacterController;
 use planeshift::controller::ControllerConfig;
@@ -72,6 +84,14 @@ struct Args {
     /// Controller configuration (TOML); Quake 3 defaults otherwise.
     #[arg(long)]
     config: Option<String>,
+    /// The game whose brush rules give contents and whose trigger_hurt flags count: quake,
+    /// quake2, quake3 or halflife (default: detected from the map).
+    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    game: Option<Game>,
+    /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only for
+    /// a Quake 3 map, over the built-in common/* tool shaders).
+    #[arg(long = "shaders", value_name = "DIR")]
+    shaders: Vec<PathBuf>,
     /// Interactive mode: exit 0 after this many frames.
     #[arg(long)]
     frames: Option<u64>,
@@ -85,6 +105,23 @@ fn main() -> ExitCode {
             eprintln!("fps_movement: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// A `--game` value, as `bspc` reads it.
+fn parse_game(name: &str) -> Result<Game, String> {
+    Game::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
+        format!("unknown game `{name}` (expected {})", names.join(", "))
+    })
+}
+
+/// How the map compiles: `--game` and `--shaders`.
+fn compile_options(args: &Args) -> CompileOptions {
+    CompileOptions {
+        game: args.game,
+        shader_folders: args.shaders.clone(),
+        ..CompileOptions::default()
     }
 }
 
@@ -111,6 +148,7 @@ fn run(args: &Args) -> Result<(), String> {
         seed: args.seed,
         config: load_config(args)?,
         report: args.report,
+        compile: compile_options(args),
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let summary = soak(&bytes, &options).map_err(|e| format!("{path}: {e}"))?;
@@ -127,7 +165,11 @@ fn run(args: &Args) -> Result<(), String> {
         println!("  ticks ending inside solid: {}", summary.inside_solid);
         println!("  bots fallen out of the world: {}", summary.fell_out);
         println!("  stuck seconds: {}", summary.stuck);
+        println!("  deaths in trigger_hurt: {}", summary.deaths);
         println!("  median tick: {median} ns");
+        if summary.median_touch_ns > 0 {
+            println!("  median death check: {} ns", summary.median_touch_ns);
+        }
         let per_bot = summary.travelled / args.bots.max(1) as f32;
         let share = summary.grounded as f32 / moves.max(1) as f32;
         println!("  distance per bot: {per_bot:.0} units; ticks on walkable ground: {share:.3}");
@@ -148,7 +190,9 @@ fn interactive(args: &Args) -> Result<(), String> {
         .as_deref()
         .ok_or("the interactive mode needs --map M.map")?;
     let config = load_config(args)?;
-    let loaded = viewer_support::load_world(std::path::Path::new(path)).map_err(|f| f.message)?;
+    let loaded =
+        viewer_support::load_world_with(std::path::Path::new(path), &compile_options(args))
+            .map_err(|f| f.message)?;
     let spawn = loaded
         .spawn
         .unwrap_or_else(|| viewer_support::world_center(&loaded.world));

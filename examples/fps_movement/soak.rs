@@ -9,20 +9,33 @@
 //!   turn (a map with neither is refused).
 //! - Each bot holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps or
 //!   crouches; the bots do not collide with each other.
+//! - The map compiles with [`SoakOptions::compile`] (`--game`, `--shaders`); its game
+//!   (given, else [`Game::detect`]) also decides which `trigger_hurt` volumes kill.
 //! - `inside_solid` counts ticks that end with a bot's shape overlapping solid; `fell_out`
 //!   counts bots that end below the world's bounds; `stuck` counts 1-second windows in which
 //!   a bot's wish stayed the same, a 16-unit sweep of its shape along the wish from where it
 //!   stood was free, and it moved less than 1 unit.
+//! - `deaths` counts ticks that end with a bot's shape touching a deadly `trigger_hurt`
+//!   (exactly, [`CompiledMap::touching_triggers`], Quake 3's `G_TouchTriggers`); the bot then
+//!   respawns at the next spawn point as a new bot, standing still. A hurt volume is deadly
+//!   unless its game's spawnflags leave it off (START_OFF: 1 in Quake 2 and 3, 2 in
+//!   Half-Life, whose NO_CLIENTS, 8, spares players too; Quake has none) or its `dmg` heals
+//!   (negative, in Quake, Quake 2 and Half-Life; Quake 3's `G_Damage` raises any damage to
+//!   at least 1). A missing, zero or unreadable `dmg` is the games' default 5. The touch
+//!   itself is the death, whatever the damage: a bot does not steer out, and every deadly
+//!   volume kills one that stays (5 a tenth of a second empties Quake 3's 100 health in 2 s).
+//!   So `fell_out` is left for falls below the world that no hurt volume caught.
 
 use std::time::Instant;
 
 use glam::Vec3;
+use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::controller::{CharacterController, ControllerConfig, MoveInput, Tracer};
-use planeshift::{CompiledMap, compile_map, parse_map};
+use planeshift::{CompiledMap, Entity, Game, MapFile, TraceShape, parse_map};
 use rayon::prelude::*;
 
 /// What to run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SoakOptions {
     /// How many bots.
     pub bots: usize,
@@ -32,8 +45,11 @@ pub struct SoakOptions {
     pub seed: u64,
     /// The controller configuration of every bot.
     pub config: ControllerConfig,
-    /// Print, on stderr, where fallen bots last stood and where stuck seconds happened.
+    /// Print, on stderr, where fallen bots last stood, where stuck seconds happened and
+    /// where bots died.
     pub report: bool,
+    /// How the map compiles: its game (`None` detects it) and Quake 3 shader folders.
+    pub compile: CompileOptions,
 }
 
 /// What a soak counted, summed over the bots.
@@ -49,67 +65,170 @@ pub struct SoakSummary {
     pub fell_out: usize,
     /// Stuck 1-second windows.
     pub stuck: usize,
+    /// Ticks that ended with a bot touching a deadly `trigger_hurt`, each followed by a
+    /// respawn.
+    pub deaths: usize,
     /// Path length of all bots, units.
     pub travelled: f32,
     /// Ticks that ended on walkable ground.
     pub grounded: usize,
     /// The median wall time of one controller tick, ns.
     pub median_tick_ns: u32,
+    /// The median wall time of one death check (the trigger query after a tick), ns; 0 when
+    /// the map has no deadly `trigger_hurt`, whose soak skips the check.
+    pub median_touch_ns: u32,
 }
 
-/// The soak's JSON object, fields in the contract's order:
-/// `{"map":…,"bots":N,"ticks":T,"moves":N,"inside_solid":N,"fell_out":N,"stuck":N,"ns_per_move_median":x}`.
+/// The soak's JSON object, fields in the contract's order (the counts, then the timing):
+/// `{"map":…,"bots":N,"ticks":T,"moves":N,"inside_solid":N,"fell_out":N,"stuck":N,"deaths":N,"ns_per_move_median":x}`.
 pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> String {
     let map = serde_json::Value::from(map);
     format!(
         "{{\"map\":{map},\"bots\":{},\"ticks\":{},\"moves\":{},\"inside_solid\":{},\
-         \"fell_out\":{},\"stuck\":{},\"ns_per_move_median\":{}}}",
+         \"fell_out\":{},\"stuck\":{},\"deaths\":{},\"ns_per_move_median\":{}}}",
         options.bots,
         options.ticks,
         summary.moves,
         summary.inside_solid,
         summary.fell_out,
         summary.stuck,
+        summary.deaths,
         summary.median_tick_ns
     )
 }
 
 /// Runs the soak on the `.map` file `bytes`.
 pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> {
-    let spawns = spawn_points(bytes)?;
+    let map = parse_map(bytes).map_err(|e| e.to_string())?;
+    let spawns = spawn_points(&map);
     if spawns.is_empty() {
         return Err("no info_player_start or info_player_deathmatch to spawn bots at".to_string());
     }
-    let world = compile_map(bytes).map_err(|e| e.to_string())?.map;
-    let floor = world.models().first().map_or(0.0, |m| m.mins.z);
+    let game = options.compile.game.unwrap_or_else(|| Game::detect(&map));
+    let world = compile_map_with(bytes, &options.compile)
+        .map_err(|e| e.to_string())?
+        .map;
+    let arena = Arena {
+        world: &world,
+        hurts: &Hurts::of(&world, game),
+        spawns: &spawns,
+        floor: world.models().first().map_or(0.0, |m| m.mins.z),
+    };
     let reports: Vec<Result<BotReport, String>> = (0..options.bots)
         .into_par_iter()
-        .map(|bot| {
-            let spawn = spawns[bot % spawns.len()];
-            soak_bot(&world, options.config, spawn, options, bot as u64, floor)
-        })
+        .map(|bot| soak_bot(&arena, options, bot))
         .collect();
     let reports = reports.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let mut times: Vec<u32> = reports
-        .iter()
-        .flat_map(|r| r.tick_ns.iter().copied())
-        .collect();
-    let median_tick_ns = if times.is_empty() {
-        0
-    } else {
-        let middle = times.len() / 2;
-        *times.select_nth_unstable(middle).1
-    };
     Ok(SoakSummary {
         moves: options.bots * options.ticks,
         spawns: spawns.len(),
         inside_solid: reports.iter().map(|r| r.inside_solid).sum(),
         fell_out: reports.iter().filter(|r| r.fell_out).count(),
         stuck: reports.iter().map(|r| r.stuck).sum(),
+        deaths: reports.iter().map(|r| r.deaths).sum(),
         travelled: reports.iter().map(|r| r.travelled).sum(),
         grounded: reports.iter().map(|r| r.grounded).sum(),
-        median_tick_ns,
+        median_tick_ns: median(reports.iter().flat_map(|r| r.tick_ns.iter().copied())),
+        median_touch_ns: median(reports.iter().flat_map(|r| r.touch_ns.iter().copied())),
     })
+}
+
+/// The median of `times`, or 0 when there are none.
+fn median(times: impl Iterator<Item = u32>) -> u32 {
+    let mut times: Vec<u32> = times.collect();
+    if times.is_empty() {
+        return 0;
+    }
+    let middle = times.len() / 2;
+    *times.select_nth_unstable(middle).1
+}
+
+/// Quake's, Quake 2's and Quake 3's `trigger_hurt` damage when `dmg` is missing or 0.
+const DEFAULT_HURT_DAMAGE: f64 = 5.0;
+
+/// Which models kill a bot that touches them: the `trigger_hurt` volumes the module's rule
+/// calls deadly, by model index, and their bounds.
+struct Hurts {
+    deadly: Vec<bool>,
+    /// The bounds of each deadly model.
+    bounds: Vec<(Vec3, Vec3)>,
+}
+
+impl Hurts {
+    /// The deadly hurt volumes of `world`, read as `game` reads them.
+    fn of(world: &CompiledMap, game: Game) -> Hurts {
+        let deadly: Vec<bool> = (0..world.models().len())
+            .map(|model| {
+                world
+                    .model_entity(model)
+                    .is_some_and(|e| e.classname() == "trigger_hurt" && kills(&e, game))
+            })
+            .collect();
+        let bounds = world
+            .models()
+            .iter()
+            .zip(&deadly)
+            .filter(|(_, deadly)| **deadly)
+            .map(|(m, _)| (m.mins, m.maxs))
+            .collect();
+        Hurts { deadly, bounds }
+    }
+
+    /// Whether any volume kills: a map without one skips the check.
+    fn any(&self) -> bool {
+        !self.bounds.is_empty()
+    }
+
+    /// The deadly model `shape` placed at `at` touches, if any: the exact query
+    /// ([`CompiledMap::touching_triggers`]) only when the shape's box reaches a deadly
+    /// volume's bounds, which on most ticks it does not.
+    fn touched(&self, world: &CompiledMap, shape: &TraceShape, at: Vec3) -> Option<usize> {
+        let (low, high) = shape.bounds();
+        let (mins, maxs) = (at + low, at + high);
+        let near = self
+            .bounds
+            .iter()
+            .any(|(lo, hi)| mins.cmple(*hi).all() && lo.cmple(maxs).all());
+        if !near {
+            return None;
+        }
+        world
+            .touching_triggers(shape, at)
+            .find(|&model| self.deadly.get(model).copied().unwrap_or(false))
+    }
+}
+
+/// Whether the `trigger_hurt` `hurt` kills a player who stays in it, in `game`: it is on at
+/// the start, spares no players and does not heal (the module's rule).
+fn kills(hurt: &Entity<'_>, game: Game) -> bool {
+    let number = |key: &str| {
+        hurt.get(key)
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite())
+    };
+    // Whole flags, as the engines' atoi reads them; in range after the finiteness filter.
+    let flags = number("spawnflags").map_or(0, |f| f as i64);
+    let damage = number("dmg")
+        .filter(|&d| d != 0.0)
+        .unwrap_or(DEFAULT_HURT_DAMAGE);
+    let (off, heals) = match game {
+        Game::Quake => (0, damage < 0.0),
+        Game::Quake2 => (flags & 1, damage < 0.0),
+        Game::Quake3 => (flags & 1, false),
+        Game::HalfLife => (flags & (2 | 8), damage < 0.0),
+        _ => (flags & 1, damage < 0.0),
+    };
+    off == 0 && !heals
+}
+
+/// What every bot shares: the world, its deadly volumes, where bots spawn and the world's
+/// bottom.
+struct Arena<'a> {
+    world: &'a CompiledMap,
+    hurts: &'a Hurts,
+    spawns: &'a [Vec3],
+    /// Below this height a bot has fallen out of the world.
+    floor: f32,
 }
 
 /// Length of the sweep that decides whether a still bot had room to move, in units.
@@ -127,7 +246,10 @@ struct BotReport {
     inside_solid: usize,
     fell_out: bool,
     stuck: usize,
+    deaths: usize,
     tick_ns: Vec<u32>,
+    /// Wall time of each death check, ns.
+    touch_ns: Vec<u32>,
     /// Path length, units.
     travelled: f32,
     /// Ticks that ended on walkable ground.
@@ -177,25 +299,30 @@ impl Driver {
     }
 }
 
-/// Runs one bot and counts its failures.
-fn soak_bot(
-    world: &CompiledMap,
-    config: ControllerConfig,
-    spawn: Vec3,
-    options: &SoakOptions,
-    bot: u64,
-    floor: f32,
-) -> Result<BotReport, String> {
+/// Nanoseconds since `started`, saturated to `u32`.
+fn nanos_since(started: Instant) -> u32 {
+    u32::try_from(started.elapsed().as_nanos()).unwrap_or(u32::MAX)
+}
+
+/// Runs bot number `bot` and counts its failures and deaths.
+fn soak_bot(arena: &Arena<'_>, options: &SoakOptions, bot: usize) -> Result<BotReport, String> {
+    let world = arena.world;
+    let config = options.config;
+    let mut spawn_index = bot % arena.spawns.len();
+    let spawn = arena.spawns[spawn_index];
     let mut character = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
     let ticks_per_second = (1.0 / config.tick).round().max(1.0) as usize;
+    let bot = bot as u64;
     let mut driver = Driver {
         rng: SplitMix(options.seed ^ bot.wrapping_mul(0x2545_f491_4f6c_dd1d)),
         input: MoveInput::default(),
         ticks_left: 0,
         ticks_per_second,
     };
+    let check_deaths = arena.hurts.any();
     let mut report = BotReport {
         tick_ns: Vec::with_capacity(options.ticks),
+        touch_ns: Vec::with_capacity(if check_deaths { options.ticks } else { 0 }),
         ..BotReport::default()
     };
     let mut window: Option<(Vec3, Vec3, bool)> = None;
@@ -219,10 +346,7 @@ fn soak_bot(
         let before = character.position();
         let started = Instant::now();
         character.step(world, &input);
-        let elapsed = started.elapsed().as_nanos();
-        report
-            .tick_ns
-            .push(u32::try_from(elapsed).unwrap_or(u32::MAX));
+        report.tick_ns.push(nanos_since(started));
         if character.overlaps(world) {
             report.inside_solid += 1;
         }
@@ -256,8 +380,36 @@ fn soak_bot(
                 );
             }
         }
+        if check_deaths {
+            // Quake 3's G_TouchTriggers after the move: the shape where it ended, exactly.
+            let started = Instant::now();
+            let killer = arena
+                .hurts
+                .touched(world, character.shape(), character.shape_center());
+            report.touch_ns.push(nanos_since(started));
+            if let Some(model) = killer {
+                report.deaths += 1;
+                if options.report {
+                    let p = character.position();
+                    let entity = world.model_entity(model).map_or(0, |e| e.index());
+                    eprintln!(
+                        "bot {bot} died at tick {tick} in trigger_hurt entity {entity} \
+                         (model {model}): origin {} {} {}",
+                        p.x, p.y, p.z
+                    );
+                }
+                // Respawn as a new bot at the next spawn point: standing still, a fresh
+                // wish, no stuck window.
+                spawn_index = (spawn_index + 1) % arena.spawns.len();
+                let spawn = arena.spawns[spawn_index];
+                character = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
+                driver.ticks_left = 0;
+                window = None;
+                last_ground = (tick, spawn);
+            }
+        }
     }
-    report.fell_out = character.position().z < floor;
+    report.fell_out = character.position().z < arena.floor;
     if report.fell_out && options.report {
         let (tick, position) = last_ground;
         eprintln!(
@@ -270,11 +422,9 @@ fn soak_bot(
 }
 
 /// The origins of the map's player spawn points.
-pub fn spawn_points(bytes: &[u8]) -> Result<Vec<Vec3>, String> {
-    let map = parse_map(bytes).map_err(|e| e.to_string())?;
-    Ok(map
-        .player_spawns()
+fn spawn_points(map: &MapFile) -> Vec<Vec3> {
+    map.player_spawns()
         .map(|origin| origin.as_vec3())
         .filter(|origin| origin.is_finite())
-        .collect())
+        .collect()
 }

@@ -13,7 +13,7 @@ pub mod app;
 use std::path::Path;
 
 use glam::Vec3;
-use planeshift::compile::{CompileError, compile_map};
+use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::compiled::{CompiledMap, MAGIC};
 
 /// A failure that ends an example, with its exit status.
@@ -46,6 +46,11 @@ pub struct LoadedWorld {
 /// Reads `path`: a compiled world when it starts with the compiled magic, else a `.map`
 /// compiled in memory.
 pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
+    load_world_with(path, &CompileOptions::default())
+}
+
+/// [`load_world`], a `.map` compiled with `options` (its game, shader folders).
+pub fn load_world_with(path: &Path, options: &CompileOptions) -> Result<LoadedWorld, Failure> {
     let bytes = std::fs::read(path).map_err(|e| Failure {
         message: format!("{}: error: {e}", path.display()),
         status: 2,
@@ -58,7 +63,7 @@ pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
         let spawn = first_start(&world);
         return Ok(LoadedWorld { world, spawn });
     }
-    let world = match compile_map(&bytes) {
+    let world = match compile_map_with(&bytes, options) {
         Ok(output) => output.map,
         Err(CompileError::Parse(e)) => {
             return Err(Failure {

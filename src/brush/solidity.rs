@@ -163,8 +163,8 @@ const QUAKE3_TOOL_PREFIX: &str = "common/";
 /// Whether `map` is a Quake 3 map, whose faces name shaders: it has a `brushDef` brush or a
 /// patch (only Quake 3 editors write them), or a face textured from Quake 3's tool folder
 /// (`common/caulk`, `common/clip`; Quake 1 and 2 name tools without a folder or from the
-/// map's own, `e1u1/clip`). The reader keeps no header comments, so an editor's
-/// `// Game: Quake 3` line is not read.
+/// map's own, `e1u1/clip`). The editor's `// Game:` header is read before this, by
+/// [`Game::detect`](crate::Game::detect).
 #[must_use]
 pub fn is_quake3_map(map: &MapFile) -> bool {
     let patches = map.entities.iter().any(|e| !e.patches.is_empty());

@@ -4,13 +4,27 @@
 //! are combined from its faces (the brush rules in `src/brush/solidity.rs`). Detection is
 //! conservative, in this order:
 //!
-//! 1. Quake 3 when the map has a `brushDef`, a patch or a `common/` texture
+//! 1. The editor's `// Game: NAME` header line ([`MapFile::editor_game`]; TrenchBroom writes
+//!    its game configuration's name first), when it names a game this crate knows; compared
+//!    without case, spaces, `-` and `_`: `Quake` → Quake; `Quake 2`, `Quake II` → Quake 2;
+//!    `Quake 3`, `Quake III`, `Quake III Arena`, `OpenArena`, `Quake Live` (id Tech 3 games
+//!    with Quake 3's map format and collision) → Quake 3; `Half-Life` → Half-Life. Other
+//!    names (`Generic`, `Hexen 2`, `Daikatana`, a user's own configuration) say nothing.
+//! 2. The editor's `// Format: NAME` line ([`MapFile::editor_format`]), when the format
+//!    belongs to one game: `Quake2` and `Quake2 (Valve)` → Quake 2; `Quake3`,
+//!    `Quake3 (legacy)` and `Quake3 (Valve)` → Quake 3. `Standard`, `Valve`, `Hexen2` and
+//!    `Daikatana` say nothing: Quake and Half-Life maps share Valve 220, so Half-Life still
+//!    needs the signs of step 5.
+//! 3. Quake 3 when the map has a `brushDef`, a patch or a `common/` texture
 //!    ([`is_quake3_map`](crate::brush::is_quake3_map)).
-//! 2. Quake 2 when any face carries the contents/flags/value triple.
-//! 3. Half-Life when any texture starts with `!` (its liquids, `!cur_*` currents), or
+//! 4. Quake 2 when any face carries the contents/flags/value triple.
+//! 5. Half-Life when any texture starts with `!` (its liquids, `!cur_*` currents), or
 //!    `worldspawn` has `mapversion` 220 together with a `wad` key naming a `halflife.wad` or
 //!    `decals.wad` (Valve's own wads; Quake 1 maps name `quake.wad`, `gfx.wad` and the like).
-//! 4. Quake otherwise.
+//! 6. Quake otherwise.
+//!
+//! The header is the mapper's own declaration, so it wins over the heuristics; on the shared
+//! corpus (11 TrenchBroom maps with a header) the two never disagree.
 
 use crate::map::MapFile;
 
@@ -63,9 +77,26 @@ impl Game {
             .map(|(_, g)| *g)
     }
 
-    /// The game `map` is for, by the rule in this module's documentation.
+    /// The game `map` is for, by the rule in this module's documentation: the editor's
+    /// `// Game:` line, else its `// Format:` line, else what the map's faces and
+    /// `worldspawn` show.
+    ///
+    /// ```
+    /// use planeshift::{Game, parse_map};
+    /// let plain = br#"{ "classname" "worldspawn" }"#;
+    /// assert_eq!(Game::detect(&parse_map(plain)?), Game::Quake);
+    /// let header = b"// Game: Quake 2\n// Format: Quake2\n{ \"classname\" \"worldspawn\" }";
+    /// assert_eq!(Game::detect(&parse_map(header)?), Game::Quake2);
+    /// # Ok::<(), planeshift::ParseError>(())
+    /// ```
     #[must_use]
     pub fn detect(map: &MapFile) -> Game {
+        if let Some(game) = map.editor_game.as_deref().and_then(editor_game) {
+            return game;
+        }
+        if let Some(game) = map.editor_format.as_deref().and_then(editor_format) {
+            return game;
+        }
         if crate::brush::is_quake3_map(map) {
             return Game::Quake3;
         }
@@ -83,6 +114,53 @@ impl Game {
 impl std::fmt::Display for Game {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// `name` in lower case without spaces, `-` and `_`: `Half-Life` is `halflife`.
+fn folded(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '\t' | '-' | '_'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Editor game names (folded) that name a [`Game`]: TrenchBroom's game configurations and
+/// the other spellings of the same games.
+const EDITOR_GAMES: [(&str, Game); 11] = [
+    ("quake", Game::Quake),
+    ("quake1", Game::Quake),
+    ("quake2", Game::Quake2),
+    ("quakeii", Game::Quake2),
+    ("quake3", Game::Quake3),
+    ("quakeiii", Game::Quake3),
+    ("quake3arena", Game::Quake3),
+    ("quakeiiiarena", Game::Quake3),
+    ("openarena", Game::Quake3),
+    ("quakelive", Game::Quake3),
+    ("halflife", Game::HalfLife),
+];
+
+/// The game a `// Game: NAME` header line names, or `None` for a name this crate does not
+/// know (step 1 of the module's rule).
+fn editor_game(name: &str) -> Option<Game> {
+    let name = folded(name);
+    EDITOR_GAMES
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map(|(_, game)| *game)
+}
+
+/// The game a `// Format: NAME` header line implies, or `None` for a format several games
+/// share (step 2 of the module's rule).
+fn editor_format(format: &str) -> Option<Game> {
+    let format = folded(format);
+    if format.starts_with("quake2") {
+        Some(Game::Quake2)
+    } else if format.starts_with("quake3") {
+        Some(Game::Quake3)
+    } else {
+        None
     }
 }
 

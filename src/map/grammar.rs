@@ -9,10 +9,15 @@
 //! outside quotes; `;` starts a comment where a token is expected (QuArK); quoted strings may
 //! hold braces, `//` and `\"` escapes; texture names are read positionally as the rest of the
 //! word, so `{trigger`, `*water0` and `666` are names, never tokens.
+//!
+//! The editor header (TrenchBroom's `// Game: NAME` and `// Format: NAME` lines) is read by
+//! a separate pass over the comments before the first entity ([`editor_header`]), which never
+//! fails and never moves the grammar's position, so it changes no error and no location.
 
 use glam::DVec3;
 use nom::Parser;
-use nom::bytes::complete::{take_till, take_while, take_while1};
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_till, take_while, take_while1};
 use nom::character::complete::char;
 
 use super::error::{LineIndex, ParseError, ParseErrorKind};
@@ -103,6 +108,67 @@ fn skip_space(input: &[u8]) -> &[u8] {
             return rest;
         }
     }
+}
+
+/// Which editor header line a comment is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HeaderKey {
+    /// `// Game: NAME`.
+    Game,
+    /// `// Format: NAME`.
+    Format,
+}
+
+/// The editor header of a file: the first `// Game: NAME` and the first `// Format: NAME`
+/// among the comment lines before the first entity (`;` comments are skipped too, as
+/// [`skip_space`] does), each value trimmed and `None` when empty. Keys compare without
+/// case and may have spaces before the colon (TrenchBroom writes `// Game: ` exactly, as
+/// the first line). Never fails: a file without a header, or whose first token is not a
+/// comment, has none.
+fn editor_header(src: &[u8]) -> (Option<String>, Option<String>) {
+    let (mut game, mut format) = (None, None);
+    let mut rest = src;
+    loop {
+        let (after, _) = take_while::<_, _, ()>(is_space)
+            .parse(rest)
+            .unwrap_or((rest, &[][..]));
+        let Ok((after, (marker, line))) = (
+            alt((tag::<_, _, ()>("//"), tag(";"))),
+            take_till(|b| b == b'\n'),
+        )
+            .parse(after)
+        else {
+            return (game, format);
+        };
+        rest = after;
+        if marker != b"//" {
+            continue;
+        }
+        let Some((key, value)) = header_field(line) else {
+            continue;
+        };
+        let slot = match key {
+            HeaderKey::Game => &mut game,
+            HeaderKey::Format => &mut format,
+        };
+        if slot.is_none() {
+            *slot = Some(value);
+        }
+    }
+}
+
+/// `Game: NAME` or `Format: NAME` (the text of a `//` comment after the slashes), with the
+/// value trimmed and decoded; `None` for any other comment or an empty value.
+fn header_field(line: &[u8]) -> Option<(HeaderKey, String)> {
+    let key = alt((
+        tag_no_case::<_, _, ()>("game").map(|_| HeaderKey::Game),
+        tag_no_case("format").map(|_| HeaderKey::Format),
+    ));
+    let (value, (key, _, _)) = (key, take_while(is_horizontal_space), char(':'))
+        .parse(line.trim_ascii_start())
+        .ok()?;
+    let value = value.trim_ascii();
+    (!value.is_empty()).then(|| (key, decode_text(value)))
 }
 
 /// Skips spaces and a trailing `//` comment on the current line, stopping before `\n`.
@@ -311,7 +377,12 @@ impl<'a> Reader<'a> {
     }
 
     fn file(&self) -> PResult<'a, MapFile> {
-        let mut map = MapFile::default();
+        let (editor_game, editor_format) = editor_header(self.src);
+        let mut map = MapFile {
+            editor_game,
+            editor_format,
+            ..MapFile::default()
+        };
         let mut rest = self.src;
         loop {
             rest = skip_space(rest);

@@ -3,7 +3,8 @@
 //! Takes nothing (plain data), gives the types the reader fills and the writer prints.
 //! Guarantees: every number is finite (the reader rejects others), every entity, brush, face
 //! and patch records the 1-based line and column where it starts, and key/values keep their
-//! order. No geometry is computed here: planes and windings belong to the brush stage.
+//! order. Of the comments, only the editor's header lines (`// Game:` and `// Format:`) are
+//! kept. No geometry is computed here: planes and windings belong to the brush stage.
 
 use glam::DVec3;
 use serde::Serialize;
@@ -29,6 +30,16 @@ pub(crate) const PLAYER_SPAWN_CLASSES: [&str; 2] = ["info_player_start", "info_p
 /// A whole parsed `.map` file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MapFile {
+    /// The editor's game: the value of a `// Game: NAME` comment line before the first
+    /// entity (TrenchBroom writes it first, naming its game configuration: `Quake`,
+    /// `Quake 2`, `Half-Life`...), trimmed; `None` without one. Read for
+    /// [`Game::detect`](crate::Game::detect), never for syntax.
+    pub editor_game: Option<String>,
+    /// The editor's map format: the value of a `// Format: NAME` comment line before the
+    /// first entity (TrenchBroom's second line: `Standard`, `Valve`, `Quake2`,
+    /// `Quake2 (Valve)`, `Quake3 (legacy)`...), trimmed; `None` without one. The faces'
+    /// dialect is still read per face.
+    pub editor_format: Option<String>,
     /// The entities in file order. The first is usually `worldspawn`.
     pub entities: Vec<Entity>,
     /// Brushes written at top level, outside any entity (editor clipboard dumps). They are

@@ -1,8 +1,8 @@
 //! Prints a [`MapFile`] back as `.map` text.
 //!
 //! Takes a [`MapFile`], gives text in the dialect each face was read in. Guarantees: reading
-//! the output gives the same entities, key/values, textures and numbers bit for bit, because
-//! every f64 is printed in Rust's shortest round-trip form.
+//! the output gives the same editor header, entities, key/values, textures and numbers bit
+//! for bit, because every f64 is printed in Rust's shortest round-trip form.
 
 use std::fmt::Write as _;
 
@@ -13,8 +13,17 @@ use super::syntax::{
 /// Prints `map` as `.map` text that [`super::parse_map`] reads back to an equal `MapFile`
 /// (source locations aside).
 #[must_use]
+///
+/// The editor header comes first, as TrenchBroom writes it (`// Game: NAME`, then
+/// `// Format: NAME`), each value up to its first line break.
 pub fn write_map(map: &MapFile) -> String {
     let mut out = String::new();
+    for (key, value) in [("Game", &map.editor_game), ("Format", &map.editor_format)] {
+        if let Some(value) = value {
+            let line = value.lines().next().unwrap_or("");
+            let _ = writeln!(out, "// {key}: {line}");
+        }
+    }
     for (index, entity) in map.entities.iter().enumerate() {
         let _ = writeln!(out, "// entity {index}\n{{");
         for (key, value) in &entity.properties {

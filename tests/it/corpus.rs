@@ -73,6 +73,8 @@ fn written_maps_read_back_with_the_same_planes() {
         let map = parse_map(&read(path)).unwrap_or_else(|e| panic!("{name}:{e}"));
         let again = parse_map(write_map(&map).as_bytes()).unwrap_or_else(|e| panic!("{name}:{e}"));
         assert_eq!(again.entities.len(), map.entities.len(), "{name}");
+        assert_eq!(again.editor_game, map.editor_game, "{name}");
+        assert_eq!(again.editor_format, map.editor_format, "{name}");
         let (a, b) = (planes(&map), planes(&again));
         assert_eq!(a.len(), b.len(), "{name}");
         for (i, (p, q)) in a.iter().zip(&b).enumerate() {

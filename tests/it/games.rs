@@ -9,7 +9,9 @@
 //! `water|current`; a Quake 2 brush takes its first side's contents, hint and skip brushes
 //! are not solid, a ladder keeps its bit and a translucent brush becomes a window;
 //! Half-Life's `func_water`, `func_illusionary` and `func_ladder` are water, nothing, ladder;
-//! `q2_playerclip.map`'s clip brush stops a player box and not a shot.
+//! `q2_playerclip.map`'s clip brush stops a player box and not a shot. The editor header
+//! decides first: a known `// Game:` name, else a `// Format:` of one game, else the
+//! heuristics; on the real maps the header and the heuristics agree.
 
 use glam::Vec3;
 use planeshift::brush::brushes_from_map_for;
@@ -26,10 +28,21 @@ fn player() -> TraceShape {
 #[test]
 fn every_real_map_is_detected_as_its_game() {
     let mut counts = [0usize; 4];
+    let mut headers = 0;
     for (name, path) in real_maps("every_real_map_is_detected_as_its_game") {
-        let map = parse_map(&read(&path)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut map = parse_map(&read(&path)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let game = Game::detect(&map);
-        println!("{name}: {game}");
+        let header = (map.editor_game.take(), map.editor_format.take());
+        println!("{name}: {game} (header {header:?})");
+        if header != (None, None) {
+            // The mapper's header and the map's own signs agree on every real map.
+            headers += 1;
+            assert_eq!(
+                Game::detect(&map),
+                game,
+                "{name}: the header and the heuristics"
+            );
+        }
         let expected = if name == "ericw-tools/hl_currents.map" {
             Some(Game::HalfLife)
         } else if name == "ericw-tools/q2_playerclip.map" {
@@ -47,7 +60,98 @@ fn every_real_map_is_detected_as_its_game() {
         let index = Game::NAMED.iter().position(|(_, g)| *g == game);
         counts[index.unwrap_or(0)] += 1;
     }
-    println!("quake, quake2, quake3, halflife: {counts:?}");
+    println!("quake, quake2, quake3, halflife: {counts:?}; {headers} maps with a header");
+}
+
+/// A worldspawn with one box brush of `texture` faces, after `header` lines.
+fn headed_map(header: &str, texture: &str) -> planeshift::MapFile {
+    let faces = box_brush_face_lines([0.0; 3], [64.0; 3], texture);
+    let src = format!("{header}{{\n\"classname\" \"worldspawn\"\n{{\n{faces}}}\n}}\n");
+    parse_map(src.as_bytes()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_editor_game_line_decides_first() {
+    // A Quake 2 header on a map without a single triple: Quake 2 all the same.
+    let map = headed_map("// Game: Quake 2\n// Format: Quake2\n", "e1u1/floor");
+    assert_eq!(Game::detect(&map), Game::Quake2);
+    // A plain Quake-dialect map under a Quake 3 header is Quake 3's, shaders and all.
+    let map = headed_map(
+        "// Game: Quake 3\n// Format: Standard\n",
+        "base_wall/concrete",
+    );
+    assert_eq!(Game::detect(&map), Game::Quake3);
+    // The header wins over the signs, in both directions.
+    assert_eq!(
+        Game::detect(&headed_map("// Game: Quake\n", "!water")),
+        Game::Quake
+    );
+    assert_eq!(
+        Game::detect(&headed_map("// Game: Half-Life\n", "common/caulk")),
+        Game::HalfLife
+    );
+    // Other spellings of the same games.
+    for (name, game) in [
+        ("Quake", Game::Quake),
+        ("quake2", Game::Quake2),
+        ("Quake II", Game::Quake2),
+        ("Quake III Arena", Game::Quake3),
+        ("OpenArena", Game::Quake3),
+        ("Quake Live", Game::Quake3),
+        ("half_life", Game::HalfLife),
+        ("HALF-LIFE", Game::HalfLife),
+    ] {
+        let map = headed_map(&format!("// Game: {name}\r\n"), "wall");
+        assert_eq!(Game::detect(&map), game, "{name}");
+    }
+}
+
+#[test]
+fn the_editor_format_line_decides_when_the_game_says_nothing() {
+    for (header, game) in [
+        ("// Game: Generic\n// Format: Quake2\n", Game::Quake2),
+        ("// Format: Quake2 (Valve)\n", Game::Quake2),
+        (
+            "// Game: My Mod\n// Format: Quake3 (legacy)\n",
+            Game::Quake3,
+        ),
+        ("// Format: Quake3 (Valve)\n", Game::Quake3),
+        ("// Format: Quake3\n", Game::Quake3),
+    ] {
+        assert_eq!(Game::detect(&headed_map(header, "wall")), game, "{header}");
+    }
+}
+
+#[test]
+fn an_unknown_editor_game_falls_back_to_the_heuristics() {
+    for (header, texture, game) in [
+        // Names this crate does not know, and formats several games share.
+        (
+            "// Game: Generic\n// Format: Standard\n",
+            "wall",
+            Game::Quake,
+        ),
+        ("// Game: Hexen 2\n// Format: Hexen2\n", "wall", Game::Quake),
+        (
+            "// Game: Generic\n// Format: Valve\n",
+            "!water",
+            Game::HalfLife,
+        ),
+        // Valve 220 alone is not Half-Life: Quake maps are written in it too.
+        ("// Format: Valve\n", "wall", Game::Quake),
+        ("// Game: Daikatana\n", "common/caulk", Game::Quake3),
+        ("// Game:\n", "!cur_90", Game::HalfLife),
+    ] {
+        assert_eq!(
+            Game::detect(&headed_map(header, texture)),
+            game,
+            "{header} {texture}"
+        );
+    }
+    // A header line after the first entity is a plain comment.
+    let src = "{\n\"classname\" \"worldspawn\"\n}\n// Game: Quake 2\n";
+    let map = parse_map(src.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((Game::detect(&map), map.editor_game), (Game::Quake, None));
 }
 
 #[test]

@@ -15,7 +15,8 @@ mod controller;
 mod corpus;
 /// Seeded mutation fuzzing of the reader and brush stage.
 mod fuzz;
-/// Game profiles: detection on every real map, Quake 2 and Half-Life brush rules.
+/// Game profiles: detection (the editor header, then the map) on every real map, Quake 2 and
+/// Half-Life brush rules.
 mod games;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;

@@ -154,6 +154,79 @@ fn written_maps_read_back_equal() {
 }
 
 #[test]
+fn the_editor_header_is_kept_from_comments_before_the_first_entity() {
+    // TrenchBroom's first two lines, with CRLF, as librequake's files have them.
+    let src = "// Game: Quake 2\r\n// Format: Quake2 (Valve)\r\n// entity 0\r\n\
+               {\r\n\"classname\" \"worldspawn\"\r\n}\r\n";
+    let map = parse_ok(src);
+    assert_eq!(map.editor_game.as_deref(), Some("Quake 2"));
+    assert_eq!(map.editor_format.as_deref(), Some("Quake2 (Valve)"));
+    assert_eq!(map.entities[0].loc, SourceLoc { line: 4, column: 1 });
+    // Keys without case, spaces around the colon, `;` comments between, the first of each.
+    let loose = parse_ok(
+        "\n  //game : Half-Life \n; QuArK\n//FORMAT:Valve\n// Game: Quake\n{ }\n\
+         // Format: Quake3\n{ }\n",
+    );
+    assert_eq!(loose.editor_game.as_deref(), Some("Half-Life"));
+    assert_eq!(loose.editor_format.as_deref(), Some("Valve"));
+    // Only before the first entity; other comments, empty values and none at all say nothing.
+    for src in [
+        "{ }\n// Game: Quake 3\n{ }\n",
+        "{\n// Game: Quake 3\n}\n",
+        "// Game:\n// Format: \t\n// Gamey: Quake\n{ }\n",
+        "// entity 0\n{ }",
+        "",
+    ] {
+        let map = parse_ok(src);
+        assert_eq!(
+            (map.editor_game, map.editor_format),
+            (None, None),
+            "{src:?}"
+        );
+    }
+}
+
+#[test]
+fn the_editor_header_moves_no_error() {
+    // The same faulty entity, with and without a header in front: the error is where the
+    // fault is, counted from the start of the file either way.
+    check_parse_err(
+        b"{\n\"classname\" \"worldspawn\n}\n",
+        "2:13: unterminated string",
+    );
+    check_parse_err(
+        b"// Game: Quake\n// Format: Valve\n{\n\"classname\" \"worldspawn\n}\n",
+        "4:13: unterminated string",
+    );
+    check_parse_err(b"// Game: Quake\n}", "2:1: '}' without a matching '{'");
+}
+
+#[test]
+fn written_maps_keep_the_editor_header() {
+    let map = parse_ok(
+        "// Game: Quake 3\n// Format: Quake3 (legacy)\n{\n\"classname\" \"worldspawn\"\n}\n",
+    );
+    let text = write_map(&map);
+    assert!(
+        text.starts_with("// Game: Quake 3\n// Format: Quake3 (legacy)\n"),
+        "{text}"
+    );
+    let again = parse_ok(&text);
+    assert_eq!(again.editor_game, map.editor_game);
+    assert_eq!(again.editor_format, map.editor_format);
+    // A value built in code is written up to its first line break.
+    let mut built = planeshift::MapFile {
+        editor_game: Some("Quake\n{".to_string()),
+        ..Default::default()
+    };
+    built.editor_format = Some("Valve".to_string());
+    let again = parse_ok(&write_map(&built));
+    assert_eq!(again.editor_game.as_deref(), Some("Quake"));
+    assert_eq!(again.editor_format.as_deref(), Some("Valve"));
+    assert!(again.entities.is_empty());
+}
+
+#[test]
 fn error_unterminated_string() {
     check_parse_err(
         b"{\n\"classname\" \"worldspawn\n}\n",

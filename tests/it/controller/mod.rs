@@ -25,7 +25,7 @@ mod platforms;
 mod recovery;
 /// Slopes.
 mod slopes;
-/// The soak contract of the `fps_movement` example.
+/// The soak contract of the `fps_movement` example, its deaths in `trigger_hurt` volumes.
 mod soak;
 /// Stairs and steps.
 mod stairs;
