@@ -95,6 +95,7 @@ internal_mod! { mod game; }
 internal_mod! { mod geom; }
 internal_mod! { mod brush; }
 internal_mod! { mod bsp; }
+internal_mod! { mod leak; }
 pub mod compile;
 pub mod compiled;
 pub mod contents;
@@ -108,8 +109,8 @@ internal_mod! {
 }
 
 pub use compile::{
-    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Severity,
-    check_brushes, compile_map, compile_map_with,
+    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Leak,
+    Severity, check_brushes, check_brushes_for, compile_map, compile_map_with,
 };
 pub use compiled::{CompiledMap, Entity, LoadError, Model, WorldSummary};
 pub use contents::Contents;
