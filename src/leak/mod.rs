@@ -89,8 +89,10 @@ pub struct Outside {
     pub leak: Option<Leak>,
     /// Seeds in open space (point entities with an origin not inside a sealing brush).
     pub seeds: usize,
-    /// Leaves of the sealing tree, and how many of them seal.
-    pub leaves: (usize, usize),
+    /// Leaves of the sealing tree.
+    pub leaves: usize,
+    /// Of those, the leaves that seal (a sealing brush covers them).
+    pub sealing_leaves: usize,
     /// Portals between leaves and to the outside.
     pub portals: usize,
     /// Everything the fill needs: the tree, its planes and the leaves' fates.
@@ -256,12 +258,13 @@ pub fn find_outside(map: &MapFile, brushes: &[Brush]) -> Outside {
     } else {
         None
     };
-    let leaf_count = tree.leaves.len();
-    let sealing_count = sealing.iter().filter(|&&s| s).count();
+    let leaves = tree.leaves.len();
+    let sealing_leaves = sealing.iter().filter(|&&s| s).count();
     Outside {
         leak,
         seeds: open_seeds,
-        leaves: (leaf_count, sealing_count),
+        leaves,
+        sealing_leaves,
         portals: portals.portals.len(),
         fill: fill.map(|(leaves, loc)| FillPlan {
             tree,

@@ -302,3 +302,80 @@ pub(crate) fn make_portals(
         .collect();
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brush::brushes_from_map;
+    use crate::bsp::{BrushInput, build_tree};
+    use crate::map::parse_map;
+
+    /// A floor slab and a pillar standing on it.
+    const ROOM: &str = "{ \"classname\" \"worldspawn\"
+{ ( -80 -80 -16 ) ( -80 -79 -16 ) ( -80 -80 -15 ) a 0 0 0 1 1
+( 80 80 0 ) ( 80 81 0 ) ( 81 80 0 ) a 0 0 0 1 1
+( -80 -80 -16 ) ( -80 -80 -15 ) ( -79 -80 -16 ) a 0 0 0 1 1
+( 80 80 0 ) ( 81 80 0 ) ( 80 80 1 ) a 0 0 0 1 1
+( -80 -80 -16 ) ( -79 -80 -16 ) ( -80 -79 -16 ) a 0 0 0 1 1
+( 80 80 0 ) ( 80 80 1 ) ( 80 81 0 ) a 0 0 0 1 1 }
+{ ( -10 -10 0 ) ( -10 -9 0 ) ( -10 -10 1 ) a 0 0 0 1 1
+( 10 10 40 ) ( 10 11 40 ) ( 11 10 40 ) a 0 0 0 1 1
+( -10 -10 0 ) ( -10 -10 1 ) ( -9 -10 0 ) a 0 0 0 1 1
+( 10 10 40 ) ( 11 10 40 ) ( 10 10 41 ) a 0 0 0 1 1
+( -10 -10 0 ) ( -9 -10 0 ) ( -10 -9 0 ) a 0 0 0 1 1
+( 10 10 40 ) ( 10 10 41 ) ( 10 11 40 ) a 0 0 0 1 1 } }";
+
+    #[test]
+    fn every_portal_lies_on_both_of_its_cells() {
+        let map = parse_map(ROOM.as_bytes()).expect("parses");
+        let brushes = brushes_from_map(&map).brushes;
+        let mut planes = PlaneTable::new();
+        let inputs: Vec<BrushInput> = brushes
+            .iter()
+            .map(|b| BrushInput {
+                sides: b
+                    .sides
+                    .iter()
+                    .map(|s| (planes.find_or_add(s.plane), s.winding.clone()))
+                    .collect(),
+                contents: b.contents,
+            })
+            .collect();
+        let tree = build_tree(&inputs, &planes);
+        let parents = Parents::of(&tree);
+        let outside = OutsideBox::around(DVec3::new(-80.0, -80.0, -16.0), DVec3::splat(80.0));
+        let portals = make_portals(&tree, &planes, &parents, &outside);
+        let region = |cell: Cell| match cell {
+            Cell::Leaf(l) => {
+                let mut r = parents.region(&tree, &planes, Child::Leaf(l));
+                r.extend(outside.planes());
+                r
+            }
+            // The outside: beyond one of the box's faces, so each point is on or past one.
+            Cell::Outside => Vec::new(),
+        };
+        for (id, portal) in portals.portals.iter().enumerate() {
+            for cell in portal.cells {
+                for p in &portal.winding.points {
+                    for plane in region(cell) {
+                        assert!(plane.distance(*p) < 1e-6, "portal {id} {cell:?} {p}");
+                    }
+                    if cell == Cell::Outside {
+                        let on_box = outside.planes().iter().any(|b| b.distance(*p).abs() < 1e-6);
+                        assert!(on_box, "portal {id} {p}");
+                    }
+                }
+                assert!(portals.of(cell).contains(&(id as u32)), "portal {id} {cell:?}");
+            }
+        }
+        // The box's six faces all reach the outside, whole: their areas add up.
+        let outside_area: f64 = portals
+            .outside_portals
+            .iter()
+            .map(|&id| portals.portals[id as usize].winding.area())
+            .sum();
+        let size = outside.maxs - outside.mins;
+        let expected = 2.0 * (size.x * size.y + size.y * size.z + size.z * size.x);
+        assert!((outside_area - expected).abs() < 1e-6 * expected, "{outside_area} {expected}");
+    }
+}
