@@ -10,6 +10,8 @@
 //! with its model (key/values beyond the file's limits are left out with a warning);
 //! bevels are added to every stored brush and never split. A Quake 3 map's contents follow
 //! its shaders (the built-in `common/*` tools, then [`CompileOptions::shader_folders`]).
+//! Every compile looks for a leak (a point entity that reaches the void, [`Leak`]); the void
+//! of a sealed map stays empty unless [`CompileOptions::fill_outside`] fills it.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -17,8 +19,7 @@ use std::time::Instant;
 use glam::{DVec3, Vec3};
 
 use crate::brush::{
-    Brush, BrushOwner, bevel_source_face, brush_bevels, brushes_from_map, is_origin_texture,
-    is_trigger_class,
+    Brush, BrushOwner, bevel_source_face, brush_bevels, is_origin_texture, is_trigger_class,
 };
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
@@ -28,6 +29,8 @@ use crate::compiled::{
 };
 use crate::contents::Contents;
 use crate::game::{Game, ShaderSet};
+pub use crate::leak::Leak;
+use crate::leak::find_outside;
 use crate::map::{Entity, MapFile, ParseError, parse_map};
 use crate::surface::SurfaceFlags;
 
@@ -57,9 +60,14 @@ pub enum CompileError {
 pub struct CompileOutput {
     /// The validated world.
     pub map: CompiledMap,
-    /// What the brush stage merged, dropped or rejected.
+    /// What the brush stage merged, dropped or rejected (and, with
+    /// [`CompileOptions::fill_outside`], regions of the void the fill left open).
     pub diagnostics: Vec<Diagnostic>,
-    /// Seconds spent per stage, in order: parse, brushes, bevels, tree, pack.
+    /// The first point entity, in file order, that reaches the void around the map: the map
+    /// leaks. `None` for a sealed map, or one without point entities to flood from. A leak
+    /// is a warning: the map compiles all the same.
+    pub leak: Option<Leak>,
+    /// Seconds spent per stage, in order: parse, brushes, leaks, bevels, tree, pack.
     pub timings: Vec<(&'static str, f64)>,
 }
 
@@ -103,6 +111,14 @@ pub struct CompileOptions {
     /// The game whose brush rules give each brush its contents; `None` (the default)
     /// detects it from the map ([`Game::detect`]).
     pub game: Option<Game>,
+    /// Fill the void around a sealed map as solid (off by default): each region of it that
+    /// no point entity reaches becomes a world brush of [`Contents::SOLID`] |
+    /// [`Contents::OUTSIDE`], as Quake's compilers fill outside leaves, so a character that
+    /// gets there is stuck in solid and a game can tell it is in the void. Nothing is filled
+    /// when the map leaks or has no point entity. Off by default because solid space is
+    /// otherwise exactly the union of the map's brushes, and the void empty (Quake 3's
+    /// behaviour).
+    pub fill_outside: bool,
 }
 
 impl Default for CompileOptions {
@@ -111,11 +127,13 @@ impl Default for CompileOptions {
             bevels: true,
             shader_folders: Vec::new(),
             game: None,
+            fill_outside: false,
         }
     }
 }
 
-/// What the brush stage makes of a parsed map, without building a tree ([`check_brushes`]).
+/// What the brush stage makes of a parsed map, and whether it leaks, without compiling it
+/// ([`check_brushes`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct BrushCheck {
@@ -125,11 +143,19 @@ pub struct BrushCheck {
     pub world_brushes: usize,
     /// Brush blocks rejected (each has a warning among the diagnostics).
     pub rejected: usize,
+    /// For each named contents bit that some brush has, how many brushes (of every entity)
+    /// have it, in [`Contents::NAMED`] order.
+    pub contents: Vec<(&'static str, usize)>,
+    /// The first point entity that reaches the void, as a compile finds it
+    /// ([`CompileOutput::leak`]).
+    pub leak: Option<Leak>,
 }
 
-/// Builds the brushes of `map` and reports what happened, as `bspc check` does: the first
-/// stage of a compile, cheap enough to run on every save. A Quake 3 map's contents come from
-/// the built-in `common/*` tool shaders only (no script folders are read).
+/// Builds the brushes of `map` by the rules of the game detected from it and reports what
+/// happened, as `bspc check` does: the first stage of a compile and the leak search, cheap
+/// enough to run on every save. A Quake 3 map's contents come from the built-in `common/*`
+/// tool shaders only (no script folders are read). See [`check_brushes_for`] to name the
+/// game.
 ///
 /// # Examples
 /// ```
@@ -140,11 +166,28 @@ pub struct BrushCheck {
 /// ```
 #[must_use]
 pub fn check_brushes(map: &MapFile) -> BrushCheck {
-    let output = brushes_from_map(map);
+    check_brushes_for(map, Game::detect(map))
+}
+
+/// [`check_brushes`] by the brush rules of `game`.
+#[must_use]
+pub fn check_brushes_for(map: &MapFile, game: Game) -> BrushCheck {
+    let output = crate::brush::brushes_from_map_for(map, game, &ShaderSet::new());
+    let contents = Contents::NAMED
+        .iter()
+        .map(|&(name, bit)| {
+            let count = output.brushes.iter().filter(|b| b.contents.contains(bit));
+            (name, count.count())
+        })
+        .filter(|&(_, count)| count > 0)
+        .collect();
+    let leak = find_outside(map, &output.brushes).leak;
     BrushCheck {
         world_brushes: output.world_brush_count(),
         rejected: output.rejected,
         diagnostics: output.diagnostics,
+        contents,
+        leak,
     }
 }
 
@@ -188,6 +231,17 @@ pub fn compile_map_with(
     }
     let mut output = crate::brush::brushes_from_map_for(&map, game, &shaders);
     lap("brushes", &mut timings);
+
+    // Leaks, and the outside filled when asked (its brushes are the world's, but not the
+    // map's: the statistics count the map's).
+    let world_brushes = output.world_brush_count() as u32;
+    let outside = find_outside(&map, &output.brushes);
+    if options.fill_outside {
+        let fill = outside.fill_brushes(&mut output.diagnostics);
+        output.brushes.extend(fill);
+    }
+    let leak = outside.leak;
+    lap("leaks", &mut timings);
 
     // Models: the world (its entity is the first `worldspawn`), then each brush entity in
     // file order.
@@ -340,13 +394,14 @@ pub fn compile_map_with(
     data.entities = entities;
     data.stats = CompileStats {
         brushes: map.brushes().count() as u32,
-        world_brushes: output.world_brush_count() as u32,
+        world_brushes,
     };
     let compiled = CompiledMap::from_data(data).map_err(CompileError::Output)?;
     lap("pack", &mut timings);
     Ok(CompileOutput {
         map: compiled,
         diagnostics: output.diagnostics,
+        leak,
         timings,
     })
 }

@@ -2,7 +2,8 @@
 //!
 //! Takes nothing, gives the contents bits, their names and the blocking masks. The numbering
 //! follows Quake 2 for the bits Quake 2 defines (so a face's `contents` triple maps
-//! directly), adds [`Contents::SKY`] in a bit Quake 2 leaves unused, gives Quake 3's tool
+//! directly), adds [`Contents::SKY`] and [`Contents::OUTSIDE`] (the filled void) in bits
+//! Quake 2 leaves unused, gives Quake 3's tool
 //! volumes (bot clip, do-not-enter, no-drop, portals; `surfaceflags.h`) their Quake 3 bits
 //! where Quake 2 leaves them free, and [`Contents::TRIGGER`] Quake 3's `CONTENTS_TRIGGER`.
 //! Quake 3's translucent bit differs from Quake 2's, so a Quake 3 compile translates its
@@ -45,6 +46,11 @@ impl Contents {
     pub const MIST: Contents = Self::FOG;
     /// Sky: solid to movement, distinct for games that treat sky specially.
     pub const SKY: Contents = Contents(0x200);
+    /// The void around a sealed map, filled by the compiler when asked
+    /// (`CompileOptions::fill_outside`): its brushes are `SOLID | OUTSIDE`, so they block as
+    /// solid and a game can tell the void from a wall (respawn, kill or clamp a character
+    /// that got there). A bit Quake 2 and Quake 3 leave unused; in no mask by itself.
+    pub const OUTSIDE: Contents = Contents(0x400);
     /// A door's vis portal (Quake 2/3 `CONTENTS_AREAPORTAL`; blocks nothing).
     pub const AREAPORTAL: Contents = Contents(0x8000);
     /// Blocks players only (`clip` texture, Quake 2 CONTENTS_PLAYERCLIP).
@@ -77,7 +83,7 @@ impl Contents {
     pub const TRIGGER: Contents = Contents(0x4000_0000);
 
     /// Every named bit with its name, in bit order.
-    pub const NAMED: [(&'static str, Contents); 21] = [
+    pub const NAMED: [(&'static str, Contents); 22] = [
         ("solid", Self::SOLID),
         ("window", Self::WINDOW),
         ("aux", Self::AUX),
@@ -86,6 +92,7 @@ impl Contents {
         ("water", Self::WATER),
         ("fog", Self::FOG),
         ("sky", Self::SKY),
+        ("outside", Self::OUTSIDE),
         ("areaportal", Self::AREAPORTAL),
         ("playerclip", Self::PLAYERCLIP),
         ("monsterclip", Self::MONSTERCLIP),
@@ -207,6 +214,16 @@ mod tests {
         assert_eq!(Contents::from_name("mist"), None);
         assert_eq!(Contents::from_name("current"), Some(Contents(0x4_0000)));
         assert_eq!(Contents(0x8_0000).unnamed(), Contents(0x8_0000));
+    }
+
+    #[test]
+    fn the_outside_blocks_only_with_solid() {
+        assert!(!Contents::OUTSIDE.is_solid());
+        for mask in Contents::BLOCKING_MASKS {
+            assert!(!mask.intersects(Contents::OUTSIDE));
+            assert!((Contents::SOLID | Contents::OUTSIDE).intersects(mask));
+        }
+        assert_eq!(Contents::from_name("outside"), Some(Contents(0x400)));
     }
 
     #[test]

@@ -96,6 +96,7 @@ internal_mod! { mod game; }
 internal_mod! { mod geom; }
 internal_mod! { mod brush; }
 internal_mod! { mod bsp; }
+internal_mod! { mod leak; }
 pub mod compile;
 pub mod compiled;
 pub mod contents;
@@ -110,8 +111,8 @@ internal_mod! {
 }
 
 pub use compile::{
-    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Severity,
-    check_brushes, compile_map, compile_map_with,
+    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Leak,
+    Severity, check_brushes, check_brushes_for, compile_map, compile_map_with,
 };
 pub use compiled::{CompiledMap, Entity, LoadError, MaterialId, Model, ModelKind, WorldSummary};
 pub use contents::Contents;

@@ -216,6 +216,28 @@ pub const SAME_POINT_EPSILON: f64 = 1e-6;
 /// fraction of the brush's size.
 pub const CORNER_SLACK: f64 = 1e-9;
 
+// ---- Leaks and the outside (src/leak/) ----
+
+/// How far the outside box of the leak analysis reaches beyond the world's bounds, in map
+/// units (ericw-tools' `SIDESPACE`). The void between the bounds and the box is the leaves
+/// that touch the outside; with the outside filled it becomes a solid shell this thick, and
+/// a leak trail ends on the box, this far out. Clamped to [`MAX_MAP_COORD`], so filled
+/// brushes stay within the map's limit.
+pub const OUTSIDE_MARGIN: f64 = 24.0;
+
+/// How far a point entity's origin is raised before its leaf is looked up, in map units
+/// (qbsp3 `FloodEntities`: "so objects on floor are ok"): an item standing on a floor would
+/// otherwise sit exactly on the floor's plane.
+pub const SEED_RAISE: f64 = 1.0;
+
+/// A portal with fewer than three edges longer than this is tiny and dropped, in map units
+/// (qbsp3's `WindingIsTiny`, `EDGE_LENGTH`): slivers cut from portals by nearby planes are
+/// rounding, not openings, and no player passes a gap this thin.
+pub const PORTAL_TINY_EDGE: f64 = 0.2;
+
+const _: () = assert!(SPLIT_EPSILON < PORTAL_TINY_EDGE);
+const _: () = assert!(SEED_RAISE < OUTSIDE_MARGIN);
+
 // ---- Character controller (stage 6) ----
 
 /// Quake 3's `OVERCLIP` (unitless): a velocity clipped against a plane keeps this much more

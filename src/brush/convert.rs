@@ -92,7 +92,7 @@ fn note(
 }
 
 /// Why a brush was rejected: the kind and the sentence.
-type Rejection = (DiagnosticKind, String);
+pub type Rejection = (DiagnosticKind, String);
 
 fn build(
     brush: &MapBrush,
@@ -263,23 +263,107 @@ fn build(
     Ok(sides)
 }
 
-/// Each candidate's polygon: a huge square on its plane clipped by every other plane;
-/// `None` where nothing of positive area is left.
+/// Each candidate's polygon ([`cut_planes`]).
 fn cut(candidates: &[Candidate]) -> Vec<Option<Winding>> {
-    candidates
+    let planes: Vec<BuildPlane> = candidates.iter().map(|c| c.plane).collect();
+    cut_planes(&planes)
+}
+
+/// Each plane's polygon: a huge square on it clipped by every other plane; `None` where
+/// nothing of positive area is left.
+fn cut_planes(planes: &[BuildPlane]) -> Vec<Option<Winding>> {
+    planes
         .iter()
         .enumerate()
-        .map(|(i, candidate)| {
-            let mut winding = Some(Winding::base_for_plane(&candidate.plane));
-            for (j, other) in candidates.iter().enumerate() {
+        .map(|(i, plane)| {
+            let mut winding = Some(Winding::base_for_plane(plane));
+            for (j, other) in planes.iter().enumerate() {
                 if i == j {
                     continue;
                 }
-                winding = winding.and_then(|w| w.clipped_behind(&other.plane, CLIP_EPSILON));
+                winding = winding.and_then(|w| w.clipped_behind(other, CLIP_EPSILON));
             }
             winding.filter(|w| w.area() > 0.0)
         })
         .collect()
+}
+
+/// The convex region behind every plane of `planes` (normals facing out of it) as a world
+/// brush of `contents`, every side textured `texture` and located at `loc`: what the leak
+/// stage's outside fill makes of a leaf's region. Repeated planes and planes that do not
+/// touch the region are left out. `Ok(None)` when fewer than four planes touch it (no
+/// region); an error, with the kind and sentence a brush block would get, when the region
+/// is open, beyond [`MAX_MAP_COORD`], of less than [`MIN_BRUSH_VOLUME`] or bounded by more
+/// than [`MAX_BRUSH_FACES`] planes.
+///
+/// # Errors
+/// The rejection's kind and sentence, as above.
+pub fn brush_from_planes(
+    planes: &[BuildPlane],
+    contents: Contents,
+    texture: &str,
+    loc: SourceLoc,
+) -> Result<Option<Brush>, Rejection> {
+    let mut distinct: Vec<BuildPlane> = Vec::with_capacity(planes.len());
+    for plane in planes {
+        if !distinct.iter().any(|p| p.is_same(plane)) {
+            distinct.push(*plane);
+        }
+    }
+    let sides: Vec<BrushSide> = distinct
+        .iter()
+        .zip(cut_planes(&distinct))
+        .filter_map(|(plane, winding)| {
+            Some(BrushSide {
+                plane: *plane,
+                winding: winding?,
+                texture: texture.to_owned(),
+                surface: SurfaceFlags::EMPTY,
+                loc,
+            })
+        })
+        .collect();
+    if sides.len() < 4 {
+        return Ok(None);
+    }
+    let beyond = sides
+        .iter()
+        .flat_map(|s| s.winding.points.iter())
+        .any(|p| p.abs().max_element() > MAX_MAP_COORD);
+    if beyond {
+        return Err((
+            DiagnosticKind::NotClosed,
+            format!("it is open or reaches beyond ±{MAX_MAP_COORD} units"),
+        ));
+    }
+    if sides.len() > MAX_BRUSH_FACES {
+        return Err((
+            DiagnosticKind::TooManyFaces,
+            format!(
+                "{} faces, more than the {MAX_BRUSH_FACES} a brush may have",
+                sides.len()
+            ),
+        ));
+    }
+    let volume = volume(&sides);
+    if volume < MIN_BRUSH_VOLUME {
+        return Err((
+            DiagnosticKind::NoVolume,
+            format!("no volume: {volume:.3e} cubic units"),
+        ));
+    }
+    let (mins, maxs) = bounds(&sides);
+    Ok(Some(Brush {
+        sides,
+        mins,
+        maxs,
+        contents,
+        // No game wrote it: its own value is planeshift's.
+        game_contents: contents.bits(),
+        solid: contents.is_solid(),
+        owner: BrushOwner::World,
+        loc,
+    }))
 }
 
 /// Volume by the divergence theorem about the corners' centroid.

@@ -23,6 +23,7 @@ use crate::map::{MapFile, SourceLoc};
 use crate::tolerance::SAME_POINT_EPSILON;
 
 pub use bevel::{Bevel, BevelKind, BrushBevels, bevel_source_face, brush_bevels, face_reach};
+pub use convert::{Rejection, brush_from_planes};
 pub use solidity::{
     contents_from_quake2, contents_from_quake3, half_life_entity_contents,
     half_life_texture_contents, is_origin_texture, is_quake3_map, is_trigger_class, is_world_class,

@@ -7,7 +7,8 @@
 //! - Every leaf lies wholly inside or wholly outside each brush (up to [`SPLIT_EPSILON`]):
 //!   a leaf's contents are the OR of the contents of the brushes covering it, and its brush
 //!   list names exactly those brushes. So solid space is exactly the union of the solid
-//!   brushes, with no outside fill: the void around a map is empty space.
+//!   brushes, with no outside fill: the void around a map is empty space (the leak stage's
+//!   fill, when asked, adds brushes before the build).
 //! - Nodes are stored in preorder: a child node's index is always greater than its parent's.
 //!
 //! **Splitter heuristic.** At each node, the candidates are the distinct planes of fragment

@@ -18,6 +18,8 @@ mod fuzz;
 /// Game profiles: detection (the editor header, then the map) on every real map, Quake 2 and
 /// Half-Life brush rules.
 mod games;
+/// Leaks: the flood from point entities, trails, pointfiles and the outside fill.
+mod leak;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
 /// Quake 3 maps compiled with their shaders: point contents against the `.bsp` files, masks.

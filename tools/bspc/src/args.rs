@@ -23,10 +23,18 @@ pub struct Args {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read a .map file and build its brushes; report counts and diagnostics.
+    /// Read a .map file, build its brushes and look for a leak; report counts, diagnostics
+    /// and the leak (with a pointfile).
     Check {
         /// The .map file.
         map: PathBuf,
+        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
+        /// (default: detected from the map).
+        #[arg(long, value_name = "GAME", value_parser = parse_game)]
+        game: Option<Game>,
+        /// Where to write the pointfile of a leak (default: the map with extension .pts).
+        #[arg(long, value_name = "PATH")]
+        pointfile: Option<PathBuf>,
         /// Print exactly one JSON object instead of a human summary.
         #[arg(long)]
         json: bool,
@@ -46,6 +54,13 @@ pub enum Command {
         /// (default: detected from the map).
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
         game: Option<Game>,
+        /// Fill the void around a sealed map as solid (`solid|outside` brushes), so that a
+        /// character that gets there is stuck and a game can tell.
+        #[arg(long)]
+        fill_outside: bool,
+        /// Where to write the pointfile of a leak (default: the map with extension .pts).
+        #[arg(long, value_name = "PATH")]
+        pointfile: Option<PathBuf>,
         /// Print exactly one JSON object of statistics instead of a human report.
         #[arg(long)]
         json: bool,

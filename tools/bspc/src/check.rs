@@ -1,13 +1,16 @@
-//! `bspc check`: read a map, build its brushes, report.
+//! `bspc check`: read a map, build its brushes, look for a leak, report.
 //!
-//! Takes a path, gives the summary (human or JSON) on stdout and diagnostics on stderr.
+//! Takes a path, gives the summary (human or JSON) on stdout, diagnostics and the leak
+//! warning on stderr, and the leak's pointfile beside the map (a stale one removed when the
+//! map no longer leaks). Also the leak report `compile` shares.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use planeshift::compile::check_brushes;
+use planeshift::compile::{Leak, check_brushes_for};
 use planeshift::map::{self, MapFile};
-use planeshift::{Diagnostic, Severity};
+use planeshift::{Diagnostic, Game, Severity};
 use serde::Serialize;
+use serde::ser::SerializeMap;
 
 use crate::CliError;
 
@@ -21,6 +24,37 @@ struct CheckJson<'a> {
     patches: usize,
     formats: Vec<&'a str>,
     diagnostics: Vec<DiagnosticJson>,
+    /// The game whose brush rules gave contents (detected or `--game`).
+    game: &'static str,
+    contents: ContentsJson,
+    leak: Option<LeakJson>,
+}
+
+/// Brushes per contents name, in `Contents::NAMED` order; names no brush has are left out.
+#[derive(Debug)]
+struct ContentsJson(Vec<(&'static str, usize)>);
+
+impl Serialize for ContentsJson {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, count) in &self.0 {
+            map.serialize_entry(name, count)?;
+        }
+        map.end()
+    }
+}
+
+/// A leak in `check --json` and `compile --json`. Field names are a contract.
+#[derive(Debug, Serialize)]
+pub struct LeakJson {
+    /// The entity's index in the map's entity list (file order).
+    entity: usize,
+    classname: String,
+    origin: [f64; 3],
+    /// Where the pointfile was written.
+    pointfile: String,
+    /// How many points it holds.
+    points: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -30,11 +64,21 @@ struct DiagnosticJson {
     message: String,
 }
 
-pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
+pub fn run(
+    path: &Path,
+    json: bool,
+    game: Option<Game>,
+    pointfile: Option<&Path>,
+) -> Result<(), CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     let map = map::parse_map(&bytes).map_err(|e| CliError::syntax(path, &e))?;
-    let output = check_brushes(&map);
+    let game = game.unwrap_or_else(|| Game::detect(&map));
+    let output = check_brushes_for(&map, game);
     let counts = Counts::of(&map);
+    if !json {
+        print_diagnostics(path, &output.diagnostics);
+    }
+    let leak = report_leak(path, pointfile, output.leak.as_ref())?;
     if json {
         let report = CheckJson {
             entities: map.entities.len(),
@@ -44,13 +88,15 @@ pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
             patches: counts.patches,
             formats: map::formats(&map),
             diagnostics: output.diagnostics.iter().map(to_json).collect(),
+            game: game.name(),
+            contents: ContentsJson(output.contents.clone()),
+            leak,
         };
         println!(
             "{}",
             serde_json::to_string(&report).map_err(CliError::internal)?
         );
     } else {
-        print_diagnostics(path, &output.diagnostics);
         println!(
             "{}: {} entities, {} brushes ({} solid world, {} rejected), {} faces, {} patches; formats: {}",
             path.display(),
@@ -64,6 +110,42 @@ pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
         );
     }
     Ok(())
+}
+
+/// Reports what the leak search found for the map at `path`: on a leak, writes the
+/// pointfile (at `pointfile`, default the map with extension `.pts`) and prints
+/// `MAP: warning: leak: ...` on stderr; without one, removes a pointfile left there by an
+/// earlier leak. Gives the JSON object of the leak.
+pub fn report_leak(
+    path: &Path,
+    pointfile: Option<&Path>,
+    leak: Option<&Leak>,
+) -> Result<Option<LeakJson>, CliError> {
+    let pts: PathBuf = pointfile.map_or_else(|| path.with_extension("pts"), Path::to_path_buf);
+    let Some(leak) = leak else {
+        match std::fs::remove_file(&pts) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(CliError::io(&pts, &e));
+            }
+            _ => return Ok(None),
+        }
+    };
+    std::fs::write(&pts, leak.pointfile_text()).map_err(|e| CliError::io(&pts, &e))?;
+    let [x, y, z] = leak.origin.to_array();
+    eprintln!(
+        "{}: warning: leak: entity {} ({}) at ({x} {y} {z}) reaches the void; pointfile {}",
+        path.display(),
+        leak.entity,
+        leak.classname,
+        pts.display()
+    );
+    Ok(Some(LeakJson {
+        entity: leak.entity,
+        classname: leak.classname.clone(),
+        origin: leak.origin.to_array(),
+        pointfile: pts.display().to_string(),
+        points: leak.trail.len(),
+    }))
 }
 
 /// Brush, face and patch totals of a parsed map.

@@ -11,7 +11,7 @@ use planeshift::compiled::{CompiledMap, EXTENSION};
 use serde::Serialize;
 
 use crate::CliError;
-use crate::check::print_diagnostics;
+use crate::check::{LeakJson, print_diagnostics, report_leak};
 
 /// The statistics object of `compile --json` and `info --json`. Field names are a contract.
 #[derive(Debug, Serialize)]
@@ -83,6 +83,7 @@ struct CompileJson {
     stats: Stats,
     output: String,
     timings: serde_json::Map<String, serde_json::Value>,
+    leak: Option<LeakJson>,
 }
 
 pub fn compile(
@@ -90,11 +91,13 @@ pub fn compile(
     output: Option<PathBuf>,
     json: bool,
     (shader_folders, game): (Vec<PathBuf>, Option<Game>),
+    (fill_outside, pointfile): (bool, Option<&Path>),
 ) -> Result<(), CliError> {
     let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
     let options = CompileOptions {
         shader_folders,
         game,
+        fill_outside,
         ..CompileOptions::default()
     };
     let compiled = compile_map_with(&src, &options).map_err(|e| match e {
@@ -105,6 +108,7 @@ pub fn compile(
     let output = output.unwrap_or_else(|| input.with_extension(EXTENSION));
     std::fs::write(&output, &bytes).map_err(|e| CliError::io(&output, &e))?;
     print_diagnostics(input, &compiled.diagnostics);
+    let leak = report_leak(input, pointfile, compiled.leak.as_ref())?;
     let seconds = compiled.timings.iter().map(|(_, s)| s).sum();
     let stats = Stats::of(&compiled.map, bytes.len(), Some(seconds));
     if json {
@@ -117,6 +121,7 @@ pub fn compile(
             stats,
             output: output.display().to_string(),
             timings,
+            leak,
         };
         println!(
             "{}",

@@ -97,14 +97,27 @@ fn main() -> ExitCode {
 
 fn run(args: Args) -> Result<(), CliError> {
     match args.command {
-        Command::Check { map, json } => check::run(&map, json),
+        Command::Check {
+            map,
+            game,
+            pointfile,
+            json,
+        } => check::run(&map, json, game, pointfile.as_deref()),
         Command::Compile {
             map,
             output,
             json,
             shaders,
             game,
-        } => compile::compile(&map, output, json, (shaders, game)),
+            fill_outside,
+            pointfile,
+        } => compile::compile(
+            &map,
+            output,
+            json,
+            (shaders, game),
+            (fill_outside, pointfile.as_deref()),
+        ),
         Command::Info { file, json } => compile::info(&file, json),
         Command::Trace {
             file,

@@ -65,7 +65,13 @@ fn check_json_is_one_object_with_the_contract_fields() {
         "patches",
         "formats",
         "diagnostics",
+        "game",
+        "contents",
+        "leak",
     ];
+    // New fields come after the old ones, in this order.
+    let at = |key: &str| text.find(&format!("\"{key}\":")).expect(key);
+    assert!(expected.windows(2).all(|k| at(k[0]) < at(k[1])), "{text}");
     expected.sort_unstable();
     let mut keys = keys;
     keys.sort_unstable();
@@ -74,6 +80,9 @@ fn check_json_is_one_object_with_the_contract_fields() {
     assert_eq!(json["world_brushes"], 6);
     assert_eq!(json["faces"], 36);
     assert_eq!(json["formats"], serde_json::json!(["valve220"]));
+    assert_eq!(json["game"], "quake");
+    assert_eq!(json["contents"], serde_json::json!({"solid": 6}));
+    assert_eq!(json["leak"], serde_json::Value::Null);
 }
 
 #[test]
@@ -127,8 +136,16 @@ fn usage_and_io_errors_exit_2() {
 
 #[test]
 fn check_reads_every_real_map() {
+    // A leak's pointfile goes to a temporary folder, not beside the shared maps.
+    let pts = temp_file("real-check.pts", b"");
     for (name, path) in real_maps("check_reads_every_real_map") {
-        let out = bspc(&["check", path.to_str().expect("path"), "--json"]);
+        let out = bspc(&[
+            "check",
+            path.to_str().expect("path"),
+            "--json",
+            "--pointfile",
+            pts.to_str().expect("path"),
+        ]);
         assert_eq!(out.status.code(), Some(0), "{name}");
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
         assert!(json["world_brushes"].as_u64().unwrap_or(0) > 0, "{name}");
@@ -233,6 +250,7 @@ fn compile_and_info_errors_have_the_check_exit_statuses() {
 
 #[test]
 fn compile_handles_every_real_map() {
+    let pts = temp_file("real-compile.pts", b"");
     for (name, path) in real_maps("compile_handles_every_real_map") {
         let out_path = temp_file("real.pbsp", b"");
         let out = bspc(&[
@@ -241,6 +259,8 @@ fn compile_handles_every_real_map() {
             "-o",
             out_path.to_str().expect("path"),
             "--json",
+            "--pointfile",
+            pts.to_str().expect("path"),
         ]);
         assert_eq!(out.status.code(), Some(0), "{name}");
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -605,4 +625,142 @@ fn game_forces_the_brush_rules() {
         stderr.contains("unknown game `doom` (expected quake, quake2, quake3, halflife)"),
         "{stderr}"
     );
+}
+
+/// The triples of numbers in a pointfile, as TrenchBroom's `PointTrace.cpp` reads it.
+fn pointfile_points(path: &std::path::Path) -> Vec<[f32; 3]> {
+    let text = std::fs::read_to_string(path).expect("pointfile");
+    let numbers: Vec<f32> = text
+        .split_whitespace()
+        .map(|w| w.parse().expect("a number"))
+        .collect();
+    assert_eq!(numbers.len() % 3, 0, "{text}");
+    numbers
+        .chunks_exact(3)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect()
+}
+
+#[test]
+fn check_reports_a_leak_and_writes_its_pointfile() {
+    let map = temp_file(
+        "leaky.map",
+        &std::fs::read(bundled("leak_room.map")).expect("map"),
+    );
+    let map_arg = map.to_str().expect("path");
+    let pts = map.with_extension("pts");
+    let human = bspc_ok(&["check", map_arg]);
+    let stderr = String::from_utf8_lossy(&human.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{map_arg}: warning: leak: entity 1 (info_player_start) at (0 0 24) reaches the void; pointfile {}",
+            pts.display()
+        )),
+        "{stderr}"
+    );
+    let points = pointfile_points(&pts);
+    assert!(
+        points.len() >= 2 && points[0] == [0.0, 0.0, 25.0],
+        "{points:?}"
+    );
+    std::fs::remove_file(&pts).expect("remove");
+    let out = bspc_ok(&["check", map_arg, "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let leak = &json["leak"];
+    assert_eq!(leak["entity"], 1);
+    assert_eq!(leak["classname"], "info_player_start");
+    assert_eq!(leak["origin"], serde_json::json!([0.0, 0.0, 24.0]));
+    assert_eq!(leak["pointfile"], pts.display().to_string());
+    assert_eq!(leak["points"], pointfile_points(&pts).len());
+    // `--pointfile` puts it elsewhere.
+    let elsewhere = map.with_file_name("elsewhere.pts");
+    let out = bspc_ok(&[
+        "check",
+        map_arg,
+        "--json",
+        "--pointfile",
+        elsewhere.to_str().expect("path"),
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["leak"]["pointfile"], elsewhere.display().to_string());
+    assert_eq!(
+        pointfile_points(&elsewhere).len(),
+        pointfile_points(&pts).len()
+    );
+    // Sealed now: no leak, and the stale pointfile is gone.
+    std::fs::copy(bundled("box_room.map"), &map).expect("copy");
+    let out = bspc_ok(&["check", map_arg, "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["leak"], serde_json::Value::Null);
+    assert!(!pts.exists());
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("leak"));
+}
+
+#[test]
+fn compile_reports_a_leak_and_still_compiles() {
+    let map = temp_file(
+        "leaky2.map",
+        &std::fs::read(bundled("leak_room.map")).expect("map"),
+    );
+    let out_path = map.with_file_name("leaky2-out.pbsp");
+    let out = bspc_ok(&[
+        "compile",
+        map.to_str().expect("path"),
+        "-o",
+        out_path.to_str().expect("path"),
+        "--json",
+        "--fill-outside",
+    ]);
+    assert!(out_path.exists());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let pts = map.with_extension("pts");
+    assert_eq!(json["leak"]["entity"], 1);
+    assert_eq!(json["leak"]["pointfile"], pts.display().to_string());
+    assert!(pointfile_points(&pts).len() >= 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning: leak: entity 1"));
+}
+
+#[test]
+fn fill_outside_makes_the_void_solid() {
+    let map = temp_file(
+        "sealed.map",
+        &std::fs::read(bundled("box_room.map")).expect("map"),
+    );
+    let map_arg = map.to_str().expect("path");
+    // From a point 12 units beyond the -x wall's outer face, along it.
+    let start_solid = |world: &PathBuf| {
+        let out = bspc_ok(&[
+            "trace",
+            world.to_str().expect("path"),
+            "--shape",
+            "point",
+            "--from",
+            "-284,0,100",
+            "--to",
+            "-284,0,200",
+        ]);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        json["start_solid"].as_bool().expect("start_solid")
+    };
+    let plain = map.with_file_name("sealed-plain.pbsp");
+    let out = bspc_ok(&[
+        "compile",
+        map_arg,
+        "-o",
+        plain.to_str().expect("path"),
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["leak"], serde_json::Value::Null);
+    assert!(!start_solid(&plain));
+    let filled = map.with_file_name("sealed-filled.pbsp");
+    bspc_ok(&[
+        "compile",
+        map_arg,
+        "-o",
+        filled.to_str().expect("path"),
+        "--fill-outside",
+    ]);
+    assert!(start_solid(&filled));
+    assert!(!map.with_extension("pts").exists());
 }
