@@ -166,13 +166,12 @@ fn seeds(map: &MapFile) -> Vec<Seed> {
         .collect()
 }
 
-/// Finds the first leak of `map` (whose brushes are `brushes`, from the brush stage) and
-/// prepares the fill of its void (see the module doc).
-#[must_use]
-pub fn find_outside(map: &MapFile, brushes: &[Brush]) -> Outside {
-    // 1. The sealing tree.
-    let mut planes = PlaneTable::new();
-    let inputs: Vec<BrushInput> = sealing_brushes(map, brushes)
+/// The tree builder's view of `brushes`, their planes added to `planes`.
+pub(crate) fn tree_inputs<'a>(
+    brushes: impl IntoIterator<Item = &'a Brush>,
+    planes: &mut PlaneTable,
+) -> Vec<BrushInput> {
+    brushes
         .into_iter()
         .map(|b| BrushInput {
             sides: b
@@ -182,7 +181,16 @@ pub fn find_outside(map: &MapFile, brushes: &[Brush]) -> Outside {
                 .collect(),
             contents: b.contents,
         })
-        .collect();
+        .collect()
+}
+
+/// Finds the first leak of `map` (whose brushes are `brushes`, from the brush stage) and
+/// prepares the fill of its void (see the module doc).
+#[must_use]
+pub fn find_outside(map: &MapFile, brushes: &[Brush]) -> Outside {
+    // 1. The sealing tree.
+    let mut planes = PlaneTable::new();
+    let inputs = tree_inputs(sealing_brushes(map, brushes), &mut planes);
     let tree = build_tree(&inputs, &planes);
     let sealing: Vec<bool> = tree.leaves.iter().map(|l| !l.brushes.is_empty()).collect();
     let open: Vec<bool> = sealing.iter().map(|s| !s).collect();

@@ -307,7 +307,7 @@ pub(crate) fn make_portals(
 mod tests {
     use super::*;
     use crate::brush::brushes_from_map;
-    use crate::bsp::{BrushInput, build_tree};
+    use crate::bsp::build_tree;
     use crate::map::parse_map;
 
     /// A floor slab and a pillar standing on it.
@@ -330,17 +330,7 @@ mod tests {
         let map = parse_map(ROOM.as_bytes()).expect("parses");
         let brushes = brushes_from_map(&map).brushes;
         let mut planes = PlaneTable::new();
-        let inputs: Vec<BrushInput> = brushes
-            .iter()
-            .map(|b| BrushInput {
-                sides: b
-                    .sides
-                    .iter()
-                    .map(|s| (planes.find_or_add(s.plane), s.winding.clone()))
-                    .collect(),
-                contents: b.contents,
-            })
-            .collect();
+        let inputs = super::super::tree_inputs(&brushes, &mut planes);
         let tree = build_tree(&inputs, &planes);
         let parents = Parents::of(&tree);
         let outside = OutsideBox::around(DVec3::new(-80.0, -80.0, -16.0), DVec3::splat(80.0));

@@ -14,7 +14,7 @@ use planeshift::tolerance::{OUTSIDE_MARGIN, SPLIT_EPSILON};
 use planeshift::{Contents, TraceShape, check_brushes};
 
 use crate::support::{
-    BrushOracle, Pcg32, box_brush_face_lines, bundled_maps, read, real_maps, repo_root,
+    BrushOracle, Pcg32, box_brush_face_lines, box_map, bundled_maps, read, real_maps, repo_root,
 };
 
 /// Every map that leaks, with the entity that leaks first (index and class) and why the
@@ -246,13 +246,7 @@ fn every_map_leaks_only_where_listed() {
 
 /// A worldspawn of `boxes` (standard format) followed by `entities` (key/value blocks).
 fn map_text(boxes: &[([f64; 3], [f64; 3], &str)], entities: &[&str]) -> String {
-    let mut src = String::from("{\n\"classname\" \"worldspawn\"\n");
-    for (mins, maxs, texture) in boxes {
-        src.push_str("{\n");
-        src.push_str(&box_brush_face_lines(*mins, *maxs, texture));
-        src.push_str("}\n");
-    }
-    src.push_str("}\n");
+    let mut src = box_map(boxes);
     for entity in entities {
         src.push_str(&format!("{{\n{entity}\n}}\n"));
     }

@@ -6,7 +6,6 @@
 //! models) at the point, in bit order, `[]` for open space. A point on a brush's surface is
 //! inside it.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
@@ -14,6 +13,7 @@ use planeshift::Game;
 use serde::{Deserialize, Serialize};
 
 use crate::CliError;
+use crate::jsonl::{read_lines, write_output};
 use crate::trace::load_world;
 
 #[derive(Debug, Deserialize)]
@@ -29,27 +29,14 @@ struct ContentsJson {
 
 /// Reads `{"point":[x,y,z]}` lines; blank lines are skipped.
 fn read_points(path: &Path) -> Result<Vec<Vec3>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, &e))?;
-    let mut points = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |message: String| {
-            CliError::input(format!(
-                "{}:{}: error: {message}",
-                path.display(),
-                index + 1
-            ))
-        };
-        let point: PointJson = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+    read_lines(path, |point: PointJson| {
         let point = Vec3::from(point.point);
-        if !point.is_finite() {
-            return Err(bad("the point must be finite".to_owned()));
+        if point.is_finite() {
+            Ok(point)
+        } else {
+            Err("the point must be finite".to_owned())
         }
-        points.push(point);
-    }
-    Ok(points)
+    })
 }
 
 pub fn contents(
@@ -68,10 +55,5 @@ pub fn contents(
         out.push_str(&serde_json::to_string(&contents).map_err(CliError::internal)?);
         out.push('\n');
     }
-    match output {
-        Some(path) => std::fs::write(path, out).map_err(|e| CliError::io(path, &e)),
-        None => std::io::stdout()
-            .write_all(out.as_bytes())
-            .map_err(|e| CliError::io(Path::new("<stdout>"), &e)),
-    }
+    write_output(output, &out)
 }

@@ -9,6 +9,7 @@ mod args;
 mod check;
 mod compile;
 mod contents;
+mod jsonl;
 mod trace;
 
 use std::path::Path;

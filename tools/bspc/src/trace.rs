@@ -12,7 +12,6 @@
 //! for all three when nothing was hit. Sweeps use the world model with its static models and
 //! the default mask.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -25,6 +24,7 @@ use planeshift::trace::{ShapeKind, Trace, TraceShape};
 use serde::{Deserialize, Serialize};
 
 use crate::CliError;
+use crate::jsonl::{read_lines, write_output};
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
@@ -108,29 +108,15 @@ pub fn load_world(
 
 /// Reads JSON Lines queries; blank lines are skipped.
 pub fn read_queries(path: &Path) -> Result<Vec<Query>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::io(path, &e))?;
-    let mut queries = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |message: String| {
-            CliError::input(format!(
-                "{}:{}: error: {message}",
-                path.display(),
-                index + 1
-            ))
-        };
-        let query: QueryJson = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
-        let shape = shape_from_json(query.shape)
-            .ok_or_else(|| bad("invalid shape parameters".to_owned()))?;
+    read_lines(path, |query: QueryJson| {
+        let shape =
+            shape_from_json(query.shape).ok_or_else(|| "invalid shape parameters".to_owned())?;
         let (start, end) = (Vec3::from(query.start), Vec3::from(query.end));
         if !start.is_finite() || !end.is_finite() {
-            return Err(bad("start and end must be finite".to_owned()));
+            return Err("start and end must be finite".to_owned());
         }
-        queries.push(Query { shape, start, end });
-    }
-    Ok(queries)
+        Ok(Query { shape, start, end })
+    })
 }
 
 fn result_json(world: &CompiledMap, trace: &Trace) -> ResultJson {
@@ -193,12 +179,7 @@ pub fn trace(
         out.push_str(&line.map_err(CliError::internal)?);
         out.push('\n');
     }
-    match output {
-        Some(path) => std::fs::write(path, out).map_err(|e| CliError::io(path, &e)),
-        None => std::io::stdout()
-            .write_all(out.as_bytes())
-            .map_err(|e| CliError::io(Path::new("<stdout>"), &e)),
-    }
+    write_output(output, &out)
 }
 
 pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
