@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use planeshift::Game;
+
+use crate::game::{GameArg, parse_game};
 
 /// The planeshift map compiler.
 #[derive(Debug, Parser)]
@@ -42,10 +43,10 @@ pub enum Command {
         /// for a Quake 3 map, over the built-in common/* tool shaders).
         #[arg(long = "shaders", value_name = "DIR")]
         shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
-        /// (default: detected from the map).
+        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
+        /// custom game's FILE.toml (default: detected from the map).
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<Game>,
+        game: Option<GameArg>,
         /// Print exactly one JSON object of statistics instead of a human report.
         #[arg(long)]
         json: bool,
@@ -74,17 +75,17 @@ pub enum Command {
         /// for a Quake 3 map, over the built-in common/* tool shaders).
         #[arg(long = "shaders", value_name = "DIR")]
         shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
-        /// (default: detected from the map).
+        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
+        /// custom game's FILE.toml (default: detected from the map).
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<Game>,
+        game: Option<GameArg>,
     },
-    /// The world's contents at points: {"point":[x,y,z]} lines in, {"contents":[names]}
+    /// The world's contents at points: {"point":[x, y, z]} lines in, {"contents":[names...]}
     /// lines out.
     Contents {
         /// The world: a .pbsp file, or a .map compiled in memory.
         world: PathBuf,
-        /// JSON Lines points, one {"point":[x,y,z]} per line.
+        /// JSON Lines points, one {"point":[x, y, z]} per line.
         #[arg(long)]
         points: PathBuf,
         /// Where to write the results (default: standard output).
@@ -94,10 +95,10 @@ pub enum Command {
         /// for a Quake 3 map, over the built-in common/* tool shaders).
         #[arg(long = "shaders", value_name = "DIR")]
         shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
-        /// (default: detected from the map).
+        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
+        /// custom game's FILE.toml (default: detected from the map).
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<Game>,
+        game: Option<GameArg>,
     },
     /// Time JSON Lines queries in-process: ns per query for each shape kind and for all.
     Bench {
@@ -118,12 +119,4 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-}
-
-/// A `--game` value.
-fn parse_game(name: &str) -> Result<Game, String> {
-    Game::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
-        format!("unknown game `{name}` (expected {})", names.join(", "))
-    })
 }

@@ -9,6 +9,7 @@ mod args;
 mod check;
 mod compile;
 mod contents;
+mod game;
 mod trace;
 
 use std::path::Path;
@@ -104,7 +105,7 @@ fn run(args: Args) -> Result<(), CliError> {
             json,
             shaders,
             game,
-        } => compile::compile(&map, output, json, (shaders, game)),
+        } => compile::compile(&map, output, json, game::compile_options(shaders, game)?),
         Command::Info { file, json } => compile::info(&file, json),
         Command::Trace {
             file,
@@ -120,7 +121,7 @@ fn run(args: Args) -> Result<(), CliError> {
             queries.as_deref(),
             output.as_deref(),
             (shape, from, to),
-            (shaders, game),
+            &game::compile_options(shaders, game)?,
         ),
         Command::Contents {
             world,
@@ -128,7 +129,12 @@ fn run(args: Args) -> Result<(), CliError> {
             output,
             shaders,
             game,
-        } => contents::contents(&world, &points, output.as_deref(), (shaders, game)),
+        } => contents::contents(
+            &world,
+            &points,
+            output.as_deref(),
+            &game::compile_options(shaders, game)?,
+        ),
         Command::Bench {
             file,
             queries,
