@@ -150,7 +150,7 @@ fn a_sweep_reports_the_material_and_flags_of_the_face_it_hits() {
     ];
     let mut rng = Pcg32::new(11);
     let mut hits = 0;
-    for k in 0..6 {
+    for (k, &face_flags) in flags.iter().enumerate() {
         let axis = k / 2;
         let sign = if k % 2 == 0 { -1.0 } else { 1.0 };
         for shape in &shapes {
@@ -172,7 +172,7 @@ fn a_sweep_reports_the_material_and_flags_of_the_face_it_hits() {
                     Some(format!("face_{k}").as_str()),
                     "{shape:?} {start}"
                 );
-                assert_eq!(trace.surface, SurfaceFlags::from_quake2(flags[k]));
+                assert_eq!(trace.surface, SurfaceFlags::from_quake2(face_flags));
                 hits += 1;
             }
         }
