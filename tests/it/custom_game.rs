@@ -9,7 +9,8 @@
 //! slick), the `ladder`, `liquid`, `trigger`, `world`, `solid` and `illusionary` classes do
 //! what their docs say; as Quake none of that holds; a custom game without rules is its
 //! base game; faces combine `first` and `any` as documented; bad configurations are typed
-//! errors naming the rule; 1,000 mutated configurations never panic.
+//! errors naming the rule; 1,000 mutated configurations never panic; the README shows
+//! `maps/custom_game.toml` as it is.
 
 use glam::Vec3;
 use planeshift::brush::brushes_from_map_custom;
@@ -398,6 +399,18 @@ fn a_custom_game_without_rules_is_its_base_game() {
             );
         }
     }
+}
+
+#[test]
+fn the_readme_shows_the_bundled_configuration() {
+    let readme =
+        String::from_utf8(read(&repo_root().join("README.md"))).unwrap_or_else(|e| panic!("{e}"));
+    let block = readme
+        .split("## A custom game")
+        .nth(1)
+        .and_then(|section| section.split("```toml\n").nth(1))
+        .and_then(|block| block.split("```").next());
+    assert_eq!(block, Some(config_text().as_str()));
 }
 
 /// The error `CustomGame::from_toml` gives for `text`.
