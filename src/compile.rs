@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 
+use crate::brush::GameRules;
 use crate::brush::{
     Brush, BrushOwner, bevel_source_face, brush_bevels, is_origin_texture, is_trigger_class,
 };
@@ -28,7 +29,8 @@ use crate::compiled::{
     EntityRecord, LoadError, MapData, Model, ModelKind, NodeChild, Plane,
 };
 use crate::contents::Contents;
-use crate::game::{Game, ShaderSet};
+use crate::game::custom::EntityMeaning;
+use crate::game::{CustomGame, CustomGameError, Game, ShaderSet};
 pub use crate::leak::Leak;
 use crate::leak::find_outside;
 use crate::map::{Entity, MapFile, ParseError, parse_map};
@@ -44,6 +46,9 @@ pub enum CompileError {
     /// The compiler produced data that fails validation (a compiler bug; please report it).
     #[error("internal error, compiled data invalid")]
     Output(#[source] LoadError),
+    /// [`CompileOptions::custom_game`] is not valid ([`CustomGame::validate`]).
+    #[error(transparent)]
+    CustomGame(#[from] CustomGameError),
     /// A folder of [`CompileOptions::shader_folders`] or one of its scripts cannot be read,
     /// or a script is malformed.
     #[error("shaders in {}: {message}", folder.display())]
@@ -119,6 +124,10 @@ pub struct CompileOptions {
     /// otherwise exactly the union of the map's brushes, and the void empty (Quake 3's
     /// behaviour).
     pub fill_outside: bool,
+    /// A custom game whose rules give each brush its contents, each side its flags and
+    /// each entity its model, over its base game; when set it wins over
+    /// [`game`](CompileOptions::game), and the compiled file records its name.
+    pub custom_game: Option<CustomGame>,
 }
 
 impl Default for CompileOptions {
@@ -128,6 +137,7 @@ impl Default for CompileOptions {
             shader_folders: Vec::new(),
             game: None,
             fill_outside: false,
+            custom_game: None,
         }
     }
 }
@@ -203,7 +213,8 @@ pub fn compile_map(src: &[u8]) -> Result<CompileOutput, CompileError> {
 ///
 /// # Errors
 /// [`CompileError::Parse`] on a syntax error; [`CompileError::Shaders`] when a shader folder
-/// cannot be read (a Quake 3 map only).
+/// cannot be read (a Quake 3 map only); [`CompileError::CustomGame`] when
+/// [`CompileOptions::custom_game`] is not valid.
 pub fn compile_map_with(
     src: &[u8],
     options: &CompileOptions,
@@ -215,11 +226,16 @@ pub fn compile_map_with(
         clock = Instant::now();
     };
 
+    let custom = options.custom_game.as_ref().map(CustomGame::resolve);
+    let custom = custom.transpose()?;
     let map = parse_map(src)?;
     lap("parse", &mut timings);
     let mut shaders = ShaderSet::new();
-    let game = options.game.unwrap_or_else(|| Game::detect(&map));
-    if game == Game::Quake3 {
+    let rules = match &custom {
+        Some(custom) => GameRules::Custom(custom),
+        None => GameRules::Builtin(options.game.unwrap_or_else(|| Game::detect(&map))),
+    };
+    if rules.base() == Game::Quake3 {
         for folder in &options.shader_folders {
             shaders
                 .load_folder(folder)
@@ -229,7 +245,7 @@ pub fn compile_map_with(
                 })?;
         }
     }
-    let mut output = crate::brush::brushes_from_map_for(&map, game, &shaders);
+    let mut output = crate::brush::brushes_from_map_by(&map, rules, &shaders);
     lap("brushes", &mut timings);
 
     // Leaks, and the outside filled when asked (its brushes are the world's, but not the
@@ -255,7 +271,7 @@ pub fn compile_map_with(
         model_of_entity[w] = Some(0);
     }
     for (index, entity) in map.entities.iter().enumerate() {
-        let world = crate::brush::is_world_class(entity.classname());
+        let world = rules.is_world_class(entity.classname());
         if !world && !entity.brushes.is_empty() {
             model_of_entity[index] = Some(model_brushes.len() as u32);
             model_brushes.push((Some(index), Vec::new()));
@@ -363,7 +379,7 @@ pub fn compile_map_with(
         })
         .collect();
     data.materials = materials.names;
-    data.game = game.name().to_owned();
+    data.game = rules.name().to_owned();
     let mut first_brush = 0u32;
     for (((entity, brushes), tree), origin) in model_brushes.iter().zip(&trees).zip(&origins) {
         let root = append_tree(&mut data, tree, first_brush);
@@ -374,7 +390,8 @@ pub fn compile_map_with(
         let kind = if data.models.is_empty() {
             ModelKind::World
         } else {
-            model_kind(game, entity, brushes)
+            custom_model_kind(rules, entity, brushes)
+                .unwrap_or_else(|| model_kind(rules.base(), entity, brushes))
         };
         data.models.push(Model {
             kind,
@@ -470,6 +487,24 @@ fn model_kind(game: Game, entity: Option<&Entity>, brushes: &[&Brush]) -> ModelK
         _ if is("func_wall") || is("func_static") => ModelKind::Static,
         _ => ModelKind::Mover,
     }
+}
+
+/// What a custom game's entity rule makes of a brush entity's model
+/// ([`EntityClass`](crate::EntityClass)); `None` when no rule matches (the base game's
+/// [`model_kind`] decides). Classes merged into the world have no model.
+fn custom_model_kind(
+    rules: GameRules<'_>,
+    entity: Option<&Entity>,
+    brushes: &[&Brush],
+) -> Option<ModelKind> {
+    let meaning = rules.entity_meaning(entity.map_or("", |e| e.classname()))?;
+    let blocks = brushes.iter().any(|b| b.solid);
+    Some(match meaning {
+        EntityMeaning::Trigger => ModelKind::Trigger,
+        EntityMeaning::Solid { moves: true } if blocks => ModelKind::Mover,
+        EntityMeaning::Solid { moves: false } if blocks => ModelKind::Static,
+        _ => ModelKind::Volume,
+    })
 }
 
 /// The compiled entity table: every entity in file order with its model, key/values beyond

@@ -51,8 +51,9 @@
 //! # Features
 //!
 //! - `parallel` (default): [`CompiledMap::trace_batch`] uses every core (rayon).
-//! - `toml`: `ControllerConfig::from_toml`. Without it a config deserializes from any
-//!   serde format and is checked by [`ControllerConfig::validate`].
+//! - `toml`: `ControllerConfig::from_toml` and `CustomGame::from_toml`. Without it both
+//!   deserialize from any serde format and are checked by [`ControllerConfig::validate`]
+//!   and [`CustomGame::validate`].
 //! - `view`: the `view` module (tiny-skia, png); `viewer`: the windowed examples (winit,
 //!   pixels).
 //!
@@ -120,7 +121,10 @@ pub use controller::{
     CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig, Ground,
     GroundState, MoveInput, MoveOutcome, Touch, Tracer, WorldWithMovers,
 };
-pub use game::Game;
+pub use game::{
+    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind, RuleList,
+    RuleProblem, TextureRule,
+};
 pub use map::{MapFile, ParseError, parse_map};
 pub use surface::SurfaceFlags;
 pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, TraceShape};

@@ -9,9 +9,8 @@
 
 use glam::DVec3;
 
-use super::solidity::{brush_meaning, is_origin_texture};
-use super::surface_rules::side_surface;
-use crate::game::Game;
+use super::custom_rules::GameRules;
+use super::solidity::is_origin_texture;
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
@@ -28,20 +27,21 @@ struct Candidate<'a> {
     face: &'a MapFace,
 }
 
-/// Contents follow `game`'s brush rules (for Quake 3, the faces' shaders in `shaders`);
-/// `classname` is the brush's entity's (Half-Life's `func_water` and the like).
+/// Contents follow `rules` (for a Quake 3 base, the faces' shaders in `shaders`);
+/// `classname` is the brush's entity's (Half-Life's `func_water`, a custom game's entity
+/// rules).
 pub(super) fn add_brush(
     out: &mut BrushOutput,
     brush: &MapBrush,
     owner: BrushOwner,
     (classname, trigger): (&str, bool),
-    game: Game,
+    rules: GameRules<'_>,
     shaders: &ShaderSet,
 ) {
-    let surface_of = |face: &MapFace| side_surface(game, face, shaders);
+    let surface_of = |face: &MapFace| rules.side_surface(face, shaders);
     match build(brush, &surface_of, &mut out.diagnostics) {
         Ok(sides) => {
-            let meaning = brush_meaning(game, &brush.faces, classname, shaders);
+            let meaning = rules.brush_meaning(&brush.faces, classname, shaders);
             let textured = meaning.contents;
             // A trigger entity's brushes are its volume, whatever their textures (Quake 3's
             // `InitTrigger` sets CONTENTS_TRIGGER); an origin brush stays a pivot.

@@ -9,6 +9,7 @@
 
 mod bevel;
 mod convert;
+mod custom_rules;
 mod reach;
 mod solidity;
 mod surface_rules;
@@ -17,13 +18,14 @@ use glam::DVec3;
 
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
-use crate::game::{Game, ShaderSet};
+use crate::game::{CustomGame, CustomGameError, Game, ShaderSet};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
 use crate::tolerance::SAME_POINT_EPSILON;
 
 pub use bevel::{Bevel, BevelKind, BrushBevels, bevel_source_face, brush_bevels, face_reach};
 pub use convert::{Rejection, brush_from_planes};
+pub(crate) use custom_rules::GameRules;
 pub use solidity::{
     contents_from_quake2, contents_from_quake3, half_life_entity_contents,
     half_life_texture_contents, is_origin_texture, is_quake3_map, is_trigger_class, is_world_class,
@@ -32,7 +34,8 @@ pub use solidity::{
 /// Which model a brush belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BrushOwner {
-    /// The world: `worldspawn`, `func_group`, `func_detail*`, or a brush outside any entity.
+    /// The world: `worldspawn`, `func_group`, `func_detail*`, or a brush outside any entity
+    /// (and a custom game's `world`, `liquid` and `ladder` classes).
     World,
     /// Another brush entity (door, platform, trigger…), by its index in
     /// [`MapFile::entities`].
@@ -192,21 +195,45 @@ pub fn brushes_from_map_with(map: &MapFile, shaders: &ShaderSet) -> BrushOutput 
 /// (the module `solidity`); `shaders` are read only for [`Game::Quake3`].
 #[must_use]
 pub fn brushes_from_map_for(map: &MapFile, game: Game, shaders: &ShaderSet) -> BrushOutput {
+    brushes_from_map_by(map, GameRules::Builtin(game), shaders)
+}
+
+/// Builds the brushes of every entity and of loose top-level brushes by a custom game's
+/// rules ([`CustomGame`], over its base game); `shaders` are read only when the base is
+/// [`Game::Quake3`].
+///
+/// # Errors
+/// The custom game's first problem ([`CustomGame::validate`]).
+pub fn brushes_from_map_custom(
+    map: &MapFile,
+    game: &CustomGame,
+    shaders: &ShaderSet,
+) -> Result<BrushOutput, CustomGameError> {
+    let rules = game.resolve()?;
+    Ok(brushes_from_map_by(map, GameRules::Custom(&rules), shaders))
+}
+
+/// Builds the brushes of every entity and of loose top-level brushes by `rules`.
+pub(crate) fn brushes_from_map_by(
+    map: &MapFile,
+    rules: GameRules<'_>,
+    shaders: &ShaderSet,
+) -> BrushOutput {
     let mut out = BrushOutput::default();
     for (index, entity) in map.entities.iter().enumerate() {
         let classname = entity.classname();
-        let owner = if is_world_class(classname) {
+        let owner = if rules.is_world_class(classname) {
             BrushOwner::World
         } else {
             BrushOwner::Entity(index)
         };
-        let trigger = is_trigger_class(classname);
+        let trigger = rules.is_trigger_class(classname);
         for brush in &entity.brushes {
-            convert::add_brush(&mut out, brush, owner, (classname, trigger), game, shaders);
+            convert::add_brush(&mut out, brush, owner, (classname, trigger), rules, shaders);
         }
     }
     for brush in &map.loose_brushes {
-        convert::add_brush(&mut out, brush, BrushOwner::World, ("", false), game, shaders);
+        convert::add_brush(&mut out, brush, BrushOwner::World, ("", false), rules, shaders);
     }
     let patches = map.entities.iter().flat_map(|e| e.patches.iter());
     if let Some(first) = patches.clone().next() {

@@ -13,13 +13,20 @@
 //!   a definition.
 //! - [`q3_brush`]: a brush's contents from its sides (`SetBrushContents`).
 //! - [`profile`]: which game a map is for ([`Game`]), detected from the map.
+//! - [`custom`]: a game described in TOML ([`CustomGame`]): texture patterns to contents and
+//!   surface flags, entity classes to what their brushes are, over a built-in base game.
 
+pub mod custom;
 pub mod profile;
 pub mod q3_brush;
 pub mod q3_flags;
 pub mod shader;
 pub mod shader_set;
 
+pub use custom::{
+    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, LiquidKind, RuleList,
+    RuleProblem, TextureRule,
+};
 pub use profile::Game;
 pub use q3_brush::{Q3BrushContents, Q3Side, q3_brush_contents};
 pub use q3_flags::{ShaderFlags, SurfaceParm, surface_parm};

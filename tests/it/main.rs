@@ -13,6 +13,8 @@ mod compiled;
 mod controller;
 /// The shared real maps: counts against SOURCES.md, round trips.
 mod corpus;
+/// A custom game in TOML: `maps/custom_game.map` by `maps/custom_game.toml`, errors, fuzzing.
+mod custom_game;
 /// Seeded mutation fuzzing of the reader and brush stage.
 mod fuzz;
 /// Game profiles: detection (the editor header, then the map) on every real map, Quake 2 and

@@ -5,7 +5,10 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+
 use planeshift::Game;
+
+use crate::game::{GameArg, parse_game};
 
 /// The planeshift map compiler.
 #[derive(Debug, Parser)]
@@ -30,7 +33,7 @@ pub enum Command {
         map: PathBuf,
         /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
         /// (default: detected from the map).
-        #[arg(long, value_name = "GAME", value_parser = parse_game)]
+        #[arg(long, value_name = "GAME", value_parser = parse_builtin_game)]
         game: Option<Game>,
         /// Where to write the pointfile of a leak (default: the map with extension .pts).
         #[arg(long, value_name = "PATH")]
@@ -50,10 +53,10 @@ pub enum Command {
         /// for a Quake 3 map, over the built-in common/* tool shaders).
         #[arg(long = "shaders", value_name = "DIR")]
         shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
-        /// (default: detected from the map).
+        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
+        /// custom game's FILE.toml (default: detected from the map).
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<Game>,
+        game: Option<GameArg>,
         /// Fill the void around a sealed map as solid (`solid|outside` brushes), so that a
         /// character that gets there is stuck and a game can tell.
         #[arg(long)]
@@ -89,10 +92,10 @@ pub enum Command {
         /// for a Quake 3 map, over the built-in common/* tool shaders).
         #[arg(long = "shaders", value_name = "DIR")]
         shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
-        /// (default: detected from the map).
+        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
+        /// custom game's FILE.toml (default: detected from the map).
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<Game>,
+        game: Option<GameArg>,
     },
     /// The world's contents at points: JSON Lines of points in, of contents names out.
     Contents {
@@ -108,10 +111,10 @@ pub enum Command {
         /// for a Quake 3 map, over the built-in common/* tool shaders).
         #[arg(long = "shaders", value_name = "DIR")]
         shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
-        /// (default: detected from the map).
+        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
+        /// custom game's FILE.toml (default: detected from the map).
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<Game>,
+        game: Option<GameArg>,
     },
     /// Time JSON Lines queries in-process: ns per query for each shape kind and for all.
     Bench {
@@ -134,10 +137,13 @@ pub enum Command {
     },
 }
 
-/// A `--game` value.
-fn parse_game(name: &str) -> Result<Game, String> {
-    Game::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
-        format!("unknown game `{name}` (expected {})", names.join(", "))
-    })
+/// A `--game` value that must be a built-in game (`check` builds brushes by a built-in
+/// game's rules only).
+fn parse_builtin_game(name: &str) -> Result<Game, String> {
+    match parse_game(name)? {
+        GameArg::Builtin(game) => Ok(game),
+        GameArg::File(_) => {
+            Err("check takes a built-in game (quake, quake2, quake3, halflife)".to_owned())
+        }
+    }
 }

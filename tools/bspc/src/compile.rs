@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use planeshift::Game;
 use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::compiled::{CompiledMap, EXTENSION};
 use serde::Serialize;
@@ -28,6 +27,9 @@ struct Stats {
     /// Entities of the map, point and brush (the compiled file keeps them all).
     entities: usize,
     bytes: usize,
+    /// The game whose rules the map was compiled by (a built-in game's name, or a custom
+    /// game's).
+    game: String,
     /// Seconds the compile took: reported by `compile` only, since a compiled file holds no
     /// wall-clock time (the same map always compiles to the same bytes).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,6 +52,7 @@ impl Stats {
             submodels: map.models().len().saturating_sub(1),
             entities: summary.entities,
             bytes,
+            game: map.game_name().to_owned(),
             seconds,
         }
     }
@@ -60,7 +63,7 @@ impl Stats {
             .map(|s| format!(", {s:.3} s"))
             .unwrap_or_default();
         println!(
-            "{} brushes ({} solid world), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} entities, {} bytes{}",
+            "{} brushes ({} solid world), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} entities, {} bytes, game {}{}",
             self.brushes,
             self.world_brushes,
             self.planes,
@@ -72,6 +75,7 @@ impl Stats {
             self.submodels,
             self.entities,
             self.bytes,
+            self.game,
             seconds
         );
     }
@@ -90,16 +94,10 @@ pub fn compile(
     input: &Path,
     output: Option<PathBuf>,
     json: bool,
-    (shader_folders, game): (Vec<PathBuf>, Option<Game>),
-    (fill_outside, pointfile): (bool, Option<&Path>),
+    options: CompileOptions,
+    pointfile: Option<&Path>,
 ) -> Result<(), CliError> {
     let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
-    let options = CompileOptions {
-        shader_folders,
-        game,
-        fill_outside,
-        ..CompileOptions::default()
-    };
     let compiled = compile_map_with(&src, &options).map_err(|e| match e {
         CompileError::Parse(p) => CliError::syntax(input, &p),
         other => CliError::internal(other),

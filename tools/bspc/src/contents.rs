@@ -6,10 +6,10 @@
 //! models) at the point, in bit order, `[]` for open space. A point on a brush's surface is
 //! inside it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use glam::Vec3;
-use planeshift::Game;
+use planeshift::compile::CompileOptions;
 use serde::{Deserialize, Serialize};
 
 use crate::CliError;
@@ -43,10 +43,10 @@ pub fn contents(
     world: &Path,
     points: &Path,
     output: Option<&Path>,
-    (shader_folders, game): (Vec<PathBuf>, Option<Game>),
+    options: &CompileOptions,
 ) -> Result<(), CliError> {
     let points = read_points(points)?;
-    let world = load_world(world, (shader_folders, game))?;
+    let world = load_world(world, options)?;
     let mut out = String::new();
     for point in points {
         let contents = ContentsJson {

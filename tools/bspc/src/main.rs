@@ -9,6 +9,7 @@ mod args;
 mod check;
 mod compile;
 mod contents;
+mod game;
 mod jsonl;
 mod trace;
 
@@ -18,6 +19,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use args::{Args, Command};
+use planeshift::compile::CompileOptions;
 
 /// A failure that ends the command, with its exit status.
 #[derive(Debug)]
@@ -116,8 +118,11 @@ fn run(args: Args) -> Result<(), CliError> {
             &map,
             output,
             json,
-            (shaders, game),
-            (fill_outside, pointfile.as_deref()),
+            CompileOptions {
+                fill_outside,
+                ..game::compile_options(shaders, game)?
+            },
+            pointfile.as_deref(),
         ),
         Command::Info { file, json } => compile::info(&file, json),
         Command::Trace {
@@ -134,7 +139,7 @@ fn run(args: Args) -> Result<(), CliError> {
             queries.as_deref(),
             output.as_deref(),
             (shape, from, to),
-            (shaders, game),
+            &game::compile_options(shaders, game)?,
         ),
         Command::Contents {
             world,
@@ -142,7 +147,12 @@ fn run(args: Args) -> Result<(), CliError> {
             output,
             shaders,
             game,
-        } => contents::contents(&world, &points, output.as_deref(), (shaders, game)),
+        } => contents::contents(
+            &world,
+            &points,
+            output.as_deref(),
+            &game::compile_options(shaders, game)?,
+        ),
         Command::Bench {
             file,
             queries,

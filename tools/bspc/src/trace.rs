@@ -12,11 +12,10 @@
 //! for all three when nothing was hit. Sweeps use the world model with its static models and
 //! the default mask.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use glam::Vec3;
-use planeshift::Game;
 use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::compiled::{CompiledMap, MAGIC};
 use planeshift::contents::Contents;
@@ -85,20 +84,12 @@ fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
 
 /// Loads a world: a compiled file by its magic, otherwise a map compiled in memory (with the
 /// shader folders, for a Quake 3 map).
-pub fn load_world(
-    path: &Path,
-    (shader_folders, game): (Vec<PathBuf>, Option<Game>),
-) -> Result<CompiledMap, CliError> {
+pub fn load_world(path: &Path, options: &CompileOptions) -> Result<CompiledMap, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     if bytes.starts_with(&MAGIC) {
         return CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e));
     }
-    let options = CompileOptions {
-        shader_folders,
-        game,
-        ..CompileOptions::default()
-    };
-    compile_map_with(&bytes, &options)
+    compile_map_with(&bytes, options)
         .map(|c| c.map)
         .map_err(|e| match e {
             CompileError::Parse(p) => CliError::syntax(path, &p),
@@ -156,7 +147,7 @@ pub fn trace(
     queries: Option<&Path>,
     output: Option<&Path>,
     single: (Option<String>, Option<String>, Option<String>),
-    (shader_folders, game): (Vec<PathBuf>, Option<Game>),
+    options: &CompileOptions,
 ) -> Result<(), CliError> {
     let queries = match (queries, single) {
         (Some(path), _) => read_queries(path)?,
@@ -171,7 +162,7 @@ pub fn trace(
             ));
         }
     };
-    let world = load_world(file, (shader_folders, game))?;
+    let world = load_world(file, options)?;
     let mut out = String::new();
     for q in &queries {
         let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID);
@@ -183,7 +174,7 @@ pub fn trace(
 }
 
 pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
-    let world = load_world(file, (Vec::new(), None))?;
+    let world = load_world(file, &CompileOptions::default())?;
     let queries = read_queries(queries)?;
     if queries.is_empty() {
         return Err(CliError::input(format!(

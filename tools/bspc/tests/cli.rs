@@ -622,7 +622,109 @@ fn game_forces_the_brush_rules() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("unknown game `doom` (expected quake, quake2, quake3, halflife)"),
+        stderr.contains(
+            "unknown game `doom` (expected quake, quake2, quake3, halflife, or a custom game's FILE.toml)"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_custom_game_file_gives_its_rules() {
+    let map = bundled("custom_game.map");
+    let game = bundled("custom_game.toml");
+    let out_path = temp_file("blockworld.pbsp", b"");
+    let out_path = out_path.to_str().expect("path");
+    let out = bspc_ok(&["compile", &map, "--game", &game, "-o", out_path, "--json"]);
+    let compiled: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(compiled["game"], "blockworld", "{compiled}");
+    let info = bspc_ok(&["info", out_path, "--json"]);
+    let info: serde_json::Value = serde_json::from_slice(&info.stdout).expect("json");
+    assert_eq!(info["game"], "blockworld", "{info}");
+    let out = bspc_ok(&["compile", &map, "--game", "quake", "-o", out_path, "--json"]);
+    let compiled: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(compiled["game"], "quake", "{compiled}");
+
+    // A shot into the glass pane: a translucent window with the pattern's flag, or a wall.
+    let shot = |game: &str| {
+        let out = bspc_ok(&[
+            "trace",
+            &map,
+            "--game",
+            game,
+            "--shape",
+            "point",
+            "--from",
+            "224,128,64",
+            "--to",
+            "300,128,64",
+        ]);
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("json")
+    };
+    let glass = shot(&game);
+    assert_eq!(
+        glass["contents"],
+        serde_json::json!(["window", "translucent"])
+    );
+    assert_eq!(glass["surface"], serde_json::json!(["trans33"]));
+    assert_eq!(glass["material"], "bw/glass_clear");
+    assert_eq!(shot("quake")["contents"], serde_json::json!(["solid"]));
+
+    let points = temp_file("blockworld.jsonl", b"{\"point\":[128,128,16]}\n");
+    let contents = |game: &str| {
+        let out = bspc_ok(&[
+            "contents",
+            &map,
+            "--game",
+            game,
+            "--points",
+            points.to_str().expect("path"),
+        ]);
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    assert_eq!(contents(&game), "{\"contents\":[\"lava\"]}\n");
+    assert_eq!(contents("quake"), "{\"contents\":[\"solid\"]}\n");
+}
+
+#[test]
+fn bad_custom_game_files_name_themselves() {
+    let map = bundled("custom_game.map");
+    let run = |game: &str| {
+        let out = bspc(&["compile", &map, "--game", game, "-o", "/dev/null"]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr)
+    };
+    // Unreadable: an I/O error, 2.
+    let (code, stderr) = run("/nonexistent/blockworld.toml");
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("/nonexistent/blockworld.toml: error: "),
+        "{stderr}"
+    );
+    // A wrong rule: 1, naming the file and the rule.
+    let wrong = temp_file(
+        "wrong_rule.toml",
+        b"name = \"blockworld\"\n[[textures]]\npattern = \"lava_*\"\ncontents = [\"magma\"]\n",
+    );
+    let wrong = wrong.to_str().expect("path");
+    let (code, stderr) = run(wrong);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with(&format!(
+            "{wrong}: error: custom game: textures[0] (pattern \"lava_*\"): contents: unknown name \"magma\""
+        )),
+        "{stderr}"
+    );
+    // Malformed TOML: 1, with the line and column.
+    let syntax = temp_file(
+        "bad_syntax.toml",
+        b"name = \"blockworld\"\n[[entities]]\npattern = \"zone_*\"\nclass = \"door\"\n",
+    );
+    let syntax = syntax.to_str().expect("path");
+    let (code, stderr) = run(syntax);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with(&format!("{syntax}:4:9: error: unknown variant `door`")),
         "{stderr}"
     );
 }

@@ -1,0 +1,109 @@
+//! `--game`: a built-in game's name or a custom game's TOML file, and the compile options
+//! it gives.
+//!
+//! Takes the raw `--game` and `--shaders` values; gives [`CompileOptions`]. A value ending
+//! in `.toml` (any case) is a file, read and checked here: an unreadable file exits 2
+//! (`FILE: error: ...`), a malformed one exits 1 (`FILE:LINE:COL: error: ...` when the TOML
+//! reader says where, `FILE: error: ...` for a rule that is wrong).
+
+use std::path::{Path, PathBuf};
+
+use planeshift::compile::CompileOptions;
+use planeshift::{CustomGame, CustomGameError, Game};
+
+use crate::CliError;
+
+/// A `--game` value.
+#[derive(Clone, Debug)]
+pub enum GameArg {
+    /// A built-in game.
+    Builtin(Game),
+    /// A custom game's TOML file.
+    File(PathBuf),
+}
+
+/// Reads a `--game` value: a file when it ends in `.toml`, else a built-in game's name.
+pub fn parse_game(value: &str) -> Result<GameArg, String> {
+    let is_toml = value
+        .len()
+        .checked_sub(".toml".len())
+        .and_then(|start| value.get(start..))
+        .is_some_and(|end| end.eq_ignore_ascii_case(".toml"));
+    if is_toml {
+        return Ok(GameArg::File(PathBuf::from(value)));
+    }
+    Game::from_name(value).map(GameArg::Builtin).ok_or_else(|| {
+        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
+        format!(
+            "unknown game `{value}` (expected {}, or a custom game's FILE.toml)",
+            names.join(", ")
+        )
+    })
+}
+
+/// The compile options of `--shaders` and `--game` (a custom game's file read and checked).
+pub fn compile_options(
+    shader_folders: Vec<PathBuf>,
+    game: Option<GameArg>,
+) -> Result<CompileOptions, CliError> {
+    let (game, custom_game) = match game {
+        None => (None, None),
+        Some(GameArg::Builtin(game)) => (Some(game), None),
+        Some(GameArg::File(path)) => (None, Some(read_custom_game(&path)?)),
+    };
+    Ok(CompileOptions {
+        shader_folders,
+        game,
+        custom_game,
+        ..CompileOptions::default()
+    })
+}
+
+/// Reads and checks a custom game's TOML file.
+fn read_custom_game(path: &Path) -> Result<CustomGame, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
+    let bad = |message: String| CliError::input(format!("{}{message}", path.display()));
+    let text = String::from_utf8(bytes).map_err(|_| bad(": error: not UTF-8 text".to_owned()))?;
+    CustomGame::from_toml(&text).map_err(|e| match e {
+        CustomGameError::Toml(toml) => {
+            let message = toml.message().trim_end().replace('\n', "; ");
+            match toml.span() {
+                Some(span) => {
+                    let (line, column) = line_column(&text, span.start);
+                    bad(format!(":{line}:{column}: error: {message}"))
+                }
+                None => bad(format!(": error: {message}")),
+            }
+        }
+        other => bad(format!(": error: {other}")),
+    })
+}
+
+/// The 1-based line and column (in characters) of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = text.get(..end).unwrap_or_default();
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_values_are_names_or_toml_files() {
+        assert!(matches!(
+            parse_game("Quake3"),
+            Ok(GameArg::Builtin(Game::Quake3))
+        ));
+        assert!(matches!(parse_game("maps/x.TOML"), Ok(GameArg::File(_))));
+        assert!(parse_game("toml").is_err());
+        assert_eq!(line_column("a\nbc\nd", 4), (2, 3));
+        assert_eq!(line_column("é\n", 1), (1, 1));
+    }
+}
