@@ -16,25 +16,27 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+mod models;
+mod tables;
+
 use glam::{DVec3, Vec3};
 
 use crate::brush::GameRules;
-use crate::brush::{
-    Brush, BrushOwner, bevel_source_face, brush_bevels, is_origin_texture, is_trigger_class,
-};
+use crate::brush::{Brush, BrushOwner, bevel_source_face, brush_bevels, is_origin_texture};
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
-use crate::bsp::{BrushInput, BspTree, Child, PlaneTable, build_tree};
+use crate::bsp::{BrushInput, BspTree, PlaneTable, build_tree};
 use crate::compiled::{
-    CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide,
-    EntityRecord, LoadError, MapData, Model, ModelKind, NodeChild, Plane,
+    CompileStats, CompiledBrush, CompiledMap, CompiledSide, LoadError, MapData, Model, ModelKind,
+    Plane,
 };
 use crate::contents::Contents;
-use crate::game::custom::EntityMeaning;
 use crate::game::{CustomGame, CustomGameError, Game, ShaderSet};
 pub use crate::leak::Leak;
 use crate::leak::find_outside;
-use crate::map::{Entity, MapFile, ParseError, parse_map};
+use crate::map::{MapFile, ParseError, parse_map};
 use crate::surface::SurfaceFlags;
+use models::{custom_model_kind, model_bounds, model_kind, origin_key};
+use tables::{MaterialTable, append_tree, entity_records};
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -421,170 +423,4 @@ pub fn compile_map_with(
         leak,
         timings,
     })
-}
-
-/// The material table being built: each texture name once, in order of first use.
-#[derive(Default)]
-struct MaterialTable {
-    names: Vec<String>,
-    ids: std::collections::HashMap<String, u32>,
-}
-
-impl MaterialTable {
-    /// The id of `name`, added when new.
-    fn id(&mut self, name: &str) -> u32 {
-        if let Some(&id) = self.ids.get(name) {
-            return id;
-        }
-        let id = self.names.len() as u32;
-        self.names.push(name.to_owned());
-        self.ids.insert(name.to_owned(), id);
-        id
-    }
-}
-
-/// Quake 3's brush entities that move (`g_spawn.c`: doors, platforms, buttons, rotating,
-/// bobbing and swinging things, trains).
-const QUAKE3_MOVERS: [&str; 7] = [
-    "func_door",
-    "func_plat",
-    "func_button",
-    "func_rotating",
-    "func_bobbing",
-    "func_pendulum",
-    "func_train",
-];
-
-/// What a brush entity's model is to its game (the entity rules; a submodel, never the
-/// world):
-/// - `trigger_*` entities are [`ModelKind::Trigger`] volumes;
-/// - a model none of whose brushes blocks is a [`ModelKind::Volume`], and so is
-///   `func_illusionary` in every game, and in Quake 3 every class baseq3 spawns no entity for
-///   (`func_wall`, `func_illusionary`, …: `G_CallSpawn` frees them);
-/// - `func_wall` (Quake, Quake 2 unless spawnflags 1 or 2 make it appear or toggle,
-///   Half-Life) and `func_static` (Quake 3's "bmodel that just sits there") are
-///   [`ModelKind::Static`]: they block in the world sweep;
-/// - every other blocking brush entity is a [`ModelKind::Mover`] the game moves.
-fn model_kind(game: Game, entity: Option<&Entity>, brushes: &[&Brush]) -> ModelKind {
-    let classname = entity.map_or("", |e| e.classname());
-    let is = |name: &str| classname.eq_ignore_ascii_case(name);
-    if is_trigger_class(classname) {
-        return ModelKind::Trigger;
-    }
-    if !brushes.iter().any(|b| b.solid) || is("func_illusionary") {
-        return ModelKind::Volume;
-    }
-    let spawnflags = entity
-        .and_then(|e| e.get("spawnflags"))
-        .and_then(|v| v.trim().parse::<i64>().ok())
-        .unwrap_or(0);
-    match game {
-        Game::Quake3 if is("func_static") => ModelKind::Static,
-        Game::Quake3 if QUAKE3_MOVERS.iter().any(|m| is(m)) => ModelKind::Mover,
-        Game::Quake3 => ModelKind::Volume,
-        // Quake 2's TRIGGER_SPAWN (1) and TOGGLE (2) make a wall the game shows and hides.
-        Game::Quake2 if is("func_wall") && spawnflags & 3 != 0 => ModelKind::Mover,
-        _ if is("func_wall") || is("func_static") => ModelKind::Static,
-        _ => ModelKind::Mover,
-    }
-}
-
-/// What a custom game's entity rule makes of a brush entity's model
-/// ([`EntityClass`](crate::EntityClass)); `None` when no rule matches (the base game's
-/// [`model_kind`] decides). Classes merged into the world have no model.
-fn custom_model_kind(
-    rules: GameRules<'_>,
-    entity: Option<&Entity>,
-    brushes: &[&Brush],
-) -> Option<ModelKind> {
-    let meaning = rules.entity_meaning(entity.map_or("", |e| e.classname()))?;
-    let blocks = brushes.iter().any(|b| b.solid);
-    Some(match meaning {
-        EntityMeaning::Trigger => ModelKind::Trigger,
-        EntityMeaning::Solid { moves: true } if blocks => ModelKind::Mover,
-        EntityMeaning::Solid { moves: false } if blocks => ModelKind::Static,
-        _ => ModelKind::Volume,
-    })
-}
-
-/// The compiled entity table: every entity in file order with its model, key/values beyond
-/// the file's limits left out with a diagnostic each.
-fn entity_records(
-    entities: &[Entity],
-    model_of_entity: &[Option<u32>],
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<EntityRecord> {
-    use crate::tolerance::{MAX_ENTITY_PROPERTIES, MAX_ENTITY_STRING};
-    entities
-        .iter()
-        .zip(model_of_entity)
-        .map(|(entity, &model)| {
-            let mut properties = Vec::with_capacity(entity.properties.len());
-            for (key, value) in &entity.properties {
-                let long = key.len() > MAX_ENTITY_STRING || value.len() > MAX_ENTITY_STRING;
-                if long || properties.len() == MAX_ENTITY_PROPERTIES {
-                    let why = if long {
-                        format!("longer than {MAX_ENTITY_STRING} bytes")
-                    } else {
-                        format!("beyond {MAX_ENTITY_PROPERTIES} key/values")
-                    };
-                    let shown: String = key.chars().take(32).collect();
-                    diagnostics.push(Diagnostic {
-                        loc: entity.loc,
-                        severity: Severity::Warning,
-                        kind: DiagnosticKind::EntityPropertyDropped,
-                        message: format!("entity key \"{shown}\" left out: {why}"),
-                    });
-                    continue;
-                }
-                properties.push((key.clone(), value.clone()));
-            }
-            EntityRecord { properties, model }
-        })
-        .collect()
-}
-
-/// Appends `tree`'s nodes and leaves (brush indices offset by `first_brush`) and returns
-/// its root.
-fn append_tree(data: &mut MapData, tree: &BspTree, first_brush: u32) -> NodeChild {
-    let node_base = data.nodes.len() as u32;
-    let leaf_base = data.leaves.len() as u32;
-    let convert = |child: Child| match child {
-        Child::Node(i) => NodeChild::Node(node_base + i),
-        Child::Leaf(i) => NodeChild::Leaf(leaf_base + i),
-    };
-    for node in &tree.nodes {
-        data.nodes.push(CompiledNode {
-            plane: node.plane.0,
-            children: [convert(node.children[0]), convert(node.children[1])],
-        });
-    }
-    for leaf in &tree.leaves {
-        let first = data.leaf_brushes.len() as u32;
-        data.leaf_brushes
-            .extend(leaf.brushes.iter().map(|b| b + first_brush));
-        data.leaves.push(CompiledLeaf {
-            contents: leaf.contents,
-            first_brush: first,
-            brush_count: leaf.brushes.len() as u32,
-        });
-    }
-    convert(tree.root)
-}
-
-fn model_bounds(brushes: &[&Brush]) -> (Vec3, Vec3) {
-    if brushes.is_empty() {
-        return (Vec3::ZERO, Vec3::ZERO);
-    }
-    let mins = brushes.iter().fold(DVec3::INFINITY, |m, b| m.min(b.mins));
-    let maxs = brushes
-        .iter()
-        .fold(DVec3::NEG_INFINITY, |m, b| m.max(b.maxs));
-    (mins.as_vec3(), maxs.as_vec3())
-}
-
-/// The entity's `origin` key as three finite numbers within the world limit.
-fn origin_key(entity: &Entity) -> Option<Vec3> {
-    let v = entity.origin()?;
-    (v.abs().max_element() <= crate::tolerance::MAX_MAP_COORD).then_some(v.as_vec3())
 }
