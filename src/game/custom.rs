@@ -36,6 +36,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::glob::{Glob, GlobError};
 use crate::contents::Contents;
 use crate::game::Game;
 use crate::surface::SurfaceFlags;
@@ -347,6 +348,19 @@ pub enum RuleProblem {
     },
 }
 
+impl From<GlobError> for RuleProblem {
+    fn from(error: GlobError) -> RuleProblem {
+        match error {
+            GlobError::Empty => RuleProblem::EmptyPattern,
+            GlobError::TooLong => RuleProblem::PatternTooLong,
+            GlobError::DanglingEscape => RuleProblem::DanglingEscape,
+            GlobError::NeedlessEscape(c) => RuleProblem::NeedlessEscape(c),
+            GlobError::Reserved(c) => RuleProblem::Reserved(c),
+            GlobError::ControlCharacter(c) => RuleProblem::ControlCharacter(c),
+        }
+    }
+}
+
 fn contents_names() -> String {
     let names: Vec<&str> = Contents::NAMED.iter().map(|(n, _)| *n).collect();
     names.join(", ")
@@ -483,7 +497,8 @@ impl CustomGame {
         let mut textures: Vec<ResolvedTexture> = Vec::with_capacity(self.textures.len());
         for (index, rule) in self.textures.iter().enumerate() {
             let bad = |problem| rule_error(RuleList::Textures, index, &rule.pattern, problem);
-            let glob = Glob::new(&rule.pattern).map_err(bad)?;
+            let glob = Glob::new(&rule.pattern, Self::MAX_PATTERN_LEN)
+                .map_err(|e| bad(e.into()))?;
             if let Some(first) = textures.iter().position(|t| t.glob == glob) {
                 return Err(bad(RuleProblem::DuplicatePattern { first }));
             }
@@ -524,7 +539,8 @@ impl CustomGame {
         let mut entities: Vec<(Glob, EntityMeaning)> = Vec::with_capacity(self.entities.len());
         for (index, rule) in self.entities.iter().enumerate() {
             let bad = |problem| rule_error(RuleList::Entities, index, &rule.pattern, problem);
-            let glob = Glob::new(&rule.pattern).map_err(bad)?;
+            let glob = Glob::new(&rule.pattern, Self::MAX_PATTERN_LEN)
+                .map_err(|e| bad(e.into()))?;
             if let Some(first) = entities.iter().position(|(g, _)| *g == glob) {
                 return Err(bad(RuleProblem::DuplicatePattern { first }));
             }
@@ -712,131 +728,9 @@ impl CustomRules {
     }
 }
 
-/// One element of a glob.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Token {
-    /// This character (lowercase).
-    Char(char),
-    /// `?`: any one character.
-    One,
-    /// `*`: any run of characters, empty included.
-    Star,
-}
-
-/// A checked glob (module docs), lowercase.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Glob {
-    tokens: Vec<Token>,
-    /// Whether it has a literal `/`, so that it matches only whole names.
-    has_slash: bool,
-}
-
-impl Glob {
-    fn new(pattern: &str) -> Result<Glob, RuleProblem> {
-        if pattern.is_empty() {
-            return Err(RuleProblem::EmptyPattern);
-        }
-        if pattern.len() > CustomGame::MAX_PATTERN_LEN {
-            return Err(RuleProblem::PatternTooLong);
-        }
-        let mut tokens = Vec::with_capacity(pattern.len());
-        let mut chars = pattern.chars();
-        while let Some(c) = chars.next() {
-            let token = match c {
-                '\\' => match chars.next() {
-                    None => return Err(RuleProblem::DanglingEscape),
-                    Some(e @ ('*' | '?' | '\\' | '[' | ']')) => Token::Char(e),
-                    Some(e) => return Err(RuleProblem::NeedlessEscape(e)),
-                },
-                '[' | ']' => return Err(RuleProblem::Reserved(c)),
-                c if c.is_control() => return Err(RuleProblem::ControlCharacter(c)),
-                '*' => Token::Star,
-                '?' => Token::One,
-                c => Token::Char(c.to_ascii_lowercase()),
-            };
-            // `**` matches what `*` does; one star keeps duplicates recognisable.
-            if !(token == Token::Star && tokens.last() == Some(&Token::Star)) {
-                tokens.push(token);
-            }
-        }
-        let has_slash = tokens.contains(&Token::Char('/'));
-        Ok(Glob { tokens, has_slash })
-    }
-
-    /// Whether the glob matches all of `text` (lowercase characters): the greedy match
-    /// that, on a mismatch, lets the last star take one more character. Linear in the
-    /// pattern times the text.
-    fn matches(&self, text: &[char]) -> bool {
-        let pattern = &self.tokens;
-        let (mut p, mut t) = (0, 0);
-        let mut star: Option<(usize, usize)> = None;
-        while t < text.len() {
-            match pattern.get(p) {
-                Some(Token::Star) => {
-                    star = Some((p, t));
-                    p += 1;
-                }
-                Some(Token::One) => {
-                    p += 1;
-                    t += 1;
-                }
-                Some(Token::Char(c)) if Some(c) == text.get(t) => {
-                    p += 1;
-                    t += 1;
-                }
-                _ => match star {
-                    Some((star_p, star_t)) => {
-                        p = star_p + 1;
-                        t = star_t + 1;
-                        star = Some((star_p, star_t + 1));
-                    }
-                    None => return false,
-                },
-            }
-        }
-        pattern.get(p..).is_some_and(|rest| rest.iter().all(|t| *t == Token::Star))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn glob_matches(pattern: &str, text: &str) -> bool {
-        let glob = Glob::new(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
-        let text: Vec<char> = text.chars().map(|c| c.to_ascii_lowercase()).collect();
-        glob.matches(&text)
-    }
-
-    #[test]
-    fn globs_match_stars_and_question_marks() {
-        assert!(glob_matches("lava_*", "LAVA_hot"));
-        assert!(glob_matches("lava_*", "lava_"));
-        assert!(!glob_matches("lava_*", "lava"));
-        assert!(glob_matches("*clip", "tools/playerclip"));
-        assert!(glob_matches("a*b*c", "aXXbYYbZc"));
-        assert!(!glob_matches("a*b*c", "aXXbYYbZ"));
-        assert!(glob_matches("sky?", "sky4"));
-        assert!(!glob_matches("sky?", "sky"));
-        assert!(glob_matches("\\**", "*water0"));
-        assert!(!glob_matches("\\**", "water0"));
-        assert!(glob_matches("a\\?", "a?"));
-        assert!(!glob_matches("a\\?", "ab"));
-        assert!(glob_matches("***", ""));
-        assert!(!glob_matches("?", ""));
-    }
-
-    #[test]
-    fn bad_globs_are_refused() {
-        assert_eq!(Glob::new(""), Err(RuleProblem::EmptyPattern));
-        assert_eq!(Glob::new("a\\"), Err(RuleProblem::DanglingEscape));
-        assert_eq!(Glob::new("a\\b"), Err(RuleProblem::NeedlessEscape('b')));
-        assert_eq!(Glob::new("[ab]"), Err(RuleProblem::Reserved('[')));
-        assert_eq!(Glob::new("a\tb"), Err(RuleProblem::ControlCharacter('\t')));
-        let long = "a".repeat(CustomGame::MAX_PATTERN_LEN + 1);
-        assert_eq!(Glob::new(&long), Err(RuleProblem::PatternTooLong));
-        assert!(Glob::new(&long[1..]).is_ok());
-    }
 
     #[test]
     fn texture_patterns_without_a_slash_match_the_last_segment() {

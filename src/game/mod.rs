@@ -15,8 +15,10 @@
 //! - [`profile`]: which game a map is for ([`Game`]), detected from the map.
 //! - [`custom`]: a game described in TOML ([`CustomGame`]): texture patterns to contents and
 //!   surface flags, entity classes to what their brushes are, over a built-in base game.
+//! - `glob`: the glob patterns custom games match names with.
 
 pub mod custom;
+mod glob;
 pub mod profile;
 pub mod q3_brush;
 pub mod q3_flags;
