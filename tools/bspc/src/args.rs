@@ -49,14 +49,9 @@ pub enum Command {
         /// Where to write the compiled world (default: the input with extension .pbsp).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only
-        /// for a Quake 3 map, over the built-in common/* tool shaders).
-        #[arg(long = "shaders", value_name = "DIR")]
-        shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
-        /// custom game's FILE.toml (default: detected from the map).
-        #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<GameArg>,
+        /// The rules a map is compiled by.
+        #[command(flatten)]
+        rules: RulesArgs,
         /// Fill the void around a sealed map as solid (`solid|outside` brushes), so that a
         /// character that gets there is stuck and a game can tell.
         #[arg(long)]
@@ -88,14 +83,9 @@ pub enum Command {
         /// One query's end: X,Y,Z.
         #[arg(long, allow_hyphen_values = true)]
         to: Option<String>,
-        /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only
-        /// for a Quake 3 map, over the built-in common/* tool shaders).
-        #[arg(long = "shaders", value_name = "DIR")]
-        shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
-        /// custom game's FILE.toml (default: detected from the map).
-        #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<GameArg>,
+        /// The rules a map is compiled by.
+        #[command(flatten)]
+        rules: RulesArgs,
     },
     /// The world's contents at points: JSON Lines of points in, of contents names out.
     Contents {
@@ -107,14 +97,9 @@ pub enum Command {
         /// Where to write the results (default: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only
-        /// for a Quake 3 map, over the built-in common/* tool shaders).
-        #[arg(long = "shaders", value_name = "DIR")]
-        shaders: Vec<PathBuf>,
-        /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a
-        /// custom game's FILE.toml (default: detected from the map).
-        #[arg(long, value_name = "GAME", value_parser = parse_game)]
-        game: Option<GameArg>,
+        /// The rules a map is compiled by.
+        #[command(flatten)]
+        rules: RulesArgs,
     },
     /// Time JSON Lines queries in-process: ns per query for each shape kind and for all.
     Bench {
@@ -135,6 +120,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The flags that choose the rules a map is compiled by (`compile`, and `trace` and
+/// `contents` of a `.map`).
+#[derive(Debug, clap::Args)]
+pub struct RulesArgs {
+    /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only for a
+    /// Quake 3 map, over the built-in common/* tool shaders).
+    #[arg(long = "shaders", value_name = "DIR")]
+    pub shaders: Vec<PathBuf>,
+    /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a custom
+    /// game's FILE.toml (default: detected from the map).
+    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    pub game: Option<GameArg>,
 }
 
 /// A `--game` value that must be a built-in game (`check` builds brushes by a built-in

@@ -12,6 +12,7 @@ use planeshift::compile::CompileOptions;
 use planeshift::{CustomGame, CustomGameError, Game};
 
 use crate::CliError;
+use crate::args::RulesArgs;
 
 /// A `--game` value.
 #[derive(Clone, Debug)]
@@ -43,8 +44,10 @@ pub fn parse_game(value: &str) -> Result<GameArg, String> {
 
 /// The compile options of `--shaders` and `--game` (a custom game's file read and checked).
 pub fn compile_options(
-    shader_folders: Vec<PathBuf>,
-    game: Option<GameArg>,
+    RulesArgs {
+        shaders: shader_folders,
+        game,
+    }: RulesArgs,
 ) -> Result<CompileOptions, CliError> {
     let (game, custom_game) = match game {
         None => (None, None),

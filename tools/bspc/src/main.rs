@@ -110,8 +110,7 @@ fn run(args: Args) -> Result<(), CliError> {
             map,
             output,
             json,
-            shaders,
-            game,
+            rules,
             fill_outside,
             pointfile,
         } => compile::compile(
@@ -120,7 +119,7 @@ fn run(args: Args) -> Result<(), CliError> {
             json,
             CompileOptions {
                 fill_outside,
-                ..game::compile_options(shaders, game)?
+                ..game::compile_options(rules)?
             },
             pointfile.as_deref(),
         ),
@@ -132,26 +131,24 @@ fn run(args: Args) -> Result<(), CliError> {
             shape,
             from,
             to,
-            shaders,
-            game,
+            rules,
         } => trace::trace(
             &file,
             queries.as_deref(),
             output.as_deref(),
             (shape, from, to),
-            &game::compile_options(shaders, game)?,
+            &game::compile_options(rules)?,
         ),
         Command::Contents {
             world,
             points,
             output,
-            shaders,
-            game,
+            rules,
         } => contents::contents(
             &world,
             &points,
             output.as_deref(),
-            &game::compile_options(shaders, game)?,
+            &game::compile_options(rules)?,
         ),
         Command::Bench {
             file,

@@ -1,6 +1,6 @@
 //! The real `bspc` binary: exit statuses, the error format and the JSON contract.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 #[allow(dead_code)]
@@ -35,6 +35,22 @@ fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, contents).expect("write temp file");
     path
+}
+
+/// Runs `bspc ARGS INPUT -o OUT` and returns OUT's text and its JSON lines.
+fn json_lines_of(args: &[&str], input: &Path) -> (String, Vec<serde_json::Value>) {
+    let out_path = temp_file(&format!("{}.out.jsonl", args[0]), b"");
+    let input = input.to_str().expect("path");
+    let output = out_path.to_str().expect("path");
+    let mut all = args.to_vec();
+    all.extend([input, "-o", output]);
+    bspc_ok(&all);
+    let text = std::fs::read_to_string(&out_path).expect("results");
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    (text, lines)
 }
 
 fn bundled(name: &str) -> String {
@@ -281,20 +297,7 @@ fn trace_json_lines_follow_the_contract() {
 {"shape":{"kind":"hull","points":[[0,0,0],[8,0,0],[0,8,0],[0,0,8]]},"start":[0,0,-8],"end":[0,0,-9]}
 "#,
     );
-    let out_path = temp_file("r.jsonl", b"");
-    bspc_ok(&[
-        "trace",
-        &bundled("box_room.map"),
-        "--queries",
-        queries.to_str().expect("path"),
-        "-o",
-        out_path.to_str().expect("path"),
-    ]);
-    let text = std::fs::read_to_string(&out_path).expect("results");
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect();
+    let (text, lines) = json_lines_of(&["trace", &bundled("box_room.map"), "--queries"], &queries);
     assert_eq!(lines.len(), 6, "one line per query, blank lines skipped");
     for line in &lines {
         let keys: Vec<&str> = line
@@ -417,20 +420,7 @@ fn contents_json_lines_follow_the_contract() {
 {"point":[1e9,0,0]}
 "#,
     );
-    let out_path = temp_file("c.jsonl", b"");
-    bspc_ok(&[
-        "contents",
-        &bundled("arena.map"),
-        "--points",
-        points.to_str().expect("path"),
-        "-o",
-        out_path.to_str().expect("path"),
-    ]);
-    let text = std::fs::read_to_string(&out_path).expect("results");
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect();
+    let (text, lines) = json_lines_of(&["contents", &bundled("arena.map"), "--points"], &points);
     let expected = [
         serde_json::json!({"contents": ["water"]}),
         serde_json::json!({"contents": []}),
