@@ -7,7 +7,8 @@
 //!   ahead, and goes farther horizontally than the plain slide (Source), so steep tops,
 //!   narrow ledges and walls are not climbed and sliding along a wall gains no speed;
 //! - stepping needs ground: walkable ground under the feet, or within `step_height` below
-//!   them (Quake 3), so a jump rising into a ledge does not step.
+//!   them, so a jump rising into a ledge does not step; with `falling_steps` a character
+//!   that is not rising steps anyway (Quake 3's rule).
 
 use glam::Vec3;
 
@@ -24,6 +25,9 @@ pub(super) struct StepRules {
     pub min_tread: f32,
     /// The character stood on walkable ground when the move began.
     pub grounded: bool,
+    /// Step in the air whenever not rising, ground below or not (Quake 3
+    /// `PM_StepSlideMove` refuses only while `velocity[2] > 0`).
+    pub falling_steps: bool,
 }
 
 /// The outcome of a step-slide move.
@@ -51,7 +55,8 @@ pub(super) fn step_slide<T: Tracer + ?Sized>(
         return keep_plain;
     }
     let (world, shape) = (slide.world, slide.shape);
-    if !rules.grounded {
+    let falling_step = rules.falling_steps && velocity.z <= 0.0;
+    if !rules.grounded && !falling_step {
         // In the air, step only with walkable ground within a step below (Quake 3).
         let below = world.trace(shape, start, start - Vec3::Z * rules.step_height);
         let ground_near = below.hit()
