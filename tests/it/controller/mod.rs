@@ -25,6 +25,8 @@ mod modes;
 mod platforms;
 /// Unstuck and the fuzz invariant.
 mod recovery;
+/// The replay contract of the `fps_movement` example.
+mod replay;
 /// Slopes.
 mod slopes;
 /// The soak contract of the `fps_movement` example, its deaths in `trigger_hurt` volumes.
