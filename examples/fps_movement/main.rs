@@ -192,6 +192,10 @@ fn run(args: &Args) -> Result<(), String> {
         let per_bot = summary.travelled / args.bots.max(1) as f32;
         let share = summary.grounded as f32 / moves.max(1) as f32;
         println!("  distance per bot: {per_bot:.0} units; ticks on walkable ground: {share:.3}");
+        println!(
+            "  ticks swimming: {}; on ladders: {}",
+            summary.swimming, summary.climbing
+        );
     }
     Ok(())
 }
