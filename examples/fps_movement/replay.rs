@@ -11,6 +11,7 @@
 //! "stuck":bool,"contents":[names]}`. Guarantees: the same inputs give the same bytes.
 
 use glam::Vec3;
+use planeshift::CompiledMap;
 use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::controller::{
     CharacterController, ControllerConfig, GroundState, MoveInput, MoveMode,
@@ -42,6 +43,15 @@ pub fn replay(
     let world = compile_map_with(map, compile)
         .map_err(|e| format!("compile: {e}"))?
         .map;
+    replay_world(&world, config, input)
+}
+
+/// [`replay`] on a compiled world.
+pub fn replay_world(
+    world: &CompiledMap,
+    config: ControllerConfig,
+    input: &str,
+) -> Result<String, String> {
     let mut lines = input
         .lines()
         .enumerate()
@@ -80,7 +90,7 @@ pub fn replay(
             jump: value["jump"].as_bool().unwrap_or(false),
             crouch: value["crouch"].as_bool().unwrap_or(false),
         };
-        let outcome = c.step(&world, &input);
+        let outcome = c.step(world, &input);
         let ground = match c.ground().state {
             GroundState::Walkable => "walkable",
             GroundState::Steep => "steep",
