@@ -253,10 +253,12 @@ impl CharacterController {
             outcome.activity = Activity::Fly;
             return self.end_tick(world, &input, safe, outcome);
         }
-        // The wall memory keeps the wish out of walls; with Source's air cap not in the
-        // air, where it would spoil surf ramps and wall-strafing.
+        // The wall memory keeps the wish out of walls; with Source's air cap or Quake 3's
+        // falling steps not in the air, where it would spoil surf ramps and wall-strafing
+        // and keep a falling character from pressing into a lip it could step onto.
         let airborne = !start_ground.is_walkable();
-        let wish = if airborne && self.config.air_wish_cap.is_some() {
+        let free_air = self.config.air_wish_cap.is_some() || self.config.air_step_falling;
+        let wish = if airborne && free_air {
             flat_wish
         } else {
             self.state.walls.clip_wish(flat_wish)
@@ -283,7 +285,6 @@ impl CharacterController {
         // 5. Jump: a fresh press (or a held key with auto-hop, or a press buffered before
         // the landing) on walkable ground, or within the coyote time after walking off it.
         let buffered = self.config.jump_buffer > 0.0
-            && input.jump
             && (self.state.press_ticks as f32) * dt <= self.config.jump_buffer;
         let wants = fresh_press || buffered || (self.config.auto_hop && input.jump);
         let coyote = self.config.coyote_time > 0.0

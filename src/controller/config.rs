@@ -247,8 +247,9 @@ pub struct ControllerConfig {
     /// In [0, 60] s.
     pub jump_buffer: f32,
     /// Steps up while falling (Quake 3 `PM_StepSlideMove` refuses only while rising), so a
-    /// falling character catches a lip up to `step_height` above its feet. Default off:
-    /// stepping in the air needs walkable ground within a step below.
+    /// falling character catches a lip up to `step_height` above its feet; the wall memory
+    /// then does not clip the air wish (the character keeps pressing into the lip). Default
+    /// off: stepping in the air needs walkable ground within a step below.
     pub air_step_falling: bool,
 }
 

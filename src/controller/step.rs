@@ -80,14 +80,28 @@ pub(super) fn step_slide<T: Tracer + ?Sized>(
     // Down by the height gained, onto walkable ground.
     let down = world.trace(shape, across.position, across.position - Vec3::Z * raised);
     let landing = down.normal.filter(|n| n.z >= rules.walkable_normal_z);
+    let horizontal = |p: Vec3| (p - start).truncate().length();
+    let gain = horizontal(down.end) - horizontal(plain.position);
+    // Quake 3 in the air keeps any raised move that got farther, landed or not, so a
+    // character falling against a lip inches over it and then lands on it.
+    let quake3_air = falling_step && !rules.grounded && !down.all_solid && gain > 0.0;
     let Some(landing) = landing.filter(|_| down.hit() && !down.all_solid) else {
+        if quake3_air {
+            return StepResult {
+                slide: SlideResult {
+                    position: down.end,
+                    velocity: across.velocity,
+                    blocked: across.blocked,
+                    walls: across.walls,
+                },
+                climbed: (down.end.z - start.z).max(0.0),
+            };
+        }
         touches.truncate(touched_before_step);
         return keep_plain;
     };
     let climbed = down.end.z - start.z;
-    let horizontal = |p: Vec3| (p - start).truncate().length();
-    let gain = horizontal(down.end) - horizontal(plain.position);
-    if gain <= STEP_MIN_GAIN {
+    if gain <= STEP_MIN_GAIN && !quake3_air {
         touches.truncate(touched_before_step);
         return keep_plain;
     }

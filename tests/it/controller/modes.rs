@@ -353,3 +353,185 @@ fn s71_coyote_time() {
         assert_eq!(jumped, jumps, "{late} ticks late");
     }
 }
+
+#[test]
+fn s58_friction_per_material() {
+    let w = boxes(&[([-4096.0, -512.0, -16.0], [4096.0, 512.0, 0.0])]);
+    let wall = w.materials().iter().position(|m| m == "wall").unwrap();
+    let id = planeshift::MaterialId(wall as u32);
+    for (factor, distance, time) in [(1.0, 42.8, 0.36), (0.5, 87.8, 0.72), (0.25, 177.8, 1.43)] {
+        let mut c = player(Vec3::ZERO);
+        c.set_material_friction(&[(id, factor)]);
+        settle(&mut c, &w);
+        launch(&mut c, Vec3::new(320.0, 0.0, 0.0));
+        let x = c.position().x;
+        let ticks = steps(&mut c, &w, IDLE, 250);
+        let stop = ticks.iter().position(|t| t.velocity.x == 0.0).unwrap() + 1;
+        let (d, t) = (c.position().x - x, stop as f32 * 0.008);
+        assert!((d - distance).abs() <= distance * 0.03, "{factor}: {d}");
+        assert!((t - time).abs() <= time * 0.03 + 0.008, "{factor}: {t}");
+    }
+}
+
+#[test]
+fn s59_flags_and_material_reported() {
+    let slick = quake2(&[([-4096.0, -512.0, -16.0], [4096.0, 512.0, 0.0], 1, 2)]);
+    let mut c = player(Vec3::ZERO);
+    let o = c.step(&slick, &IDLE);
+    assert!(o.ground_surface.contains(SurfaceFlags::SLICK));
+    assert!(o.surfaces.contains(SurfaceFlags::SLICK));
+    let name = slick.material_name(o.ground_material.unwrap()).unwrap();
+    assert_eq!(name, "t0");
+}
+
+#[test]
+fn s65_jump_pad_launch() {
+    let w = boxes(&[([-4096.0, -512.0, -16.0], [4096.0, 512.0, 0.0])]);
+    let mut c = player(Vec3::ZERO);
+    settle(&mut c, &w);
+    let start = c.position();
+    assert!(c.launch(Vec3::new(640.0, 0.0, 640.0)));
+    let ticks = steps(&mut c, &w, IDLE, 150);
+    let (peak, at) = ticks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.position.z, i))
+        .fold((f32::MIN, 0), |a, b| if b.0 > a.0 { b } else { a });
+    assert!((peak - start.z - 256.0).abs() < 0.5, "{}", peak - start.z);
+    assert!(((at + 1) as f32 * 0.008 - 0.8).abs() <= 0.0081, "{at}");
+    assert!((ticks[at].position.x - start.x - 512.0).abs() < 4.0);
+}
+
+/// The wish at the best angle for air acceleration: along the velocity turned so that its
+/// component along the wish is `target`.
+fn best_wish(velocity: Vec3, target: f32) -> Vec3 {
+    let speed = velocity.truncate().length();
+    let along = velocity.truncate().normalize();
+    let cos = (target / speed).clamp(-1.0, 1.0);
+    let sin = (1.0 - cos * cos).sqrt();
+    let side = glam::Vec2::new(-along.y, along.x);
+    (along * cos + side * sin).extend(0.0)
+}
+
+#[test]
+fn s68_air_strafe_gain() {
+    let open = boxes(&[([-64.0, -64.0, -100_000.0], [64.0, 64.0, -99_984.0])]);
+    for (config, a, target_of, expected) in [
+        (ControllerConfig::default(), 2.56, 320.0, 489.4),
+        (
+            ControllerConfig {
+                air_accelerate: 10.0,
+                air_wish_cap: Some(30.0),
+                ..ControllerConfig::default()
+            },
+            25.6,
+            30.0,
+            420.0,
+        ),
+    ] {
+        let mut c = CharacterController::new(config, Vec3::ZERO).unwrap();
+        launch(&mut c, Vec3::new(320.0, 0.0, 0.0));
+        for _ in 0..84 {
+            let wish = best_wish(c.velocity(), target_of - a);
+            c.step(&open, &run(wish));
+        }
+        let speed = c.velocity().truncate().length();
+        assert!((speed - expected).abs() < 0.5, "{speed} vs {expected}");
+    }
+}
+
+#[test]
+fn s70_surf_ramp_keeps_speed() {
+    // A 60° ramp rising along +x: n = (−1732, 0, 1000)/2000.
+    let src = "{\n\"classname\" \"worldspawn\"\n{\n\
+        ( 0 -8192 0 ) ( 0 8192 0 ) ( 1000 -8192 1732 ) ramp 0 0 0 1 1\n\
+        ( 1000 -8192 0 ) ( 1000 -8192 1732 ) ( 1000 8192 0 ) ramp 0 0 0 1 1\n\
+        ( 0 -8192 0 ) ( 1000 -8192 0 ) ( 0 8192 0 ) ramp 0 0 0 1 1\n\
+        ( 0 -8192 0 ) ( 0 -8192 1732 ) ( 1000 -8192 0 ) ramp 0 0 0 1 1\n\
+        ( 0 8192 0 ) ( 1000 8192 0 ) ( 0 8192 1732 ) ramp 0 0 0 1 1\n}\n}\n";
+    let w = crate::support::compile(src.as_bytes()).map;
+    let config = ControllerConfig {
+        air_accelerate: 10.0,
+        air_wish_cap: Some(30.0),
+        ..ControllerConfig::default()
+    };
+    let corner_x = 215.0f32;
+    let z = 1.732 * corner_x + 24.0 + 0.1;
+    let mut c = CharacterController::new(config, Vec3::new(200.0, -2000.0, z)).unwrap();
+    launch(&mut c, Vec3::new(0.0, 1000.0, 0.0));
+    let start = c.position();
+    let ticks = steps(&mut c, &w, run(Vec3::X), 250);
+    let last = ticks[249];
+    assert!((last.velocity.y - 1000.0).abs() < 1.0, "{}", last.velocity);
+    assert!(
+        last.position.z >= start.z - 1.0,
+        "lost {}",
+        start.z - last.position.z
+    );
+    // Quake 3's air control slides off it.
+    let mut c = CharacterController::new(ControllerConfig::default(), start).unwrap();
+    launch(&mut c, Vec3::new(0.0, 1000.0, 0.0));
+    let ticks = steps(&mut c, &w, run(Vec3::X), 250);
+    assert!(ticks[249].position.z < start.z - 500.0);
+}
+
+#[test]
+fn s72_jump_buffer() {
+    let w = world("box_room");
+    let drop = |buffer: f32, press: Option<usize>| {
+        let config = ControllerConfig {
+            jump_buffer: buffer,
+            land_jump_delay: 0.0,
+            ..ControllerConfig::default()
+        };
+        let mut c = standing(config, Vec3::new(0.0, 0.0, 100.0));
+        let mut landed = None;
+        let mut jumped = None;
+        for i in 0..120 {
+            let input = MoveInput {
+                jump: Some(i) == press,
+                ..IDLE
+            };
+            let o = c.step(w, &input);
+            if o.landed.is_some() && landed.is_none() {
+                landed = Some(i);
+            }
+            if o.jumped && jumped.is_none() {
+                jumped = Some(i);
+            }
+        }
+        (landed.unwrap(), jumped)
+    };
+    let (landing, _) = drop(0.0, None);
+    let press = landing + 1 - 12;
+    assert_eq!(drop(0.15, Some(press)).1, Some(landing + 1));
+    assert_eq!(drop(0.05, Some(press)).1, None);
+}
+
+#[test]
+fn s73_air_step_while_falling() {
+    for (falling, height, lands) in [
+        (true, 56.0, true),
+        (true, 64.0, false),
+        (false, 48.0, false),
+    ] {
+        let w = boxes(&[
+            ([-512.0, -256.0, -16.0], [512.0, 256.0, 0.0]),
+            ([0.0, -256.0, 0.0], [512.0, 256.0, height]),
+        ]);
+        let config = ControllerConfig {
+            air_step_falling: falling,
+            ..ControllerConfig::default()
+        };
+        let mut c = standing(config, Vec3::new(-15.0 - SKIN, 0.0, 0.0));
+        settle(&mut c, &w);
+        let jump = MoveInput {
+            jump: true,
+            ..run(Vec3::X)
+        };
+        assert!(c.step(&w, &jump).jumped);
+        steps(&mut c, &w, run(Vec3::X), 150);
+        let on_top = feet(&c).z > height as f32 - 1.0;
+        assert_eq!(on_top, lands, "{falling} {height}: feet {}", feet(&c).z);
+    }
+}
