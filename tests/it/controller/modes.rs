@@ -535,3 +535,41 @@ fn s73_air_step_while_falling() {
         assert_eq!(on_top, lands, "{falling} {height}: feet {}", feet(&c).z);
     }
 }
+
+/// `maps/movement.map` (Quake 2): its pool, water jump, ladder shaft and slick ramp.
+#[test]
+fn movement_map_pool_ladder_and_slick_ramp() {
+    let w = world("movement");
+    // Dropped into the pool: swims, never stands on its bottom dry.
+    let config = ControllerConfig::default();
+    let mut c = CharacterController::new(config, Vec3::new(-768.0, 0.0, 88.0)).unwrap();
+    let ticks = steps(&mut c, w, IDLE, 125);
+    assert!(ticks.iter().any(|t| t.outcome.activity == Activity::Swim));
+    assert_eq!(ticks[124].outcome.water_level, 3);
+    // The water jump onto the deck at x = -640 (surface 8 below the deck).
+    let origin = Vec3::new(-640.0 - 15.0 - SKIN, 0.0, -36.0 + 24.0);
+    let mut c = CharacterController::new(config, origin).unwrap();
+    assert!(c.step(w, &run(Vec3::X)).water_jumped);
+    steps(&mut c, w, run(Vec3::X), 60);
+    assert_eq!(c.ground().state, GroundState::Walkable);
+    assert!(feet(&c).z > -0.1 && c.position().x > -640.0);
+    // The ladder shaft: climbed to the balcony 256 up.
+    let mut c = player(Vec3::new(-384.0 - 15.0 - SKIN, 0.0, 0.0));
+    settle(&mut c, w);
+    let ticks = steps(&mut c, w, run(Vec3::X), 450);
+    assert!(ticks.iter().any(|t| t.outcome.activity == Activity::Ladder));
+    let config = *c.config();
+    let on_balcony = ticks
+        .iter()
+        .any(|t| t.ground == GroundState::Walkable && t.feet(&config).z > 255.0);
+    assert!(on_balcony);
+    // The slick ramp: no friction, so an idle character slides down it.
+    let mut c = player(Vec3::new(64.0, 352.0, 96.5));
+    let ticks = steps(&mut c, w, IDLE, 60);
+    assert!(ticks[59].position.x < 50.0, "{}", ticks[59].position);
+    assert!(
+        ticks
+            .iter()
+            .any(|t| t.outcome.ground_surface.contains(SurfaceFlags::SLICK))
+    );
+}
