@@ -16,7 +16,7 @@ use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::controller::{
     CharacterController, ControllerConfig, GroundState, MoveInput, MoveMode,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// A vector from a JSON array of three numbers.
 fn vec3(value: &Value, what: &str, line: usize) -> Result<Vec3, String> {
@@ -31,6 +31,11 @@ fn vec3(value: &Value, what: &str, line: usize) -> Result<Vec3, String> {
             .ok_or_else(|| format!("line {line}: `{what}` must hold numbers"))? as f32;
     }
     Ok(Vec3::from_array(out))
+}
+
+/// `[x,y,z]` with each f32 in its shortest round-trip form.
+fn triple(v: Vec3) -> String {
+    format!("[{:?},{:?},{:?}]", v.x, v.y, v.z)
 }
 
 /// Runs the replay; returns the output lines (each ending in a newline).
@@ -96,19 +101,21 @@ pub fn replay_world(
             GroundState::Steep => "steep",
             GroundState::Air => "air",
         };
-        let contents: Vec<&str> = outcome.contents.names().collect();
-        let line = json!({
-            "tick": tick,
-            "position": c.position().to_array(),
-            "velocity": c.velocity().to_array(),
-            "ground": ground,
-            "water_level": outcome.water_level,
-            "mode": outcome.activity.name(),
-            "crouched": c.crouched(),
-            "stuck": outcome.stuck,
-            "contents": contents,
-        });
-        out.push_str(&line.to_string());
+        let contents: Vec<Value> = outcome.contents.names().map(Value::from).collect();
+        // Keys in the contract's order; floats as f32's shortest round-trip text.
+        let line = format!(
+            "{{\"tick\":{tick},\"position\":{},\"velocity\":{},\"ground\":\"{ground}\",\
+             \"water_level\":{},\"mode\":\"{}\",\"crouched\":{},\"stuck\":{},\
+             \"contents\":{}}}",
+            triple(c.position()),
+            triple(c.velocity()),
+            outcome.water_level,
+            outcome.activity.name(),
+            c.crouched(),
+            outcome.stuck,
+            Value::from(contents),
+        );
+        out.push_str(&line);
         out.push('\n');
     }
     Ok(out)
