@@ -197,6 +197,7 @@ impl CharacterController {
     /// Advances one fixed tick of [`ControllerConfig::tick`] seconds.
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let mut outcome = MoveOutcome::default();
+        let raw_input = input;
         let input = sanitize(input);
         match self.state.mode {
             MoveMode::Frozen => {
@@ -216,7 +217,16 @@ impl CharacterController {
             }
             MoveMode::Walk | MoveMode::Fly => {}
         }
-        let flat_wish = Vec3::new(input.wish.x, input.wish.y, 0.0);
+        // Walking uses the wish's horizontal part at its own length (capped at 1), as Quake 3
+        // flattens the view's forward before normalizing.
+        let raw = Vec3::new(raw_input.wish.x, raw_input.wish.y, 0.0);
+        let flat_wish = if raw.is_finite() && raw.length_squared() > 1.0 {
+            raw.normalize_or_zero()
+        } else if raw.is_finite() {
+            raw
+        } else {
+            Vec3::ZERO
+        };
         self.state.walls = self.walls_still_touched(world);
         let dt = self.config.tick;
 

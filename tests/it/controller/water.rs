@@ -272,3 +272,30 @@ fn s54_quake2_current() {
     let v = c.velocity();
     assert!((v - Vec3::new(148.3, 0.0, -22.3)).length() < 1.0, "{v}");
 }
+
+#[test]
+fn s54_half_life_current_pushes_without_storing() {
+    let list = [
+        ([-512.0, -512.0, -16.0], [512.0, 512.0, 0.0], "floor"),
+        ([-512.0, -512.0, 0.0], [512.0, 512.0, 1024.0], "!cur_0water"),
+    ];
+    let w = crate::support::compile(crate::support::box_map(&list).as_bytes()).map;
+    assert_eq!(w.point_current(Vec3::new(0.0, 0.0, 500.0)), Vec3::X);
+    let config = ControllerConfig {
+        current_speed: 0.0,
+        current_push: 50.0,
+        ..ControllerConfig::default()
+    };
+    let mut c = CharacterController::new(config, Vec3::new(-400.0, 0.0, 524.0)).unwrap();
+    let x = c.position().x;
+    for _ in 0..125 {
+        c.step(&w, &IDLE);
+        assert!(c.velocity().x.abs() < 1e-3, "{}", c.velocity());
+    }
+    // 50 per level at level 3: 150 units in a second.
+    assert!(
+        (c.position().x - x - 150.0).abs() < 1.0,
+        "{}",
+        c.position().x - x
+    );
+}
