@@ -13,7 +13,8 @@ Per map: prints brush and entity counts, the bounding box and solid-brush overla
 (informational), and checks that every info_player_start / info_player_deathmatch
 box (-16,-16,-24)..(16,16,32) is clear of solid brushes and stands on a floor
 (the box moved down by 1 unit touches solid).
-Solid = every brush except liquids (all faces '*...') and trigger_* entities.
+Solid = every brush except liquids (all faces '*...', or Quake 2 liquid contents without
+the solid bit) and trigger_* entities.
 Exit status 1 on any failure.
 """
 import glob
@@ -123,7 +124,11 @@ def parse_map(text):
                     for _ in range(5):
                         num()
                     fmt = "standard"
-                faces.append({"pts": pts, "tex": tex, "fmt": fmt})
+                triple = None
+                if peek()[0] == "word":
+                    # Quake 2's contents, flags and value.
+                    triple = tuple(int(num()) for _ in range(3))
+                faces.append({"pts": pts, "tex": tex, "fmt": fmt, "triple": triple})
             take("sym", "}")
             ent["brushes"].append(faces)
         entities.append(ent)
@@ -359,7 +364,11 @@ def check_file(path):
             if p is None:
                 continue
             allp.append(p)
-            liquid = all(f["tex"].startswith("*") for f in faces)
+            liquid = all(
+                f["tex"].startswith("*")
+                or (f["triple"] is not None and f["triple"][0] & 0x38 and not f["triple"][0] & 1)
+                for f in faces
+            )
             if not liquid and not cls.startswith("trigger_"):
                 solids.append(("e%d/b%d(%s)" % (ei, bi, cls), p))
     if allp:

@@ -61,12 +61,23 @@ class Brush:
                 n = cross(sub(p0, p1), sub(p2, p1))
             self.faces.append((p0, p1, p2, n, tex or face_tex(n)))
 
+    triple = None  # Quake 2 (contents, flags, value) for every face, or None
+
     def text(self):
         out = []
         for (p0, p1, p2, n, tex) in self.faces:
             pts = " ".join("( %s )" % " ".join(fnum(c) for c in p) for p in (p0, p1, p2))
-            out.append("%s %s %s 0 1 1" % (pts, tex, tex_axes(n)))
+            line = "%s %s %s 0 1 1" % (pts, tex, tex_axes(n))
+            if self.triple is not None:
+                line += " %d %d %d" % self.triple
+            out.append(line)
         return out
+
+
+def q2(brush, contents=1, flags=0):
+    """Gives every face of `brush` the Quake 2 triple (contents, flags, 0)."""
+    brush.triple = (contents, flags, 0)
+    return brush
 
 
 def face_tex(n):
@@ -184,9 +195,9 @@ def room(x0, y0, x1, y1, h, t=16, zbot=None):
 
 
 # ----------------------------------------------------------------- writer
-def write_map(name, world, entities):
+def write_map(name, world, entities, game="Quake", fmt="Valve"):
     """world: list of brushes; entities: list of (keyvalues list, brushes list)."""
-    lines = ["// Game: Quake", "// Format: Valve", "// entity 0", "{",
+    lines = ["// Game: %s" % game, "// Format: %s" % fmt, "// entity 0", "{",
              '"mapversion" "220"', '"classname" "worldspawn"', '"wad" ""']
     for i, b in enumerate(world):
         lines.append("// brush %d" % i)
@@ -614,7 +625,56 @@ def hurt_pit():
     write_map("hurt_pit.map", floor + [ce] + walls, ents)
 
 
+# Quake 2 contents and surface flags (q_shared.h).
+Q2_SOLID, Q2_WATER, Q2_LADDER, Q2_CURRENT_0 = 1, 0x20, 0x2000_0000, 0x4_0000
+Q2_SLICK = 0x2
+
+
+def movement():
+    """Quake 2 room for movement-modes.md scenarios 46 on: a pool 128 deep with a deck 8
+    above its surface, a ladder shaft to a 256-high balcony, a slick ramp, a 60° surf ramp
+    and a jump pad (trigger_push) aimed at a target_position."""
+    x0, y0, x1, y1, h, t = -1024, -512, 1024, 512, 512, 16
+    px0, py0, px1, py1, depth = -896, -128, -640, 128, 128
+    zb = -depth - t
+    walls = [
+        box(x0 - t, y0 - t, zb, x0, y1 + t, h + t),
+        box(x1, y0 - t, zb, x1 + t, y1 + t, h + t),
+        box(x0, y0 - t, zb, x1, y0, h + t),
+        box(x0, y1, zb, x1, y1 + t, h + t),
+        box(x0, y0, h, x1, y1, h + t),  # ceiling
+    ]
+    floor = [
+        box(x0, y0, zb, px0, y1, 0),
+        box(px1, y0, zb, x1, y1, 0),
+        box(px0, y0, zb, px1, py0, 0),
+        box(px0, py1, zb, px1, y1, 0),
+        box(px0, py0, zb, px1, py1, -depth),  # pool bottom
+    ]
+    world = [q2(b) for b in walls + floor]
+    # Water up to 8 below the deck.
+    world.append(q2(box(px0, py0, -depth, px1, py1, -8, tex="e1u1/water"), Q2_WATER))
+    # Ladder shaft: a ladder wall whose face is x = -384 (facing -x), 256 high, with a
+    # balcony on top reaching back to x = -256.
+    world.append(q2(box(-384, -64, 0, -256, 64, 256, tex="e1u1/ladder"), Q2_SOLID | Q2_LADDER))
+    # Slick ramp rising along +x: 128 over 256 from x = -128, then a slick flat top to 256.
+    world.append(q2(prism([(-128, 0), (128, 128), (128, 0)], "y", 256, 448, tex="e1u1/slick"),
+                    Q2_SOLID, Q2_SLICK))
+    world.append(q2(box(128, 256, 0, 256, 448, 128, tex="e1u1/slick"), Q2_SOLID, Q2_SLICK))
+    # Surf ramp: 60° (rise 256 over run 148) rising along +x from x = 512, along y.
+    world.append(q2(prism([(512, 0), (660, 256), (660, 0)], "y", -448, 448)))
+    ents = [
+        start(-512, -256),
+        ([("classname", "trigger_push"), ("target", "pad_target"), ("speed", "1000")],
+         [q2(box(832, -32, 0, 896, 32, 8, tex="e1u1/trigger"), 0x4000_0000)]),
+        ([("classname", "target_position"), ("targetname", "pad_target"),
+          ("origin", "864 -256 256")], []),
+    ]
+    write_map("movement.map", world, ents, game="Quake 2", fmt="Quake2 (Valve)")
+
+
 if __name__ == "__main__":
+    movement()
     arena()
     stairs()
     slopes()

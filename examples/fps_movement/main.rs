@@ -30,6 +30,10 @@
 //! Same seed, same map: the same counts (the controller is deterministic; timings differ).
 //! Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
 //!
+//! `--headless --map M.map --replay IN.jsonl --ticks-out OUT.jsonl [--config C.toml]` runs
+//! the replay contract instead (`replay.rs`): one character driven by recorded inputs, one
+//! JSON line per tick.
+//!
 //! Without `--headless` (needs the `viewer` feature): the interactive mode (the map compiled
 //! with `--game` and `--shaders` too; `trigger_hurt` does nothing there),
 //! the top-down viewer of `trace_visualizer` with the camera following the character and
@@ -37,6 +41,7 @@
 //! the viewer's mouse and keys work too. `--frames N` exits 0 after N frames; no display or
 //! GPU adapter exits 2 with a message.
 
+mod replay;
 mod soak;
 
 use std::path::PathBuf;
@@ -92,6 +97,12 @@ struct Args {
     /// a Quake 3 map, over the built-in common/* tool shaders).
     #[arg(long = "shaders", value_name = "DIR")]
     shaders: Vec<PathBuf>,
+    /// Replay mode: the recorded inputs (JSON lines; see `replay.rs`).
+    #[arg(long, value_name = "IN.jsonl", requires = "ticks_out")]
+    replay: Option<PathBuf>,
+    /// Replay mode: where the per-tick output lines go.
+    #[arg(long, value_name = "OUT.jsonl", requires = "replay")]
+    ticks_out: Option<PathBuf>,
     /// Interactive mode: exit 0 after this many frames.
     #[arg(long)]
     frames: Option<u64>,
@@ -142,6 +153,14 @@ fn run(args: &Args) -> Result<(), String> {
         return interactive(args);
     }
     let path = args.map.as_deref().ok_or("--headless needs --map M.map")?;
+    if let (Some(input), Some(output)) = (&args.replay, &args.ticks_out) {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let text =
+            std::fs::read_to_string(input).map_err(|e| format!("{}: {e}", input.display()))?;
+        let lines = replay::replay(&bytes, &compile_options(args), load_config(args)?, &text)
+            .map_err(|e| format!("{}: {e}", input.display()))?;
+        return std::fs::write(output, lines).map_err(|e| format!("{}: {e}", output.display()));
+    }
     let options = SoakOptions {
         bots: args.bots,
         ticks: args.ticks,
@@ -173,6 +192,10 @@ fn run(args: &Args) -> Result<(), String> {
         let per_bot = summary.travelled / args.bots.max(1) as f32;
         let share = summary.grounded as f32 / moves.max(1) as f32;
         println!("  distance per bot: {per_bot:.0} units; ticks on walkable ground: {share:.3}");
+        println!(
+            "  ticks swimming: {}; on ladders: {}",
+            summary.swimming, summary.climbing
+        );
     }
     Ok(())
 }

@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::controller::{CharacterController, ControllerConfig, MoveInput, Tracer};
+use planeshift::controller::{Activity, CharacterController, ControllerConfig, MoveInput, Tracer};
 use planeshift::{CompiledMap, Entity, Game, MapFile, TraceShape, parse_map};
 use rayon::prelude::*;
 
@@ -72,6 +72,10 @@ pub struct SoakSummary {
     pub travelled: f32,
     /// Ticks that ended on walkable ground.
     pub grounded: usize,
+    /// Ticks spent swimming (water level 2 or 3, or the water jump).
+    pub swimming: usize,
+    /// Ticks spent on a ladder.
+    pub climbing: usize,
     /// The median wall time of one controller tick, ns.
     pub median_tick_ns: u32,
     /// The median wall time of one death check (the trigger query after a tick), ns; 0 when
@@ -128,6 +132,8 @@ pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> 
         deaths: reports.iter().map(|r| r.deaths).sum(),
         travelled: reports.iter().map(|r| r.travelled).sum(),
         grounded: reports.iter().map(|r| r.grounded).sum(),
+        swimming: reports.iter().map(|r| r.swimming).sum(),
+        climbing: reports.iter().map(|r| r.climbing).sum(),
         median_tick_ns: median(reports.iter().flat_map(|r| r.tick_ns.iter().copied())),
         median_touch_ns: median(reports.iter().flat_map(|r| r.touch_ns.iter().copied())),
     })
@@ -254,6 +260,10 @@ struct BotReport {
     travelled: f32,
     /// Ticks that ended on walkable ground.
     grounded: usize,
+    /// Ticks spent swimming.
+    swimming: usize,
+    /// Ticks spent on a ladder.
+    climbing: usize,
 }
 
 /// SplitMix64: a small seeded generator, so every bot's inputs replay exactly.
@@ -345,8 +355,13 @@ fn soak_bot(arena: &Arena<'_>, options: &SoakOptions, bot: usize) -> Result<BotR
         }
         let before = character.position();
         let started = Instant::now();
-        character.step(world, &input);
+        let outcome = character.step(world, &input);
         report.tick_ns.push(nanos_since(started));
+        match outcome.activity {
+            Activity::Swim => report.swimming += 1,
+            Activity::Ladder => report.climbing += 1,
+            _ => {}
+        }
         if character.overlaps(world) {
             report.inside_solid += 1;
         }

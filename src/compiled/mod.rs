@@ -11,6 +11,7 @@
 //! count, normal length and number in a usable map has been checked; a corrupt file is a
 //! typed [`LoadError`], never a panic and never an out-of-bounds access.
 
+mod currents;
 mod entities;
 mod features;
 mod materials;

@@ -13,10 +13,13 @@ use super::ground::{Ground, GroundState};
 use super::movers::carried_point;
 use super::slide::Slide;
 use super::step::{StepRules, step_slide};
-use super::tick::{CharacterState, MoveInput, MoveOutcome, WallContacts};
+use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
 use super::tracer::{Offset, Tracer};
 use super::unstuck::UnstuckTable;
 use super::{ground, slide};
+use crate::compiled::MaterialId;
+use crate::contents::Contents;
+use crate::surface::SurfaceFlags;
 use crate::tolerance::{MIN_MOVE_SPEED, SAME_PLANE_DOT, SNAP_MIN_CHANGE, WALL_PROBE};
 use crate::trace::{ModelPlacement, Trace, TraceShape};
 
@@ -48,14 +51,18 @@ use crate::trace::{ModelPlacement, Trace, TraceShape};
 /// ```
 #[derive(Clone, Debug)]
 pub struct CharacterController {
-    config: ControllerConfig,
-    state: CharacterState,
+    pub(super) config: ControllerConfig,
+    pub(super) state: CharacterState,
     stand_shape: TraceShape,
     crouch_shape: TraceShape,
     /// Where each shape's centre sits above the origin.
     stand_offset: Vec3,
     crouch_offset: Vec3,
     unstuck: UnstuckTable,
+    /// Ground friction factors per material (Source's surface friction), looked up in order.
+    material_friction: Vec<(MaterialId, f32)>,
+    /// Everything at the water level's sample points when last sampled.
+    pub(super) sampled_contents: Contents,
 }
 
 impl CharacterController {
@@ -89,12 +96,24 @@ impl CharacterController {
                 jump_held: false,
                 land_timer: 0.0,
                 walls: WallContacts::default(),
+                mode: MoveMode::Walk,
+                water_level: 0,
+                liquid: Contents::EMPTY,
+                ladder: None,
+                hold_ticks: 0,
+                water_jump_ticks: 0,
+                air_ticks: LAUNCHED,
+                press_ticks: u32::MAX,
+                teleports: 0,
+                launched: false,
             },
             stand_shape,
             crouch_shape,
             stand_offset,
             crouch_offset,
             unstuck: UnstuckTable::new(config.step_height),
+            material_friction: Vec::new(),
+            sampled_contents: Contents::EMPTY,
         })
     }
 
@@ -178,9 +197,37 @@ impl CharacterController {
     /// Advances one fixed tick of [`ControllerConfig::tick`] seconds.
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let mut outcome = MoveOutcome::default();
-        let mut input = sanitize(input);
+        let raw_input = input;
+        let input = sanitize(input);
+        match self.state.mode {
+            MoveMode::Frozen => {
+                // Quake 3 `PM_FREEZE`: nothing moves, nothing is remembered.
+                outcome.activity = Activity::Frozen;
+                self.report_water(&mut outcome);
+                return outcome;
+            }
+            MoveMode::Noclip => {
+                self.noclip_move(&input);
+                self.finish_timers(&input);
+                self.cap_velocity();
+                self.set_water_level(world);
+                outcome.activity = Activity::Noclip;
+                self.report_water(&mut outcome);
+                return outcome;
+            }
+            MoveMode::Walk | MoveMode::Fly => {}
+        }
+        // Walking uses the wish's horizontal part at its own length (capped at 1), as Quake 3
+        // flattens the view's forward before normalizing.
+        let raw = Vec3::new(raw_input.wish.x, raw_input.wish.y, 0.0);
+        let flat_wish = if raw.is_finite() && raw.length_squared() > 1.0 {
+            raw.normalize_or_zero()
+        } else if raw.is_finite() {
+            raw
+        } else {
+            Vec3::ZERO
+        };
         self.state.walls = self.walls_still_touched(world);
-        input.wish = self.state.walls.clip_wish(input.wish);
         let dt = self.config.tick;
 
         // 1. Never start a move inside solid.
@@ -188,42 +235,96 @@ impl CharacterController {
             outcome.stuck = true;
             self.state.velocity = Vec3::ZERO;
             self.state.jump_held = input.jump;
+            self.report_water(&mut outcome);
             return outcome;
         }
         // 2. Crouch or stand. Crouching only shrinks the shape and standing checks
         // headroom, so this state is free of solid: the tick falls back to it.
         self.update_crouch(world, input.crouch);
         let safe = self.state;
-        // 3. Ground.
-        let start_ground = self.find_ground(world, None);
+        // 3. Ground and water level (Quake 3 `PM_GroundTrace`, `PM_SetWaterLevel`).
+        let launched = std::mem::take(&mut self.state.launched);
+        let start_ground = if launched {
+            Ground::AIR
+        } else {
+            self.find_ground(world, None)
+        };
         self.state.ground = start_ground;
+        self.set_water_level(world);
         self.state.land_timer = (self.state.land_timer - dt).max(0.0);
-        // 4. Jump.
-        if input.jump
-            && !self.state.jump_held
-            && start_ground.is_walkable()
-            && self.state.land_timer <= 0.0
-        {
+        let fresh_press = input.jump && !self.state.jump_held;
+        if fresh_press {
+            self.state.press_ticks = 0;
+        }
+        if self.state.mode == MoveMode::Fly {
+            self.fly_move(world, &input, &mut outcome);
+            self.state.ground = self.find_ground(world, None);
+            self.state.jump_held = input.jump;
+            outcome.activity = Activity::Fly;
+            return self.end_tick(world, &input, safe, outcome);
+        }
+        // The wall memory keeps the wish out of walls; with Source's air cap or Quake 3's
+        // falling steps not in the air, where it would spoil surf ramps and wall-strafing
+        // and keep a falling character from pressing into a lip it could step onto.
+        let airborne = !start_ground.is_walkable();
+        let free_air = self.config.air_wish_cap.is_some() || self.config.air_step_falling;
+        let wish = if airborne && free_air {
+            flat_wish
+        } else {
+            self.state.walls.clip_wish(flat_wish)
+        };
+        let walk_input = MoveInput { wish, ..input };
+        // 4. Special moves: the water jump's flight, a ladder, swimming.
+        if self.state.water_jump_ticks > 0 {
+            self.water_jump_move(world, &mut outcome);
+            self.state.jump_held = input.jump;
+            outcome.activity = Activity::Swim;
+            return self.end_tick(world, &input, safe, outcome);
+        }
+        if self.ladder_move(world, &input, &mut outcome) {
+            self.state.jump_held = input.jump;
+            outcome.activity = Activity::Ladder;
+            return self.end_tick(world, &input, safe, outcome);
+        }
+        if self.state.water_level >= 2 {
+            self.swim_move(world, &input, &mut outcome);
+            self.state.jump_held = input.jump;
+            outcome.activity = Activity::Swim;
+            return self.end_tick(world, &input, safe, outcome);
+        }
+        // 5. Jump: a fresh press (or a held key with auto-hop, or a press buffered before
+        // the landing) on walkable ground, or within the coyote time after walking off it.
+        let buffered = self.config.jump_buffer > 0.0
+            && (self.state.press_ticks as f32) * dt <= self.config.jump_buffer;
+        let wants = fresh_press || buffered || (self.config.auto_hop && input.jump);
+        let coyote = self.config.coyote_time > 0.0
+            && self.state.air_ticks != LAUNCHED
+            && self.state.air_ticks > 0
+            && (self.state.air_ticks as f32) * dt <= self.config.coyote_time
+            && self.state.velocity.z <= 0.0;
+        if wants && (start_ground.is_walkable() || coyote) && self.state.land_timer <= 0.0 {
             self.state.velocity.z = self.config.jump_speed;
             self.state.ground = Ground::AIR;
+            self.state.air_ticks = LAUNCHED;
+            self.state.press_ticks = u32::MAX;
             outcome.jumped = true;
         }
         self.state.jump_held = input.jump;
-        // 5. Move.
+        // 6. Move.
         let fall_speed = -self.state.velocity.z;
         let walking = self.state.ground.is_walkable();
         if walking {
-            self.walk_move(world, &input, &mut outcome);
+            self.walk_move(world, &walk_input, &mut outcome);
         } else {
-            self.air_move(world, &input, &mut outcome);
+            self.air_move(world, &walk_input, &mut outcome);
         }
-        // 6. Snap down onto walkable ground after walking off a step or down a slope.
+        // 7. Snap down onto walkable ground after walking off a step or down a slope.
         let below = if walking {
             self.snap_to_ground(world, start_ground.normal, &mut outcome)
         } else {
             None
         };
-        // 7. Ground again (from the snap's sweep when there was one), landing, and the
+        // 8. Ground again (from the snap's sweep when there was one), landing, and the
         // end-of-tick check.
         let walked_on = start_ground.normal.filter(|_| walking);
         let ground = self.find_ground_with(world, walked_on, below.as_ref());
@@ -233,23 +334,113 @@ impl CharacterController {
                 // Follow the ground's change of slope without losing speed (Quake 3).
                 self.state.velocity = redirect_along(self.state.velocity, normal);
             } else {
-                // Landing absorbs the speed into the ground.
+                // Landing absorbs the speed into the ground; in water it costs nothing.
                 let into = self.state.velocity.dot(normal).min(0.0);
                 self.state.velocity -= normal * into;
                 outcome.landed = Some(fall_speed.max(0.0));
-                if fall_speed > self.config.hard_landing_speed {
+                let wet = self.state.water_level > 0;
+                if fall_speed > self.config.hard_landing_speed && !wet {
                     self.state.land_timer = self.config.land_jump_delay;
                 }
             }
         }
         self.state.ground = ground;
+        outcome.activity = Activity::Walk;
+        self.end_tick(world, &input, safe, outcome)
+    }
+
+    /// The end of every tick that moved: timers, the velocity cap, the end-of-tick check,
+    /// the water level and the reports.
+    fn end_tick<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        safe: CharacterState,
+        mut outcome: MoveOutcome,
+    ) -> MoveOutcome {
+        self.finish_timers(input);
+        self.cap_velocity();
         let broken = !self.state.position.is_finite() || !self.state.velocity.is_finite();
         if broken || !self.recover(world, &mut outcome) {
             // Nothing free in reach: undo the move rather than end inside solid.
             self.state = safe;
             self.state.velocity = Vec3::ZERO;
         }
+        self.set_water_level(world);
+        self.report_water(&mut outcome);
+        outcome.ground_surface = self.state.ground.surface;
+        outcome.ground_material = self.state.ground.material;
+        let mut surfaces = self.state.ground.surface;
+        for touch in outcome.touches.as_slice() {
+            surfaces |= touch.surface;
+        }
+        outcome.surfaces = surfaces;
         outcome
+    }
+
+    /// Counts the tick down on every timer and clock (after the move: a 200 ms hold covers
+    /// 25 moves at 8 ms).
+    fn finish_timers(&mut self, input: &MoveInput) {
+        let state = &mut self.state;
+        state.hold_ticks = state.hold_ticks.saturating_sub(1);
+        state.water_jump_ticks = state.water_jump_ticks.saturating_sub(1);
+        state.press_ticks = state.press_ticks.saturating_add(1);
+        if state.ground.is_walkable() {
+            state.air_ticks = 0;
+        } else if state.air_ticks != LAUNCHED {
+            state.air_ticks = state.air_ticks.saturating_add(1).min(LAUNCHED - 1);
+        }
+        if !input.jump && state.press_ticks == u32::MAX {
+            state.press_ticks = u32::MAX - 1;
+        }
+    }
+
+    /// Source `CheckVelocity`: each axis within ±`max_velocity`.
+    pub(super) fn cap_velocity(&mut self) {
+        if let Some(cap) = self.config.max_velocity {
+            self.state.velocity = self
+                .state
+                .velocity
+                .clamp(Vec3::splat(-cap), Vec3::splat(cap));
+        }
+    }
+
+    /// Copies the state's water level and liquid into the outcome.
+    fn report_water(&self, outcome: &mut MoveOutcome) {
+        outcome.water_level = self.state.water_level;
+        outcome.liquid = self.state.liquid;
+        outcome.contents = self.sampled_contents;
+    }
+
+    /// Ground friction factors per material, replacing any given before (Source's surface
+    /// friction, bevy_ahoy's friction coefficient): the ground friction on a side of
+    /// `material` is multiplied by its factor; unlisted materials keep 1. The table is
+    /// searched in order, so list each material once.
+    pub fn set_material_friction(&mut self, table: &[(MaterialId, f32)]) {
+        self.material_friction.clear();
+        self.material_friction.extend(
+            table
+                .iter()
+                .filter(|(_, f)| f.is_finite() && *f >= 0.0)
+                .copied(),
+        );
+    }
+
+    /// The ground friction factor of the ground under the character: 0 on a slick surface
+    /// (Quake 3 `SURF_SLICK`), during a knockback hold (`PMF_TIME_KNOCKBACK`) or at water
+    /// level 2 and above, else the material's factor.
+    pub(super) fn ground_friction_factor(&self) -> f32 {
+        let ground = &self.state.ground;
+        if ground.surface.contains(SurfaceFlags::SLICK)
+            || self.state.hold_ticks > 0
+            || self.state.water_level > 1
+        {
+            return 0.0;
+        }
+        ground
+            .material
+            .and_then(|m| self.material_friction.iter().find(|(id, _)| *id == m))
+            .map_or(1.0, |(_, f)| *f)
     }
 
     /// Carries the character with model `model` as it moves from `before` to `after`
@@ -362,7 +553,11 @@ impl CharacterController {
 
     /// The ground under the character now; rising faster than walking on the ground (the
     /// tick's starting ground, if given, or the ground found) could explain means air.
-    fn find_ground<T: Tracer + ?Sized>(&self, world: &T, walked_on: Option<Vec3>) -> Ground {
+    pub(super) fn find_ground<T: Tracer + ?Sized>(
+        &self,
+        world: &T,
+        walked_on: Option<Vec3>,
+    ) -> Ground {
         self.find_ground_with(world, walked_on, None)
     }
 
@@ -415,23 +610,43 @@ impl CharacterController {
         let dt = self.config.tick;
         let normal = self.state.ground.normal.unwrap_or(Vec3::Z);
         let mut velocity = self.state.velocity;
-        // Whatever still heads into the ground is gone (a landing last tick).
-        velocity -= normal * velocity.dot(normal).min(0.0);
-        velocity = self.friction(velocity);
+        let factor = self.ground_friction_factor();
+        let held = factor == 0.0;
+        if held {
+            // Slick or held (Quake 3 `PM_WalkMove`): gravity before the ground clip, so a
+            // slick slope is slid down.
+            velocity.z -= self.config.gravity * dt;
+        }
+        // Small upward impulses (movement-modes.md 5.4): what is left along the ground
+        // normal goes, whatever the horizontal speed; only rising faster than the ground
+        // limit (`find_ground`) leaves the ground.
+        velocity -= normal * velocity.dot(normal);
+        velocity = self.friction(velocity, factor);
         let scale = if self.state.crouched {
             self.config.crouch_speed_scale
         } else {
             1.0
         };
         let wish = input.wish * scale;
-        let wish_speed = wish.length() * self.config.max_speed;
+        let mut wish_speed = wish.length() * self.config.max_speed;
+        if self.state.water_level > 0 {
+            // Wading (Quake 3 `PM_WalkMove`): at level 1, 266.7 of 320.
+            let level = f32::from(self.state.water_level);
+            let wade = 1.0 - (1.0 - self.config.swim_scale) * level / 3.0;
+            wish_speed = wish_speed.min(self.config.max_speed * wade);
+        }
         let wish_dir = slide::clip_velocity(wish, normal).normalize_or_zero();
-        velocity = accelerate(velocity, wish_dir, wish_speed, self.config.accelerate * dt);
+        let accel = if held {
+            self.config.air_accelerate
+        } else {
+            self.config.accelerate
+        };
+        velocity = accelerate(velocity, wish_dir, wish_speed, accel * dt);
         self.state.velocity = velocity;
         if velocity.truncate().length_squared() == 0.0 {
             return;
         }
-        self.move_with(world, Some(normal), true, outcome);
+        self.move_with(world, Some(normal), true, true, outcome);
     }
 
     fn air_move<T: Tracer + ?Sized>(
@@ -443,11 +658,14 @@ impl CharacterController {
         let dt = self.config.tick;
         let wish_speed = input.wish.length() * self.config.max_speed;
         let wish_dir = input.wish.normalize_or_zero();
-        let mut velocity = accelerate(
-            self.state.velocity,
+        // Quake 3 `PM_AirMove` runs `PM_Friction`: in the air only its water part.
+        let velocity = self.friction(self.state.velocity, 0.0);
+        let mut velocity = air_accelerate(
+            velocity,
             wish_dir,
             wish_speed,
             self.config.air_accelerate * dt,
+            self.config.air_wish_cap,
         );
         let steep = self
             .state
@@ -461,16 +679,18 @@ impl CharacterController {
         let half_drop = 0.5 * self.config.gravity * dt;
         velocity.z -= half_drop;
         self.state.velocity = velocity;
-        self.move_with(world, steep, false, outcome);
+        self.move_with(world, steep, false, true, outcome);
         self.state.velocity.z -= half_drop;
     }
 
-    /// One step-slide move with the current velocity for one tick.
-    fn move_with<T: Tracer + ?Sized>(
+    /// One step-slide move with the current velocity for one tick (a plain slide without
+    /// `steps`: Quake 3 `PM_SlideMove`).
+    pub(super) fn move_with<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         ground: Option<Vec3>,
         walking: bool,
+        steps: bool,
         outcome: &mut MoveOutcome,
     ) {
         let view = Offset {
@@ -485,10 +705,11 @@ impl CharacterController {
             walking,
         };
         let rules = StepRules {
-            step_height: self.config.step_height,
+            step_height: if steps { self.config.step_height } else { 0.0 },
             walkable_normal_z: self.config.walkable_normal_z,
             min_tread: self.config.min_step_tread * 2.0 * self.config.shape.half_width(),
             grounded: walking,
+            falling_steps: self.config.air_step_falling,
         };
         let result = step_slide(
             &slide,
@@ -533,17 +754,51 @@ impl CharacterController {
         (self.config.step_height >= self.config.ground_probe).then_some(trace)
     }
 
-    /// Quake 3 `PM_Friction` on walkable ground.
-    fn friction(&self, velocity: Vec3) -> Vec3 {
-        let speed = velocity.truncate().length();
+    /// Quake 3 `PM_Friction`: ground friction times `ground_factor` on the horizontal
+    /// speed (0 in the air), plus water friction on the full speed at water level 1 and
+    /// above.
+    pub(super) fn friction(&self, velocity: Vec3, ground_factor: f32) -> Vec3 {
+        let level = f32::from(self.state.water_level);
+        let speed = if ground_factor > 0.0 {
+            velocity.truncate().length()
+        } else {
+            velocity.length()
+        };
         if speed < MIN_MOVE_SPEED {
-            return Vec3::new(0.0, 0.0, velocity.z);
+            if ground_factor > 0.0 {
+                return Vec3::new(0.0, 0.0, velocity.z);
+            }
+            return velocity;
         }
-        let control = speed.max(self.config.stop_speed);
-        let drop = control * self.config.friction * self.config.tick;
+        let dt = self.config.tick;
+        let mut drop = 0.0;
+        if ground_factor > 0.0 {
+            let control = speed.max(self.config.stop_speed);
+            drop += control * self.config.friction * ground_factor * dt;
+        }
+        drop += speed * self.config.water_friction * level * dt;
+        if drop == 0.0 {
+            return velocity;
+        }
         velocity * ((speed - drop).max(0.0) / speed)
     }
+
+    /// The shape and its centre's offset above the origin.
+    pub(super) fn view<'a, T: Tracer + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
+        Offset {
+            world,
+            offset: self.offset(),
+        }
+    }
+
+    /// The shape in use (crate side).
+    pub(super) fn current_shape(&self) -> &TraceShape {
+        self.shape()
+    }
 }
+
+/// [`CharacterState::air_ticks`] after a jump, launch or teleport: no coyote jump.
+pub(super) const LAUNCHED: u32 = u32::MAX;
 
 /// The shape for a character of `height`, and where its centre sits above the origin.
 fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3)> {
@@ -574,9 +829,28 @@ fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3
 
 /// Quake 2's accelerate: add speed along `wish_dir` up to `wish_speed`, at most
 /// `accel_dt · wish_speed` per tick. Leaves speed beyond the wish untouched (strafe-jumping).
-fn accelerate(velocity: Vec3, wish_dir: Vec3, wish_speed: f32, accel_dt: f32) -> Vec3 {
+pub(super) fn accelerate(velocity: Vec3, wish_dir: Vec3, wish_speed: f32, accel_dt: f32) -> Vec3 {
     let current = velocity.dot(wish_dir);
     let add = wish_speed - current;
+    if add <= 0.0 {
+        return velocity;
+    }
+    velocity + wish_dir * (accel_dt * wish_speed).min(add)
+}
+
+/// [`accelerate`] with Source's air speed cap (`AirAccelerate`): the speed counted against
+/// the velocity along the wish is at most `cap`, while the step keeps the full wish.
+fn air_accelerate(
+    velocity: Vec3,
+    wish_dir: Vec3,
+    wish_speed: f32,
+    accel_dt: f32,
+    cap: Option<f32>,
+) -> Vec3 {
+    let Some(cap) = cap else {
+        return accelerate(velocity, wish_dir, wish_speed, accel_dt);
+    };
+    let add = wish_speed.min(cap) - velocity.dot(wish_dir);
     if add <= 0.0 {
         return velocity;
     }
@@ -591,7 +865,7 @@ fn redirect_along(velocity: Vec3, normal: Vec3) -> Vec3 {
 }
 
 fn sanitize(input: &MoveInput) -> MoveInput {
-    let mut wish = Vec3::new(input.wish.x, input.wish.y, 0.0);
+    let mut wish = input.wish;
     if !wish.is_finite() {
         wish = Vec3::ZERO;
     }

@@ -147,6 +147,110 @@ pub struct ControllerConfig {
     ///
     /// In [0.0001, 0.2] s.
     pub tick: f32,
+    /// Eye height above the feet when standing, units (Quake 3 `DEFAULT_VIEWHEIGHT` 26 above
+    /// the origin, so 50). The water level samples the feet + 1, half this (rounded down, as
+    /// Quake 3's integer `sample1`) and this (`PM_SetWaterLevel`).
+    ///
+    /// In [1, 4096] units.
+    pub eye_height: f32,
+    /// Eye height above the feet when crouched (Quake 3 `CROUCH_VIEWHEIGHT` 12: 36).
+    ///
+    /// In [1, 4096] units.
+    pub crouch_eye_height: f32,
+    /// Swimming speed as a fraction of `max_speed` (Quake 3 `pm_swimScale` 0.5). Wading at
+    /// water level 1 caps the wish at `max_speed · (1 − (1 − swim_scale)/3)` (Quake 3
+    /// `PM_WalkMove`).
+    ///
+    /// In [0, 1].
+    pub swim_scale: f32,
+    /// Acceleration in water (Quake 3 `pm_wateraccelerate` 4), as `accelerate`.
+    ///
+    /// In [0, 1000] per second.
+    pub water_accelerate: f32,
+    /// Water friction per second and per water level, on the full 3-D speed (Quake 3
+    /// `pm_waterfriction` 1).
+    ///
+    /// In [0, 1000] per second.
+    pub water_friction: f32,
+    /// Sinking speed of an idle swimmer, units/s (Quake 3 `PM_WaterMove`'s 60).
+    ///
+    /// In [0, 100000] units/s.
+    pub sink_speed: f32,
+    /// Upward speed of the water jump out onto a ledge, units/s (Quake 3 350).
+    ///
+    /// In [0, 100000] units/s.
+    pub water_jump_speed: f32,
+    /// Forward speed of the water jump, units/s (Quake 3 200).
+    ///
+    /// In [0, 100000] units/s.
+    pub water_jump_forward: f32,
+    /// Longest water jump without control, seconds (Quake 3 2000 ms); it ends sooner once
+    /// falling or on ground.
+    ///
+    /// In [0, 60] s.
+    pub water_jump_time: f32,
+    /// Quake 2 currents: speed added to a swimmer's wish along the current (`pm_waterspeed`
+    /// 400; halved at water level 1 on ground; `PM_AddCurrents`). 0 disables.
+    ///
+    /// In [0, 100000] units/s.
+    pub current_speed: f32,
+    /// Half-Life and Source currents: speed per water level added to the motion (never
+    /// stored in the velocity) along the current (50; `PM_CheckWater`). 0 (default)
+    /// disables.
+    ///
+    /// In [0, 100000] units/s.
+    pub current_push: f32,
+    /// Climbing speed on a ladder, units/s (Source `MAX_CLIMB_SPEED` 200).
+    ///
+    /// In [0, 100000] units/s.
+    pub ladder_speed: f32,
+    /// Speed of a jump off a ladder, along its normal, units/s (Source 270).
+    ///
+    /// In [0, 100000] units/s.
+    pub ladder_jump_speed: f32,
+    /// Speed of noclip and fly modes, units/s (Quake 3: spectators 400).
+    ///
+    /// In (0, 100000] units/s.
+    pub fly_speed: f32,
+    /// Fly-mode friction per second on the 3-D speed (Quake 3 `pm_spectatorfriction` 5).
+    ///
+    /// In [0, 1000] per second.
+    pub fly_friction: f32,
+    /// Fly-mode acceleration (Quake 3 `pm_flyaccelerate` 8).
+    ///
+    /// In [0, 1000] per second.
+    pub fly_accelerate: f32,
+    /// Largest speed along each axis, units/s (Source `sv_maxvelocity` 3500); `None` (the
+    /// default, Quake 3) caps nothing. Applied after every velocity change.
+    ///
+    /// In (0, 100000] units/s.
+    pub max_velocity: Option<f32>,
+    /// Source's air speed cap (`GetAirSpeedCap` 30): in the air the wish speed counted
+    /// against the velocity is at most this, while the step keeps the full wish
+    /// (`AirAccelerate`), so air-strafing and surfing work. `None` (default): Quake 3's air
+    /// control. With the cap the wall memory does not clip the air wish and steep ground
+    /// is not treated as a wall, so a surf ramp is not spoiled.
+    ///
+    /// In (0, 100000] units/s.
+    pub air_wish_cap: Option<f32>,
+    /// A held jump key jumps again on every landing (auto-hop). Default off: the key must go
+    /// down again.
+    pub auto_hop: bool,
+    /// Coyote time: a jump pressed within this long after leaving walkable ground still
+    /// jumps (once), seconds (bevy_ahoy 0.1). 0 (default) disables.
+    ///
+    /// In [0, 60] s.
+    pub coyote_time: f32,
+    /// Jump buffer: a press this long before landing jumps on the landing tick, seconds
+    /// (bevy_ahoy 0.15). 0 (default) disables.
+    ///
+    /// In [0, 60] s.
+    pub jump_buffer: f32,
+    /// Steps up while falling (Quake 3 `PM_StepSlideMove` refuses only while rising), so a
+    /// falling character catches a lip up to `step_height` above its feet; the wall memory
+    /// then does not clip the air wish (the character keeps pressing into the lip). Default
+    /// off: stepping in the air needs walkable ground within a step below.
+    pub air_step_falling: bool,
 }
 
 impl Default for ControllerConfig {
@@ -172,6 +276,28 @@ impl Default for ControllerConfig {
             ground_probe: 0.25,
             airborne_rise_speed: 140.0,
             tick: 0.008,
+            eye_height: 50.0,
+            crouch_eye_height: 36.0,
+            swim_scale: 0.5,
+            water_accelerate: 4.0,
+            water_friction: 1.0,
+            sink_speed: 60.0,
+            water_jump_speed: 350.0,
+            water_jump_forward: 200.0,
+            water_jump_time: 2.0,
+            current_speed: 400.0,
+            current_push: 0.0,
+            ladder_speed: 200.0,
+            ladder_jump_speed: 270.0,
+            fly_speed: 400.0,
+            fly_friction: 5.0,
+            fly_accelerate: 8.0,
+            max_velocity: None,
+            air_wish_cap: None,
+            auto_hop: false,
+            coyote_time: 0.0,
+            jump_buffer: 0.0,
+            air_step_falling: false,
         }
     }
 }
@@ -388,6 +514,159 @@ impl ControllerConfig {
                 true,
                 MAX_TICK,
                 "in [0.0001, 0.2] s (Quake 3's longest command is 0.2 s)",
+            ),
+            (
+                "eye_height",
+                self.eye_height,
+                1.0,
+                true,
+                MAX_CHARACTER_HEIGHT,
+                "in [1, 4096] units",
+            ),
+            (
+                "crouch_eye_height",
+                self.crouch_eye_height,
+                1.0,
+                true,
+                MAX_CHARACTER_HEIGHT,
+                "in [1, 4096] units",
+            ),
+            ("swim_scale", self.swim_scale, 0.0, true, 1.0, "in [0, 1]"),
+            (
+                "water_accelerate",
+                self.water_accelerate,
+                0.0,
+                true,
+                MAX_CONFIG_RATE,
+                "in [0, 1000] per second",
+            ),
+            (
+                "water_friction",
+                self.water_friction,
+                0.0,
+                true,
+                MAX_CONFIG_RATE,
+                "in [0, 1000] per second",
+            ),
+            (
+                "sink_speed",
+                self.sink_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "water_jump_speed",
+                self.water_jump_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "water_jump_forward",
+                self.water_jump_forward,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "water_jump_time",
+                self.water_jump_time,
+                0.0,
+                true,
+                MAX_CONFIG_DELAY,
+                "in [0, 60] s",
+            ),
+            (
+                "current_speed",
+                self.current_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "current_push",
+                self.current_push,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "ladder_speed",
+                self.ladder_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "ladder_jump_speed",
+                self.ladder_jump_speed,
+                0.0,
+                true,
+                MAX_CONFIG_SPEED,
+                "in [0, 100000] units/s",
+            ),
+            (
+                "fly_speed",
+                self.fly_speed,
+                0.0,
+                false,
+                MAX_CONFIG_SPEED,
+                "in (0, 100000] units/s",
+            ),
+            (
+                "fly_friction",
+                self.fly_friction,
+                0.0,
+                true,
+                MAX_CONFIG_RATE,
+                "in [0, 1000] per second",
+            ),
+            (
+                "fly_accelerate",
+                self.fly_accelerate,
+                0.0,
+                true,
+                MAX_CONFIG_RATE,
+                "in [0, 1000] per second",
+            ),
+            (
+                "max_velocity",
+                self.max_velocity.unwrap_or(MAX_CONFIG_SPEED),
+                0.0,
+                false,
+                MAX_CONFIG_SPEED,
+                "in (0, 100000] units/s",
+            ),
+            (
+                "air_wish_cap",
+                self.air_wish_cap.unwrap_or(MAX_CONFIG_SPEED),
+                0.0,
+                false,
+                MAX_CONFIG_SPEED,
+                "in (0, 100000] units/s",
+            ),
+            (
+                "coyote_time",
+                self.coyote_time,
+                0.0,
+                true,
+                MAX_CONFIG_DELAY,
+                "in [0, 60] s",
+            ),
+            (
+                "jump_buffer",
+                self.jump_buffer,
+                0.0,
+                true,
+                MAX_CONFIG_DELAY,
+                "in [0, 60] s",
             ),
         ];
         for (field, value, lowest, closed, highest, rule) in ranges {

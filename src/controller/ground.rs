@@ -11,7 +11,8 @@
 use glam::Vec3;
 
 use super::tracer::Tracer;
-use crate::compiled::Plane;
+use crate::compiled::{MaterialId, Plane};
+use crate::surface::SurfaceFlags;
 use crate::tolerance::{SAME_PLANE_DOT, SURFACE_CLIP_EPSILON};
 use crate::trace::{Trace, TraceShape};
 
@@ -39,6 +40,11 @@ pub struct Ground {
     /// The model under the feet: `Some(0)` for the world, `Some(k)` for submodel `*k`;
     /// `None` in the air.
     pub model: Option<usize>,
+    /// The surface flags of the side under the feet (slick, metal steps...); empty in the
+    /// air.
+    pub surface: SurfaceFlags,
+    /// The material of the side under the feet; `None` in the air.
+    pub material: Option<MaterialId>,
 }
 
 impl Ground {
@@ -48,6 +54,8 @@ impl Ground {
         normal: None,
         plane: None,
         model: None,
+        surface: SurfaceFlags::EMPTY,
+        material: None,
     };
 
     /// Whether the character stands on walkable ground.
@@ -92,6 +100,8 @@ pub(super) fn ground_hit<T: Tracer + ?Sized>(
             normal: Some(normal),
             plane: Some(plane),
             model: trace.model,
+            surface: trace.surface,
+            material: trace.material,
         };
     }
     if normal.z <= 0.0 {
@@ -129,6 +139,8 @@ pub(super) fn ground_hit<T: Tracer + ?Sized>(
                 normal: Some(support),
                 plane: Some(plane),
                 model: trace.model,
+                surface: trace.surface,
+                material: trace.material,
             };
         }
     }
@@ -137,6 +149,8 @@ pub(super) fn ground_hit<T: Tracer + ?Sized>(
         normal: Some(normal),
         plane: Some(plane),
         model: trace.model,
+        surface: trace.surface,
+        material: trace.material,
     }
 }
 

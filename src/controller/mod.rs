@@ -16,6 +16,12 @@
 //! 6. walking off a step or down a slope snaps back onto walkable ground within a step;
 //! 7. find the ground again; if the shape ended overlapping solid, recover or undo the tick.
 //!
+//! Beyond dry land (movement-modes.md): the water level (0–3) picks swimming at 2 and above
+//! (`water`), a ladder probe picks climbing (`ladder`), the water jump's timer its flight;
+//! slick ground and a knockback hold take the ground friction away; noclip, fly and frozen
+//! modes (`modes`); knockback, launches and teleports (`impulse`); Source's air speed cap,
+//! auto-hop, coyote time, jump buffering and stepping while falling as configuration.
+//!
 //! Guarantees: a tick never ends with the shape overlapping solid unless it started there
 //! and no free spot was in reach (then it stays put and says so); the same inputs give
 //! bit-identical results (no clocks, no randomness, no hashing, f32 only); no heap
@@ -24,18 +30,24 @@
 mod character;
 mod config;
 mod ground;
+mod impulse;
+mod ladder;
+mod modes;
 mod movers;
 mod slide;
 mod step;
 mod tick;
 mod tracer;
 mod unstuck;
+mod water;
 
 pub use character::CharacterController;
 pub use config::{CharacterShape, ConfigError, ControllerConfig};
 pub use ground::{Ground, GroundState};
 pub use movers::{Mover, WorldWithMovers, carried_point};
-pub use tick::{CharacterState, MoveInput, MoveOutcome, Touch, TouchList, WallContacts};
+pub use tick::{
+    Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, Touch, TouchList, WallContacts,
+};
 pub use tracer::Tracer;
 
 #[cfg(doc)]

@@ -50,6 +50,16 @@ impl Tracer for WorldWithMovers<'_> {
         }
         best
     }
+
+    /// The static world's contents ([`CompiledMap::point_contents`]); movers carry none yet
+    /// (a moving water volume is not supported).
+    fn contents(&self, point: Vec3) -> Contents {
+        self.map.point_contents(point)
+    }
+
+    fn current(&self, point: Vec3) -> Vec3 {
+        self.map.point_current(point)
+    }
 }
 
 /// Where a point riding on a model goes when the model moves from `before` to `after`.

@@ -7,7 +7,8 @@
 //!   ahead, and goes farther horizontally than the plain slide (Source), so steep tops,
 //!   narrow ledges and walls are not climbed and sliding along a wall gains no speed;
 //! - stepping needs ground: walkable ground under the feet, or within `step_height` below
-//!   them (Quake 3), so a jump rising into a ledge does not step.
+//!   them, so a jump rising into a ledge does not step; with `falling_steps` a character
+//!   that is not rising steps anyway (Quake 3's rule).
 
 use glam::Vec3;
 
@@ -24,6 +25,9 @@ pub(super) struct StepRules {
     pub min_tread: f32,
     /// The character stood on walkable ground when the move began.
     pub grounded: bool,
+    /// Step in the air whenever not rising, ground below or not (Quake 3
+    /// `PM_StepSlideMove` refuses only while `velocity[2] > 0`).
+    pub falling_steps: bool,
 }
 
 /// The outcome of a step-slide move.
@@ -51,7 +55,8 @@ pub(super) fn step_slide<T: Tracer + ?Sized>(
         return keep_plain;
     }
     let (world, shape) = (slide.world, slide.shape);
-    if !rules.grounded {
+    let falling_step = rules.falling_steps && velocity.z <= 0.0;
+    if !rules.grounded && !falling_step {
         // In the air, step only with walkable ground within a step below (Quake 3).
         let below = world.trace(shape, start, start - Vec3::Z * rules.step_height);
         let ground_near = below.hit()
@@ -75,14 +80,28 @@ pub(super) fn step_slide<T: Tracer + ?Sized>(
     // Down by the height gained, onto walkable ground.
     let down = world.trace(shape, across.position, across.position - Vec3::Z * raised);
     let landing = down.normal.filter(|n| n.z >= rules.walkable_normal_z);
+    let horizontal = |p: Vec3| (p - start).truncate().length();
+    let gain = horizontal(down.end) - horizontal(plain.position);
+    // Quake 3 in the air keeps any raised move that got farther, landed or not, so a
+    // character falling against a lip inches over it and then lands on it.
+    let quake3_air = falling_step && !rules.grounded && !down.all_solid && gain > 0.0;
     let Some(landing) = landing.filter(|_| down.hit() && !down.all_solid) else {
+        if quake3_air {
+            return StepResult {
+                slide: SlideResult {
+                    position: down.end,
+                    velocity: across.velocity,
+                    blocked: across.blocked,
+                    walls: across.walls,
+                },
+                climbed: (down.end.z - start.z).max(0.0),
+            };
+        }
         touches.truncate(touched_before_step);
         return keep_plain;
     };
     let climbed = down.end.z - start.z;
-    let horizontal = |p: Vec3| (p - start).truncate().length();
-    let gain = horizontal(down.end) - horizontal(plain.position);
-    if gain <= STEP_MIN_GAIN {
+    if gain <= STEP_MIN_GAIN && !quake3_air {
         touches.truncate(touched_before_step);
         return keep_plain;
     }

@@ -1,5 +1,6 @@
 //! What one tick takes, gives and keeps: [`MoveInput`], [`MoveOutcome`] with its
-//! [`TouchList`], and [`CharacterState`] with its [`WallContacts`].
+//! [`TouchList`], and [`CharacterState`] with its [`WallContacts`], [`MoveMode`] and
+//! [`Activity`].
 //!
 //! Takes nothing; gives plain data with fixed capacity (no allocation per tick). Guarantees:
 //! a touch list holds each (model, plane) once, in hit order, at most `MAX_TOUCHES` (32); wall
@@ -8,21 +9,99 @@
 use glam::Vec3;
 
 use super::ground::Ground;
+use crate::compiled::MaterialId;
 use crate::compiled::Plane;
 use crate::contents::Contents;
+use crate::surface::SurfaceFlags;
 use crate::tolerance::{CONE_SLACK, MAX_CLIP_PLANES, MAX_TOUCHES, SAME_PLANE_DOT};
 use crate::trace::Trace;
 
 /// What the player asks for in one tick.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MoveInput {
-    /// Wanted horizontal direction and strength, in the world frame: x and y, length at most
-    /// 1 (longer is normalized; z and non-finite values are ignored).
+    /// Wanted direction and strength, in the world frame, length at most 1 (longer is
+    /// normalized; non-finite values are ignored). Walking uses x and y only; swimming,
+    /// climbing a ladder, noclip and fly use z too (Quake 3's `upmove`), and the
+    /// horizontal part is the way the character faces for the water jump and ladders.
     pub wish: Vec3,
-    /// The jump key is down. A jump happens when it goes down (no pogo).
+    /// The jump key is down. A jump happens when it goes down (no pogo); in water it swims
+    /// up (Quake 3 `upmove` +127), on a ladder it jumps off.
     pub jump: bool,
-    /// The crouch key is down.
+    /// The crouch key is down (in water and in fly or noclip mode it also moves down).
     pub crouch: bool,
+}
+
+/// How the character moves, as the game set it ([`crate::controller::CharacterController::set_mode`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveMode {
+    /// Walks, swims and climbs ladders, as the world's contents decide.
+    #[default]
+    Walk,
+    /// Flies through everything: no trace, no gravity (Quake 3 `PM_NoclipMove`).
+    Noclip,
+    /// Flies and collides, no gravity (Quake 3 `PM_FlyMove`, the spectator).
+    Fly,
+    /// Does not move at all, not even by gravity (Quake 3 `PM_FREEZE`).
+    Frozen,
+}
+
+impl MoveMode {
+    /// The mode's name, as the replay files spell it (`walk`, `noclip`, `fly`, `frozen`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            MoveMode::Walk => "walk",
+            MoveMode::Noclip => "noclip",
+            MoveMode::Fly => "fly",
+            MoveMode::Frozen => "frozen",
+        }
+    }
+
+    /// The mode named `name` ([`MoveMode::name`]).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<MoveMode> {
+        [
+            MoveMode::Walk,
+            MoveMode::Noclip,
+            MoveMode::Fly,
+            MoveMode::Frozen,
+        ]
+        .into_iter()
+        .find(|m| m.name() == name)
+    }
+}
+
+/// Which move a tick ran (the mode, refined by the world in [`MoveMode::Walk`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Activity {
+    /// Walking or in the air (water level 0 or 1).
+    #[default]
+    Walk,
+    /// Swimming (water level 2 or 3), or the water jump out of it.
+    Swim,
+    /// On a ladder.
+    Ladder,
+    /// Noclip.
+    Noclip,
+    /// Fly.
+    Fly,
+    /// Frozen.
+    Frozen,
+}
+
+impl Activity {
+    /// The name the replay files use: `walk`, `swim`, `ladder`, `noclip`, `fly`, `frozen`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Activity::Walk => "walk",
+            Activity::Swim => "swim",
+            Activity::Ladder => "ladder",
+            Activity::Noclip => "noclip",
+            Activity::Fly => "fly",
+            Activity::Frozen => "frozen",
+        }
+    }
 }
 
 /// A plane the character hit during a tick.
@@ -36,6 +115,10 @@ pub struct Touch {
     pub contents: Contents,
     /// The model hit (0 is the world).
     pub model: usize,
+    /// The surface flags of the side hit.
+    pub surface: SurfaceFlags,
+    /// The material of the side hit.
+    pub material: Option<MaterialId>,
 }
 
 /// The planes hit in one tick, in the order they were hit, each once (same model and plane),
@@ -56,6 +139,8 @@ impl Default for TouchList {
             },
             contents: Contents::EMPTY,
             model: 0,
+            surface: SurfaceFlags::EMPTY,
+            material: None,
         };
         TouchList {
             items: [none; MAX_TOUCHES],
@@ -98,6 +183,8 @@ impl TouchList {
             plane,
             contents: trace.contents,
             model: trace.model.unwrap_or(0),
+            surface: trace.surface,
+            material: trace.material,
         };
         let seen = self
             .as_slice()
@@ -193,6 +280,25 @@ pub struct MoveOutcome {
     /// The shape overlapped solid and no free position was in reach: the character did not
     /// move this tick.
     pub stuck: bool,
+    /// Which move ran.
+    pub activity: Activity,
+    /// The water level at the end of the tick: 0 dry, 1 feet, 2 waist, 3 eyes (Quake 3
+    /// `PM_SetWaterLevel`). A landing's water level is this one.
+    pub water_level: u8,
+    /// The liquid at the lowest wet sample point ([`Contents::MASK_LIQUID`] bits: water,
+    /// slime or lava); empty when dry. Damage is the game's.
+    pub liquid: Contents,
+    /// Everything at the water level's sample points (feet + 1, waist, eyes) at the end of
+    /// the tick.
+    pub contents: Contents,
+    /// A water jump started this tick (Quake 3 `PM_CheckWaterJump`).
+    pub water_jumped: bool,
+    /// The ground's surface flags and material at the end of the tick (empty in the air).
+    pub ground_surface: SurfaceFlags,
+    /// The ground's material at the end of the tick.
+    pub ground_material: Option<MaterialId>,
+    /// The surface flags of everything touched this tick, the ground included.
+    pub surfaces: SurfaceFlags,
 }
 
 /// The moving state of a character: everything a replay needs.
@@ -212,4 +318,26 @@ pub struct CharacterState {
     pub land_timer: f32,
     /// The walls the last move ended against.
     pub walls: WallContacts,
+    /// The mode the game set.
+    pub mode: MoveMode,
+    /// The water level found at the end of the last tick (0 to 3).
+    pub water_level: u8,
+    /// The liquid found at the end of the last tick ([`Contents::MASK_LIQUID`] bits).
+    pub liquid: Contents,
+    /// The ladder the character is on: its unit normal, facing the character.
+    pub ladder: Option<Vec3>,
+    /// Ticks left during which ground friction does not apply (Quake 3
+    /// `PMF_TIME_KNOCKBACK`), after a knockback or a teleport.
+    pub hold_ticks: u32,
+    /// Ticks left of a water jump (Quake 3 `PMF_TIME_WATERJUMP`): no control, gravity.
+    pub water_jump_ticks: u32,
+    /// Ticks since the character last stood on walkable ground, saturating (coyote time).
+    pub air_ticks: u32,
+    /// Ticks since the jump key last went down, saturating (jump buffering).
+    pub press_ticks: u32,
+    /// How many times the character was teleported (Quake 3 `EF_TELEPORT_BIT`, counted).
+    pub teleports: u32,
+    /// Launched since the last tick ([`crate::controller::CharacterController::launch`]):
+    /// the next tick starts in the air whatever the ground probe finds.
+    pub launched: bool,
 }

@@ -24,6 +24,20 @@ pub trait Tracer {
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
         self.trace(shape, at, at).start_solid
     }
+
+    /// What the world is made of at `point` (Quake 3's `pm->pointcontents`): liquids and
+    /// ladders decide how the character moves. Default: empty (a dry world).
+    fn contents(&self, point: Vec3) -> Contents {
+        let _ = point;
+        Contents::EMPTY
+    }
+
+    /// The summed unit directions of the currents at `point` ([`CompiledMap::point_current`]).
+    /// Default: none.
+    fn current(&self, point: Vec3) -> Vec3 {
+        let _ = point;
+        Vec3::ZERO
+    }
 }
 
 impl Tracer for CompiledMap {
@@ -31,6 +45,15 @@ impl Tracer for CompiledMap {
     /// ([`Contents::MASK_PLAYER_SOLID`]).
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         CompiledMap::trace(self, shape, start, end, Contents::MASK_PLAYER_SOLID)
+    }
+
+    /// [`CompiledMap::point_contents`]: the world model and the static models.
+    fn contents(&self, point: Vec3) -> Contents {
+        self.point_contents(point)
+    }
+
+    fn current(&self, point: Vec3) -> Vec3 {
+        self.point_current(point)
     }
 }
 
@@ -47,5 +70,13 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
             .trace(shape, start + self.offset, end + self.offset);
         trace.end -= self.offset;
         trace
+    }
+
+    fn contents(&self, point: Vec3) -> Contents {
+        self.world.contents(point)
+    }
+
+    fn current(&self, point: Vec3) -> Vec3 {
+        self.world.current(point)
     }
 }

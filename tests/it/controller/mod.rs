@@ -19,10 +19,14 @@ mod crouch;
 mod determinism;
 /// Jump, gravity, friction and acceleration.
 mod jump;
+/// Ladders, surfaces, modes, impulses and air tech (scenarios 55–73).
+mod modes;
 /// Moving platforms, pushers and the configuration file.
 mod platforms;
 /// Unstuck and the fuzz invariant.
 mod recovery;
+/// The replay contract of the `fps_movement` example.
+mod replay;
 /// Slopes.
 mod slopes;
 /// The soak contract of the `fps_movement` example, its deaths in `trigger_hurt` volumes.
@@ -33,6 +37,8 @@ mod stairs;
 mod tunnelling;
 /// Walls, creases, corners, seams.
 mod walls;
+/// Water, liquids and currents (scenarios 46–54).
+mod water;
 
 /// The stop distance every sweep keeps from what it hits.
 pub const SKIN: f32 = SURFACE_CLIP_EPSILON;

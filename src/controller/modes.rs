@@ -1,0 +1,101 @@
+//! The other modes: noclip, fly (spectator) and frozen (Quake 3 `bg_pmove.c`
+//! `PM_NoclipMove`, `PM_FlyMove`, `PM_FREEZE`), and switching between modes.
+//!
+//! Takes the controller and its input; gives the moved state. Guarantees: noclip never
+//! traces (it passes through everything and is never `stuck`); fly collides and steps but
+//! has no gravity; frozen changes nothing; entering a mode clears the ground, the wall
+//! memory, the ladder and the timers (movement-modes.md F8).
+
+use glam::Vec3;
+
+use super::character::{CharacterController, accelerate};
+use super::ground::Ground;
+use super::tick::{MoveInput, MoveMode, MoveOutcome, WallContacts};
+use super::tracer::Tracer;
+
+/// Noclip friction as a multiple of the ground friction (Quake 3 `PM_NoclipMove`'s
+/// `pm_friction * 1.5`).
+const NOCLIP_FRICTION_SCALE: f32 = 1.5;
+
+/// Below this speed, units/s, noclip stops dead (Quake 3's `speed < 1`).
+const NOCLIP_STOP_SPEED: f32 = 1.0;
+
+impl CharacterController {
+    /// The mode the game set.
+    #[must_use]
+    pub fn mode(&self) -> MoveMode {
+        self.state.mode
+    }
+
+    /// Switches to `mode`. A change clears the ground, the wall memory, the ladder and the
+    /// timers; the velocity is kept (frozen keeps it for when the character thaws).
+    pub fn set_mode(&mut self, mode: MoveMode) {
+        if mode == self.state.mode {
+            return;
+        }
+        self.state.mode = mode;
+        self.state.ground = Ground::AIR;
+        self.state.walls = WallContacts::default();
+        self.state.ladder = None;
+        self.state.hold_ticks = 0;
+        self.state.water_jump_ticks = 0;
+        self.state.land_timer = 0.0;
+    }
+
+    /// Quake 3 `PM_NoclipMove`: friction 1.5 × on the 3-D speed with the stop-speed floor,
+    /// the 3-D wish at `max_speed` with `accelerate`, then `origin += v·dt` without a trace.
+    pub(super) fn noclip_move(&mut self, input: &MoveInput) {
+        let dt = self.config.tick;
+        let mut velocity = self.state.velocity;
+        let speed = velocity.length();
+        if speed < NOCLIP_STOP_SPEED {
+            velocity = Vec3::ZERO;
+        } else {
+            let control = speed.max(self.config.stop_speed);
+            let drop = control * self.config.friction * NOCLIP_FRICTION_SCALE * dt;
+            velocity *= (speed - drop).max(0.0) / speed;
+        }
+        let wish = Self::wish_3d(input);
+        let wish_speed = wish.length() * self.config.max_speed;
+        velocity = accelerate(
+            velocity,
+            wish.normalize_or_zero(),
+            wish_speed,
+            self.config.accelerate * dt,
+        );
+        self.state.velocity = velocity;
+        self.state.position += velocity * dt;
+        self.state.ground = Ground::AIR;
+        self.state.jump_held = input.jump;
+    }
+
+    /// Quake 3 `PM_FlyMove` as a spectator: friction `fly_friction` × speed (no ground
+    /// part), the 3-D wish at `fly_speed` with `fly_accelerate`, and a step-slide without
+    /// gravity.
+    pub(super) fn fly_move<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        outcome: &mut MoveOutcome,
+    ) {
+        let dt = self.config.tick;
+        let mut velocity = self.state.velocity;
+        let speed = velocity.length();
+        if speed < NOCLIP_STOP_SPEED {
+            velocity = Vec3::ZERO;
+        } else {
+            let drop = speed * self.config.fly_friction * dt;
+            velocity *= (speed - drop).max(0.0) / speed;
+        }
+        let wish = Self::wish_3d(input);
+        let wish_speed = wish.length() * self.config.fly_speed;
+        velocity = accelerate(
+            velocity,
+            wish.normalize_or_zero(),
+            wish_speed,
+            self.config.fly_accelerate * dt,
+        );
+        self.state.velocity = velocity;
+        self.move_with(world, None, false, true, outcome);
+    }
+}

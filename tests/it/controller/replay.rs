@@ -1,0 +1,143 @@
+//! The replay contract of `examples/fps_movement --replay` (`examples/fps_movement/replay.rs`),
+//! driven in process: a character dropped above a deep pool goes under, swims (not a free
+//! fall), and surfaces when jump is held; the output is the same bytes twice.
+
+#[allow(dead_code)]
+#[path = "../../../examples/fps_movement/replay.rs"]
+mod replay_contract;
+
+use planeshift::compile::CompileOptions;
+use planeshift::controller::ControllerConfig;
+use serde_json::Value;
+
+#[test]
+fn dropped_into_a_pool_swims_and_surfaces() {
+    let list = [
+        ([-512.0, -512.0, -16.0], [512.0, 512.0, 0.0], "floor"),
+        ([-512.0, -512.0, 0.0], [512.0, 512.0, 256.0], "*water0"),
+    ];
+    let map = crate::support::box_map(&list);
+    let mut input = String::from("{\"spawn\":[0,0,400]}\n");
+    for _ in 0..250 {
+        input.push_str("{\"wish\":[0,0,0],\"jump\":false,\"crouch\":false}\n");
+    }
+    for _ in 0..500 {
+        input.push_str("{\"wish\":[0,0,0],\"jump\":true,\"crouch\":false}\n");
+    }
+    let run = || {
+        replay_contract::replay(
+            map.as_bytes(),
+            &CompileOptions::default(),
+            ControllerConfig::default(),
+            &input,
+        )
+        .unwrap()
+    };
+    let out = run();
+    assert_eq!(out, run(), "replays are bit-identical");
+    let ticks: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(ticks.len(), 750);
+    let under = ticks
+        .iter()
+        .position(|t| t["water_level"].as_u64().unwrap() >= 2)
+        .expect("never under");
+    let later = &ticks[under + 63];
+    let vz = later["velocity"][2].as_f64().unwrap();
+    assert!(vz.abs() <= 150.0, "v.z {vz} half a second under");
+    assert_eq!(later["mode"], "swim");
+    assert!(
+        later["contents"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("water"))
+    );
+    let last = &ticks[749];
+    assert!(last["water_level"].as_u64().unwrap() <= 1, "{last}");
+    assert!(ticks.iter().all(|t| t["stuck"] == false));
+}
+
+/// The real-map check: on every shared map, every water brush at least 64 × 64 × 64
+/// whose surface has open sky above (the player box falls 128 units onto it unhindered):
+/// a character dropped above its centre through the replay contract reaches water level 2,
+/// falls no faster than 150 u/s half a second after going under, swims, and surfaces
+/// (level ≤ 1) with jump held.
+#[test]
+fn real_map_pools_swim_and_surface() {
+    use glam::Vec3;
+    use planeshift::Contents;
+    use planeshift::controller::{CharacterController, Tracer};
+
+    let config = ControllerConfig::default();
+    let probe = CharacterController::new(config, Vec3::ZERO).unwrap();
+    let mut input = String::new();
+    let mut pools = 0;
+    let maps = crate::support::real_maps("real_map_pools_swim_and_surface");
+    for (name, path) in &maps {
+        let Ok(out) = planeshift::compile::compile_map(&crate::support::read(path)) else {
+            continue;
+        };
+        let world = out.map;
+        let water: Vec<_> = world
+            .brushes()
+            .iter()
+            .filter(|b| b.contents.contains(Contents::WATER))
+            .filter(|b| (b.maxs - b.mins).min_element() >= 64.0)
+            .copied()
+            .collect();
+        for brush in water {
+            let centre = 0.5 * (brush.mins + brush.maxs);
+            let top = brush.maxs.z;
+            let spawn = Vec3::new(centre.x, centre.y, top + 128.0);
+            let below = Vec3::new(centre.x, centre.y, top);
+            let fall = Tracer::trace(&world, probe.shape(), spawn, below);
+            let surface = Vec3::new(centre.x, centre.y, top + 1.0);
+            let deep = Vec3::new(centre.x, centre.y, top - 60.0);
+            if fall.start_solid
+                || fall.hit()
+                || world
+                    .point_contents(surface)
+                    .intersects(Contents::MASK_LIQUID)
+                || !world.point_contents(deep).contains(Contents::WATER)
+            {
+                continue;
+            }
+            input.clear();
+            input.push_str(&format!(
+                "{{\"spawn\":[{},{},{}]}}\n",
+                spawn.x, spawn.y, spawn.z
+            ));
+            for _ in 0..250 {
+                input.push_str("{\"wish\":[0,0,0],\"jump\":false,\"crouch\":false}\n");
+            }
+            for _ in 0..625 {
+                input.push_str("{\"wish\":[0,0,0],\"jump\":true,\"crouch\":false}\n");
+            }
+            let lines = replay_contract::replay_world(&world, config, &input).unwrap();
+            let ticks: Vec<Value> = lines
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let at = format!("{name}: pool at {centre}");
+            let under = ticks[..250]
+                .iter()
+                .position(|t| t["water_level"].as_u64().unwrap() >= 2)
+                .unwrap_or_else(|| panic!("{at}: never under"));
+            let later = &ticks[(under + 63).min(249)];
+            let vz = later["velocity"][2].as_f64().unwrap();
+            assert!(vz.abs() <= 150.0, "{at}: v.z {vz}");
+            assert_eq!(later["mode"], "swim", "{at}");
+            let surfaced = ticks[250..]
+                .iter()
+                .any(|t| t["water_level"].as_u64().unwrap() <= 1);
+            assert!(surfaced, "{at}: never surfaced");
+            assert!(ticks.iter().all(|t| t["stuck"] == false), "{at}");
+            pools += 1;
+        }
+    }
+    println!("pools checked: {pools}");
+    // The shared maps hold 12 such pools (Quake's e1m2, e2m1, e4m1, dm2, ...).
+    assert!(maps.is_empty() || pools >= 10, "{pools}");
+}
