@@ -219,14 +219,7 @@ impl CharacterController {
         }
         // Walking uses the wish's horizontal part at its own length (capped at 1), as Quake 3
         // flattens the view's forward before normalizing.
-        let raw = Vec3::new(raw_input.wish.x, raw_input.wish.y, 0.0);
-        let flat_wish = if raw.is_finite() && raw.length_squared() > 1.0 {
-            raw.normalize_or_zero()
-        } else if raw.is_finite() {
-            raw
-        } else {
-            Vec3::ZERO
-        };
+        let flat_wish = at_most_unit(raw_input.wish.with_z(0.0));
         self.state.walls = self.walls_still_touched(world);
         let dt = self.config.tick;
 
@@ -830,12 +823,7 @@ fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3
 /// Quake 2's accelerate: add speed along `wish_dir` up to `wish_speed`, at most
 /// `accel_dt · wish_speed` per tick. Leaves speed beyond the wish untouched (strafe-jumping).
 pub(super) fn accelerate(velocity: Vec3, wish_dir: Vec3, wish_speed: f32, accel_dt: f32) -> Vec3 {
-    let current = velocity.dot(wish_dir);
-    let add = wish_speed - current;
-    if add <= 0.0 {
-        return velocity;
-    }
-    velocity + wish_dir * (accel_dt * wish_speed).min(add)
+    air_accelerate(velocity, wish_dir, wish_speed, accel_dt, None)
 }
 
 /// [`accelerate`] with Source's air speed cap (`AirAccelerate`): the speed counted against
@@ -847,10 +835,8 @@ fn air_accelerate(
     accel_dt: f32,
     cap: Option<f32>,
 ) -> Vec3 {
-    let Some(cap) = cap else {
-        return accelerate(velocity, wish_dir, wish_speed, accel_dt);
-    };
-    let add = wish_speed.min(cap) - velocity.dot(wish_dir);
+    let counted = cap.map_or(wish_speed, |cap| wish_speed.min(cap));
+    let add = counted - velocity.dot(wish_dir);
     if add <= 0.0 {
         return velocity;
     }
@@ -865,17 +851,21 @@ fn redirect_along(velocity: Vec3, normal: Vec3) -> Vec3 {
 }
 
 fn sanitize(input: &MoveInput) -> MoveInput {
-    let mut wish = input.wish;
-    if !wish.is_finite() {
-        wish = Vec3::ZERO;
-    }
-    if wish.length_squared() > 1.0 {
-        wish = wish.normalize_or_zero();
-    }
     MoveInput {
-        wish,
+        wish: at_most_unit(input.wish),
         jump: input.jump,
         crouch: input.crouch,
+    }
+}
+
+/// `wish` at most 1 long (longer ones normalized), zero when not finite.
+pub(super) fn at_most_unit(wish: Vec3) -> Vec3 {
+    if !wish.is_finite() {
+        Vec3::ZERO
+    } else if wish.length_squared() > 1.0 {
+        wish.normalize_or_zero()
+    } else {
+        wish
     }
 }
 

@@ -46,22 +46,12 @@ impl CharacterController {
     /// the 3-D wish at `max_speed` with `accelerate`, then `origin += v·dt` without a trace.
     pub(super) fn noclip_move(&mut self, input: &MoveInput) {
         let dt = self.config.tick;
-        let mut velocity = self.state.velocity;
-        let speed = velocity.length();
-        if speed < NOCLIP_STOP_SPEED {
-            velocity = Vec3::ZERO;
-        } else {
-            let control = speed.max(self.config.stop_speed);
-            let drop = control * self.config.friction * NOCLIP_FRICTION_SCALE * dt;
-            velocity *= (speed - drop).max(0.0) / speed;
-        }
-        let wish = Self::wish_3d(input);
-        let wish_speed = wish.length() * self.config.max_speed;
-        velocity = accelerate(
-            velocity,
-            wish.normalize_or_zero(),
-            wish_speed,
-            self.config.accelerate * dt,
+        let (stop_speed, friction) = (self.config.stop_speed, self.config.friction);
+        let velocity = free_move(
+            self.state.velocity,
+            |speed| speed.max(stop_speed) * friction * NOCLIP_FRICTION_SCALE * dt,
+            Self::wish_3d(input),
+            (self.config.max_speed, self.config.accelerate * dt),
         );
         self.state.velocity = velocity;
         self.state.position += velocity * dt;
@@ -79,23 +69,36 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         let dt = self.config.tick;
-        let mut velocity = self.state.velocity;
-        let speed = velocity.length();
-        if speed < NOCLIP_STOP_SPEED {
-            velocity = Vec3::ZERO;
-        } else {
-            let drop = speed * self.config.fly_friction * dt;
-            velocity *= (speed - drop).max(0.0) / speed;
-        }
-        let wish = Self::wish_3d(input);
-        let wish_speed = wish.length() * self.config.fly_speed;
-        velocity = accelerate(
-            velocity,
-            wish.normalize_or_zero(),
-            wish_speed,
-            self.config.fly_accelerate * dt,
+        let fly_friction = self.config.fly_friction;
+        self.state.velocity = free_move(
+            self.state.velocity,
+            |speed| speed * fly_friction * dt,
+            Self::wish_3d(input),
+            (self.config.fly_speed, self.config.fly_accelerate * dt),
         );
-        self.state.velocity = velocity;
         self.move_with(world, None, false, true, outcome);
     }
+}
+
+/// The velocity of a free (noclip or fly) move: friction on the 3-D speed, which drops by
+/// `drop(speed)` this tick (stopping dead below [`NOCLIP_STOP_SPEED`]), then the 3-D `wish`
+/// at `speed` with `accel_dt` (Quake 3 `PM_NoclipMove`, `PM_FlyMove`).
+fn free_move(
+    mut velocity: Vec3,
+    drop: impl Fn(f32) -> f32,
+    wish: Vec3,
+    (speed, accel_dt): (f32, f32),
+) -> Vec3 {
+    let current = velocity.length();
+    if current < NOCLIP_STOP_SPEED {
+        velocity = Vec3::ZERO;
+    } else {
+        velocity *= (current - drop(current)).max(0.0) / current;
+    }
+    accelerate(
+        velocity,
+        wish.normalize_or_zero(),
+        wish.length() * speed,
+        accel_dt,
+    )
 }

@@ -9,7 +9,7 @@
 
 use glam::Vec3;
 
-use super::character::{CharacterController, accelerate};
+use super::character::{CharacterController, accelerate, at_most_unit};
 use super::slide;
 use super::tick::{MoveInput, MoveOutcome};
 use super::tracer::Tracer;
@@ -64,12 +64,7 @@ impl CharacterController {
     /// Quake 3's `upmove`; the whole wish at most 1 long.
     pub(super) fn wish_3d(input: &MoveInput) -> Vec3 {
         let up = input.wish.z + f32::from(u8::from(input.jump)) - f32::from(u8::from(input.crouch));
-        let wish = Vec3::new(input.wish.x, input.wish.y, up.clamp(-1.0, 1.0));
-        if wish.length_squared() > 1.0 {
-            wish.normalize_or_zero()
-        } else {
-            wish
-        }
+        at_most_unit(Vec3::new(input.wish.x, input.wish.y, up.clamp(-1.0, 1.0)))
     }
 
     /// Quake 3 `PM_WaterMove` at water level 2 or 3: the water jump, friction, the swim
