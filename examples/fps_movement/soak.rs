@@ -153,51 +153,32 @@ fn median(times: impl Iterator<Item = u32>) -> u32 {
 const DEFAULT_HURT_DAMAGE: f64 = 5.0;
 
 /// Which models kill a bot that touches them: the `trigger_hurt` volumes the module's rule
-/// calls deadly, by model index, and their bounds.
+/// calls deadly, by model index.
 struct Hurts {
     deadly: Vec<bool>,
-    /// The bounds of each deadly model.
-    bounds: Vec<(Vec3, Vec3)>,
 }
 
 impl Hurts {
     /// The deadly hurt volumes of `world`, read as `game` reads them.
     fn of(world: &CompiledMap, game: Game) -> Hurts {
-        let deadly: Vec<bool> = (0..world.models().len())
+        let deadly = (0..world.models().len())
             .map(|model| {
                 world
                     .model_entity(model)
                     .is_some_and(|e| e.classname() == "trigger_hurt" && kills(&e, game))
             })
             .collect();
-        let bounds = world
-            .models()
-            .iter()
-            .zip(&deadly)
-            .filter(|(_, deadly)| **deadly)
-            .map(|(m, _)| (m.mins, m.maxs))
-            .collect();
-        Hurts { deadly, bounds }
+        Hurts { deadly }
     }
 
     /// Whether any volume kills: a map without one skips the check.
     fn any(&self) -> bool {
-        !self.bounds.is_empty()
+        self.deadly.contains(&true)
     }
 
-    /// The deadly model `shape` placed at `at` touches, if any: the exact query
-    /// ([`CompiledMap::touching_triggers`]) only when the shape's box reaches a deadly
-    /// volume's bounds, which on most ticks it does not.
+    /// The deadly model `shape` placed at `at` touches, if any
+    /// ([`CompiledMap::touching_triggers`]).
     fn touched(&self, world: &CompiledMap, shape: &TraceShape, at: Vec3) -> Option<usize> {
-        let (low, high) = shape.bounds();
-        let (mins, maxs) = (at + low, at + high);
-        let near = self
-            .bounds
-            .iter()
-            .any(|(lo, hi)| mins.cmple(*hi).all() && lo.cmple(maxs).all());
-        if !near {
-            return None;
-        }
         world
             .touching_triggers(shape, at)
             .find(|&model| self.deadly.get(model).copied().unwrap_or(false))

@@ -352,6 +352,9 @@ pub struct CompiledMap {
     /// Derived at load: the models of kind [`ModelKind::Static`], which the world sweep
     /// includes, each with the largest reach κ of its brushes (for culling).
     static_models: Vec<(u32, f32)>,
+    /// Derived at load: the trigger models (a brush holds [`Contents::TRIGGER`]), in
+    /// increasing order, which the touch query tests.
+    trigger_models: Vec<u32>,
 }
 
 /// A node as sweeps read it: plane inline, and the reach figures of each child.
@@ -390,12 +393,29 @@ impl CompiledMap {
                 (index as u32, reach)
             })
             .collect();
+        let trigger_models = data
+            .models
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| {
+                data.brushes[m.brush_range()]
+                    .iter()
+                    .any(|b| b.contents.intersects(Contents::TRIGGER))
+            })
+            .map(|(index, _)| index as u32)
+            .collect();
         Ok(CompiledMap {
             data,
             runtime_nodes,
             features,
             static_models,
+            trigger_models,
         })
+    }
+
+    /// The trigger models, in increasing order: those with a brush of [`Contents::TRIGGER`].
+    pub(crate) fn trigger_models(&self) -> &[u32] {
+        &self.trigger_models
     }
 
     /// The models the world sweep includes with the world (those of kind

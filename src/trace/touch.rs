@@ -63,8 +63,9 @@ impl CompiledMap {
     /// entities) that `shape` placed at `at` overlaps, in increasing order, exactly: the
     /// shape touches a trigger when it overlaps one of its brushes (touching counts), as
     /// Quake 3's `G_TouchTriggers` tests with a zero-length sweep. Models are taken as
-    /// compiled, in map space. Allocation-free; the cost is a bounds test per model, then
-    /// one zero-length sweep per trigger model whose bounds the shape reaches. Pair an index
+    /// compiled, in map space. Allocation-free; the cost is a bounds test per trigger model
+    /// (listed once, at load), then one zero-length sweep per trigger model whose bounds
+    /// the shape reaches. Pair an index
     /// with its entity through [`CompiledMap::model_entity`].
     ///
     /// Triggers never block: sweeps and the controller pass through them.
@@ -87,8 +88,15 @@ impl CompiledMap {
         at: Vec3,
     ) -> impl Iterator<Item = usize> + 'a {
         let (low, high) = shape.bounds();
-        self.models_overlapping(at + low, at + high)
-            .filter(move |&model| self.is_trigger_model(model))
+        let reach = (at + low, at + high);
+        self.trigger_models()
+            .iter()
+            .map(|&model| model as usize)
+            .filter(move |&model| {
+                self.models()
+                    .get(model)
+                    .is_some_and(|m| boxes_overlap((m.mins, m.maxs), reach))
+            })
             .filter(move |&model| {
                 self.trace_model(
                     model,
@@ -100,15 +108,5 @@ impl CompiledMap {
                 )
                 .start_solid
             })
-    }
-
-    /// Whether model `model` is a trigger volume: a brush of it holds the trigger bit (the
-    /// compiler gives every brush of a trigger entity that contents, origin brushes aside,
-    /// which are never stored).
-    fn is_trigger_model(&self, model: usize) -> bool {
-        self.models()
-            .get(model)
-            .and_then(|m| self.brushes().get(m.brush_range()))
-            .is_some_and(|b| b.iter().any(|b| b.contents.intersects(Contents::TRIGGER)))
     }
 }
