@@ -591,6 +591,29 @@ def far_slabs():
         w.append(Brush(planes, (x0 + 256, y0 + 256, h(x0 + 256, y0 + 256, -8))))
     write_map("far_slabs.map", w, [start(0, 0)])
 
+def side_walls(x0, y0, x1, y1, zb, top, t):
+    """The four walls, t thick, round the room x0..x1, y0..y1, from zb up to top."""
+    return [
+        box(x0 - t, y0 - t, zb, x0, y1 + t, top),
+        box(x1, y0 - t, zb, x1 + t, y1 + t, top),
+        box(x0, y0 - t, zb, x1, y0, top),
+        box(x0, y1, zb, x1, y1 + t, top),
+    ]
+
+
+def floor_round_pit(x0, y0, x1, y1, pit, zb, depth):
+    """A floor from zb up to 0 round the pit (px0, py0, px1, py1), whose sides are the floor
+    boxes' inner faces, and the pit's bottom at -depth."""
+    px0, py0, px1, py1 = pit
+    return [
+        box(x0, y0, zb, px0, y1, 0),
+        box(px1, y0, zb, x1, y1, 0),
+        box(px0, y0, zb, px1, py0, 0),
+        box(px0, py1, zb, px1, y1, 0),
+        box(px0, py0, zb, px1, py1, -depth),  # bottom
+    ]
+
+
 # ------------------------------------------------------- trigger maps (issue 14)
 def hurt_pit():
     """A room whose floor has a pit 128 deep with a trigger_hurt volume over its bottom, and
@@ -599,20 +622,9 @@ def hurt_pit():
     px0, py0, px1, py1, depth = -192, -192, 192, 192, 128
     zb = -depth - t
     _, ce, _ = room(x0, y0, x1, y1, h)
-    walls = [
-        box(x0 - t, y0 - t, zb, x0, y1 + t, h),
-        box(x1, y0 - t, zb, x1 + t, y1 + t, h),
-        box(x0, y0 - t, zb, x1, y0, h),
-        box(x0, y1, zb, x1, y1 + t, h),
-    ]
+    walls = side_walls(x0, y0, x1, y1, zb, h, t)
     # The floor is 144 thick round the pit, whose sides are the floor boxes' inner faces.
-    floor = [
-        box(x0, y0, zb, px0, y1, 0),
-        box(px1, y0, zb, x1, y1, 0),
-        box(px0, y0, zb, px1, py0, 0),
-        box(px0, py1, zb, px1, y1, 0),
-        box(px0, py0, zb, px1, py1, -depth),  # pit bottom
-    ]
+    floor = floor_round_pit(x0, y0, x1, y1, (px0, py0, px1, py1), zb, depth)
     ents = [
         start(-320, 0),
         start(320, 0, cls="info_player_deathmatch"),
@@ -637,20 +649,9 @@ def movement():
     x0, y0, x1, y1, h, t = -1024, -512, 1024, 512, 512, 16
     px0, py0, px1, py1, depth = -896, -128, -640, 128, 128
     zb = -depth - t
-    walls = [
-        box(x0 - t, y0 - t, zb, x0, y1 + t, h + t),
-        box(x1, y0 - t, zb, x1 + t, y1 + t, h + t),
-        box(x0, y0 - t, zb, x1, y0, h + t),
-        box(x0, y1, zb, x1, y1 + t, h + t),
-        box(x0, y0, h, x1, y1, h + t),  # ceiling
-    ]
-    floor = [
-        box(x0, y0, zb, px0, y1, 0),
-        box(px1, y0, zb, x1, y1, 0),
-        box(px0, y0, zb, px1, py0, 0),
-        box(px0, py1, zb, px1, y1, 0),
-        box(px0, py0, zb, px1, py1, -depth),  # pool bottom
-    ]
+    walls = side_walls(x0, y0, x1, y1, zb, h + t, t)
+    walls.append(box(x0, y0, h, x1, y1, h + t))  # ceiling
+    floor = floor_round_pit(x0, y0, x1, y1, (px0, py0, px1, py1), zb, depth)
     world = [q2(b) for b in walls + floor]
     # Water up to 8 below the deck.
     world.append(q2(box(px0, py0, -depth, px1, py1, -8, tex="e1u1/water"), Q2_WATER))
