@@ -37,6 +37,14 @@ fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     path
 }
 
+/// Runs `bspc compile MAP -o OUT EXTRA...`, which must succeed.
+fn compile_to(map: &str, out: &Path, extra: &[&str]) -> Output {
+    let out = out.to_str().expect("path");
+    let mut args = vec!["compile", map, "-o", out];
+    args.extend_from_slice(extra);
+    bspc_ok(&args)
+}
+
 /// Runs `bspc ARGS INPUT -o OUT` and returns OUT's text and its JSON lines.
 fn json_lines_of(args: &[&str], input: &Path) -> (String, Vec<serde_json::Value>) {
     let out_path = temp_file(&format!("{}.out.jsonl", args[0]), b"");
@@ -187,13 +195,7 @@ const STAT_KEYS: [&str; 11] = [
 #[test]
 fn compile_then_info_report_the_same_statistics() {
     let out_path = temp_file("arena.pbsp", b"");
-    let out = bspc_ok(&[
-        "compile",
-        &bundled("arena.map"),
-        "-o",
-        out_path.to_str().expect("path"),
-        "--json",
-    ]);
+    let out = compile_to(&bundled("arena.map"), &out_path, &["--json"]);
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object");
     let compiled: serde_json::Value = serde_json::from_str(&text).expect("json");
@@ -361,12 +363,7 @@ fn trace_json_lines_follow_the_contract() {
     assert_eq!(lines[5]["all_solid"], true);
     // The same world compiled to .pbsp answers the same.
     let pbsp = temp_file("room.pbsp", b"");
-    bspc(&[
-        "compile",
-        &bundled("box_room.map"),
-        "-o",
-        pbsp.to_str().expect("path"),
-    ]);
+    compile_to(&bundled("box_room.map"), &pbsp, &[]);
     let again = bspc(&[
         "trace",
         pbsp.to_str().expect("path"),
@@ -386,12 +383,7 @@ fn readme_quick_start_prints_what_the_readme_says() {
         .filter(|l| l.starts_with("{\"fraction\""))
         .expect("the README shows the quick start's output");
     let pbsp = temp_file("quick.pbsp", b"");
-    bspc_ok(&[
-        "compile",
-        &bundled("arena.map"),
-        "-o",
-        pbsp.to_str().expect("path"),
-    ]);
+    compile_to(&bundled("arena.map"), &pbsp, &[]);
     let out = bspc_ok(&[
         "trace",
         pbsp.to_str().expect("path"),
@@ -795,14 +787,11 @@ fn compile_reports_a_leak_and_still_compiles() {
         &std::fs::read(bundled("leak_room.map")).expect("map"),
     );
     let out_path = map.with_file_name("leaky2-out.pbsp");
-    let out = bspc_ok(&[
-        "compile",
+    let out = compile_to(
         map.to_str().expect("path"),
-        "-o",
-        out_path.to_str().expect("path"),
-        "--json",
-        "--fill-outside",
-    ]);
+        &out_path,
+        &["--json", "--fill-outside"],
+    );
     assert!(out_path.exists());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let pts = map.with_extension("pts");
@@ -835,24 +824,12 @@ fn fill_outside_makes_the_void_solid() {
         json["start_solid"].as_bool().expect("start_solid")
     };
     let plain = map.with_file_name("sealed-plain.pbsp");
-    let out = bspc_ok(&[
-        "compile",
-        map_arg,
-        "-o",
-        plain.to_str().expect("path"),
-        "--json",
-    ]);
+    let out = compile_to(map_arg, &plain, &["--json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(json["leak"], serde_json::Value::Null);
     assert!(!start_solid(&plain));
     let filled = map.with_file_name("sealed-filled.pbsp");
-    bspc_ok(&[
-        "compile",
-        map_arg,
-        "-o",
-        filled.to_str().expect("path"),
-        "--fill-outside",
-    ]);
+    compile_to(map_arg, &filled, &["--fill-outside"]);
     assert!(start_solid(&filled));
     assert!(!map.with_extension("pts").exists());
 }
