@@ -352,6 +352,9 @@ pub struct CompiledMap {
     /// Derived at load: the models of kind [`ModelKind::Static`], which the world sweep
     /// includes, each with the largest reach κ of its brushes (for culling).
     static_models: Vec<(u32, f32)>,
+    /// Derived at load: whether a brush holds [`Contents::LADDER`] or a side the ladder
+    /// surface flag.
+    has_ladders: bool,
     /// Derived at load: the trigger models (a brush holds [`Contents::TRIGGER`]), in
     /// increasing order, which the touch query tests.
     trigger_models: Vec<u32>,
@@ -404,13 +407,29 @@ impl CompiledMap {
             })
             .map(|(index, _)| index as u32)
             .collect();
+        let has_ladders = data
+            .brushes
+            .iter()
+            .any(|b| b.contents.contains(Contents::LADDER))
+            || data
+                .sides
+                .iter()
+                .any(|s| s.surface.contains(SurfaceFlags::LADDER));
         Ok(CompiledMap {
             data,
             runtime_nodes,
             features,
             static_models,
+            has_ladders,
             trigger_models,
         })
+    }
+
+    /// Whether any brush holds [`Contents::LADDER`] or any side is flagged
+    /// [`SurfaceFlags::LADDER`]: the world has something to climb.
+    #[must_use]
+    pub fn has_ladders(&self) -> bool {
+        self.has_ladders
     }
 
     /// The trigger models, in increasing order: those with a brush of [`Contents::TRIGGER`].
@@ -517,7 +536,7 @@ impl CompiledMap {
         self.static_models.iter().fold(world, |all, &(m, _)| {
             let model = &self.data.models[m as usize];
             let inside = p.cmpge(model.mins).all() && p.cmple(model.maxs).all();
-            match self.leaf_at(m as usize, p).filter(|_| inside) {
+            match inside.then(|| self.leaf_at(m as usize, p)).flatten() {
                 Some(leaf) => all | leaf.contents,
                 None => all,
             }

@@ -41,13 +41,15 @@ impl CompiledMap {
         #[must_use]
         pub fn leaf_at(&self, model: usize, p: Vec3) -> Option<&CompiledLeaf> {
             let mut child = self.data.models.get(model)?.root;
+            // The runtime nodes hold their planes inline: one load per level.
+            let nodes = self.runtime_nodes();
             loop {
                 match child {
                     NodeChild::Leaf(i) => return self.data.leaves.get(i as usize),
                     NodeChild::Node(i) => {
-                        let node = self.data.nodes.get(i as usize)?;
-                        let plane = self.data.planes.get(node.plane as usize)?;
-                        child = node.children[usize::from(plane.distance(p) < 0.0)];
+                        let node = nodes.get(i as usize)?;
+                        let distance = node.normal.dot(p) - node.dist;
+                        child = node.children[usize::from(distance < 0.0)];
                     }
                 }
             }

@@ -33,6 +33,11 @@ impl CharacterController {
             self.state.ladder = None;
             return false;
         }
+        if !world.may_have_ladders() {
+            // Nothing to find: the probe and the volume test would both miss.
+            self.state.ladder = None;
+            return false;
+        }
         let toward = match self.state.ladder {
             Some(n) => -n,
             None => match input.wish.truncate().try_normalize() {

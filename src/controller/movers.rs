@@ -60,6 +60,11 @@ impl Tracer for WorldWithMovers<'_> {
     fn current(&self, point: Vec3) -> Vec3 {
         self.map.point_current(point)
     }
+
+    /// Whether any model of the map, world or mover, holds a ladder.
+    fn may_have_ladders(&self) -> bool {
+        self.map.has_ladders()
+    }
 }
 
 /// Where a point riding on a model goes when the model moves from `before` to `after`.

@@ -38,6 +38,13 @@ pub trait Tracer {
         let _ = point;
         Vec3::ZERO
     }
+
+    /// Whether the world may hold a ladder (a brush of [`Contents::LADDER`] or a side
+    /// flagged [`SurfaceFlags::LADDER`](crate::SurfaceFlags::LADDER)); when it cannot, the
+    /// controller skips its ladder probe. Default: it may.
+    fn may_have_ladders(&self) -> bool {
+        true
+    }
 }
 
 impl Tracer for CompiledMap {
@@ -54,6 +61,10 @@ impl Tracer for CompiledMap {
 
     fn current(&self, point: Vec3) -> Vec3 {
         self.point_current(point)
+    }
+
+    fn may_have_ladders(&self) -> bool {
+        self.has_ladders()
     }
 }
 
@@ -78,5 +89,9 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
 
     fn current(&self, point: Vec3) -> Vec3 {
         self.world.current(point)
+    }
+
+    fn may_have_ladders(&self) -> bool {
+        self.world.may_have_ladders()
     }
 }
