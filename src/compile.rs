@@ -10,6 +10,9 @@
 //! with its model (key/values beyond the file's limits are left out with a warning);
 //! bevels are added to every stored brush and never split. A Quake 3 map's contents follow
 //! its shaders (the built-in `common/*` tools, then [`CompileOptions::shader_folders`]).
+//! Curved patches collide: each becomes facet brushes within
+//! [`CompileOptions::patch_tolerance`] of its surface, in its entity's model, with its
+//! shader's meaning.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -17,7 +20,7 @@ use std::time::Instant;
 use glam::{DVec3, Vec3};
 
 use crate::brush::{
-    Brush, BrushOwner, bevel_source_face, brush_bevels, brushes_from_map, is_origin_texture,
+    Brush, BrushOwner, bevel_source_face, brush_bevels_with, brushes_from_map, is_origin_texture,
     is_trigger_class,
 };
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
@@ -41,6 +44,10 @@ pub enum CompileError {
     /// The compiler produced data that fails validation (a compiler bug; please report it).
     #[error("internal error, compiled data invalid")]
     Output(#[source] LoadError),
+    /// [`CompileOptions::patch_tolerance`] is not a finite number of map units within the
+    /// accepted range (0.01 to 16).
+    #[error("patch tolerance {0} is not within 0.01 to 16 map units")]
+    PatchTolerance(String),
     /// A folder of [`CompileOptions::shader_folders`] or one of its scripts cannot be read,
     /// or a script is malformed.
     #[error("shaders in {}: {message}", folder.display())]
@@ -88,7 +95,7 @@ fn tree_contents(brush: &Brush) -> Contents {
 }
 
 /// Choices a compile can make.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompileOptions {
     /// Add bevel planes to brushes (on by default). Without them, boxes are no longer exact
     /// and rounded shapes stop early at edges; points are unaffected. Off only for tests and
@@ -103,6 +110,11 @@ pub struct CompileOptions {
     /// The game whose brush rules give each brush its contents; `None` (the default)
     /// detects it from the map ([`Game::detect`]).
     pub game: Option<Game>,
+    /// How far a curved patch's facets may lie from its true surface, in map units (0.25 by
+    /// default; at least 0.01, at most 16, Quake 3's own subdivision). Smaller is closer to
+    /// the rendered curve and costs more facets (about the inverse of the tolerance for a
+    /// patch curved one way).
+    pub patch_tolerance: f64,
 }
 
 impl Default for CompileOptions {
@@ -111,6 +123,24 @@ impl Default for CompileOptions {
             bevels: true,
             shader_folders: Vec::new(),
             game: None,
+            patch_tolerance: crate::tolerance::DEFAULT_PATCH_TOLERANCE,
+        }
+    }
+}
+
+impl CompileOptions {
+    /// Checks the options that have a range.
+    ///
+    /// # Errors
+    /// [`CompileError::PatchTolerance`] when [`CompileOptions::patch_tolerance`] is not
+    /// finite or outside 0.01 to 16.
+    pub fn validate(&self) -> Result<(), CompileError> {
+        use crate::tolerance::{MAX_PATCH_TOLERANCE, MIN_PATCH_TOLERANCE};
+        let t = self.patch_tolerance;
+        if t.is_finite() && (MIN_PATCH_TOLERANCE..=MAX_PATCH_TOLERANCE).contains(&t) {
+            Ok(())
+        } else {
+            Err(CompileError::PatchTolerance(t.to_string()))
         }
     }
 }
@@ -125,6 +155,8 @@ pub struct BrushCheck {
     pub world_brushes: usize,
     /// Brush blocks rejected (each has a warning among the diagnostics).
     pub rejected: usize,
+    /// Facet brushes made from the map's patches.
+    pub patch_facets: usize,
 }
 
 /// Builds the brushes of `map` and reports what happened, as `bspc check` does: the first
@@ -144,8 +176,49 @@ pub fn check_brushes(map: &MapFile) -> BrushCheck {
     BrushCheck {
         world_brushes: output.world_brush_count(),
         rejected: output.rejected,
+        patch_facets: output.patch_facet_count(),
         diagnostics: output.diagnostics,
     }
+}
+
+/// [`check_brushes`] with options: the game ([`CompileOptions::game`]), a Quake 3 map's
+/// shader folders and the patch tolerance are read as a compile reads them.
+///
+/// # Errors
+/// [`CompileError::PatchTolerance`] for a tolerance out of range; [`CompileError::Shaders`]
+/// when a shader folder cannot be read (a Quake 3 map only).
+pub fn check_brushes_with(
+    map: &MapFile,
+    options: &CompileOptions,
+) -> Result<BrushCheck, CompileError> {
+    options.validate()?;
+    let game = options.game.unwrap_or_else(|| Game::detect(map));
+    let shaders = load_shaders(game, options)?;
+    let output =
+        crate::brush::brushes_from_map_patched(map, game, &shaders, options.patch_tolerance);
+    Ok(BrushCheck {
+        world_brushes: output.world_brush_count(),
+        rejected: output.rejected,
+        patch_facets: output.patch_facet_count(),
+        diagnostics: output.diagnostics,
+    })
+}
+
+/// The shader set of a compile: the built-ins, then for a Quake 3 map the folders of
+/// [`CompileOptions::shader_folders`].
+fn load_shaders(game: Game, options: &CompileOptions) -> Result<ShaderSet, CompileError> {
+    let mut shaders = ShaderSet::new();
+    if game == Game::Quake3 {
+        for folder in &options.shader_folders {
+            shaders
+                .load_folder(folder)
+                .map_err(|e| CompileError::Shaders {
+                    folder: folder.clone(),
+                    message: e.to_string(),
+                })?;
+        }
+    }
+    Ok(shaders)
 }
 
 /// Compiles `.map` bytes with the default options.
@@ -160,7 +233,8 @@ pub fn compile_map(src: &[u8]) -> Result<CompileOutput, CompileError> {
 ///
 /// # Errors
 /// [`CompileError::Parse`] on a syntax error; [`CompileError::Shaders`] when a shader folder
-/// cannot be read (a Quake 3 map only).
+/// cannot be read (a Quake 3 map only); [`CompileError::PatchTolerance`] for a tolerance out
+/// of range.
 pub fn compile_map_with(
     src: &[u8],
     options: &CompileOptions,
@@ -172,21 +246,13 @@ pub fn compile_map_with(
         clock = Instant::now();
     };
 
+    options.validate()?;
     let map = parse_map(src)?;
     lap("parse", &mut timings);
-    let mut shaders = ShaderSet::new();
     let game = options.game.unwrap_or_else(|| Game::detect(&map));
-    if game == Game::Quake3 {
-        for folder in &options.shader_folders {
-            shaders
-                .load_folder(folder)
-                .map_err(|e| CompileError::Shaders {
-                    folder: folder.clone(),
-                    message: e.to_string(),
-                })?;
-        }
-    }
-    let mut output = crate::brush::brushes_from_map_for(&map, game, &shaders);
+    let shaders = load_shaders(game, options)?;
+    let mut output =
+        crate::brush::brushes_from_map_patched(&map, game, &shaders, options.patch_tolerance);
     lap("brushes", &mut timings);
 
     // Models: the world (its entity is the first `worldspawn`), then each brush entity in
@@ -202,7 +268,7 @@ pub fn compile_map_with(
     }
     for (index, entity) in map.entities.iter().enumerate() {
         let world = crate::brush::is_world_class(entity.classname());
-        if !world && !entity.brushes.is_empty() {
+        if !world && (!entity.brushes.is_empty() || !entity.patches.is_empty()) {
             model_of_entity[index] = Some(model_brushes.len() as u32);
             model_brushes.push((Some(index), Vec::new()));
         }
@@ -216,7 +282,7 @@ pub fn compile_map_with(
             // Owners index the same entity list.
             BrushOwner::Entity(e) => model_of_entity[e].map_or(0, |m| m as usize),
         };
-        if brush.sides.iter().all(|s| is_origin_texture(&s.texture)) {
+        if brush.patch.is_none() && brush.sides.iter().all(|s| is_origin_texture(&s.texture)) {
             origins[model] = Some((brush.mins + brush.maxs) * 0.5);
         }
         if tree_contents(brush) != Contents::EMPTY {
@@ -250,7 +316,8 @@ pub fn compile_map_with(
                 sides.push((id, side.winding.clone()));
             }
             let bevels = if options.bevels {
-                brush_bevels(brush)
+                // Patch facets take the box bevels only (`brush_bevels_with`).
+                brush_bevels_with(brush, brush.patch.is_none())
             } else {
                 crate::brush::BrushBevels {
                     bevels: Vec::new(),
@@ -341,6 +408,8 @@ pub fn compile_map_with(
     data.stats = CompileStats {
         brushes: map.brushes().count() as u32,
         world_brushes: output.world_brush_count() as u32,
+        patches: map.entities.iter().map(|e| e.patches.len()).sum::<usize>() as u32,
+        patch_facets: output.patch_facet_count() as u32,
     };
     let compiled = CompiledMap::from_data(data).map_err(CompileError::Output)?;
     lap("pack", &mut timings);

@@ -94,6 +94,7 @@ mod bit_set;
 pub mod map;
 internal_mod! { mod game; }
 internal_mod! { mod geom; }
+internal_mod! { mod patch; }
 internal_mod! { mod brush; }
 internal_mod! { mod bsp; }
 pub mod compile;

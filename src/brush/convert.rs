@@ -62,6 +62,7 @@ pub(super) fn add_brush(
                 solid: contents.is_solid() && !trigger,
                 owner,
                 loc: brush.loc,
+                patch: None,
             });
         }
         Err(reason) => {

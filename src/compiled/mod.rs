@@ -43,8 +43,9 @@ pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 /// longer stored, so that a map always compiles to the same bytes; 3: every entity is
 /// stored, and a model names its entity instead of copying its key/values; 4: sides keep
 /// their surface flags and material, brushes their game's contents value, models their
-/// kind, and the file its game).
-pub const FORMAT_VERSION: u32 = 4;
+/// kind, and the file its game; 5: the statistics count the map's patches and their facet
+/// brushes).
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
@@ -268,8 +269,12 @@ pub struct WorldSummary {
 pub struct CompileStats {
     /// Brush blocks in the source map.
     pub brushes: u32,
-    /// Solid world brushes.
+    /// Solid world brushes written as brush blocks.
     pub world_brushes: u32,
+    /// Curved patches in the source map (`patchDef2`, `patchDef3`).
+    pub patches: u32,
+    /// Facet brushes made from the patches (each a thin slab of one facet).
+    pub patch_facets: u32,
 }
 
 /// The runtime nodes: planes inline and the largest reach under each child, bottom-up
