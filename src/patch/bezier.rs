@@ -70,8 +70,9 @@ pub(crate) fn normal(piece: &Piece, u: f64, v: f64) -> Option<DVec3> {
 /// difference is the piece's over `nu²` (the same direction), and `S_uu` is a convex
 /// combination of `2 · along_u[k]`, so along any line of constant `v` the curve leaves its
 /// chord by `s(1 − s)` times a convex combination of `along_u[k] / nu²`, and likewise along
-/// `v`. Measured along a facet's unit normal `n` (the part along the facet only slides the
-/// point within it), the surface lies within `max_k |n · along_u[k]| / (4 nu²) + max_k |n ·
+/// `v`. Measured along a facet's unit normal `n` (inside the patch, the part along the facet
+/// only slides the point within it or onto its neighbour; see [`SecondDifferences::borders`]
+/// for the patch's border), the surface lies within `max_k |n · along_u[k]| / (4 nu²) + max_k |n ·
 /// along_v[k]| / (4 nv²)` of the cell's bilinear interpolant (interpolate along `u`, then
 /// along `v`). A parameterisation that runs unevenly along a straight line (handles off
 /// the middle, common in real maps) thus costs no steps.
@@ -109,6 +110,25 @@ impl SecondDifferences {
             along_u: restrict(&self.along_u, v0, v1),
             along_v: restrict(&self.along_v, u0, u1),
         }
+    }
+
+    /// The bound for one step along the piece's border curves, across the chord of that
+    /// step: `[row v = 0, row v = 1, column u = 0, column u = 1]`, each border's second
+    /// difference without its part along `chords[k]` (the unit direction of the chord the
+    /// step's facet edge follows; zero counts the whole difference). At a patch's border no
+    /// neighbouring facet covers what a facet misses, so the border curve's distance from
+    /// its chord counts whichever way it points, across the surface or along it (a flat cap
+    /// with a curved outline); only a curve running along its chord (a straight border,
+    /// its handle off the middle) stays on it.
+    #[must_use]
+    pub(crate) fn borders(&self, chords: [DVec3; 4]) -> [f64; 4] {
+        let across = |d: DVec3, c: DVec3| (d - c * d.dot(c)).length() / 4.0;
+        [
+            across(self.along_u[0], chords[0]),
+            across(self.along_u[2], chords[1]),
+            across(self.along_v[0], chords[2]),
+            across(self.along_v[2], chords[3]),
+        ]
     }
 
     /// The bound for one step each way whatever the normal: `(along u, along v)`.

@@ -24,8 +24,9 @@
 //!    along the edge, and only the slabs' backs differ.
 //! 4. Slabs: the front plane through the facet, the back plane [`PATCH_THICKNESS`] behind
 //!    it, and the borders; each side's winding cut from a huge square by the others (sides
-//!    cut away entirely, a back face behind converging mitres, are left out). A slab of
-//!    less than [`MIN_BRUSH_VOLUME`] is dropped and counted.
+//!    cut away entirely, a back face behind converging mitres, are left out). Behind a
+//!    sliver, caps keep the slab within [`PATCH_THICKNESS`] of the facet's corners (`slab`).
+//!    A slab of less than [`MIN_BRUSH_VOLUME`] is dropped and counted.
 //!
 //! Guarantees: every solid is convex, closed, with at least four sides, no two on one plane,
 //! the front side first, within [`MAX_MAP_COORD`] (the control points were, and facets lie
@@ -176,7 +177,8 @@ pub fn facet_solids(grids: &[SurfaceGrid]) -> FacetOutput {
                 planes.push(plane);
             }
         }
-        match slab(facet.patch, planes) {
+        let corners: Vec<DVec3> = facet.ids.iter().map(|&id| points[id as usize]).collect();
+        match slab(facet.patch, planes, &corners) {
             Some(solid) => out.solids.push(solid),
             None => out.dropped[facet.patch] += 1,
         }
@@ -285,9 +287,46 @@ fn border_plane(
     BuildPlane::from_normal_dist(unit.normal, unit.normal.dot(pa))
 }
 
-/// The slab bounded by `planes` (front first), its windings cut from huge squares; `None`
+/// The slab bounded by `planes` (front first) over the facet with `corners`
+/// (counter-clockwise seen from the front), its windings cut from huge squares; `None`
 /// when it has less than [`MIN_BRUSH_VOLUME`] or is not closed.
-fn slab(patch: usize, planes: Vec<BuildPlane>) -> Option<FacetSolid> {
+///
+/// Behind a sliver facet two borders through nearly the same line may lean apart and meet
+/// far beyond the facet (a horn's tip: 15 units past it). Where a corner of the slab lies
+/// more than [`PATCH_THICKNESS`] beyond a facet corner, seen along the bisector of the two
+/// edges there, a cap perpendicular to the facet at that distance cuts the slab back; it
+/// supports the facet, so the surface is untouched.
+fn slab(patch: usize, mut planes: Vec<BuildPlane>, corners: &[DVec3]) -> Option<FacetSolid> {
+    let solid = cut_slab(patch, &planes)?;
+    let front = planes[0].normal;
+    let mut capped = false;
+    for (k, &corner) in corners.iter().enumerate() {
+        let previous = corners[(k + corners.len() - 1) % corners.len()];
+        let next = corners[(k + 1) % corners.len()];
+        // The outward in-plane normals of the two edges at the corner, summed.
+        let out = (corner - previous).cross(front).normalize_or_zero()
+            + (next - corner).cross(front).normalize_or_zero();
+        let Some(cap) = BuildPlane::from_normal_dist(out, 0.0)
+            .and_then(|unit| BuildPlane::from_normal_dist(unit.normal, unit.normal.dot(corner) + PATCH_THICKNESS))
+        else {
+            continue;
+        };
+        let beyond = solid
+            .windings
+            .iter()
+            .flat_map(|w| w.points.iter())
+            .any(|p| cap.distance(*p) > 0.0);
+        if beyond && !planes.iter().any(|p| p.is_same(&cap)) {
+            planes.push(cap);
+            capped = true;
+        }
+    }
+    if capped { cut_slab(patch, &planes) } else { Some(solid) }
+}
+
+/// The solid bounded by `planes` (the front first, which must bound it), its windings cut
+/// from huge squares; `None` when it has less than [`MIN_BRUSH_VOLUME`] or is not closed.
+fn cut_slab(patch: usize, planes: &[BuildPlane]) -> Option<FacetSolid> {
     let mut kept_planes = Vec::with_capacity(planes.len());
     let mut windings = Vec::with_capacity(planes.len());
     for (i, plane) in planes.iter().enumerate() {

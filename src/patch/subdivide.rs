@@ -16,7 +16,9 @@
 //! (4 nv²)` between the surface and the cell's bilinear interpolant, plus how far that
 //! bilinear patch leaves the facet, `|w · n| / 4` for the cell's twist `w = p00 − p10 −
 //! p01 + p11` (zero for a flat cell, kept whole as a quad; a quad's corners may lie up to
-//! [`PATCH_PLANAR_EPSILON`] off its plane, which is added). Quake 3 bounds each direction
+//! [`PATCH_PLANAR_EPSILON`] off its plane, which is added). Cells on the patch's border
+//! also count the border curve's whole distance from its chord, along the surface too: no
+//! neighbour covers what they miss (a flat cap with a curved outline). Quake 3 bounds each direction
 //! alone, at 16 units, by the whole second difference, and overshoots its own tolerance
 //! (game-semantics.md 4.7); here the sum is bounded, and only the part across the surface
 //! counts, so a direction that runs straight with its handle off the middle needs no
@@ -137,8 +139,28 @@ pub fn subdivide(grid: &ControlGrid, tolerance: f64) -> SurfaceGrid {
     for b in 0..pv {
         for a in 0..pu {
             let d = bound_of(a, b);
-            let (eu, ev) = normal(&pieces[b * pu + a], 0.5, 0.5)
+            let (mut eu, mut ev) = normal(&pieces[b * pu + a], 0.5, 0.5)
                 .map_or_else(|| d.magnitude(), |n| d.along(n));
+            let piece = &pieces[b * pu + a];
+            let chord = |p: DVec3, q: DVec3| (q - p).normalize_or_zero();
+            let [low_v, high_v, low_u, high_u] = d.borders([
+                chord(piece[0][0], piece[2][0]),
+                chord(piece[0][2], piece[2][2]),
+                chord(piece[0][0], piece[0][2]),
+                chord(piece[2][0], piece[2][2]),
+            ]);
+            if b == 0 {
+                eu = eu.max(low_v);
+            }
+            if b + 1 == pv {
+                eu = eu.max(high_v);
+            }
+            if a == 0 {
+                ev = ev.max(low_u);
+            }
+            if a + 1 == pu {
+                ev = ev.max(high_u);
+            }
             steps_u[a] = steps_u[a].max(steps_for(eu, tolerance));
             steps_v[b] = steps_v[b].max(steps_for(ev, tolerance));
         }
@@ -258,18 +280,37 @@ fn check(
             .collect()
     };
     let (cell_u, cell_v) = (cells_of(steps_u), cells_of(steps_v));
+    let (last_u, last_v) = (cell_u.len() - 1, cell_v.len() - 1);
     let mut worst = 0.0f64;
     let mut over_u = vec![0.0f64; steps_u.len()];
     let mut over_v = vec![0.0f64; steps_v.len()];
     for (j, &(b, range_v)) in cell_v.iter().enumerate() {
         for (i, &(a, range_u)) in cell_u.iter().enumerate() {
-            let d = bound_of(a, b).restricted(range_u, range_v);
+            let whole = bound_of(a, b);
+            let d = whole.restricted(range_u, range_v);
             let (nu, nv) = (steps_u[a] as f64, steps_v[b] as f64);
+            // At the patch's border, the border curve's distance from its chord, whichever
+            // way it points.
+            let chord = |p: DVec3, q: DVec3| (q - p).normalize_or_zero();
+            let [low_v, high_v, low_u, high_u] = whole.borders([
+                chord(surface.point(i, j), surface.point(i + 1, j)),
+                chord(surface.point(i, j + 1), surface.point(i + 1, j + 1)),
+                chord(surface.point(i, j), surface.point(i, j + 1)),
+                chord(surface.point(i + 1, j), surface.point(i + 1, j + 1)),
+            ]);
+            let border_u = [(j == 0, low_v), (j == last_v, high_v)]
+                .iter()
+                .filter(|(on, _)| *on)
+                .fold(0.0f64, |m, (_, e)| m.max(*e));
+            let border_v = [(i == 0, low_u), (i == last_u, high_u)]
+                .iter()
+                .filter(|(on, _)| *on)
+                .fold(0.0f64, |m, (_, e)| m.max(*e));
             // The facet of the cell that strays most.
             let (mut eu, mut ev, mut twist) = (0.0f64, 0.0f64, 0.0f64);
             for (n, off) in cell_facets(surface, i, j) {
                 let (u, v) = d.along(n);
-                let (u, v) = (u / (nu * nu), v / (nv * nv));
+                let (u, v) = (u.max(border_u) / (nu * nu), v.max(border_v) / (nv * nv));
                 if u + v + off > eu + ev + twist {
                     (eu, ev, twist) = (u, v, off);
                 }

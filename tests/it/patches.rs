@@ -569,3 +569,363 @@ fn mutate(rng: &mut Pcg32, patch: &mut MapPatch) {
         }
     }
 }
+
+/// Quake 3's facets of a patch (`cm_patch.c`): `CM_SubdivideGridColumns` at
+/// `SUBDIVIDE_DISTANCE` 16 in each direction, degenerate columns removed, then per cell one
+/// facet when its two triangles share a plane (normals within 1e-4, distances within 0.02)
+/// and one per non-degenerate triangle otherwise. Returns (cells, facets).
+pub(crate) fn quake3_facets(surface: &TrueSurface) -> (usize, usize) {
+    const SUBDIVIDE_DISTANCE: f64 = 16.0;
+    const POINT_EPSILON: f64 = 0.1;
+    // grid[i][j]: column i, row j.
+    let mut grid: Vec<Vec<DVec3>> = (0..surface.width)
+        .map(|i| (0..surface.height).map(|j| surface.control(i, j)).collect())
+        .collect();
+    let subdivide_columns = |grid: &mut Vec<Vec<DVec3>>| {
+        let mut i = 0;
+        while i + 2 < grid.len() {
+            let needs = (0..grid[i].len()).any(|j| {
+                let (a, b, c) = (grid[i][j], grid[i + 1][j], grid[i + 2][j]);
+                let curve = ((a + b) * 0.5 + (b + c) * 0.5) * 0.5;
+                (curve - (a + c) * 0.5).length() >= SUBDIVIDE_DISTANCE
+            });
+            if !needs {
+                grid.remove(i + 1);
+                i += 1;
+                continue;
+            }
+            let mut left = Vec::new();
+            let mut middle = Vec::new();
+            let mut right = Vec::new();
+            let rows = grid[i].iter().zip(&grid[i + 1]).zip(&grid[i + 2]);
+            for ((&a, &b), &c) in rows {
+                let (l, r) = ((a + b) * 0.5, (b + c) * 0.5);
+                left.push(l);
+                middle.push((l + r) * 0.5);
+                right.push(r);
+            }
+            grid[i + 1] = right;
+            grid.insert(i + 1, middle);
+            grid.insert(i + 1, left);
+        }
+        // Remove columns equal to their neighbour.
+        let mut i = 0;
+        while i + 1 < grid.len() {
+            let same = (0..grid[i].len())
+                .all(|j| (grid[i][j] - grid[i + 1][j]).abs().max_element() <= POINT_EPSILON);
+            if same {
+                grid.remove(i + 1);
+            } else {
+                i += 1;
+            }
+        }
+    };
+    let transpose = |grid: &Vec<Vec<DVec3>>| -> Vec<Vec<DVec3>> {
+        (0..grid[0].len())
+            .map(|j| grid.iter().map(|column| column[j]).collect())
+            .collect()
+    };
+    subdivide_columns(&mut grid);
+    let mut grid = transpose(&grid);
+    subdivide_columns(&mut grid);
+    let plane = |a: DVec3, b: DVec3, c: DVec3| {
+        let n = (c - a).cross(b - a).try_normalize()?;
+        Some((n, n.dot(a)))
+    };
+    let (mut cells, mut facets) = (0, 0);
+    for i in 0..grid.len().saturating_sub(1) {
+        for j in 0..grid[0].len().saturating_sub(1) {
+            cells += 1;
+            let (p00, p10, p11, p01) = (
+                grid[i][j],
+                grid[i + 1][j],
+                grid[i + 1][j + 1],
+                grid[i][j + 1],
+            );
+            let first = plane(p00, p10, p11);
+            let second = plane(p11, p01, p00);
+            match (first, second) {
+                (Some((n0, d0)), Some((n1, d1)))
+                    if (n0 - n1).abs().max_element() < 1e-4 && (d0 - d1).abs() < 0.02 =>
+                {
+                    facets += 1;
+                }
+                (a, b) => facets += usize::from(a.is_some()) + usize::from(b.is_some()),
+            }
+        }
+    }
+    (cells, facets)
+}
+
+/// A `.bsp` patch's control grid as the true surface.
+fn bsp_surface(patch: &crate::support::q3bsp::Q3Patch) -> TrueSurface {
+    TrueSurface {
+        width: patch.width,
+        height: patch.height,
+        points: patch
+            .points
+            .iter()
+            .map(|p| DVec3::from(p.map(f64::from)))
+            .collect(),
+    }
+}
+
+/// A patch's area, from a 9×9 grid of points per piece.
+fn area(surface: &TrueSurface) -> f64 {
+    let (pu, pv) = surface.pieces();
+    let mut total = 0.0;
+    for a in 0..pu {
+        for b in 0..pv {
+            let at = |i: usize, j: usize| surface.point((a, b), i as f64 / 8.0, j as f64 / 8.0);
+            for i in 0..8 {
+                for j in 0..8 {
+                    let (p, q, r, s) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+                    total += 0.5 * ((q - p).cross(r - p).length() + (r - p).cross(s - p).length());
+                }
+            }
+        }
+    }
+    total
+}
+
+/// Sorted values' quantile.
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
+}
+
+/// The distance from `p` to the nearest of `surfaces` (the true Bézier surfaces), looked
+/// for among those whose control points' bounds, grown by `reach`, hold `p`: per piece,
+/// from each of the eight nearest of 33×33 parameter samples, damped Gauss-Newton steps on
+/// `|S(u, v) − p|²` kept within the piece (parameterisations stretch a hundredfold near a
+/// collapsed row, where a grid search alone misses by half a unit).
+pub(crate) fn distance_to_surfaces(p: DVec3, surfaces: &[TrueSurface], reach: f64) -> f64 {
+    const COARSE: usize = 32;
+    let mut best = f64::INFINITY;
+    for surface in surfaces {
+        let (lo, hi) = surface
+            .points
+            .iter()
+            .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), q| {
+                (lo.min(*q), hi.max(*q))
+            });
+        if (p - (lo - reach)).min_element() < 0.0 || ((hi + reach) - p).min_element() < 0.0 {
+            continue;
+        }
+        let (pu, pv) = surface.pieces();
+        for a in 0..pu {
+            for b in 0..pv {
+                let piece = (a, b);
+                let mut coarse: Vec<(f64, f64, f64)> =
+                    Vec::with_capacity((COARSE + 1) * (COARSE + 1));
+                for i in 0..=COARSE {
+                    for j in 0..=COARSE {
+                        let (u, v) = (i as f64 / COARSE as f64, j as f64 / COARSE as f64);
+                        coarse.push((surface.point(piece, u, v).distance(p), u, v));
+                    }
+                }
+                coarse.sort_by(|x, y| x.0.total_cmp(&y.0));
+                for &(d, mut u, mut v) in coarse.iter().take(8) {
+                    let mut near = d;
+                    let mut damping = 1e-9;
+                    for _ in 0..60 {
+                        let s = surface.point(piece, u, v);
+                        let su = surface.blend(piece, bernstein_derivative(u), bernstein(v));
+                        let sv = surface.blend(piece, bernstein(u), bernstein_derivative(v));
+                        let r = p - s;
+                        // (JᵀJ + λ·diag) δ = Jᵀ r, by Cramer's rule.
+                        let (a11, a12, a22) = (su.dot(su), su.dot(sv), sv.dot(sv));
+                        let (a11, a22) =
+                            (a11 * (1.0 + damping) + 1e-12, a22 * (1.0 + damping) + 1e-12);
+                        let (b1, b2) = (su.dot(r), sv.dot(r));
+                        let det = a11 * a22 - a12 * a12;
+                        if det.abs() < 1e-300 {
+                            break;
+                        }
+                        let (du, dv) = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det);
+                        let (nu, nv) = ((u + du).clamp(0.0, 1.0), (v + dv).clamp(0.0, 1.0));
+                        let next = surface.point(piece, nu, nv).distance(p);
+                        if next < near {
+                            (near, u, v) = (next, nu, nv);
+                            damping *= 0.1;
+                        } else {
+                            damping = damping * 10.0 + 1e-6;
+                            if damping > 1e6 {
+                                break;
+                            }
+                        }
+                    }
+                    best = best.min(near);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Issue 15's acceptance: on the lost levels with `.bsp` files, points sampled on the
+/// world's solid patches (the `.bsp`'s control points, area-weighted), swept along the true
+/// normal from 4 units in front to 4 behind and back, stop within 0.5 units plus the stop
+/// distance of the true surface on at least 99 % of them; at least 20,000 points. A stop
+/// farther than that from the sampled patch is judged against the nearest of all the
+/// solid patches (two banners back to back: the first met is the surface); a sweep that
+/// the map's brushes alone stop as early (a patch sunk into a wall, a trim against one)
+/// says nothing about patches and is left out. Prints the distribution of the distance
+/// and the facet counts against Quake 3's 16-unit subdivision.
+#[test]
+fn points_stop_within_half_a_unit_of_the_bsp_patches() {
+    use crate::q3_contents::{LEVELS, SCRIPT_FOLDERS};
+    use crate::support::q3bsp::{Q3Bsp, contents as q3};
+    let Some(root) =
+        crate::support::real_maps_dir("points_stop_within_half_a_unit_of_the_bsp_patches")
+    else {
+        return;
+    };
+    const POINTS_PER_MAP: usize = 6_000;
+    let bound = 0.5 + STOP;
+    let options = CompileOptions {
+        shader_folders: SCRIPT_FOLDERS.iter().map(|f| root.join(f)).collect(),
+        ..CompileOptions::default()
+    };
+    let (mut points, mut passing) = (0usize, 0usize);
+    let (mut all_front, mut all_back) = (Vec::new(), Vec::new());
+    for level in LEVELS {
+        let bsp = Q3Bsp::parse(&read(
+            &root.join(format!("openarena-lostlevels/{level}.bsp")),
+        ))
+        .unwrap_or_else(|e| panic!("{level}: {e:?}"));
+        let world_surfaces = {
+            let m = bsp.world();
+            m.first_surface..m.first_surface + m.num_surfaces
+        };
+        let solid: Vec<TrueSurface> = bsp
+            .patches()
+            .filter(|p| {
+                p.shader.content_flags & q3::SOLID != 0 && world_surfaces.contains(&p.surface)
+            })
+            .map(|p| bsp_surface(&p))
+            .collect();
+        if solid.is_empty() {
+            continue;
+        }
+        let src = read(&root.join(format!("openarena-lostlevels/{level}.map")));
+        let compiled = compile_map_with(&src, &options).unwrap_or_else(|e| panic!("{level}: {e}"));
+        let world = compiled.map;
+        let mut bare = parse_map(&src).expect("parse");
+        for entity in &mut bare.entities {
+            entity.patches.clear();
+        }
+        let bare = compile_map_with(planeshift::map::write_map(&bare).as_bytes(), &options)
+            .unwrap_or_else(|e| panic!("{level} without patches: {e}"))
+            .map;
+        // Facets: Quake 3's over the `.bsp`'s solid world patches; ours over every patch
+        // of the `.map` that collides.
+        let (q3_cells, q3_facets) = solid
+            .iter()
+            .map(quake3_facets)
+            .fold((0, 0), |(c, f), (dc, df)| (c + dc, f + df));
+        let areas: Vec<f64> = solid.iter().map(area).collect();
+        let total_area: f64 = areas.iter().sum();
+        let mut rng = Pcg32::new(0x15_0000 + points as u64);
+        let (mut front, mut back) = (Vec::new(), Vec::new());
+        let (mut map_points, mut map_passing) = (0usize, 0usize);
+        let (mut buried, mut by_brushes, mut by_other_patches) = (0usize, 0usize, 0usize);
+        let point = TraceShape::point();
+        for _ in 0..POINTS_PER_MAP {
+            // A patch by area, then a point on it.
+            let mut pick = rng.range_f64(0.0, total_area);
+            let index = areas
+                .iter()
+                .position(|a| {
+                    pick -= a;
+                    pick < 0.0
+                })
+                .unwrap_or(areas.len() - 1);
+            let Some((s, n)) = solid[index].sample(&mut rng) else {
+                continue;
+            };
+            let mask = Contents::MASK_PLAYER_SOLID;
+            let sweeps = across(&world, s, n, mask);
+            let mut judged = [None, None];
+            for (k, (d, side)) in sweeps.into_iter().zip([1.0, -1.0]).enumerate() {
+                let Some(d) = d else {
+                    continue;
+                };
+                if d.abs() <= bound {
+                    judged[k] = Some(d.abs());
+                    continue;
+                }
+                // Stopped by the brushes alone as early?
+                let (from, to) = (
+                    (s + n * 4.0 * side).as_vec3(),
+                    (s - n * 4.0 * side).as_vec3(),
+                );
+                let ours = world.trace(&point, from, to, mask);
+                let brushes = bare.trace(&point, from, to, mask);
+                if brushes.hit() && brushes.fraction <= ours.fraction + 1e-3 {
+                    by_brushes += 1;
+                    continue;
+                }
+                // Another patch met first?
+                let nearest = if ours.hit() {
+                    distance_to_surfaces(ours.end.as_dvec3(), &solid, bound + 1.0)
+                } else {
+                    f64::INFINITY
+                };
+                by_other_patches += usize::from(nearest <= bound);
+                judged[k] = Some(nearest.min(d.abs()));
+            }
+            if judged.iter().all(Option::is_none) {
+                buried += 1;
+                continue;
+            }
+            map_points += 1;
+            map_passing += usize::from(judged.iter().flatten().all(|d| *d <= bound));
+            front.extend(judged[0]);
+            back.extend(judged[1]);
+        }
+        front.sort_by(f64::total_cmp);
+        back.sort_by(f64::total_cmp);
+        let stats = world.stats();
+        println!(
+            "{level}: {} solid world patches; {map_points} points ({buried} buried or behind brushes both ways; {by_brushes} sweeps stopped by brushes first, {by_other_patches} by another patch), {:.3} % within {bound}; front |d| p50 {:.4} p90 {:.4} p99 {:.4} max {:.4}; from behind p50 {:.4} p99 {:.4} max {:.4}; facets: ours {} ({} patches of the .map), Quake 3 {q3_facets} ({q3_cells} cells)",
+            solid.len(),
+            100.0 * map_passing as f64 / map_points.max(1) as f64,
+            quantile(&front, 0.5),
+            quantile(&front, 0.9),
+            quantile(&front, 0.99),
+            quantile(&front, 1.0),
+            quantile(&back, 0.5),
+            quantile(&back, 0.99),
+            quantile(&back, 1.0),
+            stats.patch_facets,
+            stats.patches,
+        );
+        points += map_points;
+        passing += map_passing;
+        all_front.extend(front);
+        all_back.extend(back);
+    }
+    if points == 0 {
+        return;
+    }
+    all_front.sort_by(f64::total_cmp);
+    all_back.sort_by(f64::total_cmp);
+    let share = passing as f64 / points as f64;
+    println!(
+        "all: {points} points, {:.3} % within {bound}; front |d| p50 {:.4} p99 {:.4} p99.9 {:.4} max {:.4}; behind p50 {:.4} p99 {:.4} p99.9 {:.4} max {:.4}",
+        share * 100.0,
+        quantile(&all_front, 0.5),
+        quantile(&all_front, 0.99),
+        quantile(&all_front, 0.999),
+        quantile(&all_front, 1.0),
+        quantile(&all_back, 0.5),
+        quantile(&all_back, 0.99),
+        quantile(&all_back, 0.999),
+        quantile(&all_back, 1.0),
+    );
+    assert!(points >= 20_000, "{points} points");
+    assert!(share >= 0.99, "{:.3} % within {bound}", share * 100.0);
+}
