@@ -76,6 +76,19 @@ pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> 
 
 /// Runs the soak on the `.map` file `bytes`.
 pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> {
+    soak_counting(bytes, options, &|_, _| false).map(|(summary, _)| summary)
+}
+
+/// A tick's test for [`soak_counting`]: the world and the character after the tick.
+pub type TickTest<'a> = dyn Fn(&CompiledMap, &CharacterController) -> bool + Sync + 'a;
+
+/// [`soak`], also counting the ticks after which `count` holds (say, the ticks that end
+/// standing on a curved patch).
+pub fn soak_counting(
+    bytes: &[u8],
+    options: &SoakOptions,
+    count: &TickTest<'_>,
+) -> Result<(SoakSummary, usize), String> {
     let spawns = spawn_points(bytes)?;
     if spawns.is_empty() {
         return Err("no info_player_start or info_player_deathmatch to spawn bots at".to_string());
@@ -86,7 +99,15 @@ pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> 
         .into_par_iter()
         .map(|bot| {
             let spawn = spawns[bot % spawns.len()];
-            soak_bot(&world, options.config, spawn, options, bot as u64, floor)
+            soak_bot(
+                &world,
+                options.config,
+                spawn,
+                options,
+                bot as u64,
+                floor,
+                count,
+            )
         })
         .collect();
     let reports = reports.into_iter().collect::<Result<Vec<_>, _>>()?;
@@ -100,7 +121,8 @@ pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> 
         let middle = times.len() / 2;
         *times.select_nth_unstable(middle).1
     };
-    Ok(SoakSummary {
+    let counted = reports.iter().map(|r| r.counted).sum();
+    let summary = SoakSummary {
         moves: options.bots * options.ticks,
         spawns: spawns.len(),
         inside_solid: reports.iter().map(|r| r.inside_solid).sum(),
@@ -109,7 +131,8 @@ pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> 
         travelled: reports.iter().map(|r| r.travelled).sum(),
         grounded: reports.iter().map(|r| r.grounded).sum(),
         median_tick_ns,
-    })
+    };
+    Ok((summary, counted))
 }
 
 /// Length of the sweep that decides whether a still bot had room to move, in units.
@@ -132,6 +155,8 @@ struct BotReport {
     travelled: f32,
     /// Ticks that ended on walkable ground.
     grounded: usize,
+    /// Ticks after which the caller's test held.
+    counted: usize,
 }
 
 /// SplitMix64: a small seeded generator, so every bot's inputs replay exactly.
@@ -185,6 +210,7 @@ fn soak_bot(
     options: &SoakOptions,
     bot: u64,
     floor: f32,
+    count: &TickTest<'_>,
 ) -> Result<BotReport, String> {
     let mut character = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
     let ticks_per_second = (1.0 / config.tick).round().max(1.0) as usize;
@@ -225,6 +251,9 @@ fn soak_bot(
             .push(u32::try_from(elapsed).unwrap_or(u32::MAX));
         if character.overlaps(world) {
             report.inside_solid += 1;
+        }
+        if count(world, &character) {
+            report.counted += 1;
         }
         report.travelled += (character.position() - before).length();
         if character.ground().is_walkable() {

@@ -929,3 +929,541 @@ fn points_stop_within_half_a_unit_of_the_bsp_patches() {
     assert!(points >= 20_000, "{points} points");
     assert!(share >= 0.99, "{:.3} % within {bound}", share * 100.0);
 }
+
+/// The maps with patches: `maps/patch_arch.map`, then the lost levels whose patches
+/// collide (when the real maps are there), as (name, bytes).
+fn patch_maps(test: &str) -> Vec<(String, Vec<u8>)> {
+    let mut maps = vec![("patch_arch.map".to_owned(), patch_arch_src())];
+    if let Some(root) = crate::support::real_maps_dir(test) {
+        for level in ["am_underworks", "dm17ish", "kaos", "oa_ctf2old"] {
+            let path = root.join(format!("openarena-lostlevels/{level}.map"));
+            maps.push((format!("{level}.map"), read(&path)));
+        }
+    }
+    maps
+}
+
+/// The solid facet brushes of `src` that the world sweep meets (the world's and static
+/// models'), by the default compile's rules.
+fn solid_facets(src: &[u8]) -> Vec<planeshift::brush::Brush> {
+    crate::support::world_sweep_brushes(src)
+        .into_iter()
+        .filter(|b| b.solid && b.patch.is_some())
+        .collect()
+}
+
+/// A random point of a convex polygon (a random convex combination of its corners).
+fn point_in(rng: &mut Pcg32, corners: &[DVec3]) -> DVec3 {
+    let weights: Vec<f64> = corners.iter().map(|_| rng.range_f64(0.01, 1.0)).collect();
+    let total: f64 = weights.iter().sum();
+    corners
+        .iter()
+        .zip(&weights)
+        .map(|(p, w)| *p * (w / total))
+        .sum()
+}
+
+/// A random shape of `kind` a few units across (a curved floor's neighbourhood is
+/// cramped: bigger ones mostly touch something else).
+fn small_shape(rng: &mut Pcg32, kind: planeshift::ShapeKind) -> crate::trace::ShapeParams {
+    use crate::trace::ShapeParams;
+    use planeshift::ShapeKind;
+    let mut between = |lo: f64, hi: f64| rng.range_f64(lo, hi) as f32;
+    match kind {
+        ShapeKind::Point => ShapeParams::Point,
+        ShapeKind::Sphere => ShapeParams::Sphere(between(1.0, 12.0)),
+        ShapeKind::Cylinder => ShapeParams::Cylinder(between(1.0, 10.0), between(1.0, 12.0)),
+        ShapeKind::Capsule => ShapeParams::Capsule(between(1.0, 8.0), between(0.0, 10.0)),
+        ShapeKind::Box => ShapeParams::Box(
+            Vec3::new(
+                between(-10.0, -1.0),
+                between(-10.0, -1.0),
+                between(-12.0, -1.0),
+            ),
+            Vec3::new(between(1.0, 10.0), between(1.0, 10.0), between(1.0, 12.0)),
+        ),
+        _ => {
+            let mut points = Vec::new();
+            for _ in 0..6 {
+                points.push(Vec3::new(
+                    between(-8.0, 8.0),
+                    between(-8.0, 8.0),
+                    between(-10.0, 10.0),
+                ));
+            }
+            ShapeParams::Hull(points)
+        }
+    }
+}
+
+/// No ghost hits at facet seams: shapes of every kind sliding a quarter unit above curved
+/// floors (facets facing up by more than 45°), across and along the edges that two floor
+/// facets share, are never stopped. Only slides the exact oracle finds at least 0.2 clear
+/// of everything count (over a concave seam a straight slide comes closer); at least
+/// 10,000.
+#[test]
+fn no_ghost_hits_sliding_over_curved_floors() {
+    use crate::support::oracle::Oracle;
+    use crate::trace::KINDS;
+    use crate::trace_oracle::oracle_shape;
+    use std::collections::HashMap;
+    const CLEARANCE: f32 = 0.25;
+    let maps = patch_maps("no_ghost_hits_sliding_over_curved_floors");
+    let target = 4_000;
+    let (mut slides, mut stops, mut rejected) = (0usize, Vec::new(), 0usize);
+    for (name, src) in &maps {
+        let world = compile(src).map;
+        let solid: Vec<planeshift::brush::Brush> = crate::support::world_sweep_brushes(src)
+            .into_iter()
+            .filter(|b| b.solid)
+            .collect();
+        let oracle = Oracle::new(&solid);
+        let floors: Vec<&planeshift::brush::Brush> = solid
+            .iter()
+            .filter(|b| b.patch.is_some() && b.sides[0].plane.normal.z >= 0.7)
+            .collect();
+        // Front edges shared by two floor facets.
+        let key = |p: DVec3| (p * 64.0).round().as_i64vec3().to_array();
+        let mut edges: HashMap<([i64; 3], [i64; 3]), Vec<usize>> = HashMap::new();
+        for (f, facet) in floors.iter().enumerate() {
+            let corners = &facet.sides[0].winding.points;
+            for (k, a) in corners.iter().enumerate() {
+                let b = corners[(k + 1) % corners.len()];
+                let (ka, kb) = (key(*a), key(b));
+                edges.entry((ka.min(kb), ka.max(kb))).or_default().push(f);
+            }
+        }
+        let mut seams: Vec<(DVec3, DVec3, DVec3)> = Vec::new();
+        for facet in &floors {
+            let corners = &facet.sides[0].winding.points;
+            for (k, a) in corners.iter().enumerate() {
+                let b = corners[(k + 1) % corners.len()];
+                let (ka, kb) = (key(*a), key(b));
+                let users = edges.get(&(ka.min(kb), ka.max(kb))).map_or(0, Vec::len);
+                // Each shared edge once, from the facet that lists it first.
+                if users == 2 && ka < kb {
+                    seams.push((*a, b, facet.sides[0].plane.normal));
+                }
+            }
+        }
+        if seams.is_empty() {
+            continue;
+        }
+        let mut rng = Pcg32::new(0x15_5ea3);
+        let (mut made, mut tries) = (0usize, 0usize);
+        while made < target && slides + made < 12_000 && tries < target * 40 {
+            tries += 1;
+            let (a, b, n) = seams[rng.below(seams.len())];
+            let params = small_shape(&mut rng, KINDS[tries % KINDS.len()]);
+            let (shape, exact) = (params.shape(), oracle_shape(&params));
+            let q = a.lerp(b, rng.range_f64(0.1, 0.9));
+            let along = (b - a).normalize();
+            let across = along.cross(n).normalize();
+            let direction = if tries % 2 == 0 { across } else { along };
+            let half = rng.range_f64(1.0, 8.0);
+            let lift = n * (f64::from(CLEARANCE) + f64::from(shape.support_distance(-n.as_vec3())));
+            let (start, end) = (q + lift - direction * half, q + lift + direction * half);
+            let (start, end) = (start.as_vec3(), end.as_vec3());
+            let clear = oracle_shape(&params.grown(0.2));
+            if oracle
+                .first_hit(&clear, start.as_dvec3(), end.as_dvec3())
+                .is_some()
+                || oracle
+                    .first_hit(&exact, start.as_dvec3(), end.as_dvec3())
+                    .is_some()
+            {
+                rejected += 1;
+                continue;
+            }
+            made += 1;
+            let t = world.trace(&shape, start, end, Contents::MASK_SOLID);
+            if t.hit() {
+                stops.push(format!(
+                    "{name} {params:?} {start}->{end}: stopped at {} ({:?})",
+                    t.fraction, t.normal
+                ));
+            }
+        }
+        println!(
+            "{name}: {} floor facets, {} shared floor edges, {made} slides",
+            floors.len(),
+            seams.len()
+        );
+        slides += made;
+    }
+    println!(
+        "curved floors: {slides} slides a quarter unit above, {} stopped ({rejected} not 0.2 clear, not counted)",
+        stops.len()
+    );
+    assert!(
+        stops.is_empty(),
+        "{} stops, first: {:?}",
+        stops.len(),
+        &stops[..stops.len().min(3)]
+    );
+    assert!(slides >= 10_000 || maps.len() == 1, "{slides} slides");
+}
+
+/// The oracle properties on sweeps aimed at patches: for shapes of every kind, sweeps from
+/// in front of or behind a random facet through a random point of it (on the hand-made map
+/// and the lost levels with patches) never end inside (the exact oracle of the compiled
+/// geometry), never stop later than its first contact, never stop in open space, and the
+/// tree equals brute force over every brush.
+#[test]
+fn sweeps_at_patches_meet_the_exact_oracle_and_brute_force() {
+    use crate::support::oracle::Oracle;
+    use crate::trace::{KINDS, ShapeParams};
+    use crate::trace_oracle::{exact_overlaps, oracle_shape};
+    const CASES_PER_KIND: usize = 350;
+    let maps = patch_maps("sweeps_at_patches_meet_the_exact_oracle_and_brute_force");
+    let mut checked = 0;
+    for (name, src) in &maps {
+        let world = compile(src).map;
+        let solid: Vec<planeshift::brush::Brush> = crate::support::world_sweep_brushes(src)
+            .into_iter()
+            .filter(|b| b.solid)
+            .collect();
+        let oracle = Oracle::new(&solid);
+        assert!(
+            oracle.rejected().is_empty(),
+            "{name}: {:?}",
+            oracle.rejection_reasons()
+        );
+        let facets: Vec<&planeshift::brush::Brush> =
+            solid.iter().filter(|b| b.patch.is_some()).collect();
+        let kappa = world.models()[0]
+            .brush_range()
+            .map(|b| f64::from(world.brush_reach(b).unwrap_or(1.0)))
+            .fold(1.0, f64::max);
+        let mut rng = Pcg32::new(0x0015_0a11);
+        for kind in KINDS {
+            for case in 0..CASES_PER_KIND {
+                let params = ShapeParams::random(&mut rng, kind);
+                let (shape, exact) = (params.shape(), oracle_shape(&params));
+                let facet = facets[rng.below(facets.len())];
+                let front = &facet.sides[0];
+                let target = point_in(&mut rng, &front.winding.points);
+                let n = front.plane.normal * if case % 3 == 0 { -1.0 } else { 1.0 };
+                // From in front (or behind), within 60° of the normal.
+                let wander = DVec3::new(
+                    rng.range_f64(-1.0, 1.0),
+                    rng.range_f64(-1.0, 1.0),
+                    rng.range_f64(-1.0, 1.0),
+                );
+                let direction = (n + wander * 0.8).normalize();
+                let reach = f64::from(shape.support_distance(-direction.as_vec3()));
+                let start = (target + direction * (reach + rng.range_f64(0.5, 48.0))).as_vec3();
+                let end = (target - direction * rng.range_f64(0.0, 16.0)).as_vec3();
+                let t = world.trace(&shape, start, end, Contents::MASK_SOLID);
+                let brute = world.trace_all_brushes(&shape, start, end, Contents::MASK_SOLID);
+                assert_eq!(
+                    (t.start_solid, t.all_solid, t.fraction),
+                    (brute.start_solid, brute.all_solid, brute.fraction),
+                    "{name} {params:?} {start}->{end}: tree and brute force differ"
+                );
+                checked += 1;
+                if t.start_solid {
+                    continue;
+                }
+                let (s, e) = (start.as_dvec3(), end.as_dvec3());
+                assert!(
+                    !exact_overlaps(&oracle, &exact, t.end.as_dvec3()),
+                    "{name} {params:?} {start}->{end}: ends inside at {}",
+                    t.end
+                );
+                let length = (e - s).length();
+                let first = oracle.first_hit(&exact, s, e);
+                if let Some(first) = first
+                    && (first > 0.0 || !oracle.overlaps(&exact, s))
+                {
+                    let ours = f64::from(t.fraction) * length;
+                    assert!(
+                        ours <= first * length + 1e-2,
+                        "{name} {params:?} {start}->{end}: stops at {ours}, exact contact at {}",
+                        first * length
+                    );
+                }
+                if t.hit() {
+                    let clearance = oracle.distance(&exact, t.end.as_dvec3(), 64.0);
+                    let bound = (kappa * f64::from(shape.radius()) + STOP).max(2.0 * STOP) + 1e-3;
+                    assert!(
+                        first.is_some() || clearance <= 2.0 * STOP,
+                        "{name} {params:?} {start}->{end}: stopped in open space, clearance {clearance}"
+                    );
+                    assert!(
+                        clearance <= bound,
+                        "{name} {params:?} {start}->{end}: clearance {clearance} beyond {bound}"
+                    );
+                }
+            }
+        }
+        println!(
+            "{name}: {} facets, κ {kappa:.3}, {} sweeps at them",
+            facets.len(),
+            KINDS.len() * CASES_PER_KIND
+        );
+    }
+    assert!(checked >= 2000, "{checked}");
+}
+
+/// The compiled facets against an independent, much finer tessellation: on
+/// `maps/patch_arch.map` the reference solid is the same map cut to a hundredth of a unit
+/// (the slabs a hundredth of a unit from the surface instead of a quarter). Facets of the
+/// two lie within the difference of the tolerances of each other (0.26, plus rounding), so
+/// a shape shrunk by 0.3 may never overlap the reference where the compiled sweep ends,
+/// nor meet it before the compiled sweep stops: never inside, never late, within the
+/// tolerance difference.
+#[test]
+fn sweeps_at_patches_agree_with_a_fine_tessellation() {
+    use crate::support::oracle::{Oracle, OracleShape};
+    const SHRINK: f64 = 0.3;
+    let src = patch_arch_src();
+    let world = compile(&src).map;
+    let map = parse_map(&src).expect("parse");
+    let fine = brushes_from_map_patched(&map, Game::Quake3, &ShaderSet::new(), 0.01);
+    // The world sweep's solid brushes: the world's and the func_static's (entity 2).
+    let reference: Vec<planeshift::brush::Brush> = fine
+        .brushes
+        .into_iter()
+        .filter(|b| b.solid && matches!(b.owner, BrushOwner::World | BrushOwner::Entity(2)))
+        .collect();
+    let facets = reference.iter().filter(|b| b.patch.is_some()).count();
+    let started = std::time::Instant::now();
+    let oracle = Oracle::new(&reference);
+    assert!(
+        oracle.rejected().is_empty(),
+        "{:?}",
+        oracle.rejection_reasons()
+    );
+    println!(
+        "reference: {facets} facets at tolerance 0.01, {} solids in the oracle (built in {:.2} s)",
+        oracle.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(oracle.len(), reference.len());
+    let surfaces = patch_arch_surfaces();
+    let mut rng = Pcg32::new(0x15_f1e);
+    let (mut checked, mut hits) = (0, 0);
+    for case in 0..3200 {
+        // A shape at least a unit across every way, and the same shrunk by SHRINK.
+        let mut size = |lo: f64, hi: f64| rng.range_f64(lo, hi);
+        let (shape, shrunk) = match case % 4 {
+            0 => {
+                let r = size(1.0, 24.0);
+                (
+                    TraceShape::sphere(r as f32),
+                    OracleShape::Sphere { radius: r - SHRINK },
+                )
+            }
+            1 => {
+                let (r, h) = (size(1.0, 16.0), size(0.0, 24.0));
+                (
+                    TraceShape::capsule(r as f32, h as f32),
+                    OracleShape::Capsule {
+                        radius: r - SHRINK,
+                        half_height: h,
+                    },
+                )
+            }
+            2 => {
+                let (r, h) = (size(1.0, 16.0), size(1.0, 24.0));
+                (
+                    TraceShape::cylinder(r as f32, h as f32),
+                    OracleShape::Cylinder {
+                        radius: r - SHRINK,
+                        half_height: h - SHRINK,
+                    },
+                )
+            }
+            _ => {
+                let lo = DVec3::new(-size(1.0, 16.0), -size(1.0, 16.0), -size(1.0, 24.0));
+                let hi = DVec3::new(size(1.0, 16.0), size(1.0, 16.0), size(1.0, 32.0));
+                (
+                    TraceShape::aabb(lo.as_vec3(), hi.as_vec3()),
+                    OracleShape::Box {
+                        mins: lo + SHRINK,
+                        maxs: hi - SHRINK,
+                    },
+                )
+            }
+        };
+        let shape = shape.expect("a valid shape");
+        // Aim at a point of a colliding patch (not the non-solid or the clip curtain), from
+        // in front or behind.
+        let surface = &surfaces[[0, 1, 2, 5, 6][rng.below(5)]];
+        let Some((target, n)) = surface.sample(&mut rng) else {
+            continue;
+        };
+        let n = if case % 3 == 0 { -n } else { n };
+        let wander = DVec3::new(
+            rng.range_f64(-1.0, 1.0),
+            rng.range_f64(-1.0, 1.0),
+            rng.range_f64(-1.0, 1.0),
+        );
+        let direction = (n + wander * 0.8).normalize();
+        let reach = f64::from(shape.support_distance(-direction.as_vec3()));
+        let start = (target + direction * (reach + rng.range_f64(0.5, 32.0))).as_vec3();
+        let end = (target - direction * rng.range_f64(0.0, 16.0)).as_vec3();
+        let t = world.trace(&shape, start, end, Contents::MASK_SOLID);
+        if t.start_solid {
+            continue;
+        }
+        checked += 1;
+        hits += usize::from(t.hit());
+        let (s, e) = (start.as_dvec3(), end.as_dvec3());
+        assert!(
+            !oracle.overlaps(&shrunk, t.end.as_dvec3()),
+            "{shape:?} {start}->{end}: ends at {} with the shrunk shape in the fine reference",
+            t.end
+        );
+        if let Some(first) = oracle.first_hit(&shrunk, s, e) {
+            let length = (e - s).length();
+            assert!(
+                f64::from(t.fraction) * length <= first * length + 1e-2,
+                "{shape:?} {start}->{end}: stops at {}, the shrunk shape meets the reference at {}",
+                f64::from(t.fraction) * length,
+                first * length
+            );
+        }
+    }
+    println!("fine reference: {checked} sweeps, {hits} hits");
+    assert!(checked >= 2000 && hits >= 1500, "{checked} {hits}");
+}
+
+/// The map `src` with its player spawns moved onto up to 16 of its curved floors: facets
+/// facing up by more than 45° where a player box dropped from 16 units above lands on them
+/// (so the floor is open, not buried in a wall); the map unchanged when none is. Returns
+/// the map and how many spawns it has on curved floors.
+fn spawns_on_curved_floors(src: &[u8]) -> (Vec<u8>, usize) {
+    let world = compile(src).map;
+    let player = TraceShape::from_spec("box:-15,-15,-24,15,15,32").expect("shape");
+    let mut rng = Pcg32::new(0x15_5ba);
+    let floors: Vec<planeshift::brush::Brush> = solid_facets(src)
+        .into_iter()
+        .filter(|b| b.owner == BrushOwner::World && b.sides[0].plane.normal.z >= 0.7)
+        .collect();
+    let mut spawns = Vec::new();
+    for _ in 0..400 {
+        if floors.is_empty() || spawns.len() == 16 {
+            break;
+        }
+        let front = &floors[rng.below(floors.len())].sides[0];
+        let p = front.winding.points.iter().sum::<DVec3>() / front.winding.points.len() as f64;
+        // The box's feet 16 units above the facet, dropped onto it.
+        let from = (p + DVec3::Z * 40.0).as_vec3();
+        let t = world.trace(
+            &player,
+            from,
+            (p - DVec3::Z * 8.0).as_vec3(),
+            Contents::MASK_PLAYER_SOLID,
+        );
+        // On some curved floor (a box lands on the highest facet under it).
+        let landed = t.plane.is_some_and(|plane| {
+            floors.iter().any(|f| {
+                let q = f.sides[0].plane;
+                (plane.normal.as_dvec3() - q.normal).abs().max_element() < 1e-4
+                    && (f64::from(plane.dist) - q.dist).abs() < 1e-2
+            })
+        });
+        if !t.start_solid && landed {
+            spawns.push(t.end);
+        }
+    }
+    let mut map = parse_map(src).expect("parse");
+    if spawns.is_empty() {
+        return (src.to_vec(), 0);
+    }
+    let count = spawns.len();
+    map.entities
+        .retain(|e| !e.classname().starts_with("info_player"));
+    for at in spawns {
+        map.entities.push(planeshift::map::Entity {
+            properties: vec![
+                ("classname".to_owned(), "info_player_deathmatch".to_owned()),
+                ("origin".to_owned(), format!("{} {} {}", at.x, at.y, at.z)),
+            ],
+            ..planeshift::map::Entity::default()
+        });
+    }
+    (planeshift::map::write_map(&map).into_bytes(), count)
+}
+
+/// The soak of `examples/fps_movement` on the maps with patches, the bots spawned on their
+/// curved floors (`spawns_on_curved_floors`): bots that walk on curved floors and into
+/// arches, pillars and curtains never end a tick inside solid, never fall out and never get
+/// stuck; the ticks that end standing on a patch are counted, and there are some on every
+/// map with an open curved floor.
+#[test]
+fn bots_soak_clean_on_maps_with_patches() {
+    use crate::controller::soak::soak_run::{SoakOptions, soak_counting};
+    use planeshift::ControllerConfig;
+    use std::collections::HashMap;
+    let maps = patch_maps("bots_soak_clean_on_maps_with_patches");
+    // Facet fronts by distance, a hundredth of a unit a bucket, with their bounds. A bot
+    // stands on a patch when its ground plane is a front (normal within 1e-5, distance
+    // within 2e-3: the f32 file's rounding) and it stands over that facet (its origin within
+    // the facet's bounds grown by the player's half width): a few facets at a patch's
+    // border lie in the floor's very plane.
+    let bucket = |d: f64| (d * 1e2).floor() as i64;
+    for (name, src) in &maps {
+        let mut fronts: HashMap<i64, Vec<(DVec3, f64, DVec3, DVec3)>> = HashMap::new();
+        for b in solid_facets(src) {
+            let plane = b.sides[0].plane;
+            let points = &b.sides[0].winding.points;
+            let (lo, hi) = points
+                .iter()
+                .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(*p), hi.max(*p))
+                });
+            fronts
+                .entry(bucket(plane.dist))
+                .or_default()
+                .push((plane.normal, plane.dist, lo, hi));
+        }
+        let on_patch = |_: &CompiledMap, c: &planeshift::CharacterController| {
+            let ground = c.ground();
+            let Some(p) = ground.plane.filter(|_| ground.is_walkable()) else {
+                return false;
+            };
+            let (n, d) = (p.normal.as_dvec3(), f64::from(p.dist));
+            let at = c.position().as_dvec3();
+            (bucket(d) - 1..=bucket(d) + 1).any(|k| {
+                fronts.get(&k).is_some_and(|list| {
+                    list.iter().any(|(fn_, fd, lo, hi)| {
+                        (*fn_ - n).abs().max_element() < 1e-5
+                            && (fd - d).abs() < 2e-3
+                            && at.x >= lo.x - 16.0
+                            && at.x <= hi.x + 16.0
+                            && at.y >= lo.y - 16.0
+                            && at.y <= hi.y + 16.0
+                    })
+                })
+            })
+        };
+        let (bots, ticks) = (32, 3000);
+        let (src, spawns) = spawns_on_curved_floors(src);
+        let src = &src;
+        let options = SoakOptions {
+            bots,
+            ticks,
+            seed: 15,
+            config: ControllerConfig::default(),
+            report: true,
+        };
+        let (summary, on_patches) =
+            soak_counting(src, &options, &on_patch).unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!(
+            "{name}: {} bots × {ticks} ticks from {spawns} spawns on curved floors: inside_solid {}, stuck {}, fell_out {}, grounded {}, on a patch {on_patches}",
+            bots, summary.inside_solid, summary.stuck, summary.fell_out, summary.grounded
+        );
+        assert_eq!(
+            (summary.inside_solid, summary.stuck, summary.fell_out),
+            (0, 0, 0),
+            "{name}: {summary:?}"
+        );
+        assert!(
+            on_patches > 0 || spawns == 0,
+            "{name}: no bot stood on a patch"
+        );
+    }
+}

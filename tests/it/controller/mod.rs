@@ -26,7 +26,7 @@ mod recovery;
 /// Slopes.
 mod slopes;
 /// The soak contract of the `fps_movement` example.
-mod soak;
+pub(crate) mod soak;
 /// Stairs and steps.
 mod stairs;
 /// Tunnelling at speed and along degenerate directions.
