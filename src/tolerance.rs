@@ -494,6 +494,15 @@ pub const PATCH_PLANAR_EPSILON: f64 = 1e-3;
 /// leave a wedge behind the edge; the surfaces still meet on it.
 pub const PATCH_MITRE_MIN_COS: f64 = 0.0;
 
+/// A border or cap of a facet's slab whose normal is within this angle of another side's
+/// (the sine, unitless) is left out: a facet whose consecutive edges are nearly collinear
+/// would otherwise have two sides that share a normal once narrowed to f32 (the brush
+/// invariant, [`BEVEL_SAME_NORMAL_SINE`]'s reason), and leaving one out moves the slab by at
+/// most this times the edge's length behind the surface (a thousandth of a unit for a
+/// one-unit edge).
+pub const PATCH_SAME_NORMAL_SINE: f64 = 1e-3;
+
+const _: () = assert!(BEVEL_SAME_NORMAL_SINE < PATCH_SAME_NORMAL_SINE);
 const _: () = assert!(MIN_PATCH_TOLERANCE <= DEFAULT_PATCH_TOLERANCE);
 const _: () = assert!(DEFAULT_PATCH_TOLERANCE <= MAX_PATCH_TOLERANCE);
 const _: () = assert!(PATCH_WELD_EPSILON < MIN_PATCH_TOLERANCE);

@@ -26,7 +26,9 @@
 //!    it, and the borders; each side's winding cut from a huge square by the others (sides
 //!    cut away entirely, a back face behind converging mitres, are left out). Behind a
 //!    sliver, caps keep the slab within [`PATCH_THICKNESS`] of the facet's corners (`slab`).
-//!    A slab of less than [`MIN_BRUSH_VOLUME`] is dropped and counted.
+//!    A border or cap facing within [`PATCH_SAME_NORMAL_SINE`] of an earlier side (nearly
+//!    collinear edges) is left out, so no two sides share a normal. A slab of less than
+//!    [`MIN_BRUSH_VOLUME`] is dropped and counted.
 //!
 //! Guarantees: every solid is convex, closed, with at least four sides, no two on one plane,
 //! the front side first, within [`MAX_MAP_COORD`] (the control points were, and facets lie
@@ -42,7 +44,7 @@ use super::subdivide::SurfaceGrid;
 use crate::geom::{BuildPlane, Winding};
 use crate::tolerance::{
     CLIP_EPSILON, MAX_MAP_COORD, MIN_BRUSH_VOLUME, PATCH_MITRE_MIN_COS, PATCH_PLANAR_EPSILON,
-    PATCH_THICKNESS, PATCH_WELD_EPSILON,
+    PATCH_SAME_NORMAL_SINE, PATCH_THICKNESS, PATCH_WELD_EPSILON,
 };
 
 /// One facet's slab.
@@ -172,7 +174,7 @@ pub fn facet_solids(grids: &[SurfaceGrid]) -> FacetOutput {
             let users = edges.get(&(a.min(b), a.max(b))).map_or(&[][..], Vec::as_slice);
             let border = border_plane(&points, &facets, f, (a, b), users);
             if let Some(plane) = border
-                && !planes.iter().any(|p| p.is_same(&plane))
+                && !planes.iter().any(|p| shares_normal(p, &plane))
             {
                 planes.push(plane);
             }
@@ -287,6 +289,12 @@ fn border_plane(
     BuildPlane::from_normal_dist(unit.normal, unit.normal.dot(pa))
 }
 
+/// Whether two planes face the same way within [`PATCH_SAME_NORMAL_SINE`]: the later is
+/// left out of a slab (module docs, step 4).
+fn shares_normal(a: &BuildPlane, b: &BuildPlane) -> bool {
+    a.normal.dot(b.normal) > 0.0 && a.normal.cross(b.normal).length() < PATCH_SAME_NORMAL_SINE
+}
+
 /// The slab bounded by `planes` (front first) over the facet with `corners`
 /// (counter-clockwise seen from the front), its windings cut from huge squares; `None`
 /// when it has less than [`MIN_BRUSH_VOLUME`] or is not closed.
@@ -316,7 +324,7 @@ fn slab(patch: usize, mut planes: Vec<BuildPlane>, corners: &[DVec3]) -> Option<
             .iter()
             .flat_map(|w| w.points.iter())
             .any(|p| cap.distance(*p) > 0.0);
-        if beyond && !planes.iter().any(|p| p.is_same(&cap)) {
+        if beyond && !planes.iter().any(|p| shares_normal(p, &cap)) {
             planes.push(cap);
             capped = true;
         }

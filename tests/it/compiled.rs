@@ -943,7 +943,8 @@ fn entities_round_trip_and_spawns_equal_the_maps() {
                 assert_eq!(loaded.models()[model].entity(), Some(e.index()), "{name}");
             }
             let merged = planeshift::brush::is_world_class(f.classname());
-            let expect_model = !f.brushes.is_empty() && !merged;
+            // Brushes or patches make a model (Quake 3: an entity with either).
+            let expect_model = (!f.brushes.is_empty() || !f.patches.is_empty()) && !merged;
             assert_eq!(
                 e.model().is_some_and(|m| m > 0),
                 expect_model,

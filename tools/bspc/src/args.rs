@@ -30,6 +30,10 @@ pub enum Command {
         /// Print exactly one JSON object instead of a human summary.
         #[arg(long)]
         json: bool,
+        /// How far curved patches' facets may lie from the true surface, in map units
+        /// (0.01 to 16; default 0.25).
+        #[arg(long, value_name = "UNITS", value_parser = parse_patch_tolerance)]
+        patch_tolerance: Option<f64>,
     },
     /// Compile a .map file into a collision world (.pbsp).
     Compile {
@@ -49,6 +53,10 @@ pub enum Command {
         /// Print exactly one JSON object of statistics instead of a human report.
         #[arg(long)]
         json: bool,
+        /// How far curved patches' facets may lie from the true surface, in map units
+        /// (0.01 to 16; default 0.25).
+        #[arg(long, value_name = "UNITS", value_parser = parse_patch_tolerance)]
+        patch_tolerance: Option<f64>,
     },
     /// Sweep shapes through a world: JSON Lines queries, or one query from flags.
     Trace {
@@ -78,6 +86,10 @@ pub enum Command {
         /// (default: detected from the map).
         #[arg(long, value_name = "GAME", value_parser = parse_game)]
         game: Option<Game>,
+        /// How far curved patches' facets may lie from the true surface, in map units
+        /// (0.01 to 16; default 0.25), for a .map compiled in memory.
+        #[arg(long, value_name = "UNITS", value_parser = parse_patch_tolerance)]
+        patch_tolerance: Option<f64>,
     },
     /// The world's contents at points: JSON Lines of points in, of contents names out.
     Contents {
@@ -117,6 +129,22 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A `--patch-tolerance` value: a number of map units the compiler accepts.
+fn parse_patch_tolerance(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    let options = planeshift::CompileOptions {
+        patch_tolerance: value,
+        ..planeshift::CompileOptions::default()
+    };
+    options
+        .validate()
+        .map(|()| value)
+        .map_err(|e| e.to_string())
 }
 
 /// A `--game` value.

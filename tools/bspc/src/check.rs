@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use planeshift::compile::check_brushes;
+use planeshift::compile::{CompileOptions, check_brushes_with};
 use planeshift::map::{self, MapFile};
 use planeshift::{Diagnostic, Severity};
 use serde::Serialize;
@@ -19,6 +19,8 @@ struct CheckJson<'a> {
     world_brushes: usize,
     faces: usize,
     patches: usize,
+    /// Facet brushes the patches make (at the patch tolerance).
+    patch_facets: usize,
     formats: Vec<&'a str>,
     diagnostics: Vec<DiagnosticJson>,
 }
@@ -30,10 +32,15 @@ struct DiagnosticJson {
     message: String,
 }
 
-pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
+pub fn run(path: &Path, json: bool, patch_tolerance: Option<f64>) -> Result<(), CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     let map = map::parse_map(&bytes).map_err(|e| CliError::syntax(path, &e))?;
-    let output = check_brushes(&map);
+    let defaults = CompileOptions::default();
+    let options = CompileOptions {
+        patch_tolerance: patch_tolerance.unwrap_or(defaults.patch_tolerance),
+        ..defaults
+    };
+    let output = check_brushes_with(&map, &options).map_err(CliError::internal)?;
     let counts = Counts::of(&map);
     if json {
         let report = CheckJson {
@@ -42,6 +49,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
             world_brushes: output.world_brushes,
             faces: counts.faces,
             patches: counts.patches,
+            patch_facets: output.patch_facets,
             formats: map::formats(&map),
             diagnostics: output.diagnostics.iter().map(to_json).collect(),
         };
@@ -52,7 +60,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
     } else {
         print_diagnostics(path, &output.diagnostics);
         println!(
-            "{}: {} entities, {} brushes ({} solid world, {} rejected), {} faces, {} patches; formats: {}",
+            "{}: {} entities, {} brushes ({} solid world, {} rejected), {} faces, {} patches ({} facets); formats: {}",
             path.display(),
             map.entities.len(),
             counts.brushes,
@@ -60,6 +68,7 @@ pub fn run(path: &Path, json: bool) -> Result<(), CliError> {
             output.rejected,
             counts.faces,
             counts.patches,
+            output.patch_facets,
             map::formats(&map).join(", ")
         );
     }

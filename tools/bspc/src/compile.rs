@@ -98,12 +98,15 @@ pub fn compile(
     output: Option<PathBuf>,
     json: bool,
     (shader_folders, game): (Vec<PathBuf>, Option<Game>),
+    patch_tolerance: Option<f64>,
 ) -> Result<(), CliError> {
     let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
+    let defaults = CompileOptions::default();
     let options = CompileOptions {
         shader_folders,
         game,
-        ..CompileOptions::default()
+        patch_tolerance: patch_tolerance.unwrap_or(defaults.patch_tolerance),
+        ..defaults
     };
     let compiled = compile_map_with(&src, &options).map_err(|e| match e {
         CompileError::Parse(p) => CliError::syntax(input, &p),

@@ -59,7 +59,7 @@ pub fn contents(
     (shader_folders, game): (Vec<PathBuf>, Option<Game>),
 ) -> Result<(), CliError> {
     let points = read_points(points)?;
-    let world = load_world(world, (shader_folders, game))?;
+    let world = load_world(world, (shader_folders, game), None)?;
     let mut out = String::new();
     for point in points {
         let contents = ContentsJson {

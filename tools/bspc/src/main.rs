@@ -97,14 +97,19 @@ fn main() -> ExitCode {
 
 fn run(args: Args) -> Result<(), CliError> {
     match args.command {
-        Command::Check { map, json } => check::run(&map, json),
+        Command::Check {
+            map,
+            json,
+            patch_tolerance,
+        } => check::run(&map, json, patch_tolerance),
         Command::Compile {
             map,
             output,
             json,
             shaders,
             game,
-        } => compile::compile(&map, output, json, (shaders, game)),
+            patch_tolerance,
+        } => compile::compile(&map, output, json, (shaders, game), patch_tolerance),
         Command::Info { file, json } => compile::info(&file, json),
         Command::Trace {
             file,
@@ -115,12 +120,14 @@ fn run(args: Args) -> Result<(), CliError> {
             to,
             shaders,
             game,
+            patch_tolerance,
         } => trace::trace(
             &file,
             queries.as_deref(),
             output.as_deref(),
             (shape, from, to),
             (shaders, game),
+            patch_tolerance,
         ),
         Command::Contents {
             world,

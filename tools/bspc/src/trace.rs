@@ -84,19 +84,22 @@ fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
 }
 
 /// Loads a world: a compiled file by its magic, otherwise a map compiled in memory (with the
-/// shader folders, for a Quake 3 map).
+/// shader folders, for a Quake 3 map, and the patch tolerance when given).
 pub fn load_world(
     path: &Path,
     (shader_folders, game): (Vec<PathBuf>, Option<Game>),
+    patch_tolerance: Option<f64>,
 ) -> Result<CompiledMap, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     if bytes.starts_with(&MAGIC) {
         return CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e));
     }
+    let defaults = CompileOptions::default();
     let options = CompileOptions {
         shader_folders,
         game,
-        ..CompileOptions::default()
+        patch_tolerance: patch_tolerance.unwrap_or(defaults.patch_tolerance),
+        ..defaults
     };
     compile_map_with(&bytes, &options)
         .map(|c| c.map)
@@ -171,6 +174,7 @@ pub fn trace(
     output: Option<&Path>,
     single: (Option<String>, Option<String>, Option<String>),
     (shader_folders, game): (Vec<PathBuf>, Option<Game>),
+    patch_tolerance: Option<f64>,
 ) -> Result<(), CliError> {
     let queries = match (queries, single) {
         (Some(path), _) => read_queries(path)?,
@@ -185,7 +189,7 @@ pub fn trace(
             ));
         }
     };
-    let world = load_world(file, (shader_folders, game))?;
+    let world = load_world(file, (shader_folders, game), patch_tolerance)?;
     let mut out = String::new();
     for q in &queries {
         let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID);
@@ -202,7 +206,7 @@ pub fn trace(
 }
 
 pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
-    let world = load_world(file, (Vec::new(), None))?;
+    let world = load_world(file, (Vec::new(), None), None)?;
     let queries = read_queries(queries)?;
     if queries.is_empty() {
         return Err(CliError::input(format!(
