@@ -357,8 +357,13 @@ pub fn compile_map_with(
                 box_exact: bevels.box_exact,
                 // Rounded up, so that the f32 bound is never below the f64 one.
                 reach: (bevels.reach as f32).next_up(),
+                patch: brush.patch.is_some(),
             });
-            model_inputs.push(BrushInput { sides, contents });
+            model_inputs.push(BrushInput {
+                sides,
+                contents,
+                detail: brush.patch.is_some(),
+            });
         }
         inputs.push(model_inputs);
     }

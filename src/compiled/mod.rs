@@ -44,7 +44,7 @@ pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 /// stored, and a model names its entity instead of copying its key/values; 4: sides keep
 /// their surface flags and material, brushes their game's contents value, models their
 /// kind, and the file its game; 5: the statistics count the map's patches and their facet
-/// brushes).
+/// brushes, and a brush says whether it is a patch facet).
 pub const FORMAT_VERSION: u32 = 5;
 
 /// The default file extension of compiled maps.
@@ -159,6 +159,9 @@ internal! {
         /// reach can only make over-reach stops depend on the tree (never let a shape into
         /// solid), which is why a loaded value only has to be at least 1.
         pub reach: f32,
+        /// A facet of a curved patch: it splits the tree only where many crowd a region, so
+        /// a leaf listing it may lie partly outside it, and point contents test it.
+        pub patch: bool,
     }
 }
 
@@ -497,14 +500,34 @@ impl CompiledMap {
     pub fn point_contents(&self, p: Vec3) -> Contents {
         let world = self
             .leaf_at(0, p)
-            .map_or(Contents::EMPTY, |leaf| leaf.contents);
+            .map_or(Contents::EMPTY, |leaf| self.leaf_contents_at(leaf, p));
         self.static_models.iter().fold(world, |all, &(m, _)| {
             let model = &self.data.models[m as usize];
             let inside = p.cmpge(model.mins).all() && p.cmple(model.maxs).all();
             match self.leaf_at(m as usize, p).filter(|_| inside) {
-                Some(leaf) => all | leaf.contents,
+                Some(leaf) => all | self.leaf_contents_at(leaf, p),
                 None => all,
             }
+        })
+    }
+
+    /// The contents at `p` in `leaf`: the leaf's contents when every brush it lists covers
+    /// it; a patch facet, which may cover only part of it, counts only when `p` is strictly
+    /// inside it.
+    fn leaf_contents_at(&self, leaf: &CompiledLeaf, p: Vec3) -> Contents {
+        let ids = self.leaf_brush_ids(leaf);
+        if !ids.iter().any(|&b| self.data.brushes[b as usize].patch) {
+            return leaf.contents;
+        }
+        ids.iter().fold(Contents::EMPTY, |all, &b| {
+            let brush = &self.data.brushes[b as usize];
+            let inside = !brush.patch
+                || (p.cmpgt(brush.mins).all()
+                    && p.cmplt(brush.maxs).all()
+                    && self.brush_sides(brush)[..brush.face_count as usize]
+                        .iter()
+                        .all(|side| self.data.planes[side.plane as usize].distance(p) < 0.0));
+            if inside { all | brush.contents } else { all }
         })
     }
 }

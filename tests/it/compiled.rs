@@ -881,6 +881,7 @@ fn the_feature_table_of_many_faced_brushes_loads_in_time_linear_in_the_file() {
                 maxs: Vec3::splat(100.0),
                 box_exact: false,
                 reach: 1.0,
+                patch: false,
             });
             file.models[model].brush_count += 1;
         }
