@@ -103,6 +103,22 @@ def parse_map(text):
                 ent["kv"][k] = v
                 continue
             take("sym", "{")
+            if peek() in (("word", "patchDef2"), ("word", "patchDef3")):
+                # A curved patch: no brush to check; skip its balanced block.
+                take()
+                depth = 0
+                while True:
+                    t = take()
+                    if t == ("sym", "{"):
+                        depth += 1
+                    elif t == ("sym", "}"):
+                        depth -= 1
+                        if depth == 0:
+                            break
+                take("sym", "}")
+                ent.setdefault("patches", 0)
+                ent["patches"] += 1
+                continue
             faces = []
             while peek() != ("sym", "}"):
                 pts = []

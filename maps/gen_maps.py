@@ -196,7 +196,8 @@ def room(x0, y0, x1, y1, h, t=16, zbot=None):
 
 # ----------------------------------------------------------------- writer
 def write_map(name, world, entities, game="Quake", fmt="Valve"):
-    """world: list of brushes; entities: list of (keyvalues list, brushes list)."""
+    """world: list of brushes and patches; entities: list of (keyvalues list, brushes and
+    patches list). `game` and `fmt` name the header's game and format."""
     lines = ["// Game: %s" % game, "// Format: %s" % fmt, "// entity 0", "{",
              '"mapversion" "220"', '"classname" "worldspawn"', '"wad" ""']
     for i, b in enumerate(world):
@@ -218,6 +219,29 @@ def write_map(name, world, entities, game="Quake", fmt="Valve"):
         lines.append("}")
     with open(os.path.join(HERE, name), "w", newline="\n") as f:
         f.write("\n".join(lines) + "\n")
+
+
+class Patch:
+    """A Quake 3 `patchDef2`: `columns` is a list of W columns, each a list of H points
+    (x, y, z); written as TrenchBroom writes it, W groups of H `( x y z s t )`."""
+
+    def __init__(self, tex, columns):
+        assert len(columns) % 2 == 1 and len(columns) >= 3
+        assert all(len(c) == len(columns[0]) for c in columns)
+        assert len(columns[0]) % 2 == 1 and len(columns[0]) >= 3
+        self.tex = tex
+        self.columns = columns
+
+    def text(self):
+        w, h = len(self.columns), len(self.columns[0])
+        out = ["patchDef2", "{", self.tex, "( %d %d 0 0 0 )" % (w, h), "("]
+        for i, column in enumerate(self.columns):
+            pts = " ".join(
+                "( %s %s %s )" % (" ".join(fnum(c) for c in p), fnum(F(i, w - 1)), fnum(F(j, h - 1)))
+                for j, p in enumerate(column))
+            out.append("( %s )" % pts)
+        out.extend([")", "}"])
+        return out
 
 
 def start(x, y, z=24, cls="info_player_start"):
@@ -674,6 +698,36 @@ def movement():
     write_map("movement.map", world, ents, game="Quake 2", fmt="Quake2 (Valve)")
 
 
+def patch_arch():
+    """Quake 3 curved patches: an arch, a quarter-pipe ramp, a hill, a non-solid and a
+    player-clip curtain, a wrapped pillar, and a hump in a func_static."""
+    fl, ce, walls = room(-768, -768, 768, 1024, 384)
+    w = [fl, ce] + walls
+    # The arch over y 256..320: a semicircle of radius 96 about the y axis, facing in.
+    arch = [(-96, 0), (-96, 96), (0, 96), (96, 96), (96, 0)]
+    w.append(Patch("arch", [[(x, y, z) for y in (256, 288, 320)] for (x, z) in arch]))
+    # The quarter pipe: floor at x 384 curving up into a wall at x 512, facing up.
+    pipe = [(384, 0), (512, 0), (512, 128)]
+    w.append(Patch("ramp", [[(x, y, z) for y in (128, 0, -128)] for (x, z) in pipe]))
+    # The hill: a bump 24 high over x -512..-256, y -128..128, facing up.
+    hill = [[(x, y, 96 if (x, y) == (-384, 0) else 0) for y in (128, 0, -128)]
+            for x in (-512, -384, -256)]
+    w.append(Patch("hill", hill))
+    # Curtains bulging in x across y -448..-320: one never solid, one player clip.
+    for x0, tex in ((-128, "common/nodrawnonsolid"), (128, "common/clip")):
+        curve = [(x0, -448), (x0 + 32, -384), (x0, -320)]
+        w.append(Patch(tex, [[(x, y, z) for z in (128, 64, 0)] for (x, y) in curve]))
+    # The pillar: a wrapped cylinder of radius 48 about (0, 640), facing out, its seam at
+    # +x.
+    r = 48
+    ring = [(r, 0), (r, r), (0, r), (-r, r), (-r, 0), (-r, -r), (0, -r), (r, -r), (r, 0)]
+    w.append(Patch("pillar", [[(x, 640 + y, z) for z in (128, 64, 0)] for (x, y) in ring]))
+    hump = [[(x, y, 64 if (x, y) == (320, -448) else 0) for y in (-384, -448, -512)]
+            for x in (256, 320, 384)]
+    ents = [start(0, 0), ([("classname", "func_static")], [Patch("hump", hump)])]
+    write_map("patch_arch.map", w, ents, game="Quake 3", fmt="Quake3 (Valve)")
+
+
 if __name__ == "__main__":
     movement()
     arena()
@@ -688,3 +742,4 @@ if __name__ == "__main__":
     many_sided()
     far_slabs()
     hurt_pit()
+    patch_arch()

@@ -95,6 +95,7 @@ mod bit_set;
 pub mod map;
 internal_mod! { mod game; }
 internal_mod! { mod geom; }
+internal_mod! { mod patch; }
 internal_mod! { mod brush; }
 internal_mod! { mod bsp; }
 internal_mod! { mod leak; }

@@ -86,9 +86,15 @@ pub const SPLIT_EPSILON: f64 = 1e-3;
 
 /// Width of a plane-table hash bucket along the plane distance, in map units.
 ///
-/// Lookups also search both neighbouring buckets, so a distance near a bucket boundary is
-/// still found (Quake 2 `FindFloatPlane`).
+/// Lookups also search the neighbouring bucket an epsilon reaches, so a distance near a
+/// bucket boundary is still found (Quake 2 `FindFloatPlane`).
 pub const PLANE_HASH_BUCKET: f64 = 8.0;
+
+/// Width of a plane-table hash bucket along each normal component (unitless). The table
+/// also keys planes by their normal, so a map with a million planes (fine patches: every
+/// facet's planes differ) keeps a handful per bucket; a normal within [`NORMAL_EPSILON`] of
+/// a bucket boundary is also looked up across it.
+pub const PLANE_HASH_NORMAL_BUCKET: f64 = 1.0 / 1024.0;
 
 /// A bevel is accepted only when every vertex of its brush lies at most this far in front
 /// of it, in map units. Bevels must never cut into their brush, or point contents and the
@@ -443,3 +449,84 @@ pub const GJK_CURVED_TOLERANCE: f64 = ADVANCE_TOLERANCE as f64 / 16.0;
 
 const _: () = assert!(ADVANCE_TOLERANCE < SURFACE_CLIP_EPSILON);
 const _: () = assert!(GJK_TOLERANCE < FEATURE_EPSILON);
+
+// ---- Curved patches (src/patch/) ----
+
+/// How far a patch's facets may lie from its true surface by default, in map units
+/// (`CompileOptions::patch_tolerance`).
+///
+/// Quake 3 subdivides to 16 units per direction, which leaves its collision up to 11 units
+/// off the rendered curve (game-semantics.md 4.7). A quarter unit is 8 stop distances: a
+/// character's feet stay within a fraction of a unit of a curved floor, and the facet count
+/// stays within a few times Quake 3's.
+pub const DEFAULT_PATCH_TOLERANCE: f64 = 0.25;
+
+/// The smallest patch tolerance a compile accepts, in map units. Facets grow as the inverse
+/// of the tolerance (both directions of a doubly curved piece as its square root), so a
+/// hundredth of a unit already costs about 25 times the default's facets; finer is not worth
+/// f32 sweeps.
+pub const MIN_PATCH_TOLERANCE: f64 = 0.01;
+
+/// The largest patch tolerance a compile accepts, in map units: Quake 3's
+/// `SUBDIVIDE_DISTANCE`.
+pub const MAX_PATCH_TOLERANCE: f64 = 16.0;
+
+/// How thick a facet's slab is behind the surface, in map units.
+///
+/// Quake 3's facets have no thickness and collide from the front only; a slab blocks from
+/// both sides, so its back is where a patch seen from behind stops a shape. A quarter unit
+/// keeps that within half a unit of the true surface (the default tolerance plus this), so a
+/// patch is where it is drawn from either side. It is 8 stop distances, so inside tests are
+/// robust in f32 at any map coordinate (an f32 ulp at 2^16 is 1/128), longer than
+/// [`MIN_EDGE_LENGTH`] (every slab edge gets its edge bevels, so boxes are exact), and a
+/// facet of a hundredth of a square unit still has volume. Sweeps are continuous, so no
+/// thickness lets a shape through.
+pub const PATCH_THICKNESS: f64 = 0.25;
+
+/// Most control points a patch may have per row or per column (Quake 3's `MAX_GRID_SIZE`;
+/// q3map2 allows 31). A larger patch is not collided, with a diagnostic.
+pub const MAX_PATCH_DIMENSION: usize = 129;
+
+/// Most equal steps one 3×3 piece of a patch is cut into along one direction. 64 steps
+/// bring a quarter circle of radius 2,000 within the default tolerance; a piece that needs
+/// more is kept at 64 with a diagnostic saying how far from the surface its facets may be.
+pub const MAX_PIECE_SUBDIVISIONS: usize = 64;
+
+/// Most grid cells (each one or two facets) of one patch. Real patches need at most a few
+/// hundred at the default tolerance; the cap bounds the work and memory of a crafted patch
+/// (two facets a cell, each a brush of about thirty sides with bevels).
+pub const MAX_PATCH_CELLS: usize = 16_384;
+
+/// Points of a model's patch grids closer than this are one vertex, in map units: a wrapped
+/// patch's seam, a collapsed row (a cone's apex) and two patches meeting along a border then
+/// share edges, so their facets are mitred together. An eighth of the stop distance and
+/// below the finest tolerance, so welding never moves the surface by more than that, and far
+/// above the f64 rounding of evaluating one border from two patches.
+pub const PATCH_WELD_EPSILON: f64 = 1.0 / 256.0;
+
+/// A grid cell whose four corners lie within this of one plane is one quad facet instead of
+/// two triangles, in map units. The straight strips of cylinders and cones are flat to
+/// rounding; this is the step (at most) between the fronts of two neighbouring quads, far
+/// below the stop distance.
+pub const PATCH_PLANAR_EPSILON: f64 = 1e-3;
+
+/// Two facets sharing an edge are mitred (their slabs meet on the plane bisecting them)
+/// only when the cosine between their normals is at least this (unitless): up to a right
+/// angle. Sharper folds take borders perpendicular to each facet, whose slabs may overlap or
+/// leave a wedge behind the edge; the surfaces still meet on it.
+pub const PATCH_MITRE_MIN_COS: f64 = 0.0;
+
+/// A border or cap of a facet's slab whose normal is within this angle of another side's
+/// (the sine, unitless) is left out: a facet whose consecutive edges are nearly collinear
+/// would otherwise have two sides that share a normal once narrowed to f32 (the brush
+/// invariant, [`BEVEL_SAME_NORMAL_SINE`]'s reason), and leaving one out moves the slab by at
+/// most this times the edge's length behind the surface (a thousandth of a unit for a
+/// one-unit edge).
+pub const PATCH_SAME_NORMAL_SINE: f64 = 1e-3;
+
+const _: () = assert!(BEVEL_SAME_NORMAL_SINE < PATCH_SAME_NORMAL_SINE);
+const _: () = assert!(MIN_PATCH_TOLERANCE <= DEFAULT_PATCH_TOLERANCE);
+const _: () = assert!(DEFAULT_PATCH_TOLERANCE <= MAX_PATCH_TOLERANCE);
+const _: () = assert!(PATCH_WELD_EPSILON < MIN_PATCH_TOLERANCE);
+const _: () = assert!(PATCH_PLANAR_EPSILON < PATCH_WELD_EPSILON);
+const _: () = assert!(PATCH_THICKNESS > MIN_EDGE_LENGTH);

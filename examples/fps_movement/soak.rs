@@ -103,6 +103,19 @@ pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> 
 
 /// Runs the soak on the `.map` file `bytes`.
 pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> {
+    soak_counting(bytes, options, &|_, _| false).map(|(summary, _)| summary)
+}
+
+/// A tick's test for [`soak_counting`]: the world and the character after the tick.
+pub type TickTest<'a> = dyn Fn(&CompiledMap, &CharacterController) -> bool + Sync + 'a;
+
+/// [`soak`], also counting the ticks after which `count` holds (say, the ticks that end
+/// standing on a curved patch).
+pub fn soak_counting(
+    bytes: &[u8],
+    options: &SoakOptions,
+    count: &TickTest<'_>,
+) -> Result<(SoakSummary, usize), String> {
     let map = parse_map(bytes).map_err(|e| e.to_string())?;
     let spawns = spawn_points(&map);
     if spawns.is_empty() {
@@ -117,13 +130,15 @@ pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> 
         hurts: &Hurts::of(&world, game),
         spawns: &spawns,
         floor: world.models().first().map_or(0.0, |m| m.mins.z),
+        count,
     };
     let reports: Vec<Result<BotReport, String>> = (0..options.bots)
         .into_par_iter()
         .map(|bot| soak_bot(&arena, options, bot))
         .collect();
     let reports = reports.into_iter().collect::<Result<Vec<_>, _>>()?;
-    Ok(SoakSummary {
+    let counted = reports.iter().map(|r| r.counted).sum();
+    let summary = SoakSummary {
         moves: options.bots * options.ticks,
         spawns: spawns.len(),
         inside_solid: reports.iter().map(|r| r.inside_solid).sum(),
@@ -136,7 +151,8 @@ pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> 
         climbing: reports.iter().map(|r| r.climbing).sum(),
         median_tick_ns: median(reports.iter().flat_map(|r| r.tick_ns.iter().copied())),
         median_touch_ns: median(reports.iter().flat_map(|r| r.touch_ns.iter().copied())),
-    })
+    };
+    Ok((summary, counted))
 }
 
 /// The median of `times`, or 0 when there are none.
@@ -208,14 +224,16 @@ fn kills(hurt: &Entity<'_>, game: Game) -> bool {
     off == 0 && !heals
 }
 
-/// What every bot shares: the world, its deadly volumes, where bots spawn and the world's
-/// bottom.
+/// What every bot shares: the world, its deadly volumes, where bots spawn, the world's
+/// bottom and the caller's tick test.
 struct Arena<'a> {
     world: &'a CompiledMap,
     hurts: &'a Hurts,
     spawns: &'a [Vec3],
     /// Below this height a bot has fallen out of the world.
     floor: f32,
+    /// The caller's test, counted after every tick ([`soak_counting`]).
+    count: &'a TickTest<'a>,
 }
 
 /// Length of the sweep that decides whether a still bot had room to move, in units.
@@ -245,6 +263,8 @@ struct BotReport {
     swimming: usize,
     /// Ticks spent on a ladder.
     climbing: usize,
+    /// Ticks after which the caller's test held.
+    counted: usize,
 }
 
 /// SplitMix64: a small seeded generator, so every bot's inputs replay exactly.
@@ -345,6 +365,9 @@ fn soak_bot(arena: &Arena<'_>, options: &SoakOptions, bot: usize) -> Result<BotR
         }
         if character.overlaps(world) {
             report.inside_solid += 1;
+        }
+        if (arena.count)(world, &character) {
+            report.counted += 1;
         }
         report.travelled += (character.position() - before).length();
         if character.ground().is_walkable() {

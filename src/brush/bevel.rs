@@ -113,9 +113,20 @@ pub struct BrushBevels {
 /// plane lost to rounding, so its brush is not counted as box-exact.
 const NEAR_SUPPORT: f64 = 0.1;
 
-/// The bevels of `brush`.
+/// The bevels of `brush`: every family.
 #[must_use]
 pub fn brush_bevels(brush: &Brush) -> BrushBevels {
+    brush_bevels_with(brush, true)
+}
+
+/// The bevels of `brush`: Quake's box bevels (families 1 and 2), and with `rounding` the
+/// bisectors and rounding planes too (families 3 and 4). Without them, boxes stay exact
+/// and rounded shapes are still met exactly (the sweeps refine edge and corner contacts),
+/// but the brush's reach κ is what its sharpest edge makes it, so sweeps near it cull less.
+/// Patch facets, thin slabs of many sharp corners, take the box bevels only: rounding them
+/// cost most of a compile's time (`brush::patches`).
+#[must_use]
+pub fn brush_bevels_with(brush: &Brush, rounding: bool) -> BrushBevels {
     let vertices = brush.vertices();
     let box_exact = std::cell::Cell::new(true);
     let mut normals: Vec<DVec3> = brush.sides.iter().map(|s| s.plane.normal).collect();
@@ -206,6 +217,22 @@ pub fn brush_bevels(brush: &Brush) -> BrushBevels {
         }
     }
 
+    let windings: Vec<&[DVec3]> = brush
+        .sides
+        .iter()
+        .map(|s| s.winding.points.as_slice())
+        .collect();
+    let edges_once = super::reach::brush_edges(&windings);
+    if !rounding {
+        let mut planes: Vec<BuildPlane> = brush.sides.iter().map(|s| s.plane).collect();
+        planes.extend(bevels.iter().map(|b| b.plane));
+        let reach = super::reach::brush_reach(&planes, &vertices, &edges_once);
+        return BrushBevels {
+            bevels,
+            box_exact: box_exact.get(),
+            reach,
+        };
+    }
     // 3. Bisectors of adjacent sides meeting at more than 90°.
     for &(side, [a, b]) in &edges {
         let n0 = brush.sides[side].plane.normal;
@@ -222,12 +249,7 @@ pub fn brush_bevels(brush: &Brush) -> BrushBevels {
         }
     }
     // 4. Rounding: bring every local reach down.
-    let windings: Vec<&[DVec3]> = brush
-        .sides
-        .iter()
-        .map(|s| s.winding.points.as_slice())
-        .collect();
-    let edges = super::reach::brush_edges(&windings);
+    let edges = edges_once;
     let mut planes: Vec<BuildPlane> = brush.sides.iter().map(|s| s.plane).collect();
     planes.extend(bevels.iter().map(|b| b.plane));
     let accept = |existing: &[BuildPlane], plane: BuildPlane| {

@@ -62,6 +62,7 @@ pub(super) fn add_brush(
                 solid: contents.is_solid() && !trigger,
                 owner,
                 loc: brush.loc,
+                patch: None,
             });
         }
         Err(reason) => {
@@ -363,6 +364,7 @@ pub fn brush_from_planes(
         solid: contents.is_solid(),
         owner: BrushOwner::World,
         loc,
+        patch: None,
     }))
 }
 

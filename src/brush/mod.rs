@@ -2,7 +2,8 @@
 //!
 //! Takes a parsed map, gives every brush that encloses a volume, with its sides (plane,
 //! winding, texture), bounds, contents and owner, plus [`Diagnostic`]s for what was dropped
-//! or merged. Guarantees: each returned brush is closed, convex, has volume, has no two
+//! or merged. Curved patches become brushes too: one thin slab per facet (`patches.rs`,
+//! `crate::patch`), after the brush blocks. Guarantees: each returned brush is closed, convex, has volume, has no two
 //! sides on the same plane and no mirrored planes, and lies within
 //! [`MAX_MAP_COORD`](crate::tolerance::MAX_MAP_COORD); faces and brushes that fail are
 //! reported with their source location, never silently lost.
@@ -10,6 +11,7 @@
 mod bevel;
 mod convert;
 mod custom_rules;
+mod patches;
 mod reach;
 mod solidity;
 mod surface_rules;
@@ -21,9 +23,11 @@ use crate::surface::SurfaceFlags;
 use crate::game::{CustomGame, CustomGameError, Game, ShaderSet};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
-use crate::tolerance::SAME_POINT_EPSILON;
+use crate::tolerance::{DEFAULT_PATCH_TOLERANCE, SAME_POINT_EPSILON};
 
-pub use bevel::{Bevel, BevelKind, BrushBevels, bevel_source_face, brush_bevels, face_reach};
+pub use bevel::{
+    Bevel, BevelKind, BrushBevels, bevel_source_face, brush_bevels, brush_bevels_with, face_reach,
+};
 pub use convert::{Rejection, brush_from_planes};
 pub(crate) use custom_rules::GameRules;
 pub use solidity::{
@@ -79,6 +83,9 @@ pub struct Brush {
     pub owner: BrushOwner,
     /// Where its `{` was written.
     pub loc: SourceLoc,
+    /// The patch this brush is a facet of, by its index among the map's patches in file
+    /// order (entities in order, each entity's patches in order); `None` for a brush block.
+    pub patch: Option<usize>,
 }
 
 impl Brush {
@@ -137,8 +144,14 @@ pub enum DiagnosticKind {
     OutOfRange,
     /// More faces than a brush may have: rejected.
     TooManyFaces,
-    /// Patches were read but do not collide.
+    /// A patch does not collide: its size, control points or coordinates are invalid, or it
+    /// is degenerate (no facet has area).
     PatchesIgnored,
+    /// A patch needed more subdivision than the limits allow: its facets may lie farther
+    /// from the surface than the tolerance (the message says how far).
+    PatchToleranceNotMet,
+    /// Sliver facets of a patch were too thin to make solids and were dropped.
+    PatchFacetsDropped,
     /// An entity key/value beyond the compiled file's limits (its length, or the number an
     /// entity may hold) was left out of the compiled entity.
     EntityPropertyDropped,
@@ -160,7 +173,8 @@ pub struct Diagnostic {
 /// The brushes of a map and what happened while building them.
 #[derive(Clone, Debug, Default)]
 pub struct BrushOutput {
-    /// Every valid brush, in file order (entities first, then loose brushes).
+    /// Every valid brush, in file order (entities first, then loose brushes), then the
+    /// facet brushes of the patches (the world's, then each entity's).
     pub brushes: Vec<Brush>,
     /// What was merged, dropped or rejected.
     pub diagnostics: Vec<Diagnostic>,
@@ -169,10 +183,19 @@ pub struct BrushOutput {
 }
 
 impl BrushOutput {
-    /// The number of solid world brushes.
+    /// The number of solid world brushes written as brush blocks (patch facets aside).
     #[must_use]
     pub fn world_brush_count(&self) -> usize {
-        self.brushes.iter().filter(|b| b.is_solid_world()).count()
+        self.brushes
+            .iter()
+            .filter(|b| b.is_solid_world() && b.patch.is_none())
+            .count()
+    }
+
+    /// The number of facet brushes made from patches.
+    #[must_use]
+    pub fn patch_facet_count(&self) -> usize {
+        self.brushes.iter().filter(|b| b.patch.is_some()).count()
     }
 }
 
@@ -192,15 +215,35 @@ pub fn brushes_from_map_with(map: &MapFile, shaders: &ShaderSet) -> BrushOutput 
 }
 
 /// Builds the brushes of every entity and of loose top-level brushes by `game`'s brush rules
-/// (the module `solidity`); `shaders` are read only for [`Game::Quake3`].
+/// (the module `solidity`); `shaders` are read only for [`Game::Quake3`]. Patches are cut
+/// to the default tolerance ([`brushes_from_map_patched`]).
 #[must_use]
 pub fn brushes_from_map_for(map: &MapFile, game: Game, shaders: &ShaderSet) -> BrushOutput {
-    brushes_from_map_by(map, GameRules::Builtin(game), shaders)
+    brushes_from_map_by(
+        map,
+        GameRules::Builtin(game),
+        shaders,
+        DEFAULT_PATCH_TOLERANCE,
+    )
+}
+
+/// Builds the brushes of every entity and of loose top-level brushes by `game`'s brush rules
+/// (the module `solidity`), then the facet brushes of every patch, whose facets lie within
+/// `patch_tolerance` map units of the surface (`patches.rs`); `shaders` are read only for
+/// [`Game::Quake3`].
+#[must_use]
+pub fn brushes_from_map_patched(
+    map: &MapFile,
+    game: Game,
+    shaders: &ShaderSet,
+    patch_tolerance: f64,
+) -> BrushOutput {
+    brushes_from_map_by(map, GameRules::Builtin(game), shaders, patch_tolerance)
 }
 
 /// Builds the brushes of every entity and of loose top-level brushes by a custom game's
-/// rules ([`CustomGame`], over its base game); `shaders` are read only when the base is
-/// [`Game::Quake3`].
+/// rules ([`CustomGame`], over its base game), patches cut to the default tolerance;
+/// `shaders` are read only when the base is [`Game::Quake3`].
 ///
 /// # Errors
 /// The custom game's first problem ([`CustomGame::validate`]).
@@ -210,14 +253,21 @@ pub fn brushes_from_map_custom(
     shaders: &ShaderSet,
 ) -> Result<BrushOutput, CustomGameError> {
     let rules = game.resolve()?;
-    Ok(brushes_from_map_by(map, GameRules::Custom(&rules), shaders))
+    Ok(brushes_from_map_by(
+        map,
+        GameRules::Custom(&rules),
+        shaders,
+        DEFAULT_PATCH_TOLERANCE,
+    ))
 }
 
-/// Builds the brushes of every entity and of loose top-level brushes by `rules`.
+/// Builds the brushes of every entity and of loose top-level brushes by `rules`, then the
+/// facet brushes of every patch within `patch_tolerance` map units of its surface.
 pub(crate) fn brushes_from_map_by(
     map: &MapFile,
     rules: GameRules<'_>,
     shaders: &ShaderSet,
+    patch_tolerance: f64,
 ) -> BrushOutput {
     let mut out = BrushOutput::default();
     for (index, entity) in map.entities.iter().enumerate() {
@@ -235,17 +285,6 @@ pub(crate) fn brushes_from_map_by(
     for brush in &map.loose_brushes {
         convert::add_brush(&mut out, brush, BrushOwner::World, ("", false), rules, shaders);
     }
-    let patches = map.entities.iter().flat_map(|e| e.patches.iter());
-    if let Some(first) = patches.clone().next() {
-        out.diagnostics.push(Diagnostic {
-            loc: first.loc,
-            severity: Severity::Note,
-            kind: DiagnosticKind::PatchesIgnored,
-            message: format!(
-                "{} patch(es) ignored for collision: patches are not solid",
-                patches.count()
-            ),
-        });
-    }
+    patches::add_patches(&mut out, map, rules, shaders, patch_tolerance);
     out
 }

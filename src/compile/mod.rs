@@ -11,7 +11,9 @@
 //! bevels are added to every stored brush and never split. A Quake 3 map's contents follow
 //! its shaders (the built-in `common/*` tools, then [`CompileOptions::shader_folders`]).
 //! Every compile looks for a leak (a point entity that reaches the void, [`Leak`]); the void
-//! of a sealed map stays empty unless [`CompileOptions::fill_outside`] fills it.
+//! of a sealed map stays empty unless [`CompileOptions::fill_outside`] fills it. Curved
+//! patches collide: each becomes facet brushes within [`CompileOptions::patch_tolerance`] of
+//! its surface, in its entity's model, with its shader's meaning.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -22,7 +24,7 @@ mod tables;
 use glam::{DVec3, Vec3};
 
 use crate::brush::GameRules;
-use crate::brush::{Brush, BrushOwner, bevel_source_face, brush_bevels, is_origin_texture};
+use crate::brush::{Brush, BrushOwner, bevel_source_face, brush_bevels_with, is_origin_texture};
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::bsp::{BrushInput, BspTree, PlaneTable, build_tree};
 use crate::compiled::{
@@ -30,6 +32,7 @@ use crate::compiled::{
     Plane,
 };
 use crate::contents::Contents;
+use crate::game::custom::CustomRules;
 use crate::game::{CustomGame, CustomGameError, Game, ShaderSet};
 pub use crate::leak::Leak;
 use crate::leak::find_outside;
@@ -51,6 +54,10 @@ pub enum CompileError {
     /// [`CompileOptions::custom_game`] is not valid ([`CustomGame::validate`]).
     #[error(transparent)]
     CustomGame(#[from] CustomGameError),
+    /// [`CompileOptions::patch_tolerance`] is not a finite number of map units within the
+    /// accepted range (0.01 to 16).
+    #[error("patch tolerance {0} is not within 0.01 to 16 map units")]
+    PatchTolerance(String),
     /// A folder of [`CompileOptions::shader_folders`] or one of its scripts cannot be read,
     /// or a script is malformed.
     #[error("shaders in {}: {message}", folder.display())]
@@ -103,7 +110,7 @@ fn tree_contents(brush: &Brush) -> Contents {
 }
 
 /// Choices a compile can make.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompileOptions {
     /// Add bevel planes to brushes (on by default). Without them, boxes are no longer exact
     /// and rounded shapes stop early at edges; points are unaffected. Off only for tests and
@@ -130,6 +137,11 @@ pub struct CompileOptions {
     /// each entity its model, over its base game; when set it wins over
     /// [`game`](CompileOptions::game), and the compiled file records its name.
     pub custom_game: Option<CustomGame>,
+    /// How far a curved patch's facets may lie from its true surface, in map units (0.25 by
+    /// default; at least 0.01, at most 16, Quake 3's own subdivision). Smaller is closer to
+    /// the rendered curve and costs more facets (about the inverse of the tolerance for a
+    /// patch curved one way).
+    pub patch_tolerance: f64,
 }
 
 impl Default for CompileOptions {
@@ -140,6 +152,43 @@ impl Default for CompileOptions {
             game: None,
             fill_outside: false,
             custom_game: None,
+            patch_tolerance: crate::tolerance::DEFAULT_PATCH_TOLERANCE,
+        }
+    }
+}
+
+impl CompileOptions {
+    /// Checks the options that have a range or rules: the patch tolerance and the custom
+    /// game.
+    ///
+    /// # Errors
+    /// [`CompileError::PatchTolerance`] when [`CompileOptions::patch_tolerance`] is not
+    /// finite or outside 0.01 to 16; [`CompileError::CustomGame`] when
+    /// [`CompileOptions::custom_game`] is not valid.
+    pub fn validate(&self) -> Result<(), CompileError> {
+        self.resolve().map(|_| ())
+    }
+
+    /// [`validate`](Self::validate), giving the custom game's checked rules when there is
+    /// one.
+    fn resolve(&self) -> Result<Option<CustomRules>, CompileError> {
+        use crate::tolerance::{MAX_PATCH_TOLERANCE, MIN_PATCH_TOLERANCE};
+        let t = self.patch_tolerance;
+        if !(t.is_finite() && (MIN_PATCH_TOLERANCE..=MAX_PATCH_TOLERANCE).contains(&t)) {
+            return Err(CompileError::PatchTolerance(t.to_string()));
+        }
+        Ok(self
+            .custom_game
+            .as_ref()
+            .map(CustomGame::resolve)
+            .transpose()?)
+    }
+
+    /// The rules a compile applies: the custom game's, else the named or detected game's.
+    fn rules<'a>(&self, custom: Option<&'a CustomRules>, map: &MapFile) -> GameRules<'a> {
+        match custom {
+            Some(custom) => GameRules::Custom(custom),
+            None => GameRules::Builtin(self.game.unwrap_or_else(|| Game::detect(map))),
         }
     }
 }
@@ -161,6 +210,8 @@ pub struct BrushCheck {
     /// The first point entity that reaches the void, as a compile finds it
     /// ([`CompileOutput::leak`]).
     pub leak: Option<Leak>,
+    /// Facet brushes made from the map's patches.
+    pub patch_facets: usize,
 }
 
 /// Builds the brushes of `map` by the rules of the game detected from it and reports what
@@ -185,6 +236,30 @@ pub fn check_brushes(map: &MapFile) -> BrushCheck {
 #[must_use]
 pub fn check_brushes_for(map: &MapFile, game: Game) -> BrushCheck {
     let output = crate::brush::brushes_from_map_for(map, game, &ShaderSet::new());
+    brush_check(map, output)
+}
+
+/// [`check_brushes`] with options: the game ([`CompileOptions::game`] or
+/// [`CompileOptions::custom_game`]), a Quake 3 map's shader folders and the patch tolerance
+/// are read as a compile reads them.
+///
+/// # Errors
+/// [`CompileError::PatchTolerance`] for a tolerance out of range; [`CompileError::CustomGame`]
+/// for a custom game that is not valid; [`CompileError::Shaders`] when a shader folder cannot
+/// be read (a Quake 3 map only).
+pub fn check_brushes_with(
+    map: &MapFile,
+    options: &CompileOptions,
+) -> Result<BrushCheck, CompileError> {
+    let custom = options.resolve()?;
+    let rules = options.rules(custom.as_ref(), map);
+    let shaders = load_shaders(rules.base(), options)?;
+    let output = crate::brush::brushes_from_map_by(map, rules, &shaders, options.patch_tolerance);
+    Ok(brush_check(map, output))
+}
+
+/// The check's report of the brush stage's `output` for `map`: counts, contents and leak.
+fn brush_check(map: &MapFile, output: crate::brush::BrushOutput) -> BrushCheck {
     let contents = Contents::NAMED
         .iter()
         .map(|&(name, bit)| {
@@ -197,10 +272,28 @@ pub fn check_brushes_for(map: &MapFile, game: Game) -> BrushCheck {
     BrushCheck {
         world_brushes: output.world_brush_count(),
         rejected: output.rejected,
+        patch_facets: output.patch_facet_count(),
         diagnostics: output.diagnostics,
         contents,
         leak,
     }
+}
+
+/// The shader set of a compile: the built-ins, then for a Quake 3 map the folders of
+/// [`CompileOptions::shader_folders`].
+fn load_shaders(base: Game, options: &CompileOptions) -> Result<ShaderSet, CompileError> {
+    let mut shaders = ShaderSet::new();
+    if base == Game::Quake3 {
+        for folder in &options.shader_folders {
+            shaders
+                .load_folder(folder)
+                .map_err(|e| CompileError::Shaders {
+                    folder: folder.clone(),
+                    message: e.to_string(),
+                })?;
+        }
+    }
+    Ok(shaders)
 }
 
 /// Compiles `.map` bytes with the default options.
@@ -216,7 +309,8 @@ pub fn compile_map(src: &[u8]) -> Result<CompileOutput, CompileError> {
 /// # Errors
 /// [`CompileError::Parse`] on a syntax error; [`CompileError::Shaders`] when a shader folder
 /// cannot be read (a Quake 3 map only); [`CompileError::CustomGame`] when
-/// [`CompileOptions::custom_game`] is not valid.
+/// [`CompileOptions::custom_game`] is not valid; [`CompileError::PatchTolerance`] for a
+/// tolerance out of range.
 pub fn compile_map_with(
     src: &[u8],
     options: &CompileOptions,
@@ -228,26 +322,13 @@ pub fn compile_map_with(
         clock = Instant::now();
     };
 
-    let custom = options.custom_game.as_ref().map(CustomGame::resolve);
-    let custom = custom.transpose()?;
+    let custom = options.resolve()?;
     let map = parse_map(src)?;
     lap("parse", &mut timings);
-    let mut shaders = ShaderSet::new();
-    let rules = match &custom {
-        Some(custom) => GameRules::Custom(custom),
-        None => GameRules::Builtin(options.game.unwrap_or_else(|| Game::detect(&map))),
-    };
-    if rules.base() == Game::Quake3 {
-        for folder in &options.shader_folders {
-            shaders
-                .load_folder(folder)
-                .map_err(|e| CompileError::Shaders {
-                    folder: folder.clone(),
-                    message: e.to_string(),
-                })?;
-        }
-    }
-    let mut output = crate::brush::brushes_from_map_by(&map, rules, &shaders);
+    let rules = options.rules(custom.as_ref(), &map);
+    let shaders = load_shaders(rules.base(), options)?;
+    let mut output =
+        crate::brush::brushes_from_map_by(&map, rules, &shaders, options.patch_tolerance);
     lap("brushes", &mut timings);
 
     // Leaks, and the outside filled when asked (its brushes are the world's, but not the
@@ -274,7 +355,7 @@ pub fn compile_map_with(
     }
     for (index, entity) in map.entities.iter().enumerate() {
         let world = rules.is_world_class(entity.classname());
-        if !world && !entity.brushes.is_empty() {
+        if !world && (!entity.brushes.is_empty() || !entity.patches.is_empty()) {
             model_of_entity[index] = Some(model_brushes.len() as u32);
             model_brushes.push((Some(index), Vec::new()));
         }
@@ -288,7 +369,7 @@ pub fn compile_map_with(
             // Owners index the same entity list.
             BrushOwner::Entity(e) => model_of_entity[e].map_or(0, |m| m as usize),
         };
-        if brush.sides.iter().all(|s| is_origin_texture(&s.texture)) {
+        if brush.patch.is_none() && brush.sides.iter().all(|s| is_origin_texture(&s.texture)) {
             origins[model] = Some((brush.mins + brush.maxs) * 0.5);
         }
         if tree_contents(brush) != Contents::EMPTY {
@@ -322,7 +403,8 @@ pub fn compile_map_with(
                 sides.push((id, side.winding.clone()));
             }
             let bevels = if options.bevels {
-                brush_bevels(brush)
+                // Patch facets take the box bevels only (`brush_bevels_with`).
+                brush_bevels_with(brush, brush.patch.is_none())
             } else {
                 crate::brush::BrushBevels {
                     bevels: Vec::new(),
@@ -362,8 +444,13 @@ pub fn compile_map_with(
                 box_exact: bevels.box_exact,
                 // Rounded up, so that the f32 bound is never below the f64 one.
                 reach: (bevels.reach as f32).next_up(),
+                patch: brush.patch.is_some(),
             });
-            model_inputs.push(BrushInput { sides, contents });
+            model_inputs.push(BrushInput {
+                sides,
+                contents,
+                detail: brush.patch.is_some(),
+            });
         }
         inputs.push(model_inputs);
     }
@@ -414,6 +501,8 @@ pub fn compile_map_with(
     data.stats = CompileStats {
         brushes: map.brushes().count() as u32,
         world_brushes,
+        patches: map.entities.iter().map(|e| e.patches.len()).sum::<usize>() as u32,
+        patch_facets: output.patch_facet_count() as u32,
     };
     let compiled = CompiledMap::from_data(data).map_err(CompileError::Output)?;
     lap("pack", &mut timings);

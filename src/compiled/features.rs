@@ -349,6 +349,7 @@ mod tests {
             maxs: Vec3::ZERO,
             box_exact: false,
             reach: 1.0,
+            patch: false,
         }
     }
 

@@ -44,8 +44,9 @@ pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 /// longer stored, so that a map always compiles to the same bytes; 3: every entity is
 /// stored, and a model names its entity instead of copying its key/values; 4: sides keep
 /// their surface flags and material, brushes their game's contents value, models their
-/// kind, and the file its game).
-pub const FORMAT_VERSION: u32 = 4;
+/// kind, and the file its game; 5: the statistics count the map's patches and their facet
+/// brushes, and a brush says whether it is a patch facet).
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
@@ -159,6 +160,9 @@ internal! {
         /// reach can only make over-reach stops depend on the tree (never let a shape into
         /// solid), which is why a loaded value only has to be at least 1.
         pub reach: f32,
+        /// A facet of a curved patch: it splits the tree only where many crowd a region, so
+        /// a leaf listing it may lie partly outside it, and point contents test it.
+        pub patch: bool,
     }
 }
 
@@ -269,8 +273,12 @@ pub struct WorldSummary {
 pub struct CompileStats {
     /// Brush blocks in the source map.
     pub brushes: u32,
-    /// Solid world brushes.
+    /// Solid world brushes written as brush blocks.
     pub world_brushes: u32,
+    /// Curved patches in the source map (`patchDef2`, `patchDef3`).
+    pub patches: u32,
+    /// Facet brushes made from the patches (each a thin slab of one facet).
+    pub patch_facets: u32,
 }
 
 /// The runtime nodes: planes inline and the largest reach under each child, bottom-up
@@ -358,6 +366,9 @@ pub struct CompiledMap {
     /// Derived at load: the trigger models (a brush holds [`Contents::TRIGGER`]), in
     /// increasing order, which the touch query tests.
     trigger_models: Vec<u32>,
+    /// Derived at load: whether a brush is a patch facet (detail, which may cover only part
+    /// of a leaf that lists it), so point contents of a map without patches read the leaf.
+    has_patches: bool,
 }
 
 /// A node as sweeps read it: plane inline, and the reach figures of each child.
@@ -415,6 +426,7 @@ impl CompiledMap {
                 .sides
                 .iter()
                 .any(|s| s.surface.contains(SurfaceFlags::LADDER));
+        let has_patches = data.brushes.iter().any(|b| b.patch);
         Ok(CompiledMap {
             data,
             runtime_nodes,
@@ -422,6 +434,7 @@ impl CompiledMap {
             static_models,
             has_ladders,
             trigger_models,
+            has_patches,
         })
     }
 
@@ -532,14 +545,37 @@ impl CompiledMap {
     pub fn point_contents(&self, p: Vec3) -> Contents {
         let world = self
             .leaf_at(0, p)
-            .map_or(Contents::EMPTY, |leaf| leaf.contents);
+            .map_or(Contents::EMPTY, |leaf| self.leaf_contents_at(leaf, p));
         self.static_models.iter().fold(world, |all, &(m, _)| {
             let model = &self.data.models[m as usize];
             let inside = p.cmpge(model.mins).all() && p.cmple(model.maxs).all();
             match inside.then(|| self.leaf_at(m as usize, p)).flatten() {
-                Some(leaf) => all | leaf.contents,
+                Some(leaf) => all | self.leaf_contents_at(leaf, p),
                 None => all,
             }
+        })
+    }
+
+    /// The contents at `p` in `leaf`: the leaf's contents when every brush it lists covers
+    /// it; a patch facet, which may cover only part of it, counts only when `p` is strictly
+    /// inside it.
+    fn leaf_contents_at(&self, leaf: &CompiledLeaf, p: Vec3) -> Contents {
+        if !self.has_patches {
+            return leaf.contents;
+        }
+        let ids = self.leaf_brush_ids(leaf);
+        if !ids.iter().any(|&b| self.data.brushes[b as usize].patch) {
+            return leaf.contents;
+        }
+        ids.iter().fold(Contents::EMPTY, |all, &b| {
+            let brush = &self.data.brushes[b as usize];
+            let inside = !brush.patch
+                || (p.cmpgt(brush.mins).all()
+                    && p.cmplt(brush.maxs).all()
+                    && self.brush_sides(brush)[..brush.face_count as usize]
+                        .iter()
+                        .all(|side| self.data.planes[side.plane as usize].distance(p) < 0.0));
+            if inside { all | brush.contents } else { all }
         })
     }
 }

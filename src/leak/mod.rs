@@ -114,8 +114,9 @@ struct FillPlan {
 /// or sky) that is not detail, translucent or a window (q3map2's `PortalPassable`: only
 /// opaque structural brushes seal), not an origin brush, and not from a `func_detail` or
 /// `func_detail_wall` entity (`in_detail_entity`; ericw-tools' detail). Clips (player,
-/// monster, bot) and liquids never seal. Quake 2's qbsp3 lets solid detail seal; here it
-/// does not, so such a map may report a leak qbsp3 would not.
+/// monster, bot) and liquids never seal, nor do a curved patch's facets (q3map2's patches
+/// are never structural). Quake 2's qbsp3 lets solid detail seal; here it does not, so such
+/// a map may report a leak qbsp3 would not.
 #[must_use]
 pub fn seals_map(brush: &Brush, in_detail_entity: bool) -> bool {
     const SEALS: Contents = Contents(Contents::SOLID.0 | Contents::SKY.0);
@@ -123,6 +124,7 @@ pub fn seals_map(brush: &Brush, in_detail_entity: bool) -> bool {
         Contents::DETAIL.0 | Contents::TRANSLUCENT.0 | Contents::WINDOW.0 | Contents::ORIGIN.0,
     );
     brush.owner == BrushOwner::World
+        && brush.patch.is_none()
         && !in_detail_entity
         && brush.contents.intersects(SEALS)
         && !brush.contents.intersects(NEVER)
@@ -180,6 +182,7 @@ pub(crate) fn tree_inputs<'a>(
                 .map(|s| (planes.find_or_add(s.plane), s.winding.clone()))
                 .collect(),
             contents: b.contents,
+            detail: b.patch.is_some(),
         })
         .collect()
 }

@@ -74,7 +74,8 @@ pub struct Entity {
     pub properties: Vec<(String, String)>,
     /// Brushes of this entity, in file order.
     pub brushes: Vec<MapBrush>,
-    /// Bezier patches (`patchDef2`/`patchDef3`), kept but not solid.
+    /// Bézier patches (`patchDef2`/`patchDef3`), in file order; the compiler cuts them
+    /// into facets that collide (`crate::patch`).
     pub patches: Vec<MapPatch>,
     /// Where the entity's `{` stands.
     pub loc: SourceLoc,
@@ -250,7 +251,8 @@ pub struct SurfaceTriple {
     pub value: f64,
 }
 
-/// A Quake 3 bezier patch, kept for completeness; never solid here.
+/// A Quake 3 Bézier patch as written (`patchDef2`, or Doom 3's `patchDef3` with explicit
+/// subdivisions); the compiler cuts it into facets that collide.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapPatch {
     /// `patchDef2` or `patchDef3`.

@@ -27,7 +27,7 @@ use super::shape::{Oriented, Support, WithSupport};
 use super::sweep_state::{Outcome, TraceWork};
 use crate::compiled::{CompiledMap, NodeChild};
 use crate::contents::Contents;
-use crate::tolerance::TRACE_SEEN_BRUSHES;
+use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
 /// Which brushes a sweep clips.
 #[derive(Clone, Copy, Debug)]
@@ -209,10 +209,45 @@ impl<S: Support> TraceWork<'_, S> {
             {
                 continue;
             }
+            // The segment against those bounds (padded as the segment's are): a brush the
+            // segment misses, or enters only after the best hit so far, cannot stop it first
+            // (its hits are pulled back by less than the padding). Dense brushes, such as a
+            // curved patch's facets beside a diagonal sweep, are mostly left out here.
+            let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
+            let bounds = (brush.mins - grow_low - pad, brush.maxs + grow_high + pad);
+            match segment_enter(self.start, self.end, bounds) {
+                Some(enter) if enter <= self.found.fraction => {}
+                _ => continue,
+            }
             clip_brush(self, brush_id as usize, brush);
             if self.found.all_solid {
                 return;
             }
         }
     }
+}
+
+/// Where the segment `start → end` enters the box `(lo, hi)`, as a fraction in `[0, 1]`
+/// (0 when it starts inside); `None` when it misses the box.
+fn segment_enter(start: Vec3, end: Vec3, (lo, hi): (Vec3, Vec3)) -> Option<f32> {
+    let d = end - start;
+    let (mut enter, mut leave) = (0.0f32, 1.0f32);
+    for axis in 0..3 {
+        if d[axis] == 0.0 {
+            if start[axis] < lo[axis] || start[axis] > hi[axis] {
+                return None;
+            }
+            continue;
+        }
+        let (a, b) = (
+            (lo[axis] - start[axis]) / d[axis],
+            (hi[axis] - start[axis]) / d[axis],
+        );
+        enter = enter.max(a.min(b));
+        leave = leave.min(a.max(b));
+        if enter > leave {
+            return None;
+        }
+    }
+    Some(enter)
 }

@@ -213,7 +213,7 @@ fn owners_follow_entity_classes() {
 }
 
 #[test]
-fn patches_get_one_diagnostic() {
+fn patches_that_cannot_be_surfaces_get_a_diagnostic_each() {
     let src = "{\n\"classname\" \"worldspawn\"\n{\npatchDef2\n{\nt\n( 3 1 0 0 0 )\n(\n\
                ( ( 0 0 0 0 0 ) )\n( ( 1 0 0 0 0 ) )\n( ( 2 0 0 0 0 ) )\n)\n}\n}\n\
                {\npatchDef2\n{\nt\n( 1 1 0 0 0 )\n(\n( ( 0 0 0 0 0 ) )\n)\n}\n}\n}\n";
@@ -221,7 +221,10 @@ fn patches_get_one_diagnostic() {
     let messages = located(&out.diagnostics);
     assert_eq!(
         messages,
-        ["3:1: 2 patch(es) ignored for collision: patches are not solid"]
+        [
+            "3:1: patch ignored: its size 3×1 is not odd, at least 3 and at most 129 each way",
+            "15:1: patch ignored: its size 1×1 is not odd, at least 3 and at most 129 each way",
+        ]
     );
 }
 

@@ -881,6 +881,7 @@ fn the_feature_table_of_many_faced_brushes_loads_in_time_linear_in_the_file() {
                 maxs: Vec3::splat(100.0),
                 box_exact: false,
                 reach: 1.0,
+                patch: false,
             });
             file.models[model].brush_count += 1;
         }
@@ -943,7 +944,8 @@ fn entities_round_trip_and_spawns_equal_the_maps() {
                 assert_eq!(loaded.models()[model].entity(), Some(e.index()), "{name}");
             }
             let merged = planeshift::brush::is_world_class(f.classname());
-            let expect_model = !f.brushes.is_empty() && !merged;
+            // Brushes or patches make a model (Quake 3: an entity with either).
+            let expect_model = (!f.brushes.is_empty() || !f.patches.is_empty()) && !merged;
             assert_eq!(
                 e.model().is_some_and(|m| m > 0),
                 expect_model,

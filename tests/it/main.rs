@@ -24,6 +24,8 @@ mod games;
 mod leak;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
+/// Quake 3 curved patches: facets against the true surface, semantics, seams, limits.
+mod patches;
 /// Quake 3 maps compiled with their shaders: point contents against the `.bsp` files, masks.
 mod q3_contents;
 /// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.

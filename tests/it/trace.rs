@@ -447,13 +447,20 @@ fn start_solid_semantics_on_a_box_room() {
     assert_eq!(ghost.fraction, 1.0);
 }
 
-/// The map text with every face point moved by `offset` (whole units).
+/// The map text with every face point and patch control point moved by `offset` (whole
+/// units).
 fn translated_map(src: &[u8], offset: DVec3) -> Vec<u8> {
     let mut map = parse_map(src).expect("parse");
     let brushes = map.entities.iter_mut().flat_map(|e| e.brushes.iter_mut());
     for face in brushes.flat_map(|b| b.faces.iter_mut()) {
         for p in &mut face.points {
             *p += offset;
+        }
+    }
+    let patches = map.entities.iter_mut().flat_map(|e| e.patches.iter_mut());
+    for point in patches.flat_map(|p| p.rows.iter_mut().flatten()) {
+        for (c, delta) in point.iter_mut().zip(offset.to_array()) {
+            *c += delta;
         }
     }
     write_map(&map).into_bytes()

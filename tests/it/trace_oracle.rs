@@ -18,7 +18,7 @@ use crate::support::oracle::{Oracle, OracleShape};
 use crate::support::{Pcg32, bundled_maps, compile, read, real_maps};
 use crate::trace::{KINDS, ShapeParams, random_sweep};
 
-fn oracle_shape(params: &ShapeParams) -> OracleShape {
+pub(crate) fn oracle_shape(params: &ShapeParams) -> OracleShape {
     let d = |v: Vec3| v.as_dvec3();
     match params {
         ShapeParams::Point => OracleShape::Point,
@@ -191,7 +191,7 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
 
 /// Overlap beyond a hair: the oracle's touch test, at a point moved a hundredth of the stop
 /// distance back would be stricter than f32 end positions allow.
-fn exact_overlaps(oracle: &Oracle, shape: &OracleShape, at: DVec3) -> bool {
+pub(crate) fn exact_overlaps(oracle: &Oracle, shape: &OracleShape, at: DVec3) -> bool {
     oracle.overlaps(shape, at) && oracle.distance(shape, at, 1.0) <= 0.0
 }
 

@@ -578,3 +578,23 @@ fn character_overlay_draws_trail_shape_and_touched_planes() {
         "{shown:?}"
     );
 }
+
+/// Issue 15: curved patches are facet brushes, so the slice draws their cross-sections as
+/// it draws brushes. Zoomed to 32 pixels a unit on `maps/patch_arch.map`'s pillar at its
+/// seam (+x) and on the arch's leg, the quarter-unit slabs show as solid where
+/// `point_contents` says so, and empty around them.
+#[test]
+fn patch_cross_sections_are_drawn_like_brushes() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/patch_arch.map");
+    let world = compile_map(&read(&path)).expect("patch_arch compiles").map;
+    for centre in [Vec2::new(48.0, 640.0), Vec2::new(-90.0, 288.0)] {
+        let camera = Camera::new(256, 256, centre, 32.0);
+        let scene = Scene::new(&world, camera, 40.5);
+        let image = frame(&scene, &world);
+        let (solid, empty, _) = check_against_point_contents(&world, &scene, &image, 1);
+        assert!(
+            solid > 500 && empty > 10_000,
+            "at {centre}: solid {solid}, empty {empty}"
+        );
+    }
+}

@@ -30,7 +30,7 @@ mod replay;
 /// Slopes.
 mod slopes;
 /// The soak contract of the `fps_movement` example, its deaths in `trigger_hurt` volumes.
-mod soak;
+pub(crate) mod soak;
 /// Stairs and steps.
 mod stairs;
 /// Tunnelling at speed and along degenerate directions.

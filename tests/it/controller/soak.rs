@@ -7,7 +7,7 @@
 
 #[allow(dead_code)]
 #[path = "../../../examples/fps_movement/soak.rs"]
-mod soak_run;
+pub(crate) mod soak_run;
 
 use planeshift::ControllerConfig;
 use planeshift::compile::CompileOptions;

@@ -6,8 +6,6 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use planeshift::Game;
-
 use crate::game::{GameArg, parse_game};
 
 /// The planeshift map compiler.
@@ -31,10 +29,9 @@ pub enum Command {
     Check {
         /// The .map file.
         map: PathBuf,
-        /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
-        /// (default: detected from the map).
-        #[arg(long, value_name = "GAME", value_parser = parse_builtin_game)]
-        game: Option<Game>,
+        /// The rules the brushes are built by.
+        #[command(flatten)]
+        rules: RulesArgs,
         /// Where to write the pointfile of a leak (default: the map with extension .pts).
         #[arg(long, value_name = "PATH")]
         pointfile: Option<PathBuf>,
@@ -122,7 +119,7 @@ pub enum Command {
     },
 }
 
-/// The flags that choose the rules a map is compiled by (`compile`, and `trace` and
+/// The flags that choose the rules a map is compiled by (`check`, `compile`, and `trace` and
 /// `contents` of a `.map`).
 #[derive(Debug, clap::Args)]
 pub struct RulesArgs {
@@ -134,15 +131,24 @@ pub struct RulesArgs {
     /// game's FILE.toml (default: detected from the map).
     #[arg(long, value_name = "GAME", value_parser = parse_game)]
     pub game: Option<GameArg>,
+    /// How far curved patches' facets may lie from the true surface, in map units (0.01 to
+    /// 16; default 0.25).
+    #[arg(long, value_name = "UNITS", value_parser = parse_patch_tolerance)]
+    pub patch_tolerance: Option<f64>,
 }
 
-/// A `--game` value that must be a built-in game (`check` builds brushes by a built-in
-/// game's rules only).
-fn parse_builtin_game(name: &str) -> Result<Game, String> {
-    match parse_game(name)? {
-        GameArg::Builtin(game) => Ok(game),
-        GameArg::File(_) => {
-            Err("check takes a built-in game (quake, quake2, quake3, halflife)".to_owned())
-        }
-    }
+/// A `--patch-tolerance` value: a number of map units the compiler accepts.
+fn parse_patch_tolerance(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    let options = planeshift::CompileOptions {
+        patch_tolerance: value,
+        ..planeshift::CompileOptions::default()
+    };
+    options
+        .validate()
+        .map(|()| value)
+        .map_err(|e| e.to_string())
 }

@@ -6,13 +6,15 @@
 
 use std::path::{Path, PathBuf};
 
-use planeshift::compile::{Leak, check_brushes_for};
+use planeshift::compile::{Leak, check_brushes_with};
 use planeshift::map::{self, MapFile};
 use planeshift::{Diagnostic, Game, Severity};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
 use crate::CliError;
+use crate::args::RulesArgs;
+use crate::game::compile_options;
 
 /// The `--json` object of `bspc check`. Field names are a contract.
 #[derive(Debug, Serialize)]
@@ -22,10 +24,13 @@ struct CheckJson<'a> {
     world_brushes: usize,
     faces: usize,
     patches: usize,
+    /// Facet brushes the patches make (at the patch tolerance).
+    patch_facets: usize,
     formats: Vec<&'a str>,
     diagnostics: Vec<DiagnosticJson>,
-    /// The game whose brush rules gave contents (detected or `--game`).
-    game: &'static str,
+    /// The game whose brush rules gave contents (detected or `--game`; a custom game's
+    /// name).
+    game: String,
     contents: ContentsJson,
     leak: Option<LeakJson>,
 }
@@ -67,13 +72,17 @@ struct DiagnosticJson {
 pub fn run(
     path: &Path,
     json: bool,
-    game: Option<Game>,
+    rules: RulesArgs,
     pointfile: Option<&Path>,
 ) -> Result<(), CliError> {
+    let options = compile_options(rules)?;
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     let map = map::parse_map(&bytes).map_err(|e| CliError::syntax(path, &e))?;
-    let game = game.unwrap_or_else(|| Game::detect(&map));
-    let output = check_brushes_for(&map, game);
+    let game = match (&options.custom_game, options.game) {
+        (Some(custom), _) => custom.name.clone(),
+        (None, game) => game.unwrap_or_else(|| Game::detect(&map)).name().to_owned(),
+    };
+    let output = check_brushes_with(&map, &options).map_err(CliError::internal)?;
     let counts = Counts::of(&map);
     if !json {
         print_diagnostics(path, &output.diagnostics);
@@ -86,9 +95,10 @@ pub fn run(
             world_brushes: output.world_brushes,
             faces: counts.faces,
             patches: counts.patches,
+            patch_facets: output.patch_facets,
             formats: map::formats(&map),
             diagnostics: output.diagnostics.iter().map(to_json).collect(),
-            game: game.name(),
+            game,
             contents: ContentsJson(output.contents.clone()),
             leak,
         };
@@ -98,7 +108,7 @@ pub fn run(
         );
     } else {
         println!(
-            "{}: {} entities, {} brushes ({} solid world, {} rejected), {} faces, {} patches; formats: {}",
+            "{}: {} entities, {} brushes ({} solid world, {} rejected), {} faces, {} patches ({} facets); formats: {}",
             path.display(),
             map.entities.len(),
             counts.brushes,
@@ -106,6 +116,7 @@ pub fn run(
             output.rejected,
             counts.faces,
             counts.patches,
+            output.patch_facets,
             map::formats(&map).join(", ")
         );
     }

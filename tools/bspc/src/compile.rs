@@ -17,6 +17,10 @@ use crate::check::{LeakJson, print_diagnostics, report_leak};
 struct Stats {
     brushes: u32,
     world_brushes: u32,
+    /// Curved patches in the source map.
+    patches: u32,
+    /// Facet brushes made from them.
+    patch_facets: u32,
     planes: usize,
     nodes: usize,
     leaves: usize,
@@ -43,6 +47,8 @@ impl Stats {
         Stats {
             brushes: stats.brushes,
             world_brushes: stats.world_brushes,
+            patches: stats.patches,
+            patch_facets: stats.patch_facets,
             planes: summary.planes,
             nodes: summary.nodes,
             leaves: summary.leaves,
@@ -63,9 +69,11 @@ impl Stats {
             .map(|s| format!(", {s:.3} s"))
             .unwrap_or_default();
         println!(
-            "{} brushes ({} solid world), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} entities, {} bytes, game {}{}",
+            "{} brushes ({} solid world), {} patches ({} facets), {} planes, {} nodes, {} leaves ({} solid), {} bevels, depth {}, {} submodels, {} entities, {} bytes, game {}{}",
             self.brushes,
             self.world_brushes,
+            self.patches,
+            self.patch_facets,
             self.planes,
             self.nodes,
             self.leaves,

@@ -1,5 +1,5 @@
 //! `--game`: a built-in game's name or a custom game's TOML file, and the compile options
-//! it gives.
+//! it gives with `--shaders` and `--patch-tolerance`.
 //!
 //! Takes the raw `--game` and `--shaders` values; gives [`CompileOptions`]. A value ending
 //! in `.toml` (any case) is a file, read and checked here: an unreadable file exits 2
@@ -42,11 +42,13 @@ pub fn parse_game(value: &str) -> Result<GameArg, String> {
     })
 }
 
-/// The compile options of `--shaders` and `--game` (a custom game's file read and checked).
+/// The compile options of `--shaders`, `--game` (a custom game's file read and checked) and
+/// `--patch-tolerance`.
 pub fn compile_options(
     RulesArgs {
         shaders: shader_folders,
         game,
+        patch_tolerance,
     }: RulesArgs,
 ) -> Result<CompileOptions, CliError> {
     let (game, custom_game) = match game {
@@ -54,11 +56,13 @@ pub fn compile_options(
         Some(GameArg::Builtin(game)) => (Some(game), None),
         Some(GameArg::File(path)) => (None, Some(read_custom_game(&path)?)),
     };
+    let defaults = CompileOptions::default();
     Ok(CompileOptions {
         shader_folders,
         game,
         custom_game,
-        ..CompileOptions::default()
+        patch_tolerance: patch_tolerance.unwrap_or(defaults.patch_tolerance),
+        ..defaults
     })
 }
 

@@ -102,10 +102,10 @@ fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Command::Check {
             map,
-            game,
+            rules,
             pointfile,
             json,
-        } => check::run(&map, json, game, pointfile.as_deref()),
+        } => check::run(&map, json, rules, pointfile.as_deref()),
         Command::Compile {
             map,
             output,

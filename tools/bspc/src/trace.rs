@@ -83,7 +83,7 @@ fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
 }
 
 /// Loads a world: a compiled file by its magic, otherwise a map compiled in memory (with the
-/// shader folders, for a Quake 3 map).
+/// shader folders, for a Quake 3 map, and the patch tolerance).
 pub fn load_world(path: &Path, options: &CompileOptions) -> Result<CompiledMap, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     if bytes.starts_with(&MAGIC) {

@@ -87,6 +87,7 @@ fn check_json_is_one_object_with_the_contract_fields() {
         "world_brushes",
         "faces",
         "patches",
+        "patch_facets",
         "formats",
         "diagnostics",
         "game",
@@ -158,6 +159,47 @@ fn usage_and_io_errors_exit_2() {
     assert_eq!(bspc(&["--help"]).status.code(), Some(0));
 }
 
+/// `--patch-tolerance` sets how closely patches are cut: fewer facets at a coarser
+/// tolerance, for `check` and `compile` alike; a value out of range is a usage error.
+#[test]
+fn the_patch_tolerance_flag_sets_the_facet_count() {
+    let map = bundled("patch_arch.map");
+    let facets = |command: &str, tolerance: &str| {
+        let mut args = vec![
+            command,
+            map.as_str(),
+            "--json",
+            "--patch-tolerance",
+            tolerance,
+        ];
+        let out_path = temp_file("patch_arch.pbsp", b"");
+        let out_path = out_path.to_str().expect("path").to_owned();
+        if command == "compile" {
+            args.extend(["-o", out_path.as_str()]);
+        }
+        let out = bspc_ok(&args);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(json["patches"], 7, "{command}");
+        json["patch_facets"].as_u64().expect("patch_facets")
+    };
+    let (fine, coarse) = (facets("check", "0.25"), facets("check", "4"));
+    assert!(fine > coarse && coarse > 0, "{fine} {coarse}");
+    assert_eq!(facets("compile", "0.25"), fine);
+    assert_eq!(facets("compile", "4"), coarse);
+    for bad in ["0", "100", "nan", "x"] {
+        let out = bspc(&["check", &map, "--patch-tolerance", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--patch-tolerance"), "{bad}: {stderr}");
+    }
+    let out = bspc_ok(&["check", &map]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("7 patches ({fine} facets)")),
+        "{text}"
+    );
+}
+
 #[test]
 fn check_reads_every_real_map() {
     // A leak's pointfile goes to a temporary folder, not beside the shared maps.
@@ -178,9 +220,11 @@ fn check_reads_every_real_map() {
 
 /// The statistics keys `compile --json` and `info --json` must hold (the contract);
 /// `compile` also reports `seconds`, which a compiled file does not store.
-const STAT_KEYS: [&str; 11] = [
+const STAT_KEYS: [&str; 13] = [
     "brushes",
     "world_brushes",
+    "patches",
+    "patch_facets",
     "planes",
     "nodes",
     "leaves",
