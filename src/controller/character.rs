@@ -55,9 +55,12 @@ pub struct CharacterController {
     pub(super) state: CharacterState,
     stand_shape: TraceShape,
     crouch_shape: TraceShape,
+    /// A corpse's shape ([`MoveMode::Dead`]).
+    dead_shape: TraceShape,
     /// Where each shape's centre sits above the origin.
     stand_offset: Vec3,
     crouch_offset: Vec3,
+    dead_offset: Vec3,
     unstuck: UnstuckTable,
     /// Ground friction factors per material (Source's surface friction), looked up in order.
     material_friction: Vec<(MaterialId, f32)>,
@@ -85,7 +88,8 @@ impl CharacterController {
         let (stand_shape, stand_offset) =
             shape_for(&config, config.stand_height).ok_or(invalid.clone())?;
         let (crouch_shape, crouch_offset) =
-            shape_for(&config, config.crouch_height).ok_or(invalid)?;
+            shape_for(&config, config.crouch_height).ok_or(invalid.clone())?;
+        let (dead_shape, dead_offset) = shape_for(&config, config.dead_height).ok_or(invalid)?;
         Ok(CharacterController {
             config,
             state: CharacterState {
@@ -109,8 +113,10 @@ impl CharacterController {
             },
             stand_shape,
             crouch_shape,
+            dead_shape,
             stand_offset,
             crouch_offset,
+            dead_offset,
             unstuck: UnstuckTable::new(config.step_height),
             material_friction: Vec::new(),
             sampled_contents: Contents::EMPTY,
@@ -167,7 +173,9 @@ impl CharacterController {
     /// The shape in use, centred on [`Self::shape_center`].
     #[must_use]
     pub fn shape(&self) -> &TraceShape {
-        if self.state.crouched {
+        if self.state.mode == MoveMode::Dead {
+            &self.dead_shape
+        } else if self.state.crouched {
             &self.crouch_shape
         } else {
             &self.stand_shape
@@ -181,7 +189,9 @@ impl CharacterController {
     }
 
     fn offset(&self) -> Vec3 {
-        if self.state.crouched {
+        if self.state.mode == MoveMode::Dead {
+            self.dead_offset
+        } else if self.state.crouched {
             self.crouch_offset
         } else {
             self.stand_offset
@@ -197,8 +207,10 @@ impl CharacterController {
     /// Advances one fixed tick of [`ControllerConfig::tick`] seconds.
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let mut outcome = MoveOutcome::default();
-        let raw_input = input;
-        let input = sanitize(input);
+        let dead = self.state.mode == MoveMode::Dead;
+        // Quake 3 `PmoveSingle`: a corpse's input is zeroed.
+        let raw_input = if dead { &MoveInput::default() } else { input };
+        let input = sanitize(raw_input);
         match self.state.mode {
             MoveMode::Frozen => {
                 // Quake 3 `PM_FREEZE`: nothing moves, nothing is remembered.
@@ -215,7 +227,7 @@ impl CharacterController {
                 self.report_water(&mut outcome);
                 return outcome;
             }
-            MoveMode::Walk | MoveMode::Fly => {}
+            MoveMode::Walk | MoveMode::Fly | MoveMode::Dead => {}
         }
         // Walking uses the wish's horizontal part at its own length (capped at 1), as Quake 3
         // flattens the view's forward before normalizing.
@@ -231,9 +243,12 @@ impl CharacterController {
             self.report_water(&mut outcome);
             return outcome;
         }
-        // 2. Crouch or stand. Crouching only shrinks the shape and standing checks
-        // headroom, so this state is free of solid: the tick falls back to it.
-        self.update_crouch(world, input.crouch);
+        // 2. Crouch or stand (a corpse keeps its shape). Crouching only shrinks the shape
+        // and standing checks headroom, so this state is free of solid: the tick falls back
+        // to it.
+        if !dead {
+            self.update_crouch(world, input.crouch);
+        }
         let safe = self.state;
         // 3. Ground and water level (Quake 3 `PM_GroundTrace`, `PM_SetWaterLevel`).
         let launched = std::mem::take(&mut self.state.launched);
@@ -244,6 +259,9 @@ impl CharacterController {
         };
         self.state.ground = start_ground;
         self.set_water_level(world);
+        if dead && start_ground.is_walkable() {
+            self.dead_move();
+        }
         self.state.land_timer = (self.state.land_timer - dt).max(0.0);
         let fresh_press = input.jump && !self.state.jump_held;
         if fresh_press {
@@ -274,7 +292,7 @@ impl CharacterController {
             outcome.activity = Activity::Swim;
             return self.end_tick(world, &input, safe, outcome);
         }
-        if self.ladder_move(world, &input, &mut outcome) {
+        if !dead && self.ladder_move(world, &input, &mut outcome) {
             self.state.jump_held = input.jump;
             outcome.activity = Activity::Ladder;
             return self.end_tick(world, &input, safe, outcome);
@@ -420,13 +438,15 @@ impl CharacterController {
     }
 
     /// The ground friction factor of the ground under the character: 0 on a slick surface
-    /// (Quake 3 `SURF_SLICK`), during a knockback hold (`PMF_TIME_KNOCKBACK`) or at water
-    /// level 2 and above, else the material's factor.
+    /// (Quake 3 `SURF_SLICK`), during a knockback hold (`PMF_TIME_KNOCKBACK`), at water
+    /// level 2 and above, or for a corpse (its own slowdown replaces it), else the
+    /// material's factor.
     pub(super) fn ground_friction_factor(&self) -> f32 {
         let ground = &self.state.ground;
         if ground.surface.contains(SurfaceFlags::SLICK)
             || self.state.hold_ticks > 0
             || self.state.water_level > 1
+            || self.state.mode == MoveMode::Dead
         {
             return 0.0;
         }
@@ -697,6 +717,8 @@ impl CharacterController {
             walkable_normal_z: self.config.walkable_normal_z,
             walking,
         };
+        // A corpse is lower than a step: it slides, never steps.
+        let steps = steps && self.state.mode != MoveMode::Dead;
         let rules = StepRules {
             step_height: if steps { self.config.step_height } else { 0.0 },
             walkable_normal_z: self.config.walkable_normal_z,
@@ -808,7 +830,9 @@ fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3
             Some((shape, Vec3::Z * (0.5 * (bottom + top))))
         }
         CharacterShape::Capsule { radius } => {
-            // As tall as it is wide: a sphere, whose contacts the sweep finds exactly.
+            // As tall as it is wide: a sphere, whose contacts the sweep finds exactly; a
+            // corpse lower than the capsule is wide is a sphere as tall as the corpse.
+            let radius = radius.min(0.5 * height);
             let segment = (0.5 * height - radius).max(0.0);
             let shape = if segment == 0.0 {
                 TraceShape::sphere(radius)?

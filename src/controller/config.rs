@@ -157,6 +157,24 @@ pub struct ControllerConfig {
     ///
     /// In [1, 4096] units.
     pub crouch_eye_height: f32,
+    /// Height of a corpse's shape ([`MoveMode::Dead`](crate::controller::MoveMode::Dead)),
+    /// feet up (Quake 3 `PM_CheckDuck`: the box −24..−8 about the origin, so 16). The feet
+    /// stay where they are; the origin may lie above the shape. A capsule shorter than its
+    /// width becomes a sphere as tall as this.
+    ///
+    /// In (0, 4096] units, at most `crouch_height`.
+    pub dead_height: f32,
+    /// Eye height above the feet of a corpse (Quake 3 `DEAD_VIEWHEIGHT` −16: 8), for the
+    /// water level.
+    ///
+    /// In [1, 4096] units.
+    pub dead_eye_height: f32,
+    /// How fast a corpse on walkable ground slows down, units/s² (Quake 3 `PM_DeadMove`: 20
+    /// per command, 2500 at 8 ms ticks; it replaces the ground friction, so 320 u/s stops
+    /// in 16 ticks).
+    ///
+    /// In [0, 100000] units/s².
+    pub dead_friction: f32,
     /// Swimming speed as a fraction of `max_speed` (Quake 3 `pm_swimScale` 0.5). Wading at
     /// water level 1 caps the wish at `max_speed · (1 − (1 − swim_scale)/3)` (Quake 3
     /// `PM_WalkMove`).
@@ -278,6 +296,9 @@ impl Default for ControllerConfig {
             tick: 0.008,
             eye_height: 50.0,
             crouch_eye_height: 36.0,
+            dead_height: 16.0,
+            dead_eye_height: 8.0,
+            dead_friction: 2500.0,
             swim_scale: 0.5,
             water_accelerate: 4.0,
             water_friction: 1.0,
@@ -531,6 +552,30 @@ impl ControllerConfig {
                 MAX_CHARACTER_HEIGHT,
                 "in [1, 4096] units",
             ),
+            (
+                "dead_height",
+                self.dead_height,
+                0.0,
+                false,
+                MAX_CHARACTER_HEIGHT,
+                "in (0, 4096] units",
+            ),
+            (
+                "dead_eye_height",
+                self.dead_eye_height,
+                1.0,
+                true,
+                MAX_CHARACTER_HEIGHT,
+                "in [1, 4096] units",
+            ),
+            (
+                "dead_friction",
+                self.dead_friction,
+                0.0,
+                true,
+                MAX_CONFIG_ACCELERATION,
+                "in [0, 100000] units/s²",
+            ),
             ("swim_scale", self.swim_scale, 0.0, true, 1.0, "in [0, 1]"),
             (
                 "water_accelerate",
@@ -685,6 +730,11 @@ impl ControllerConfig {
                 "crouch_height",
                 self.crouch_height <= self.stand_height,
                 "at most stand_height",
+            ),
+            (
+                "dead_height",
+                self.dead_height <= self.crouch_height,
+                "at most crouch_height",
             ),
             (
                 "feet_to_origin",

@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use super::character::{CharacterController, accelerate, at_most_unit};
 use super::slide;
-use super::tick::{MoveInput, MoveOutcome};
+use super::tick::{MoveInput, MoveMode, MoveOutcome};
 use super::tracer::Tracer;
 use crate::contents::Contents;
 
@@ -33,7 +33,9 @@ impl CharacterController {
     /// dry one (Quake 3 `PM_SetWaterLevel`; the waist is half the eye height rounded down,
     /// as Quake 3's integer `sample1`).
     pub(super) fn set_water_level<T: Tracer + ?Sized>(&mut self, world: &T) {
-        let eye = if self.state.crouched {
+        let eye = if self.state.mode == MoveMode::Dead {
+            self.config.dead_eye_height
+        } else if self.state.crouched {
             self.config.crouch_eye_height
         } else {
             self.config.eye_height

@@ -190,6 +190,60 @@ fn s61_spectator_flies_and_collides() {
 }
 
 #[test]
+fn s62_dead_slides_to_a_stop() {
+    let w = world("box_room");
+    let mut c = player(Vec3::new(-200.0, 0.0, 0.0));
+    settle(&mut c, w);
+    launch(&mut c, Vec3::new(320.0, 0.0, 0.0));
+    c.set_mode(MoveMode::Dead);
+    // The box −24..−8 about the origin: the feet stay, the top comes down to 16.
+    let (mins, maxs) = c.shape().bounds();
+    let center = c.shape_center() - c.position();
+    assert_eq!((mins + center).z, -24.0);
+    assert_eq!((maxs + center).z, -8.0);
+    // Whatever the input: −20 per tick (Quake 3 `PM_DeadMove`), no ground friction.
+    let mut speeds = Vec::new();
+    for i in 0..40 {
+        let input = MoveInput {
+            wish: heading(i as f32 * 40.0),
+            jump: true,
+            crouch: i % 2 == 0,
+        };
+        let o = c.step(w, &input);
+        assert!(!o.jumped && !c.overlaps(w));
+        assert_eq!(o.activity, Activity::Walk);
+        assert_eq!(c.ground().state, GroundState::Walkable);
+        speeds.push(c.velocity().length());
+    }
+    for (k, v) in speeds[..15].iter().enumerate() {
+        let expected = 320.0 - 20.0 * (k + 1) as f32;
+        assert!((v - expected).abs() < 1e-3, "tick {}: {v}", k + 1);
+    }
+    assert!(speeds[15..].iter().all(|v| *v == 0.0), "{speeds:?}");
+    assert!((feet(&c).z - SKIN).abs() < 0.01);
+    // Water level from the dead eyes (8 above the feet): under 10 units of water, level 3.
+    let pool = crate::support::compile(
+        crate::support::box_map(&[
+            ([-512.0, -512.0, -16.0], [512.0, 512.0, 0.0], "floor"),
+            ([-512.0, -512.0, 0.0], [512.0, 512.0, 10.0], "*water0"),
+        ])
+        .as_bytes(),
+    )
+    .map;
+    let mut c = player(Vec3::ZERO);
+    settle(&mut c, &pool);
+    assert_eq!(c.step(&pool, &IDLE).water_level, 1);
+    c.set_mode(MoveMode::Dead);
+    assert_eq!(c.step(&pool, &IDLE).water_level, 3);
+    // Back to life: crouched at first, standing at the next tick where there is room.
+    c.set_mode(MoveMode::Walk);
+    assert!(c.crouched());
+    c.step(&pool, &IDLE);
+    assert!(!c.crouched());
+    assert!((feet(&c).z - SKIN).abs() < SKIN, "{}", feet(&c));
+}
+
+#[test]
 fn s62_frozen() {
     let w = world("box_room");
     let mut c = player(Vec3::new(0.0, 0.0, 100.0));
