@@ -8,7 +8,7 @@
 
 use glam::Vec3;
 
-use super::config::{CharacterShape, ConfigError, ControllerConfig};
+use super::config::{CharacterShape, ConfigError, ControllerConfig, JumpKey};
 use super::ground::{Ground, GroundState};
 use super::movers::carried_point;
 use super::slide::Slide;
@@ -239,7 +239,7 @@ impl CharacterController {
         if !self.recover(world, &mut outcome) {
             outcome.stuck = true;
             self.state.velocity = Vec3::ZERO;
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, false);
             self.report_water(&mut outcome);
             return outcome;
         }
@@ -270,7 +270,7 @@ impl CharacterController {
         if self.state.mode == MoveMode::Fly {
             self.fly_move(world, &input, &mut outcome);
             self.state.ground = self.find_ground(world, None);
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Fly;
             return self.end_tick(world, &input, safe, outcome);
         }
@@ -288,18 +288,18 @@ impl CharacterController {
         // 4. Special moves: the water jump's flight, a ladder, swimming.
         if self.state.water_jump_ticks > 0 {
             self.water_jump_move(world, &mut outcome);
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
             return self.end_tick(world, &input, safe, outcome);
         }
         if !dead && self.ladder_move(world, &input, &mut outcome) {
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, outcome.jumped);
             outcome.activity = Activity::Ladder;
             return self.end_tick(world, &input, safe, outcome);
         }
         if self.state.water_level >= 2 {
             self.swim_move(world, &input, &mut outcome);
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
             return self.end_tick(world, &input, safe, outcome);
         }
@@ -320,7 +320,7 @@ impl CharacterController {
             self.state.press_ticks = u32::MAX;
             outcome.jumped = true;
         }
-        self.state.jump_held = input.jump;
+        self.keep_jump_key(input.jump, outcome.jumped);
         // 6. Move.
         let fall_speed = -self.state.velocity.z;
         let walking = self.state.ground.is_walkable();
@@ -404,6 +404,18 @@ impl CharacterController {
         if !input.jump && state.press_ticks == u32::MAX {
             state.press_ticks = u32::MAX - 1;
         }
+    }
+
+    /// Remembers the jump key for the next tick's press test ([`CharacterState::jump_held`]):
+    /// with [`JumpKey::Press`] the key as it is (Source `CheckJumpButton`: only a key that
+    /// goes down jumps); with [`JumpKey::Held`] set by a jump and cleared by any tick with
+    /// the key up (Quake 3 `PMF_JUMP_HELD`), so a key released after a jump and held again
+    /// before landing jumps on the landing tick.
+    pub(super) fn keep_jump_key(&mut self, down: bool, jumped: bool) {
+        self.state.jump_held = match self.config.jump_key {
+            JumpKey::Press => down,
+            JumpKey::Held => down && (self.state.jump_held || jumped),
+        };
     }
 
     /// Source `CheckVelocity`: each axis within ±`max_velocity`.

@@ -50,6 +50,20 @@ impl CharacterShape {
     }
 }
 
+/// Which jump key state jumps ([`ControllerConfig::jump_key`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JumpKey {
+    /// Only a key that goes down jumps (Source `CheckJumpButton`): a key pressed in the air
+    /// and held through the landing does not.
+    #[default]
+    Press,
+    /// The key must be released between jumps (Quake 3 `PMF_JUMP_HELD`, QuakeWorld, Quake
+    /// 2): released after a jump and held again at any time before landing, it jumps on the
+    /// landing tick.
+    Held,
+}
+
 /// How a character moves: every field in Quake units, with Quake 3's values as defaults
 /// (Quake III Arena `bg_pmove.c`, `bg_local.h`).
 ///
@@ -251,9 +265,12 @@ pub struct ControllerConfig {
     ///
     /// In (0, 100000] units/s.
     pub air_wish_cap: Option<f32>,
-    /// A held jump key jumps again on every landing (auto-hop). Default off: the key must go
-    /// down again.
+    /// A held jump key jumps again on every landing (auto-hop). Default off: see `jump_key`.
     pub auto_hop: bool,
+    /// Which key state jumps: [`JumpKey::Press`] (default, Source: the key must go down on
+    /// the ground) or [`JumpKey::Held`] (Quake 3: released since the last jump, held
+    /// on landing). `auto_hop` overrides both.
+    pub jump_key: JumpKey,
     /// Coyote time: a jump pressed within this long after leaving walkable ground still
     /// jumps (once), seconds (bevy_ahoy 0.1). 0 (default) disables.
     ///
@@ -316,6 +333,7 @@ impl Default for ControllerConfig {
             max_velocity: None,
             air_wish_cap: None,
             auto_hop: false,
+            jump_key: JumpKey::Press,
             coyote_time: 0.0,
             jump_buffer: 0.0,
             air_step_falling: false,

@@ -75,7 +75,7 @@ impl CharacterController {
         self.state.velocity = velocity;
         self.state.position += velocity * dt;
         self.state.ground = Ground::AIR;
-        self.state.jump_held = input.jump;
+        self.keep_jump_key(input.jump, false);
     }
 
     /// Quake 3 `PM_FlyMove` as a spectator: friction `fly_friction` × speed (no ground

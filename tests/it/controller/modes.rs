@@ -382,6 +382,106 @@ fn s69_auto_hop_keeps_speed() {
 }
 
 #[test]
+fn s69_bunny_hop_with_a_press_after_each_landing() {
+    // Five hops cover about 1,100 units.
+    let w = &boxes(&[([-4096.0, -512.0, -16.0], [4096.0, 512.0, 0.0])]);
+    let config = ControllerConfig {
+        land_jump_delay: 0.0,
+        ..ControllerConfig::default()
+    };
+    let mut c = standing(config, Vec3::new(-200.0, 0.0, 0.0));
+    settle(&mut c, w);
+    launch(&mut c, Vec3::new(320.0, 0.0, 0.0));
+    // Pressed on the first tick, then on the first tick after each landing.
+    let mut press = true;
+    let mut jumps = 0;
+    for _ in 0..400 {
+        let o = c.step(
+            w,
+            &MoveInput {
+                jump: press,
+                ..IDLE
+            },
+        );
+        if o.jumped {
+            jumps += 1;
+            assert_eq!(c.velocity().x, 320.0, "hop {jumps}");
+        }
+        assert!(press || !o.jumped);
+        press = o.landed.is_some();
+        if jumps == 5 {
+            break;
+        }
+    }
+    assert_eq!(jumps, 5);
+    assert_eq!(c.velocity().x, 320.0);
+}
+
+#[test]
+fn s69_default_landing_delay_refuses_the_rejump_for_32_ticks() {
+    let w = world("box_room");
+    // Jumps, lands (at about 268 u/s, above the 200 of a hard landing), and presses again
+    // `after` ticks after the landing tick.
+    let rejump = |after: usize| {
+        let mut c = player(Vec3::new(-200.0, 0.0, 0.0));
+        settle(&mut c, w);
+        assert!(c.step(w, &MoveInput { jump: true, ..IDLE }).jumped);
+        let landing = (0..200)
+            .find_map(|_| c.step(w, &IDLE).landed)
+            .expect("landed");
+        assert!(landing > 200.0, "{landing}");
+        for _ in 1..after {
+            c.step(w, &IDLE);
+        }
+        c.step(w, &MoveInput { jump: true, ..IDLE }).jumped
+    };
+    // 0.25 s less 8 ms per tick is still positive after 31 ticks.
+    assert!(!rejump(1));
+    assert!(!rejump(31));
+    assert!(rejump(32));
+}
+
+#[test]
+fn s69_held_key_rule() {
+    use planeshift::controller::JumpKey;
+    let w = world("box_room");
+    // A standing jump (a one-tick press), then the key held from 40 ms (5 ticks) before the
+    // landing tick, the tick after the one that reports the landing.
+    let run = |key: JumpKey, hold_from: Option<usize>| {
+        let config = ControllerConfig {
+            land_jump_delay: 0.0,
+            jump_key: key,
+            ..ControllerConfig::default()
+        };
+        let mut c = standing(config, Vec3::new(-200.0, 0.0, 0.0));
+        settle(&mut c, w);
+        assert!(c.step(w, &MoveInput { jump: true, ..IDLE }).jumped);
+        let mut landed = None;
+        let mut jumped = None;
+        for i in 1..200 {
+            let jump = hold_from.is_some_and(|from| i >= from);
+            let o = c.step(w, &MoveInput { jump, ..IDLE });
+            if o.landed.is_some() && landed.is_none() {
+                landed = Some(i);
+            }
+            if o.jumped && jumped.is_none() {
+                jumped = Some(i);
+            }
+        }
+        (landed.expect("landed"), jumped)
+    };
+    let (landed, _) = run(JumpKey::Press, None);
+    let hold_from = landed + 1 - 5;
+    // Quake 3: held through the landing, it jumps on the landing tick.
+    assert_eq!(run(JumpKey::Held, Some(hold_from)).1, Some(landed + 1));
+    // Source's fresh press: never, while the key stays down.
+    assert_eq!(run(JumpKey::Press, Some(hold_from)).1, None);
+    // Quake 3 without a release since the last jump: held from the jump on, it never jumps
+    // again either.
+    assert_eq!(run(JumpKey::Held, Some(1)).1, None);
+}
+
+#[test]
 fn s71_coyote_time() {
     // A ledge 64 high ending at x = 0.
     let w = boxes(&[
