@@ -64,6 +64,23 @@ pub enum JumpKey {
     Held,
 }
 
+/// How ladders are climbed ([`ControllerConfig::ladder_rule`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LadderRule {
+    /// Source `LadderMove` (default): attach with a 2-unit probe along the wish (then along
+    /// the ladder's normal); the velocity is the wish at `ladder_speed` with its part into
+    /// the ladder turned into up (level view into it: 200 up); jump leaves at
+    /// `ladder_jump_speed` along the normal; no gravity, friction or steps.
+    #[default]
+    Source,
+    /// Quake 2 `PM_CheckSpecialMovement`: attach with a 1-unit probe along the facing; the
+    /// wish pitched 15° or more up or down (or jump, crouch) climbs at `ladder_speed`, the
+    /// horizontal wish is held to ±25 per axis, ground friction and acceleration apply,
+    /// an idle climber's vertical speed is pulled to 0, and steps are taken. Jump climbs.
+    Quake2,
+}
+
 /// How a character moves: every field in Quake units, with Quake 3's values as defaults
 /// (Quake III Arena `bg_pmove.c`, `bg_local.h`).
 ///
@@ -232,11 +249,15 @@ pub struct ControllerConfig {
     ///
     /// In [0, 100000] units/s.
     pub current_push: f32,
-    /// Climbing speed on a ladder, units/s (Source `MAX_CLIMB_SPEED` 200).
+    /// Climbing speed on a ladder, units/s (Source `MAX_CLIMB_SPEED` 200; Quake 2's vertical
+    /// wish 200).
     ///
     /// In [0, 100000] units/s.
     pub ladder_speed: f32,
-    /// Speed of a jump off a ladder, along its normal, units/s (Source 270).
+    /// Which ladder rule climbs: [`LadderRule::Source`] (default) or [`LadderRule::Quake2`].
+    pub ladder_rule: LadderRule,
+    /// Speed of a jump off a ladder, along its normal, units/s (Source 270; not used by
+    /// Quake 2's rule, where jump climbs).
     ///
     /// In [0, 100000] units/s.
     pub ladder_jump_speed: f32,
@@ -326,6 +347,7 @@ impl Default for ControllerConfig {
             current_speed: 400.0,
             current_push: 0.0,
             ladder_speed: 200.0,
+            ladder_rule: LadderRule::Source,
             ladder_jump_speed: 270.0,
             fly_speed: 400.0,
             fly_friction: 5.0,

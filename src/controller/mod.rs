@@ -42,7 +42,7 @@ mod unstuck;
 mod water;
 
 pub use character::CharacterController;
-pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey};
+pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule};
 pub use ground::{Ground, GroundState};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use tick::{

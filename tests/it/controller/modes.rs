@@ -37,6 +37,76 @@ const FLOOR: ([f64; 3], [f64; 3], u32, u32) =
     ([-2048.0, -512.0, -16.0], [2048.0, 512.0, 0.0], 1, 0);
 
 #[test]
+fn s55_quake2_ladder() {
+    use planeshift::controller::LadderRule;
+    // A ladder wall (solid | ladder) with its face at x = 0, 256 tall, a floor on top.
+    let w = quake2(&[
+        FLOOR,
+        ([0.0, -512.0, 0.0], [512.0, 512.0, 256.0], 0x2000_0001, 0),
+    ]);
+    let config = ControllerConfig {
+        ladder_rule: LadderRule::Quake2,
+        ..ControllerConfig::default()
+    };
+    let (sin, cos) = 20f32.to_radians().sin_cos();
+    let look_up = MoveInput {
+        wish: Vec3::new(cos, 0.0, sin),
+        ..IDLE
+    };
+    let mut c = standing(config, Vec3::new(-15.0 - SKIN, 0.0, 0.0));
+    settle(&mut c, &w);
+    // Forward looking 20° up: the wish (25, 0, 200) accelerated at 10 against ground
+    // friction on the 3-D speed (Quake 2 `PM_Friction` brakes climbers too). The first
+    // tick adds 10·|wish|·dt along it, 16.0 up; 200 ± 4 from tick 20 (0.16 s), holding at
+    // 203. (The scenario's "within 0.1 s" is the acceleration alone, 200/16 = 12.5 ticks.)
+    let ticks = steps(&mut c, &w, look_up, 60);
+    assert!(ticks.iter().all(|t| t.outcome.activity == Activity::Ladder));
+    // 10 · |wish| · dt along the wish, whose z share is 200/|wish|.
+    let first = 10.0 * 0.008 * 200.0;
+    assert!(
+        (ticks[0].velocity.z - first).abs() < 0.01,
+        "{}",
+        ticks[0].velocity
+    );
+    assert!(ticks[18].velocity.z < 196.0, "{}", ticks[18].velocity);
+    for t in &ticks[19..] {
+        assert!((t.velocity.z - 200.0).abs() <= 4.0, "{}", t.velocity);
+    }
+    // Up input with a level view climbs the same way.
+    let mut up = standing(config, Vec3::new(-15.0 - SKIN, 0.0, 0.0));
+    settle(&mut up, &w);
+    let jump = MoveInput {
+        jump: true,
+        ..run(Vec3::X)
+    };
+    let climbed = steps(&mut up, &w, jump, 60);
+    assert!((climbed[59].velocity.z - ticks[59].velocity.z).abs() < 0.5);
+    // No input: the vertical speed is pulled to 0 at gravity's rate, then the climber hangs
+    // (still facing the ladder): less than a unit in a second.
+    steps(&mut c, &w, IDLE, 60);
+    assert_eq!(c.velocity().z, 0.0);
+    let z = c.position().z;
+    let hang = steps(&mut c, &w, IDLE, 125);
+    assert!(hang.iter().all(|t| t.outcome.activity == Activity::Ladder));
+    assert!((c.position().z - z).abs() < 1.0, "{}", c.position().z - z);
+    // Sideways along it: the wish held to 25 per axis (and friction takes most of that).
+    let side = steps(&mut c, &w, run(Vec3::new(0.6, 0.8, 0.0)), 60);
+    for t in &side {
+        assert_eq!(t.outcome.activity, Activity::Ladder);
+        assert!(t.velocity.y > 0.0 && t.velocity.y <= 25.0, "{}", t.velocity);
+    }
+    // Facing away: off the ladder, falling under gravity.
+    let vz = c.velocity().z;
+    let away = c.step(&w, &run(-Vec3::X));
+    assert_eq!(away.activity, Activity::Walk);
+    assert!(
+        (c.velocity().z - (vz - 800.0 * 0.008)).abs() < 1e-3,
+        "{}",
+        c.velocity()
+    );
+}
+
+#[test]
 fn s56_ladder_climb_and_top() {
     // A ladder wall (solid | ladder) with its face at x = 0, 256 tall, a floor on top.
     let w = quake2(&[
