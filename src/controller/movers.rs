@@ -2,9 +2,10 @@
 //! placements, and the carry and push they apply to a character (Quake 3 `G_MoverPush`).
 //!
 //! Takes a [`CompiledMap`] and each mover's [`ModelPlacement`]; gives a [`Tracer`] that sweeps
-//! through the world and every mover and reports which model was hit. Guarantees: the first
-//! impact over all of them wins, ties going to the world, then to the lower model index, so
-//! results do not depend on the order movers are listed in.
+//! through the world and every mover and reports which model was hit, and whose point
+//! contents are the world's and the movers' where they stand. Guarantees: the first impact
+//! over all of them wins, ties going to the world, then to the lower model index, so
+//! results do not depend on the order movers are listed in (nor do contents, a union).
 
 use glam::{Mat3, Vec3};
 
@@ -51,12 +52,34 @@ impl Tracer for WorldWithMovers<'_> {
         best
     }
 
-    /// The static world's contents ([`CompiledMap::point_contents`]); movers carry none yet
-    /// (a moving water volume is not supported).
+    /// The static world's contents ([`CompiledMap::point_contents`]) and every mover's at
+    /// its placement: a moving water volume (Half-Life `func_water`, a Quake 2 door of
+    /// water) is water where it stands now, and no longer where the map put it.
     fn contents(&self, point: Vec3) -> Contents {
-        self.map.point_contents(point)
+        let still = ModelPlacement::default();
+        self.movers.iter().filter(|m| m.model != 0).fold(
+            self.map.point_contents(point),
+            |all, mover| {
+                let Some(model) = self.map.models().get(mover.model) else {
+                    return all;
+                };
+                // The point in the model's own frame, where its tree and bounds are.
+                let local = carried_point(model.origin, &mover.placement, &still, point);
+                let inside = local.is_finite()
+                    && local.cmpge(model.mins).all()
+                    && local.cmple(model.maxs).all();
+                match inside
+                    .then(|| self.map.leaf_at(mover.model, local))
+                    .flatten()
+                {
+                    Some(leaf) => all | leaf.contents,
+                    None => all,
+                }
+            },
+        )
     }
 
+    /// The world's currents ([`CompiledMap::point_current`]); a mover's water has none.
     fn current(&self, point: Vec3) -> Vec3 {
         self.map.point_current(point)
     }

@@ -4,7 +4,7 @@
 use glam::Vec3;
 use planeshift::Contents;
 use planeshift::compiled::CompiledMap;
-use planeshift::controller::{Activity, ControllerConfig, MoveInput};
+use planeshift::controller::{Activity, ControllerConfig, MoveInput, Tracer};
 
 use super::*;
 
@@ -311,4 +311,57 @@ fn s54_half_life_current_pushes_without_storing() {
         "{}",
         c.position().x - x
     );
+}
+
+#[test]
+fn moving_water_is_water_where_the_mover_stands() {
+    use planeshift::compile::{CompileOptions, compile_map_with};
+    use planeshift::controller::{Mover, WorldWithMovers};
+    use planeshift::trace::ModelPlacement;
+    use planeshift::{Game, ModelKind};
+    // Half-Life: a floor, and a `func_water` 128 deep over x in [512, 1024] that the game
+    // moves 1024 to -x, over x in [-512, 0].
+    let brush = |mins, maxs, texture| {
+        format!(
+            "{{\n{}}}\n",
+            crate::support::box_brush_face_lines(mins, maxs, texture)
+        )
+    };
+    let src = format!(
+        "{{\n\"classname\" \"worldspawn\"\n{}}}\n{{\n\"classname\" \"func_water\"\n{}}}\n",
+        brush([-1024.0, -512.0, -16.0], [1024.0, 512.0, 0.0], "floor"),
+        brush([512.0, -512.0, 0.0], [1024.0, 512.0, 128.0], "water"),
+    );
+    let options = CompileOptions {
+        game: Some(Game::HalfLife),
+        ..CompileOptions::default()
+    };
+    let map = compile_map_with(src.as_bytes(), &options).unwrap().map;
+    assert_eq!(map.models().len(), 2);
+    assert_eq!(map.models()[1].kind, ModelKind::Volume);
+    let movers = [Mover {
+        model: 1,
+        placement: ModelPlacement {
+            offset: Vec3::new(-1024.0, 0.0, 0.0),
+            ..ModelPlacement::default()
+        },
+    }];
+    let moved = WorldWithMovers {
+        map: &map,
+        movers: &movers,
+        mask: Contents::MASK_PLAYER_SOLID,
+    };
+    let (here, there) = (Vec3::new(-256.0, 0.0, 64.0), Vec3::new(768.0, 0.0, 64.0));
+    assert!(moved.contents(here).contains(Contents::WATER));
+    assert!(!moved.contents(there).contains(Contents::WATER));
+    // The static world never holds the volume: it is the game's to place.
+    assert!(!Tracer::contents(&map, there).contains(Contents::WATER));
+    // A character dropped into it swims where it stands now.
+    let mut c = at(Vec3::new(-256.0, 0.0, 200.0));
+    let run: Vec<_> = (0..150).map(|_| c.step(&moved, &IDLE)).collect();
+    assert!(run.iter().any(|o| o.activity == Activity::Swim));
+    assert_eq!(run[149].water_level, 3);
+    assert!(run[149].liquid.contains(Contents::WATER));
+    let mut dry = at(Vec3::new(768.0, 0.0, 200.0));
+    assert!((0..150).all(|_| dry.step(&moved, &IDLE).water_level == 0));
 }
