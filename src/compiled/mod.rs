@@ -339,6 +339,9 @@ pub(crate) struct MapData {
     pub stats: CompileStats,
 }
 
+/// All three points of [`CompiledMap::points_contents`].
+const ALL_POINTS: u8 = 0b111;
+
 /// A validated compiled world. `Send + Sync`; read-only after creation.
 #[derive(Clone, Debug)]
 pub struct CompiledMap {
@@ -524,6 +527,82 @@ impl CompiledMap {
     #[must_use]
     pub fn stats(&self) -> CompileStats {
         self.data.stats
+    }
+
+    /// The contents at each of `points`, as [`Self::point_contents`] gives them, in one
+    /// walk of each tree: the points go down together while every node puts them on the
+    /// same side, as the controller's water-level samples (the feet, waist and eyes above
+    /// one spot) mostly do.
+    #[must_use]
+    pub fn points_contents(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        let mut out = [Contents::EMPTY; 3];
+        if let Some(world) = self.data.models.first() {
+            self.leaves_contents(world.root, &points, ALL_POINTS, &mut out);
+        }
+        for &(m, _) in &self.static_models {
+            let model = &self.data.models[m as usize];
+            let mut inside = 0;
+            for (k, p) in points.iter().enumerate() {
+                if p.cmpge(model.mins).all() && p.cmple(model.maxs).all() {
+                    inside |= 1 << k;
+                }
+            }
+            if inside != 0 {
+                self.leaves_contents(model.root, &points, inside, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Adds to `out[k]` the contents of the leaf under `child` holding `points[k]`, for each
+    /// `k` in the bit set `active`; each point goes the way [`Self::leaf_at`] sends it.
+    fn leaves_contents(
+        &self,
+        mut child: NodeChild,
+        points: &[Vec3; 3],
+        mut active: u8,
+        out: &mut [Contents; 3],
+    ) {
+        let nodes = self.runtime_nodes();
+        loop {
+            match child {
+                NodeChild::Leaf(i) => {
+                    let contents = self
+                        .data
+                        .leaves
+                        .get(i as usize)
+                        .map_or(Contents::EMPTY, |leaf| leaf.contents);
+                    for (k, o) in out.iter_mut().enumerate() {
+                        if active & (1 << k) != 0 {
+                            *o |= contents;
+                        }
+                    }
+                    return;
+                }
+                NodeChild::Node(i) => {
+                    let Some(node) = nodes.get(i as usize) else {
+                        return;
+                    };
+                    let mut back = 0;
+                    for (k, p) in points.iter().enumerate() {
+                        if active & (1 << k) != 0 && node.normal.dot(*p) - node.dist < 0.0 {
+                            back |= 1 << k;
+                        }
+                    }
+                    let front = active & !back;
+                    if front == 0 {
+                        child = node.children[1];
+                    } else {
+                        if back != 0 {
+                            // The points part: at most twice for three points.
+                            self.leaves_contents(node.children[1], points, back, out);
+                        }
+                        child = node.children[0];
+                        active = front;
+                    }
+                }
+            }
+        }
     }
 
     /// The contents at `p` in the world model and its static models

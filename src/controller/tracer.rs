@@ -32,6 +32,12 @@ pub trait Tracer {
         Contents::EMPTY
     }
 
+    /// [`Self::contents`] at each of three points (the water level's samples); a world that
+    /// can answer them together faster ([`CompiledMap::points_contents`]) overrides it.
+    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        points.map(|p| self.contents(p))
+    }
+
     /// The summed unit directions of the currents at `point` ([`CompiledMap::point_current`]).
     /// Default: none.
     fn current(&self, point: Vec3) -> Vec3 {
@@ -57,6 +63,11 @@ impl Tracer for CompiledMap {
     /// [`CompiledMap::point_contents`]: the world model and the static models.
     fn contents(&self, point: Vec3) -> Contents {
         self.point_contents(point)
+    }
+
+    /// [`CompiledMap::points_contents`]: one walk for the three.
+    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        self.points_contents(points)
     }
 
     fn current(&self, point: Vec3) -> Vec3 {
@@ -85,6 +96,10 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
 
     fn contents(&self, point: Vec3) -> Contents {
         self.world.contents(point)
+    }
+
+    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        self.world.contents3(points)
     }
 
     fn current(&self, point: Vec3) -> Vec3 {

@@ -45,8 +45,8 @@ impl CharacterController {
         let mut level = 0u8;
         let mut liquid = Contents::EMPTY;
         let mut all = Contents::EMPTY;
-        for (k, h) in heights.into_iter().enumerate() {
-            let here = world.contents(feet + Vec3::Z * h);
+        let samples = world.contents3(heights.map(|h| feet + Vec3::Z * h));
+        for (k, here) in samples.into_iter().enumerate() {
             all |= here;
             let wet = here.intersection(Contents::MASK_LIQUID);
             if wet.is_empty() || usize::from(level) != k {

@@ -365,3 +365,54 @@ fn moving_water_is_water_where_the_mover_stands() {
     let mut dry = at(Vec3::new(768.0, 0.0, 200.0));
     assert!((0..150).all(|_| dry.step(&moved, &IDLE).water_level == 0));
 }
+
+/// The water level's three samples answered in one walk (`CompiledMap::points_contents`)
+/// equal three `point_contents` calls, on every bundled map and the real maps with liquids
+/// or static models: columns as the controller samples them (feet + 1, waist, eyes, for the
+/// standing, crouched and dead heights) and scattered triples.
+#[test]
+fn three_samples_in_one_walk_equal_three_point_queries() {
+    let mut maps = crate::support::bundled_maps();
+    maps.extend(
+        crate::support::real_maps("three_samples_in_one_walk_equal_three_point_queries")
+            .into_iter()
+            .filter(|(name, _)| {
+                ["e1m2", "e2m1", "hl_currents", "kaos", "q3dm6ish"]
+                    .iter()
+                    .any(|m| name.contains(m))
+            }),
+    );
+    let mut rng = crate::support::Pcg32::new(47);
+    let mut checked = 0;
+    for (name, path) in &maps {
+        let Ok(out) = planeshift::compile::compile_map(&crate::support::read(path)) else {
+            continue;
+        };
+        let map = out.map;
+        let Some(world) = map.models().first() else {
+            continue;
+        };
+        let (lo, hi) = (world.mins, world.maxs);
+        let mut point = |rng: &mut crate::support::Pcg32| {
+            Vec3::new(
+                rng.range_f64(f64::from(lo.x), f64::from(hi.x)) as f32,
+                rng.range_f64(f64::from(lo.y), f64::from(hi.y)) as f32,
+                rng.range_f64(f64::from(lo.z), f64::from(hi.z)) as f32,
+            )
+        };
+        for i in 0..4000 {
+            let points = if i % 2 == 0 {
+                let feet = point(&mut rng);
+                let eye = [50.0, 36.0, 8.0][i % 3];
+                [1.0, (0.5f32 * eye).floor(), eye].map(|h| feet + Vec3::Z * h)
+            } else {
+                [point(&mut rng), point(&mut rng), point(&mut rng)]
+            };
+            let one_walk = map.points_contents(points);
+            let each = points.map(|p| map.point_contents(p));
+            assert_eq!(one_walk, each, "{name}: {points:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4000 * 10, "{checked}");
+}
