@@ -18,6 +18,8 @@ mod materials;
 mod tables;
 mod validate;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -361,7 +363,13 @@ pub struct CompiledMap {
     /// Derived at load: the trigger models (a brush holds [`Contents::TRIGGER`]), in
     /// increasing order, which the touch query tests.
     trigger_models: Vec<u32>,
+    /// Given at load, one per loaded world in the process (a clone keeps it: the same
+    /// contents): lets a character reuse point samples taken in this world.
+    contents_id: u64,
 }
+
+/// The next [`CompiledMap::contents_id`].
+static NEXT_CONTENTS_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A node as sweeps read it: plane inline, and the reach figures of each child.
 #[derive(Clone, Copy, Debug)]
@@ -425,7 +433,15 @@ impl CompiledMap {
             static_models,
             has_ladders,
             trigger_models,
+            contents_id: NEXT_CONTENTS_ID.fetch_add(1, Ordering::Relaxed),
         })
+    }
+
+    /// The world's identity for point samples: two maps with the same id answer
+    /// [`Self::point_contents`] alike everywhere (a clone keeps its original's id; every load
+    /// gets a new one).
+    pub(crate) fn contents_id(&self) -> u64 {
+        self.contents_id
     }
 
     /// Whether any brush holds [`Contents::LADDER`] or any side is flagged

@@ -16,6 +16,7 @@ use super::step::{StepRules, step_slide};
 use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
 use super::tracer::{Offset, Tracer};
 use super::unstuck::UnstuckTable;
+use super::water::WaterMemo;
 use super::{ground, slide};
 use crate::compiled::MaterialId;
 use crate::contents::Contents;
@@ -66,6 +67,10 @@ pub struct CharacterController {
     material_friction: Vec<(MaterialId, f32)>,
     /// Everything at the water level's sample points when last sampled.
     pub(super) sampled_contents: Contents,
+    /// The last water-level sample, reused while the character stands where it was taken
+    /// in the same world (a pure function of place, eye height and world: replays and
+    /// restored states give the same results with or without it).
+    pub(super) water_memo: Option<WaterMemo>,
 }
 
 impl CharacterController {
@@ -120,6 +125,7 @@ impl CharacterController {
             unstuck: UnstuckTable::new(config.step_height),
             material_friction: Vec::new(),
             sampled_contents: Contents::EMPTY,
+            water_memo: None,
         })
     }
 

@@ -95,6 +95,16 @@ impl Tracer for WorldWithMovers<'_> {
         [0, 1, 2].map(|k| self.movers_contents(points[k], world[k]))
     }
 
+    /// The map's identity while no mover is listed; with movers the contents move with
+    /// them, and nothing is reused.
+    fn contents_id(&self) -> Option<u64> {
+        if self.movers.is_empty() {
+            Some(self.map.contents_id())
+        } else {
+            None
+        }
+    }
+
     /// The world's currents ([`CompiledMap::point_current`]); a mover's water has none.
     fn current(&self, point: Vec3) -> Vec3 {
         self.map.point_current(point)

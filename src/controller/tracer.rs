@@ -38,6 +38,14 @@ pub trait Tracer {
         points.map(|p| self.contents(p))
     }
 
+    /// An identity for the world's point contents: two calls returning the same `Some(id)`
+    /// answer [`Self::contents`] alike at every point, so the controller may reuse a
+    /// sample taken where the character still stands. `None` (the default, and any world
+    /// whose contents move): nothing is reused.
+    fn contents_id(&self) -> Option<u64> {
+        None
+    }
+
     /// The summed unit directions of the currents at `point` ([`CompiledMap::point_current`]).
     /// Default: none.
     fn current(&self, point: Vec3) -> Vec3 {
@@ -70,6 +78,11 @@ impl Tracer for CompiledMap {
         self.points_contents(points)
     }
 
+    /// The map never changes, so its contents have an identity for its lifetime.
+    fn contents_id(&self) -> Option<u64> {
+        Some(CompiledMap::contents_id(self))
+    }
+
     fn current(&self, point: Vec3) -> Vec3 {
         self.point_current(point)
     }
@@ -100,6 +113,10 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
 
     fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
         self.world.contents3(points)
+    }
+
+    fn contents_id(&self) -> Option<u64> {
+        self.world.contents_id()
     }
 
     fn current(&self, point: Vec3) -> Vec3 {
