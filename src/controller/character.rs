@@ -648,9 +648,9 @@ impl CharacterController {
             // slick slope is slid down.
             velocity.z -= self.config.gravity * dt;
         }
-        // Small upward impulses (movement-modes.md 5.4): what is left along the ground
-        // normal goes, whatever the horizontal speed; only rising faster than the ground
-        // limit (`find_ground`) leaves the ground.
+        // Small upward impulses (Source `CategorizePosition` zeroes them): what is left
+        // along the ground normal goes, whatever the horizontal speed; only rising faster
+        // than the ground limit (`find_ground`) leaves the ground.
         velocity -= normal * velocity.dot(normal);
         velocity = self.friction(velocity, factor);
         let scale = if self.state.crouched {
