@@ -393,7 +393,7 @@ fn three_samples_in_one_walk_equal_three_point_queries() {
             continue;
         };
         let (lo, hi) = (world.mins, world.maxs);
-        let mut point = |rng: &mut crate::support::Pcg32| {
+        let point = |rng: &mut crate::support::Pcg32| {
             Vec3::new(
                 rng.range_f64(f64::from(lo.x), f64::from(hi.x)) as f32,
                 rng.range_f64(f64::from(lo.y), f64::from(hi.y)) as f32,
