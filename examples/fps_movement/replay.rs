@@ -5,7 +5,7 @@
 //! the output lines. `IN.jsonl`: first `{"spawn":[x,y,z]}` (the origin; optional
 //! `"velocity"`), then one line per tick `{"wish":[x,y,z],"jump":bool,"crouch":bool}` with
 //! optional `"impulse":[x,y,z]` (added before the tick, no hold), `"teleport":[x,y,z]`
-//! (the velocity kept) and `"mode":"walk"|"noclip"|"fly"|"frozen"`. `OUT.jsonl`: one line
+//! (the velocity kept) and `"mode":"walk"|"noclip"|"fly"|"frozen"|"dead"`. `OUT.jsonl`: one line
 //! per tick `{"tick":n,"position":[..],"velocity":[..],"ground":"walkable"|"steep"|"air",
 //! "water_level":0..3,"mode":"walk"|"swim"|"ladder"|"noclip"|"fly","crouched":bool,
 //! "stuck":bool,"contents":[names]}`. Guarantees: the same inputs give the same bytes.

@@ -18,6 +18,8 @@ mod materials;
 mod tables;
 mod validate;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -347,6 +349,9 @@ pub(crate) struct MapData {
     pub stats: CompileStats,
 }
 
+/// All three points of [`CompiledMap::points_contents`].
+const ALL_POINTS: u8 = 0b111;
+
 /// A validated compiled world. `Send + Sync`; read-only after creation.
 #[derive(Clone, Debug)]
 pub struct CompiledMap {
@@ -369,7 +374,13 @@ pub struct CompiledMap {
     /// Derived at load: whether a brush is a patch facet (detail, which may cover only part
     /// of a leaf that lists it), so point contents of a map without patches read the leaf.
     has_patches: bool,
+    /// Given at load, one per loaded world in the process (a clone keeps it: the same
+    /// contents): lets a character reuse point samples taken in this world.
+    contents_id: u64,
 }
+
+/// The next [`CompiledMap::contents_id`].
+static NEXT_CONTENTS_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A node as sweeps read it: plane inline, and the reach figures of each child.
 #[derive(Clone, Copy, Debug)]
@@ -435,7 +446,15 @@ impl CompiledMap {
             has_ladders,
             trigger_models,
             has_patches,
+            contents_id: NEXT_CONTENTS_ID.fetch_add(1, Ordering::Relaxed),
         })
+    }
+
+    /// The world's identity for point samples: two maps with the same id answer
+    /// [`Self::point_contents`] alike everywhere (a clone keeps its original's id; every load
+    /// gets a new one).
+    pub(crate) fn contents_id(&self) -> u64 {
+        self.contents_id
     }
 
     /// Whether any brush holds [`Contents::LADDER`] or any side is flagged
@@ -537,6 +556,81 @@ impl CompiledMap {
     #[must_use]
     pub fn stats(&self) -> CompileStats {
         self.data.stats
+    }
+
+    /// The contents at each of `points`, as [`Self::point_contents`] gives them, in one
+    /// walk of each tree: the points go down together while every node puts them on the
+    /// same side, as the controller's water-level samples (the feet, waist and eyes above
+    /// one spot) mostly do.
+    #[must_use]
+    pub fn points_contents(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        let mut out = [Contents::EMPTY; 3];
+        if let Some(world) = self.data.models.first() {
+            self.leaves_contents(world.root, &points, ALL_POINTS, &mut out);
+        }
+        for &(m, _) in &self.static_models {
+            let model = &self.data.models[m as usize];
+            let mut inside = 0;
+            for (k, p) in points.iter().enumerate() {
+                if p.cmpge(model.mins).all() && p.cmple(model.maxs).all() {
+                    inside |= 1 << k;
+                }
+            }
+            if inside != 0 {
+                self.leaves_contents(model.root, &points, inside, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Adds to `out[k]` the contents of the leaf under `child` holding `points[k]`, for each
+    /// `k` in the bit set `active`; each point goes the way [`Self::leaf_at`] sends it.
+    fn leaves_contents(
+        &self,
+        mut child: NodeChild,
+        points: &[Vec3; 3],
+        mut active: u8,
+        out: &mut [Contents; 3],
+    ) {
+        let nodes = self.runtime_nodes();
+        loop {
+            match child {
+                NodeChild::Leaf(i) => {
+                    // A leaf listing patch facets is read point by point (they may cover
+                    // only part of it), as `point_contents` reads it.
+                    if let Some(leaf) = self.data.leaves.get(i as usize) {
+                        for (k, o) in out.iter_mut().enumerate() {
+                            if active & (1 << k) != 0 {
+                                *o |= self.leaf_contents_at(leaf, points[k]);
+                            }
+                        }
+                    }
+                    return;
+                }
+                NodeChild::Node(i) => {
+                    let Some(node) = nodes.get(i as usize) else {
+                        return;
+                    };
+                    let mut back = 0;
+                    for (k, p) in points.iter().enumerate() {
+                        if active & (1 << k) != 0 && node.normal.dot(*p) - node.dist < 0.0 {
+                            back |= 1 << k;
+                        }
+                    }
+                    let front = active & !back;
+                    if front == 0 {
+                        child = node.children[1];
+                    } else {
+                        if back != 0 {
+                            // The points part: at most twice for three points.
+                            self.leaves_contents(node.children[1], points, back, out);
+                        }
+                        child = node.children[0];
+                        active = front;
+                    }
+                }
+            }
+        }
     }
 
     /// The contents at `p` in the world model and its static models

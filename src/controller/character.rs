@@ -8,7 +8,7 @@
 
 use glam::Vec3;
 
-use super::config::{CharacterShape, ConfigError, ControllerConfig};
+use super::config::{CharacterShape, ConfigError, ControllerConfig, JumpKey};
 use super::ground::{Ground, GroundState};
 use super::movers::carried_point;
 use super::slide::Slide;
@@ -16,6 +16,7 @@ use super::step::{StepRules, step_slide};
 use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
 use super::tracer::{Offset, Tracer};
 use super::unstuck::UnstuckTable;
+use super::water::WaterMemo;
 use super::{ground, slide};
 use crate::compiled::MaterialId;
 use crate::contents::Contents;
@@ -55,14 +56,21 @@ pub struct CharacterController {
     pub(super) state: CharacterState,
     stand_shape: TraceShape,
     crouch_shape: TraceShape,
+    /// A corpse's shape ([`MoveMode::Dead`]).
+    dead_shape: TraceShape,
     /// Where each shape's centre sits above the origin.
     stand_offset: Vec3,
     crouch_offset: Vec3,
+    dead_offset: Vec3,
     unstuck: UnstuckTable,
     /// Ground friction factors per material (Source's surface friction), looked up in order.
     material_friction: Vec<(MaterialId, f32)>,
     /// Everything at the water level's sample points when last sampled.
     pub(super) sampled_contents: Contents,
+    /// The last water-level sample, reused while the character stands where it was taken
+    /// in the same world (a pure function of place, eye height and world: replays and
+    /// restored states give the same results with or without it).
+    pub(super) water_memo: Option<WaterMemo>,
 }
 
 impl CharacterController {
@@ -85,7 +93,8 @@ impl CharacterController {
         let (stand_shape, stand_offset) =
             shape_for(&config, config.stand_height).ok_or(invalid.clone())?;
         let (crouch_shape, crouch_offset) =
-            shape_for(&config, config.crouch_height).ok_or(invalid)?;
+            shape_for(&config, config.crouch_height).ok_or(invalid.clone())?;
+        let (dead_shape, dead_offset) = shape_for(&config, config.dead_height).ok_or(invalid)?;
         Ok(CharacterController {
             config,
             state: CharacterState {
@@ -109,11 +118,14 @@ impl CharacterController {
             },
             stand_shape,
             crouch_shape,
+            dead_shape,
             stand_offset,
             crouch_offset,
+            dead_offset,
             unstuck: UnstuckTable::new(config.step_height),
             material_friction: Vec::new(),
             sampled_contents: Contents::EMPTY,
+            water_memo: None,
         })
     }
 
@@ -167,7 +179,9 @@ impl CharacterController {
     /// The shape in use, centred on [`Self::shape_center`].
     #[must_use]
     pub fn shape(&self) -> &TraceShape {
-        if self.state.crouched {
+        if self.state.mode == MoveMode::Dead {
+            &self.dead_shape
+        } else if self.state.crouched {
             &self.crouch_shape
         } else {
             &self.stand_shape
@@ -181,7 +195,9 @@ impl CharacterController {
     }
 
     fn offset(&self) -> Vec3 {
-        if self.state.crouched {
+        if self.state.mode == MoveMode::Dead {
+            self.dead_offset
+        } else if self.state.crouched {
             self.crouch_offset
         } else {
             self.stand_offset
@@ -197,8 +213,10 @@ impl CharacterController {
     /// Advances one fixed tick of [`ControllerConfig::tick`] seconds.
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let mut outcome = MoveOutcome::default();
-        let raw_input = input;
-        let input = sanitize(input);
+        let dead = self.state.mode == MoveMode::Dead;
+        // Quake 3 `PmoveSingle`: a corpse's input is zeroed.
+        let raw_input = if dead { &MoveInput::default() } else { input };
+        let input = sanitize(raw_input);
         match self.state.mode {
             MoveMode::Frozen => {
                 // Quake 3 `PM_FREEZE`: nothing moves, nothing is remembered.
@@ -215,7 +233,7 @@ impl CharacterController {
                 self.report_water(&mut outcome);
                 return outcome;
             }
-            MoveMode::Walk | MoveMode::Fly => {}
+            MoveMode::Walk | MoveMode::Fly | MoveMode::Dead => {}
         }
         // Walking uses the wish's horizontal part at its own length (capped at 1), as Quake 3
         // flattens the view's forward before normalizing.
@@ -227,13 +245,16 @@ impl CharacterController {
         if !self.recover(world, &mut outcome) {
             outcome.stuck = true;
             self.state.velocity = Vec3::ZERO;
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, false);
             self.report_water(&mut outcome);
             return outcome;
         }
-        // 2. Crouch or stand. Crouching only shrinks the shape and standing checks
-        // headroom, so this state is free of solid: the tick falls back to it.
-        self.update_crouch(world, input.crouch);
+        // 2. Crouch or stand (a corpse keeps its shape). Crouching only shrinks the shape
+        // and standing checks headroom, so this state is free of solid: the tick falls back
+        // to it.
+        if !dead {
+            self.update_crouch(world, input.crouch);
+        }
         let safe = self.state;
         // 3. Ground and water level (Quake 3 `PM_GroundTrace`, `PM_SetWaterLevel`).
         let launched = std::mem::take(&mut self.state.launched);
@@ -244,6 +265,9 @@ impl CharacterController {
         };
         self.state.ground = start_ground;
         self.set_water_level(world);
+        if dead && start_ground.is_walkable() {
+            self.dead_move();
+        }
         self.state.land_timer = (self.state.land_timer - dt).max(0.0);
         let fresh_press = input.jump && !self.state.jump_held;
         if fresh_press {
@@ -252,7 +276,7 @@ impl CharacterController {
         if self.state.mode == MoveMode::Fly {
             self.fly_move(world, &input, &mut outcome);
             self.state.ground = self.find_ground(world, None);
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Fly;
             return self.end_tick(world, &input, safe, outcome);
         }
@@ -270,18 +294,18 @@ impl CharacterController {
         // 4. Special moves: the water jump's flight, a ladder, swimming.
         if self.state.water_jump_ticks > 0 {
             self.water_jump_move(world, &mut outcome);
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
             return self.end_tick(world, &input, safe, outcome);
         }
-        if self.ladder_move(world, &input, &mut outcome) {
-            self.state.jump_held = input.jump;
+        if !dead && self.ladder_move(world, &input, &mut outcome) {
+            self.keep_jump_key(input.jump, outcome.jumped);
             outcome.activity = Activity::Ladder;
             return self.end_tick(world, &input, safe, outcome);
         }
         if self.state.water_level >= 2 {
             self.swim_move(world, &input, &mut outcome);
-            self.state.jump_held = input.jump;
+            self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
             return self.end_tick(world, &input, safe, outcome);
         }
@@ -302,7 +326,7 @@ impl CharacterController {
             self.state.press_ticks = u32::MAX;
             outcome.jumped = true;
         }
-        self.state.jump_held = input.jump;
+        self.keep_jump_key(input.jump, outcome.jumped);
         // 6. Move.
         let fall_speed = -self.state.velocity.z;
         let walking = self.state.ground.is_walkable();
@@ -388,6 +412,18 @@ impl CharacterController {
         }
     }
 
+    /// Remembers the jump key for the next tick's press test ([`CharacterState::jump_held`]):
+    /// with [`JumpKey::Press`] the key as it is (Source `CheckJumpButton`: only a key that
+    /// goes down jumps); with [`JumpKey::Held`] set by a jump and cleared by any tick with
+    /// the key up (Quake 3 `PMF_JUMP_HELD`), so a key released after a jump and held again
+    /// before landing jumps on the landing tick.
+    pub(super) fn keep_jump_key(&mut self, down: bool, jumped: bool) {
+        self.state.jump_held = match self.config.jump_key {
+            JumpKey::Press => down,
+            JumpKey::Held => down && (self.state.jump_held || jumped),
+        };
+    }
+
     /// Source `CheckVelocity`: each axis within ±`max_velocity`.
     pub(super) fn cap_velocity(&mut self) {
         if let Some(cap) = self.config.max_velocity {
@@ -420,13 +456,15 @@ impl CharacterController {
     }
 
     /// The ground friction factor of the ground under the character: 0 on a slick surface
-    /// (Quake 3 `SURF_SLICK`), during a knockback hold (`PMF_TIME_KNOCKBACK`) or at water
-    /// level 2 and above, else the material's factor.
+    /// (Quake 3 `SURF_SLICK`), during a knockback hold (`PMF_TIME_KNOCKBACK`), at water
+    /// level 2 and above, or for a corpse (its own slowdown replaces it), else the
+    /// material's factor.
     pub(super) fn ground_friction_factor(&self) -> f32 {
         let ground = &self.state.ground;
         if ground.surface.contains(SurfaceFlags::SLICK)
             || self.state.hold_ticks > 0
             || self.state.water_level > 1
+            || self.state.mode == MoveMode::Dead
         {
             return 0.0;
         }
@@ -610,9 +648,9 @@ impl CharacterController {
             // slick slope is slid down.
             velocity.z -= self.config.gravity * dt;
         }
-        // Small upward impulses (movement-modes.md 5.4): what is left along the ground
-        // normal goes, whatever the horizontal speed; only rising faster than the ground
-        // limit (`find_ground`) leaves the ground.
+        // Small upward impulses (Source `CategorizePosition` zeroes them): what is left
+        // along the ground normal goes, whatever the horizontal speed; only rising faster
+        // than the ground limit (`find_ground`) leaves the ground.
         velocity -= normal * velocity.dot(normal);
         velocity = self.friction(velocity, factor);
         let scale = if self.state.crouched {
@@ -697,6 +735,8 @@ impl CharacterController {
             walkable_normal_z: self.config.walkable_normal_z,
             walking,
         };
+        // A corpse is lower than a step: it slides, never steps.
+        let steps = steps && self.state.mode != MoveMode::Dead;
         let rules = StepRules {
             step_height: if steps { self.config.step_height } else { 0.0 },
             walkable_normal_z: self.config.walkable_normal_z,
@@ -808,7 +848,9 @@ fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3
             Some((shape, Vec3::Z * (0.5 * (bottom + top))))
         }
         CharacterShape::Capsule { radius } => {
-            // As tall as it is wide: a sphere, whose contacts the sweep finds exactly.
+            // As tall as it is wide: a sphere, whose contacts the sweep finds exactly; a
+            // corpse lower than the capsule is wide is a sphere as tall as the corpse.
+            let radius = radius.min(0.5 * height);
             let segment = (0.5 * height - radius).max(0.0);
             let shape = if segment == 0.0 {
                 TraceShape::sphere(radius)?

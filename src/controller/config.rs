@@ -50,6 +50,37 @@ impl CharacterShape {
     }
 }
 
+/// Which jump key state jumps ([`ControllerConfig::jump_key`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JumpKey {
+    /// Only a key that goes down jumps (Source `CheckJumpButton`): a key pressed in the air
+    /// and held through the landing does not.
+    #[default]
+    Press,
+    /// The key must be released between jumps (Quake 3 `PMF_JUMP_HELD`, QuakeWorld, Quake
+    /// 2): released after a jump and held again at any time before landing, it jumps on the
+    /// landing tick.
+    Held,
+}
+
+/// How ladders are climbed ([`ControllerConfig::ladder_rule`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LadderRule {
+    /// Source `LadderMove` (default): attach with a 2-unit probe along the wish (then along
+    /// the ladder's normal); the velocity is the wish at `ladder_speed` with its part into
+    /// the ladder turned into up (level view into it: 200 up); jump leaves at
+    /// `ladder_jump_speed` along the normal; no gravity, friction or steps.
+    #[default]
+    Source,
+    /// Quake 2 `PM_CheckSpecialMovement`: attach with a 1-unit probe along the facing; the
+    /// wish pitched 15° or more up or down (or jump, crouch) climbs at `ladder_speed`, the
+    /// horizontal wish is held to ±25 per axis, ground friction and acceleration apply,
+    /// an idle climber's vertical speed is pulled to 0, and steps are taken. Jump climbs.
+    Quake2,
+}
+
 /// How a character moves: every field in Quake units, with Quake 3's values as defaults
 /// (Quake III Arena `bg_pmove.c`, `bg_local.h`).
 ///
@@ -157,6 +188,24 @@ pub struct ControllerConfig {
     ///
     /// In [1, 4096] units.
     pub crouch_eye_height: f32,
+    /// Height of a corpse's shape ([`MoveMode::Dead`](crate::controller::MoveMode::Dead)),
+    /// feet up (Quake 3 `PM_CheckDuck`: the box −24..−8 about the origin, so 16). The feet
+    /// stay where they are; the origin may lie above the shape. A capsule shorter than its
+    /// width becomes a sphere as tall as this.
+    ///
+    /// In (0, 4096] units, at most `crouch_height`.
+    pub dead_height: f32,
+    /// Eye height above the feet of a corpse (Quake 3 `DEAD_VIEWHEIGHT` −16: 8), for the
+    /// water level.
+    ///
+    /// In [1, 4096] units.
+    pub dead_eye_height: f32,
+    /// How fast a corpse on walkable ground slows down, units/s² (Quake 3 `PM_DeadMove`: 20
+    /// per command, 2500 at 8 ms ticks; it replaces the ground friction, so 320 u/s stops
+    /// in 16 ticks).
+    ///
+    /// In [0, 100000] units/s².
+    pub dead_friction: f32,
     /// Swimming speed as a fraction of `max_speed` (Quake 3 `pm_swimScale` 0.5). Wading at
     /// water level 1 caps the wish at `max_speed · (1 − (1 − swim_scale)/3)` (Quake 3
     /// `PM_WalkMove`).
@@ -200,11 +249,15 @@ pub struct ControllerConfig {
     ///
     /// In [0, 100000] units/s.
     pub current_push: f32,
-    /// Climbing speed on a ladder, units/s (Source `MAX_CLIMB_SPEED` 200).
+    /// Climbing speed on a ladder, units/s (Source `MAX_CLIMB_SPEED` 200; Quake 2's vertical
+    /// wish 200).
     ///
     /// In [0, 100000] units/s.
     pub ladder_speed: f32,
-    /// Speed of a jump off a ladder, along its normal, units/s (Source 270).
+    /// Which ladder rule climbs: [`LadderRule::Source`] (default) or [`LadderRule::Quake2`].
+    pub ladder_rule: LadderRule,
+    /// Speed of a jump off a ladder, along its normal, units/s (Source 270; not used by
+    /// Quake 2's rule, where jump climbs).
     ///
     /// In [0, 100000] units/s.
     pub ladder_jump_speed: f32,
@@ -233,9 +286,12 @@ pub struct ControllerConfig {
     ///
     /// In (0, 100000] units/s.
     pub air_wish_cap: Option<f32>,
-    /// A held jump key jumps again on every landing (auto-hop). Default off: the key must go
-    /// down again.
+    /// A held jump key jumps again on every landing (auto-hop). Default off: see `jump_key`.
     pub auto_hop: bool,
+    /// Which key state jumps: [`JumpKey::Press`] (default, Source: the key must go down on
+    /// the ground) or [`JumpKey::Held`] (Quake 3: released since the last jump, held
+    /// on landing). `auto_hop` overrides both.
+    pub jump_key: JumpKey,
     /// Coyote time: a jump pressed within this long after leaving walkable ground still
     /// jumps (once), seconds (bevy_ahoy 0.1). 0 (default) disables.
     ///
@@ -278,6 +334,9 @@ impl Default for ControllerConfig {
             tick: 0.008,
             eye_height: 50.0,
             crouch_eye_height: 36.0,
+            dead_height: 16.0,
+            dead_eye_height: 8.0,
+            dead_friction: 2500.0,
             swim_scale: 0.5,
             water_accelerate: 4.0,
             water_friction: 1.0,
@@ -288,6 +347,7 @@ impl Default for ControllerConfig {
             current_speed: 400.0,
             current_push: 0.0,
             ladder_speed: 200.0,
+            ladder_rule: LadderRule::Source,
             ladder_jump_speed: 270.0,
             fly_speed: 400.0,
             fly_friction: 5.0,
@@ -295,6 +355,7 @@ impl Default for ControllerConfig {
             max_velocity: None,
             air_wish_cap: None,
             auto_hop: false,
+            jump_key: JumpKey::Press,
             coyote_time: 0.0,
             jump_buffer: 0.0,
             air_step_falling: false,
@@ -531,6 +592,30 @@ impl ControllerConfig {
                 MAX_CHARACTER_HEIGHT,
                 "in [1, 4096] units",
             ),
+            (
+                "dead_height",
+                self.dead_height,
+                0.0,
+                false,
+                MAX_CHARACTER_HEIGHT,
+                "in (0, 4096] units",
+            ),
+            (
+                "dead_eye_height",
+                self.dead_eye_height,
+                1.0,
+                true,
+                MAX_CHARACTER_HEIGHT,
+                "in [1, 4096] units",
+            ),
+            (
+                "dead_friction",
+                self.dead_friction,
+                0.0,
+                true,
+                MAX_CONFIG_ACCELERATION,
+                "in [0, 100000] units/s²",
+            ),
             ("swim_scale", self.swim_scale, 0.0, true, 1.0, "in [0, 1]"),
             (
                 "water_accelerate",
@@ -685,6 +770,11 @@ impl ControllerConfig {
                 "crouch_height",
                 self.crouch_height <= self.stand_height,
                 "at most stand_height",
+            ),
+            (
+                "dead_height",
+                self.dead_height <= self.crouch_height,
+                "at most crouch_height",
             ),
             (
                 "feet_to_origin",

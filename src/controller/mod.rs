@@ -16,11 +16,12 @@
 //! 6. walking off a step or down a slope snaps back onto walkable ground within a step;
 //! 7. find the ground again; if the shape ended overlapping solid, recover or undo the tick.
 //!
-//! Beyond dry land (movement-modes.md): the water level (0–3) picks swimming at 2 and above
-//! (`water`), a ladder probe picks climbing (`ladder`), the water jump's timer its flight;
-//! slick ground and a knockback hold take the ground friction away; noclip, fly and frozen
-//! modes (`modes`); knockback, launches and teleports (`impulse`); Source's air speed cap,
-//! auto-hop, coyote time, jump buffering and stepping while falling as configuration.
+//! Beyond dry land: the water level (0–3) picks swimming at 2 and above (`water`), a
+//! ladder probe picks climbing by Source's or Quake 2's rule (`ladder`), the water jump's
+//! timer its flight; slick ground and a knockback hold take the ground friction away;
+//! noclip, fly, frozen and dead modes (`modes`); knockback, launches and teleports
+//! (`impulse`); Source's air speed cap, auto-hop, the jump key rule, coyote time, jump
+//! buffering and stepping while falling as configuration.
 //!
 //! Guarantees: a tick never ends with the shape overlapping solid unless it started there
 //! and no free spot was in reach (then it stays put and says so); the same inputs give
@@ -42,7 +43,7 @@ mod unstuck;
 mod water;
 
 pub use character::CharacterController;
-pub use config::{CharacterShape, ConfigError, ControllerConfig};
+pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule};
 pub use ground::{Ground, GroundState};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use tick::{

@@ -1,10 +1,11 @@
-//! The other modes: noclip, fly (spectator) and frozen (Quake 3 `bg_pmove.c`
-//! `PM_NoclipMove`, `PM_FlyMove`, `PM_FREEZE`), and switching between modes.
+//! The other modes: noclip, fly (spectator), frozen and dead (Quake 3 `bg_pmove.c`
+//! `PM_NoclipMove`, `PM_FlyMove`, `PM_FREEZE`, `PM_DeadMove`), and switching between modes.
 //!
 //! Takes the controller and its input; gives the moved state. Guarantees: noclip never
 //! traces (it passes through everything and is never `stuck`); fly collides and steps but
-//! has no gravity; frozen changes nothing; entering a mode clears the ground, the wall
-//! memory, the ladder and the timers (movement-modes.md F8).
+//! has no gravity; frozen changes nothing; a corpse slows by a fixed rate on the ground and
+//! never steps up; entering a mode clears the ground, the wall memory, the ladder and the
+//! timers.
 
 use glam::Vec3;
 
@@ -28,10 +29,15 @@ impl CharacterController {
     }
 
     /// Switches to `mode`. A change clears the ground, the wall memory, the ladder and the
-    /// timers; the velocity is kept (frozen keeps it for when the character thaws).
+    /// timers; the velocity is kept (frozen keeps it for when the character thaws). A corpse
+    /// that comes back starts crouched and stands up at its next tick if there is room
+    /// (the feet stay where the corpse lay).
     pub fn set_mode(&mut self, mode: MoveMode) {
         if mode == self.state.mode {
             return;
+        }
+        if self.state.mode == MoveMode::Dead {
+            self.state.crouched = true;
         }
         self.state.mode = mode;
         self.state.ground = Ground::AIR;
@@ -40,6 +46,19 @@ impl CharacterController {
         self.state.hold_ticks = 0;
         self.state.water_jump_ticks = 0;
         self.state.land_timer = 0.0;
+    }
+
+    /// Quake 3 `PM_DeadMove`, on walkable ground: the speed drops by `dead_friction` this
+    /// tick, to a stop.
+    pub(super) fn dead_move(&mut self) {
+        let velocity = self.state.velocity;
+        let speed = velocity.length();
+        let slower = speed - self.config.dead_friction * self.config.tick;
+        self.state.velocity = if slower <= 0.0 {
+            Vec3::ZERO
+        } else {
+            velocity * (slower / speed)
+        };
     }
 
     /// Quake 3 `PM_NoclipMove`: friction 1.5 × on the 3-D speed with the stop-speed floor,
@@ -56,7 +75,7 @@ impl CharacterController {
         self.state.velocity = velocity;
         self.state.position += velocity * dt;
         self.state.ground = Ground::AIR;
-        self.state.jump_held = input.jump;
+        self.keep_jump_key(input.jump, false);
     }
 
     /// Quake 3 `PM_FlyMove` as a spectator: friction `fly_friction` × speed (no ground

@@ -2,9 +2,10 @@
 //! placements, and the carry and push they apply to a character (Quake 3 `G_MoverPush`).
 //!
 //! Takes a [`CompiledMap`] and each mover's [`ModelPlacement`]; gives a [`Tracer`] that sweeps
-//! through the world and every mover and reports which model was hit. Guarantees: the first
-//! impact over all of them wins, ties going to the world, then to the lower model index, so
-//! results do not depend on the order movers are listed in.
+//! through the world and every mover and reports which model was hit, and whose point
+//! contents are the world's and the movers' where they stand. Guarantees: the first impact
+//! over all of them wins, ties going to the world, then to the lower model index, so
+//! results do not depend on the order movers are listed in (nor do contents, a union).
 
 use glam::{Mat3, Vec3};
 
@@ -33,6 +34,33 @@ pub struct WorldWithMovers<'a> {
     pub mask: Contents,
 }
 
+impl WorldWithMovers<'_> {
+    /// `world` (the static world's contents at `point`) with every mover's there added.
+    fn movers_contents(&self, point: Vec3, world: Contents) -> Contents {
+        let still = ModelPlacement::default();
+        self.movers
+            .iter()
+            .filter(|m| m.model != 0)
+            .fold(world, |all, mover| {
+                let Some(model) = self.map.models().get(mover.model) else {
+                    return all;
+                };
+                // The point in the model's own frame, where its tree and bounds are.
+                let local = carried_point(model.origin, &mover.placement, &still, point);
+                let inside = local.is_finite()
+                    && local.cmpge(model.mins).all()
+                    && local.cmple(model.maxs).all();
+                match inside
+                    .then(|| self.map.leaf_at(mover.model, local))
+                    .flatten()
+                {
+                    Some(leaf) => all | leaf.contents,
+                    None => all,
+                }
+            })
+    }
+}
+
 impl Tracer for WorldWithMovers<'_> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let mut best = self.map.trace(shape, start, end, self.mask);
@@ -51,12 +79,33 @@ impl Tracer for WorldWithMovers<'_> {
         best
     }
 
-    /// The static world's contents ([`CompiledMap::point_contents`]); movers carry none yet
-    /// (a moving water volume is not supported).
+    /// The static world's contents ([`CompiledMap::point_contents`]) and every mover's at
+    /// its placement: a moving water volume (Half-Life `func_water`, a Quake 2 door of
+    /// water) is water where it stands now, and no longer where the map put it.
     fn contents(&self, point: Vec3) -> Contents {
-        self.map.point_contents(point)
+        self.movers_contents(point, self.map.point_contents(point))
     }
 
+    /// The world's three in one walk ([`CompiledMap::points_contents`]), then the movers'.
+    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        let world = self.map.points_contents(points);
+        if self.movers.is_empty() {
+            return world;
+        }
+        [0, 1, 2].map(|k| self.movers_contents(points[k], world[k]))
+    }
+
+    /// The map's identity while no mover is listed; with movers the contents move with
+    /// them, and nothing is reused.
+    fn contents_id(&self) -> Option<u64> {
+        if self.movers.is_empty() {
+            Some(self.map.contents_id())
+        } else {
+            None
+        }
+    }
+
+    /// The world's currents ([`CompiledMap::point_current`]); a mover's water has none.
     fn current(&self, point: Vec3) -> Vec3 {
         self.map.point_current(point)
     }

@@ -43,10 +43,18 @@ pub enum MoveMode {
     Fly,
     /// Does not move at all, not even by gravity (Quake 3 `PM_FREEZE`).
     Frozen,
+    /// A corpse (Quake 3 `PM_DEAD`): the input is ignored, the shape is the dead box
+    /// ([`ControllerConfig::dead_height`](crate::controller::ControllerConfig::dead_height)),
+    /// and on walkable ground the speed drops by
+    /// [`ControllerConfig::dead_friction`](crate::controller::ControllerConfig::dead_friction)
+    /// instead of the ground friction (`PM_DeadMove`); it falls, sinks and slides as a
+    /// walker does.
+    Dead,
 }
 
 impl MoveMode {
-    /// The mode's name, as the replay files spell it (`walk`, `noclip`, `fly`, `frozen`).
+    /// The mode's name, as the replay files spell it (`walk`, `noclip`, `fly`, `frozen`,
+    /// `dead`).
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -54,6 +62,7 @@ impl MoveMode {
             MoveMode::Noclip => "noclip",
             MoveMode::Fly => "fly",
             MoveMode::Frozen => "frozen",
+            MoveMode::Dead => "dead",
         }
     }
 
@@ -65,6 +74,7 @@ impl MoveMode {
             MoveMode::Noclip,
             MoveMode::Fly,
             MoveMode::Frozen,
+            MoveMode::Dead,
         ]
         .into_iter()
         .find(|m| m.name() == name)
@@ -74,10 +84,10 @@ impl MoveMode {
 /// Which move a tick ran (the mode, refined by the world in [`MoveMode::Walk`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Activity {
-    /// Walking or in the air (water level 0 or 1).
+    /// Walking or in the air (water level 0 or 1); a corpse too.
     #[default]
     Walk,
-    /// Swimming (water level 2 or 3), or the water jump out of it.
+    /// Swimming (water level 2 or 3), or the water jump out of it; a corpse in water too.
     Swim,
     /// On a ladder.
     Ladder,

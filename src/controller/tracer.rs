@@ -32,6 +32,20 @@ pub trait Tracer {
         Contents::EMPTY
     }
 
+    /// [`Self::contents`] at each of three points (the water level's samples); a world that
+    /// can answer them together faster ([`CompiledMap::points_contents`]) overrides it.
+    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        points.map(|p| self.contents(p))
+    }
+
+    /// An identity for the world's point contents: two calls returning the same `Some(id)`
+    /// answer [`Self::contents`] alike at every point, so the controller may reuse a
+    /// sample taken where the character still stands. `None` (the default, and any world
+    /// whose contents move): nothing is reused.
+    fn contents_id(&self) -> Option<u64> {
+        None
+    }
+
     /// The summed unit directions of the currents at `point` ([`CompiledMap::point_current`]).
     /// Default: none.
     fn current(&self, point: Vec3) -> Vec3 {
@@ -57,6 +71,16 @@ impl Tracer for CompiledMap {
     /// [`CompiledMap::point_contents`]: the world model and the static models.
     fn contents(&self, point: Vec3) -> Contents {
         self.point_contents(point)
+    }
+
+    /// [`CompiledMap::points_contents`]: one walk for the three.
+    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        self.points_contents(points)
+    }
+
+    /// The map never changes, so its contents have an identity for its lifetime.
+    fn contents_id(&self) -> Option<u64> {
+        Some(CompiledMap::contents_id(self))
     }
 
     fn current(&self, point: Vec3) -> Vec3 {
@@ -85,6 +109,14 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
 
     fn contents(&self, point: Vec3) -> Contents {
         self.world.contents(point)
+    }
+
+    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
+        self.world.contents3(points)
+    }
+
+    fn contents_id(&self) -> Option<u64> {
+        self.world.contents_id()
     }
 
     fn current(&self, point: Vec3) -> Vec3 {

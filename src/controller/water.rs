@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use super::character::{CharacterController, accelerate, at_most_unit};
 use super::slide;
-use super::tick::{MoveInput, MoveOutcome};
+use super::tick::{MoveInput, MoveMode, MoveOutcome};
 use super::tracer::Tracer;
 use crate::contents::Contents;
 
@@ -28,36 +28,85 @@ const WATER_JUMP_WALL_RISE: f32 = 4.0;
 /// The opening must be free this far above the wall sample (Quake 3's `spot[2] += 16`).
 const WATER_JUMP_OPENING: f32 = 16.0;
 
+/// A water-level sample and where it was taken.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WaterMemo {
+    /// The world's [`Tracer::contents_id`] (set when the memo is kept).
+    world: u64,
+    /// The feet.
+    feet: Vec3,
+    /// The eye height above the feet.
+    eye: f32,
+    /// The water level, 0 to 3.
+    level: u8,
+    /// The liquid at the lowest wet sample.
+    liquid: Contents,
+    /// Everything at the sample points.
+    contents: Contents,
+}
+
+/// The water level at `feet` with the eyes `eye` above them (Quake 3 `PM_SetWaterLevel`).
+fn sample_water<T: Tracer + ?Sized>(world: &T, feet: Vec3, eye: f32) -> WaterMemo {
+    let heights = [FEET_SAMPLE, (0.5 * eye).floor(), eye];
+    let mut level = 0u8;
+    let mut liquid = Contents::EMPTY;
+    let mut all = Contents::EMPTY;
+    let samples = world.contents3(heights.map(|h| feet + Vec3::Z * h));
+    for (k, here) in samples.into_iter().enumerate() {
+        all |= here;
+        let wet = here.intersection(Contents::MASK_LIQUID);
+        if wet.is_empty() || usize::from(level) != k {
+            continue;
+        }
+        if k == 0 {
+            liquid = wet;
+        }
+        level += 1;
+    }
+    WaterMemo {
+        world: 0,
+        feet,
+        eye,
+        level,
+        liquid,
+        contents: all,
+    }
+}
+
+/// A point's coordinates as bits (a sample is reused only at exactly the same place).
+fn bits(p: Vec3) -> [u32; 3] {
+    p.to_array().map(f32::to_bits)
+}
+
 impl CharacterController {
     /// Samples the contents at the feet + 1, the waist and the eyes, stopping at the first
     /// dry one (Quake 3 `PM_SetWaterLevel`; the waist is half the eye height rounded down,
-    /// as Quake 3's integer `sample1`).
+    /// as Quake 3's integer `sample1`). Quake 3 samples at the start and the end of every
+    /// move; where the character has not moved since the last sample, in the same world
+    /// ([`Tracer::contents_id`]), that sample is reused.
     pub(super) fn set_water_level<T: Tracer + ?Sized>(&mut self, world: &T) {
-        let eye = if self.state.crouched {
+        let eye = if self.state.mode == MoveMode::Dead {
+            self.config.dead_eye_height
+        } else if self.state.crouched {
             self.config.crouch_eye_height
         } else {
             self.config.eye_height
         };
         let feet = self.state.position - Vec3::Z * self.config.feet_to_origin;
-        let heights = [FEET_SAMPLE, (0.5 * eye).floor(), eye];
-        let mut level = 0u8;
-        let mut liquid = Contents::EMPTY;
-        let mut all = Contents::EMPTY;
-        for (k, h) in heights.into_iter().enumerate() {
-            let here = world.contents(feet + Vec3::Z * h);
-            all |= here;
-            let wet = here.intersection(Contents::MASK_LIQUID);
-            if wet.is_empty() || usize::from(level) != k {
-                continue;
-            }
-            if k == 0 {
-                liquid = wet;
-            }
-            level += 1;
-        }
-        self.state.water_level = level;
-        self.state.liquid = liquid;
-        self.sampled_contents = all;
+        let id = world.contents_id();
+        let memo = self
+            .water_memo
+            .filter(|m| id == Some(m.world) && m.eye == eye && bits(m.feet) == bits(feet));
+        let sample = memo.unwrap_or_else(|| sample_water(world, feet, eye));
+        self.state.water_level = sample.level;
+        self.state.liquid = sample.liquid;
+        self.sampled_contents = sample.contents;
+        self.water_memo = id.map(|world| WaterMemo {
+            world,
+            feet,
+            eye,
+            ..sample
+        });
     }
 
     /// The vertical wish in water and flight: the wish's z plus jump (up) and crouch (down),

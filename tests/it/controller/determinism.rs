@@ -256,12 +256,15 @@ fn wedged_between_a_steep_slope_and_a_wall_is_supported() {
     assert!(c.step(&world, &jump).jumped);
 }
 
-/// Every mode in turn (walk, fly, noclip, frozen), 3-D wishes, knockback, launches and
-/// teleports, with Quake 3's and Source's air rules: two runs are equal to the bit.
+/// Every mode in turn (walk, fly, noclip, frozen, dead), 3-D wishes, knockback, launches
+/// and teleports, with Quake 3's and Source's air rules and Quake 2's ladders with Quake 3's
+/// held jump key, on `arena.map` and on `movement.map` (pool, ladder shaft): two runs are
+/// equal to the bit.
 #[test]
 fn every_mode_replays_bit_exact() {
-    use planeshift::controller::{CharacterController, ControllerConfig, MoveMode};
-    let map = world("arena");
+    use planeshift::controller::{
+        Activity, CharacterController, ControllerConfig, JumpKey, LadderRule, MoveMode,
+    };
     let source = ControllerConfig {
         air_accelerate: 10.0,
         air_wish_cap: Some(30.0),
@@ -273,6 +276,11 @@ fn every_mode_replays_bit_exact() {
         max_velocity: Some(3500.0),
         ..ControllerConfig::default()
     };
+    let quake2 = ControllerConfig {
+        ladder_rule: LadderRule::Quake2,
+        jump_key: JumpKey::Held,
+        ..ControllerConfig::default()
+    };
     let modes = [
         MoveMode::Walk,
         MoveMode::Fly,
@@ -280,37 +288,111 @@ fn every_mode_replays_bit_exact() {
         MoveMode::Noclip,
         MoveMode::Frozen,
         MoveMode::Walk,
+        MoveMode::Dead,
+        MoveMode::Walk,
     ];
-    let script = inputs(11, 6000);
-    for config in [ControllerConfig::default(), source] {
-        let run = || {
-            let mut c = CharacterController::new(config, Vec3::new(1024.0, 1024.0, 24.0)).unwrap();
+    let script = inputs(11, 8000);
+    let mut climbed = 0;
+    for (name, spawn) in [
+        ("arena", Vec3::new(1024.0, 1024.0, 24.0)),
+        ("movement", Vec3::new(-384.0 - 15.5, 0.0, 24.5)),
+    ] {
+        let map = world(name);
+        for config in [ControllerConfig::default(), source, quake2] {
+            let run = || {
+                let mut c = CharacterController::new(config, spawn).unwrap();
+                let mut out = Vec::with_capacity(script.len());
+                for (i, input) in script.iter().enumerate() {
+                    c.set_mode(modes[(i / 1000) % modes.len()]);
+                    let mut input = *input;
+                    input.wish.z = if i % 7 == 0 { 0.5 } else { 0.0 };
+                    match i % 400 {
+                        0 => {
+                            c.apply_impulse(Vec3::new(300.0, -200.0, 100.0), 0.2);
+                        }
+                        200 => {
+                            c.launch(Vec3::new(0.0, 0.0, 120.0));
+                        }
+                        _ => {}
+                    }
+                    if c.mode() == MoveMode::Noclip && i % 1000 == 999 {
+                        // Back to a free spot before walking again.
+                        c.teleport(spawn, Vec3::ZERO, 0.16);
+                    }
+                    let o = c.step(map, &input);
+                    out.push((*c.state(), o.water_level, o.activity));
+                }
+                out
+            };
+            let (a, b) = (run(), run());
+            let states = |r: &[(CharacterState, u8, _)]| r.iter().map(|t| t.0).collect::<Vec<_>>();
+            assert_eq!(bits(&states(&a)), bits(&states(&b)), "{name}");
+            assert!(a.iter().zip(&b).all(|(x, y)| x.1 == y.1 && x.2 == y.2));
+            assert!(a.iter().any(|t| t.0.mode == MoveMode::Dead), "{name}");
+            climbed += a.iter().filter(|t| t.2 == Activity::Ladder).count();
+        }
+    }
+    assert!(climbed > 0, "the ladder was climbed");
+}
+
+/// A world that answers as the map does but gives its contents no identity, so the
+/// controller samples the water level at the start and the end of every tick afresh.
+struct NoMemo<'a>(&'a CompiledMap);
+
+impl Tracer for NoMemo<'_> {
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        Tracer::trace(self.0, shape, start, end)
+    }
+
+    fn contents(&self, point: Vec3) -> Contents {
+        self.0.point_contents(point)
+    }
+
+    fn current(&self, point: Vec3) -> Vec3 {
+        self.0.point_current(point)
+    }
+
+    fn may_have_ladders(&self) -> bool {
+        self.0.has_ladders()
+    }
+}
+
+/// Reusing the end-of-tick water sample at the next tick's start (and the three samples in
+/// one walk) changes nothing: on `arena.map`, from its 64-deep pool, and on
+/// `movement.map`, from above its pool, states and outcomes equal to the
+/// bit those of a world sampled afresh point by point.
+#[test]
+fn reused_water_samples_change_nothing() {
+    use planeshift::controller::{CharacterController, ControllerConfig};
+    for (name, spawn) in [
+        ("arena", Vec3::new(256.0, 1536.0, 40.0)),
+        ("movement", Vec3::new(-768.0, 0.0, 88.0)),
+    ] {
+        let map = world(name);
+        let script = inputs(16, 6000);
+        let run = |w: &dyn Tracer| {
+            let mut c = CharacterController::new(ControllerConfig::default(), spawn).unwrap();
             let mut out = Vec::with_capacity(script.len());
             for (i, input) in script.iter().enumerate() {
-                c.set_mode(modes[(i / 1000) % modes.len()]);
                 let mut input = *input;
-                input.wish.z = if i % 7 == 0 { 0.5 } else { 0.0 };
-                match i % 400 {
-                    0 => {
-                        c.apply_impulse(Vec3::new(300.0, -200.0, 100.0), 0.2);
-                    }
-                    200 => {
-                        c.launch(Vec3::new(0.0, 0.0, 120.0));
-                    }
-                    _ => {}
-                }
-                if c.mode() == MoveMode::Noclip && i % 1000 == 999 {
-                    // Back to a free spot before walking again.
-                    c.teleport(Vec3::new(1024.0, 1024.0, 24.0), Vec3::ZERO, 0.16);
-                }
-                let o = c.step(map, &input);
-                out.push((*c.state(), o.water_level, o.activity));
+                input.wish.z = if i % 5 == 0 { -0.5 } else { 0.0 };
+                let o = c.step(w, &input);
+                out.push((*c.state(), o.water_level, o.liquid, o.contents, o.activity));
             }
             out
         };
-        let (a, b) = (run(), run());
-        let states = |r: &[(CharacterState, u8, _)]| r.iter().map(|t| t.0).collect::<Vec<_>>();
-        assert_eq!(bits(&states(&a)), bits(&states(&b)));
-        assert!(a.iter().zip(&b).all(|(x, y)| x.1 == y.1 && x.2 == y.2));
+        let (memo, fresh) = (run(map), run(&NoMemo(map)));
+        let states = |r: &[(CharacterState, u8, Contents, Contents, _)]| {
+            bits(&r.iter().map(|t| t.0).collect::<Vec<_>>())
+        };
+        assert_eq!(states(&memo), states(&fresh), "{name}");
+        assert!(
+            memo.iter()
+                .zip(&fresh)
+                .all(|(a, b)| a.1 == b.1 && a.2 == b.2 && a.3 == b.3 && a.4 == b.4),
+            "{name}"
+        );
+        let wet = memo.iter().filter(|t| t.1 > 0).count();
+        assert!(wet > 100, "{name}: the run gets wet ({wet} ticks)");
     }
 }

@@ -37,6 +37,76 @@ const FLOOR: ([f64; 3], [f64; 3], u32, u32) =
     ([-2048.0, -512.0, -16.0], [2048.0, 512.0, 0.0], 1, 0);
 
 #[test]
+fn s55_quake2_ladder() {
+    use planeshift::controller::LadderRule;
+    // A ladder wall (solid | ladder) with its face at x = 0, 256 tall, a floor on top.
+    let w = quake2(&[
+        FLOOR,
+        ([0.0, -512.0, 0.0], [512.0, 512.0, 256.0], 0x2000_0001, 0),
+    ]);
+    let config = ControllerConfig {
+        ladder_rule: LadderRule::Quake2,
+        ..ControllerConfig::default()
+    };
+    let (sin, cos) = 20f32.to_radians().sin_cos();
+    let look_up = MoveInput {
+        wish: Vec3::new(cos, 0.0, sin),
+        ..IDLE
+    };
+    let mut c = standing(config, Vec3::new(-15.0 - SKIN, 0.0, 0.0));
+    settle(&mut c, &w);
+    // Forward looking 20° up: the wish (25, 0, 200) accelerated at 10 against ground
+    // friction on the 3-D speed (Quake 2 `PM_Friction` brakes climbers too). The first
+    // tick adds 10·|wish|·dt along it, 16.0 up; 200 ± 4 from tick 20 (0.16 s), holding at
+    // 203. (The scenario's "within 0.1 s" is the acceleration alone, 200/16 = 12.5 ticks.)
+    let ticks = steps(&mut c, &w, look_up, 60);
+    assert!(ticks.iter().all(|t| t.outcome.activity == Activity::Ladder));
+    // 10 · |wish| · dt along the wish, whose z share is 200/|wish|.
+    let first = 10.0 * 0.008 * 200.0;
+    assert!(
+        (ticks[0].velocity.z - first).abs() < 0.01,
+        "{}",
+        ticks[0].velocity
+    );
+    assert!(ticks[18].velocity.z < 196.0, "{}", ticks[18].velocity);
+    for t in &ticks[19..] {
+        assert!((t.velocity.z - 200.0).abs() <= 4.0, "{}", t.velocity);
+    }
+    // Up input with a level view climbs the same way.
+    let mut up = standing(config, Vec3::new(-15.0 - SKIN, 0.0, 0.0));
+    settle(&mut up, &w);
+    let jump = MoveInput {
+        jump: true,
+        ..run(Vec3::X)
+    };
+    let climbed = steps(&mut up, &w, jump, 60);
+    assert!((climbed[59].velocity.z - ticks[59].velocity.z).abs() < 0.5);
+    // No input: the vertical speed is pulled to 0 at gravity's rate, then the climber hangs
+    // (still facing the ladder): less than a unit in a second.
+    steps(&mut c, &w, IDLE, 60);
+    assert_eq!(c.velocity().z, 0.0);
+    let z = c.position().z;
+    let hang = steps(&mut c, &w, IDLE, 125);
+    assert!(hang.iter().all(|t| t.outcome.activity == Activity::Ladder));
+    assert!((c.position().z - z).abs() < 1.0, "{}", c.position().z - z);
+    // Sideways along it: the wish held to 25 per axis (and friction takes most of that).
+    let side = steps(&mut c, &w, run(Vec3::new(0.6, 0.8, 0.0)), 60);
+    for t in &side {
+        assert_eq!(t.outcome.activity, Activity::Ladder);
+        assert!(t.velocity.y > 0.0 && t.velocity.y <= 25.0, "{}", t.velocity);
+    }
+    // Facing away: off the ladder, falling under gravity.
+    let vz = c.velocity().z;
+    let away = c.step(&w, &run(-Vec3::X));
+    assert_eq!(away.activity, Activity::Walk);
+    assert!(
+        (c.velocity().z - (vz - 800.0 * 0.008)).abs() < 1e-3,
+        "{}",
+        c.velocity()
+    );
+}
+
+#[test]
 fn s56_ladder_climb_and_top() {
     // A ladder wall (solid | ladder) with its face at x = 0, 256 tall, a floor on top.
     let w = quake2(&[
@@ -69,20 +139,34 @@ fn s56_ladder_climb_and_top() {
         c.step(&w, &IDLE);
     }
     assert!((c.position().z - z).abs() < 1.0);
-    // Climb to the top and step off onto it within 1.58 s.
+    // Climb to the top and step off onto it. Source `LadderMove` sets the velocity every
+    // tick it finds the ladder (here 200 up) and leaves it as it is on the tick its probe
+    // misses, once the feet pass the top: the climber rises 200²/(2·800) = 25 units more and
+    // falls back onto the floor 2·200/800 = 0.5 s after leaving. From the feet's height here
+    // (2.29 above the foot: the skin and the pitched tick) that is (256 − 2.29)/200 + 0.5 =
+    // 1.77 s.
+    // The scenario's 1.58 s follows from no ladder rule: Source's own gravity (600, 15 ms
+    // ticks) gives 1.28 + 0.67 = 1.95 s from the foot, Quake 2's stepping climb about 1.2 s.
+    let start = feet(&c).z;
+    assert!((start - (SKIN + 282.84 * 0.008)).abs() < 0.01, "{start}");
+    let mut left = None;
     let mut on_top = None;
     for i in 0..400 {
-        c.step(&w, &up);
+        let o = c.step(&w, &up);
+        if left.is_none() && o.activity == Activity::Walk {
+            left = Some((i, feet(&c).z, c.velocity().z));
+        }
         if c.ground().state == GroundState::Walkable && feet(&c).z > 255.0 {
-            on_top = Some(i);
+            on_top = Some(i + 1);
             break;
         }
     }
-    let on_top = on_top.expect("never reached the top");
-    // FIXME(#16): movement-modes.md gives 1.58 s; here the climb takes 1.28 s and the
-    // climber leaves the ladder rising at 200 (the probe misses once the feet pass the
-    // top), so it lands 0.5 s later, at about 1.77 s.
-    assert!(on_top as f32 * 0.008 < 1.8, "{on_top}");
+    let (left, left_feet, left_speed) = left.expect("never left the ladder");
+    assert!(left_feet > 256.0 && left_speed < 200.0 && left_speed > 190.0);
+    assert!(((left as f32) * 0.008 - (256.0 - start) / 200.0).abs() <= 0.016);
+    let on_top = on_top.expect("never reached the top") as f32 * 0.008;
+    let expected = (256.0 - start) / 200.0 + 0.5;
+    assert!((on_top - expected).abs() <= 0.01 * expected, "{on_top} s");
     // Jump off: 270 along the normal.
     let mut c = player(Vec3::new(-15.0 - SKIN, 0.0, 0.0));
     settle(&mut c, &w);
@@ -173,6 +257,60 @@ fn s61_spectator_flies_and_collides() {
         c.step(w, &up);
     }
     assert!(c.position().z > z + 40.0);
+}
+
+#[test]
+fn s62_dead_slides_to_a_stop() {
+    let w = world("box_room");
+    let mut c = player(Vec3::new(-200.0, 0.0, 0.0));
+    settle(&mut c, w);
+    launch(&mut c, Vec3::new(320.0, 0.0, 0.0));
+    c.set_mode(MoveMode::Dead);
+    // The box −24..−8 about the origin: the feet stay, the top comes down to 16.
+    let (mins, maxs) = c.shape().bounds();
+    let center = c.shape_center() - c.position();
+    assert_eq!((mins + center).z, -24.0);
+    assert_eq!((maxs + center).z, -8.0);
+    // Whatever the input: −20 per tick (Quake 3 `PM_DeadMove`), no ground friction.
+    let mut speeds = Vec::new();
+    for i in 0..40 {
+        let input = MoveInput {
+            wish: heading(i as f32 * 40.0),
+            jump: true,
+            crouch: i % 2 == 0,
+        };
+        let o = c.step(w, &input);
+        assert!(!o.jumped && !c.overlaps(w));
+        assert_eq!(o.activity, Activity::Walk);
+        assert_eq!(c.ground().state, GroundState::Walkable);
+        speeds.push(c.velocity().length());
+    }
+    for (k, v) in speeds[..15].iter().enumerate() {
+        let expected = 320.0 - 20.0 * (k + 1) as f32;
+        assert!((v - expected).abs() < 1e-3, "tick {}: {v}", k + 1);
+    }
+    assert!(speeds[15..].iter().all(|v| *v == 0.0), "{speeds:?}");
+    assert!((feet(&c).z - SKIN).abs() < 0.01);
+    // Water level from the dead eyes (8 above the feet): under 10 units of water, level 3.
+    let pool = crate::support::compile(
+        crate::support::box_map(&[
+            ([-512.0, -512.0, -16.0], [512.0, 512.0, 0.0], "floor"),
+            ([-512.0, -512.0, 0.0], [512.0, 512.0, 10.0], "*water0"),
+        ])
+        .as_bytes(),
+    )
+    .map;
+    let mut c = player(Vec3::ZERO);
+    settle(&mut c, &pool);
+    assert_eq!(c.step(&pool, &IDLE).water_level, 1);
+    c.set_mode(MoveMode::Dead);
+    assert_eq!(c.step(&pool, &IDLE).water_level, 3);
+    // Back to life: crouched at first, standing at the next tick where there is room.
+    c.set_mode(MoveMode::Walk);
+    assert!(c.crouched());
+    c.step(&pool, &IDLE);
+    assert!(!c.crouched());
+    assert!((feet(&c).z - SKIN).abs() < SKIN, "{}", feet(&c));
 }
 
 #[test]
@@ -311,6 +449,106 @@ fn s69_auto_hop_keeps_speed() {
         }
     }
     assert_eq!(jumps, 3);
+}
+
+#[test]
+fn s69_bunny_hop_with_a_press_after_each_landing() {
+    // Five hops cover about 1,100 units.
+    let w = &boxes(&[([-4096.0, -512.0, -16.0], [4096.0, 512.0, 0.0])]);
+    let config = ControllerConfig {
+        land_jump_delay: 0.0,
+        ..ControllerConfig::default()
+    };
+    let mut c = standing(config, Vec3::new(-200.0, 0.0, 0.0));
+    settle(&mut c, w);
+    launch(&mut c, Vec3::new(320.0, 0.0, 0.0));
+    // Pressed on the first tick, then on the first tick after each landing.
+    let mut press = true;
+    let mut jumps = 0;
+    for _ in 0..400 {
+        let o = c.step(
+            w,
+            &MoveInput {
+                jump: press,
+                ..IDLE
+            },
+        );
+        if o.jumped {
+            jumps += 1;
+            assert_eq!(c.velocity().x, 320.0, "hop {jumps}");
+        }
+        assert!(press || !o.jumped);
+        press = o.landed.is_some();
+        if jumps == 5 {
+            break;
+        }
+    }
+    assert_eq!(jumps, 5);
+    assert_eq!(c.velocity().x, 320.0);
+}
+
+#[test]
+fn s69_default_landing_delay_refuses_the_rejump_for_32_ticks() {
+    let w = world("box_room");
+    // Jumps, lands (at about 268 u/s, above the 200 of a hard landing), and presses again
+    // `after` ticks after the landing tick.
+    let rejump = |after: usize| {
+        let mut c = player(Vec3::new(-200.0, 0.0, 0.0));
+        settle(&mut c, w);
+        assert!(c.step(w, &MoveInput { jump: true, ..IDLE }).jumped);
+        let landing = (0..200)
+            .find_map(|_| c.step(w, &IDLE).landed)
+            .expect("landed");
+        assert!(landing > 200.0, "{landing}");
+        for _ in 1..after {
+            c.step(w, &IDLE);
+        }
+        c.step(w, &MoveInput { jump: true, ..IDLE }).jumped
+    };
+    // 0.25 s less 8 ms per tick is still positive after 31 ticks.
+    assert!(!rejump(1));
+    assert!(!rejump(31));
+    assert!(rejump(32));
+}
+
+#[test]
+fn s69_held_key_rule() {
+    use planeshift::controller::JumpKey;
+    let w = world("box_room");
+    // A standing jump (a one-tick press), then the key held from 40 ms (5 ticks) before the
+    // landing tick, the tick after the one that reports the landing.
+    let run = |key: JumpKey, hold_from: Option<usize>| {
+        let config = ControllerConfig {
+            land_jump_delay: 0.0,
+            jump_key: key,
+            ..ControllerConfig::default()
+        };
+        let mut c = standing(config, Vec3::new(-200.0, 0.0, 0.0));
+        settle(&mut c, w);
+        assert!(c.step(w, &MoveInput { jump: true, ..IDLE }).jumped);
+        let mut landed = None;
+        let mut jumped = None;
+        for i in 1..200 {
+            let jump = hold_from.is_some_and(|from| i >= from);
+            let o = c.step(w, &MoveInput { jump, ..IDLE });
+            if o.landed.is_some() && landed.is_none() {
+                landed = Some(i);
+            }
+            if o.jumped && jumped.is_none() {
+                jumped = Some(i);
+            }
+        }
+        (landed.expect("landed"), jumped)
+    };
+    let (landed, _) = run(JumpKey::Press, None);
+    let hold_from = landed + 1 - 5;
+    // Quake 3: held through the landing, it jumps on the landing tick.
+    assert_eq!(run(JumpKey::Held, Some(hold_from)).1, Some(landed + 1));
+    // Source's fresh press: never, while the key stays down.
+    assert_eq!(run(JumpKey::Press, Some(hold_from)).1, None);
+    // Quake 3 without a release since the last jump: held from the jump on, it never jumps
+    // again either.
+    assert_eq!(run(JumpKey::Held, Some(1)).1, None);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use glam::Vec3;
 use planeshift::Contents;
 use planeshift::compiled::CompiledMap;
-use planeshift::controller::{Activity, ControllerConfig, MoveInput};
+use planeshift::controller::{Activity, ControllerConfig, MoveInput, Tracer};
 
 use super::*;
 
@@ -126,13 +126,16 @@ fn s48_idle_sink_rate() {
     assert!(run.iter().all(|t| t.3.activity == Activity::Swim));
 }
 
+/// The eyes (feet + 50) leave the 128-deep water once the feet pass 128 − 50 = 78.
+const EYES_OUT_FEET: f32 = 78.0;
+
 #[test]
 fn s49_holding_jump_rises_to_the_surface() {
     let w = pool(128.0, "*water0");
     let mut c = player(Vec3::ZERO);
     let jump = MoveInput { jump: true, ..IDLE };
     let mut run = Vec::new();
-    for _ in 0..400 {
+    for _ in 0..1000 {
         let o = c.step(&w, &jump);
         run.push((feet(&c).z, c.velocity().z, o.water_level));
     }
@@ -144,14 +147,25 @@ fn s49_holding_jump_rises_to_the_surface() {
         (out as f32 * 0.008 - 0.67).abs() <= 0.02,
         "below level 3 at {out}"
     );
+    // The doc's "feet ≈ 80": the first tick past the threshold, rising at most 160 · dt.
+    let feet_out = run[out].0;
+    assert!(
+        feet_out > EYES_OUT_FEET && feet_out <= EYES_OUT_FEET + 160.0 * 0.008,
+        "feet {feet_out} when the eyes come out"
+    );
     let after = &run[out..];
     assert!(after.iter().all(|t| t.2 == 1 || t.2 == 2));
-    let settled = &run[200..];
+    // The bob is damped: level 2 swims up at 160 (no gravity), level 1 falls back under
+    // gravity with water friction, and the swing shrinks from 90.5–118.2 (the first
+    // overshoot, 1.0–1.4 s) through 96.2–110.7 (1.7–2.0 s) to the scenario's band,
+    // 99.9–105.4, from about 3 s on (Quake 3 `PM_WaterMove` at level 2,
+    // `PM_AirMove` at level 1, 8 ms ticks; the same simulation in f64 settles at
+    // 99.97–105.35). So the band is measured after 4 s.
+    let settled = &run[500..];
     let lo = settled.iter().map(|t| t.0).fold(f32::MAX, f32::min);
     let hi = settled.iter().map(|t| t.0).fold(f32::MIN, f32::max);
-    // FIXME(#16): movement-modes.md derives a band of 99.9–105.4; ours is wider (about
-    // 96.2–110.7), the feet still never go back under (level 3).
-    assert!(lo > 95.0 && hi < 112.0, "bobs between {lo} and {hi}");
+    assert!((lo - 99.9).abs() <= 1.0, "bobs down to {lo}");
+    assert!((hi - 105.4).abs() <= 1.0, "bobs up to {hi}");
 }
 
 #[test]
@@ -205,10 +219,9 @@ fn s51_water_jump_onto_a_ledge() {
     }
     let (tick, height) = falling_at.unwrap();
     assert_eq!(tick, 28);
-    assert!(
-        (height - 2.98).abs() < 0.1 + 1.0,
-        "feet {height} when falling"
-    );
+    // 28 ticks of 350 − 2·800·dt per tick, each moving (v − 800·dt/2)·dt: 38.976 up from
+    // −36 (Quake 3 `PM_WaterJumpMove`, gravity in the slide and once more).
+    assert!((height - 2.98).abs() < 0.1, "feet {height} when falling");
     let on_deck = on_deck.unwrap();
     assert!(
         on_deck as f32 * 0.008 < 0.4,
@@ -298,4 +311,108 @@ fn s54_half_life_current_pushes_without_storing() {
         "{}",
         c.position().x - x
     );
+}
+
+#[test]
+fn moving_water_is_water_where_the_mover_stands() {
+    use planeshift::compile::{CompileOptions, compile_map_with};
+    use planeshift::controller::{Mover, WorldWithMovers};
+    use planeshift::trace::ModelPlacement;
+    use planeshift::{Game, ModelKind};
+    // Half-Life: a floor, and a `func_water` 128 deep over x in [512, 1024] that the game
+    // moves 1024 to -x, over x in [-512, 0].
+    let brush = |mins, maxs, texture| {
+        format!(
+            "{{\n{}}}\n",
+            crate::support::box_brush_face_lines(mins, maxs, texture)
+        )
+    };
+    let src = format!(
+        "{{\n\"classname\" \"worldspawn\"\n{}}}\n{{\n\"classname\" \"func_water\"\n{}}}\n",
+        brush([-1024.0, -512.0, -16.0], [1024.0, 512.0, 0.0], "floor"),
+        brush([512.0, -512.0, 0.0], [1024.0, 512.0, 128.0], "water"),
+    );
+    let options = CompileOptions {
+        game: Some(Game::HalfLife),
+        ..CompileOptions::default()
+    };
+    let map = compile_map_with(src.as_bytes(), &options).unwrap().map;
+    assert_eq!(map.models().len(), 2);
+    assert_eq!(map.models()[1].kind, ModelKind::Volume);
+    let movers = [Mover {
+        model: 1,
+        placement: ModelPlacement {
+            offset: Vec3::new(-1024.0, 0.0, 0.0),
+            ..ModelPlacement::default()
+        },
+    }];
+    let moved = WorldWithMovers {
+        map: &map,
+        movers: &movers,
+        mask: Contents::MASK_PLAYER_SOLID,
+    };
+    let (here, there) = (Vec3::new(-256.0, 0.0, 64.0), Vec3::new(768.0, 0.0, 64.0));
+    assert!(moved.contents(here).contains(Contents::WATER));
+    assert!(!moved.contents(there).contains(Contents::WATER));
+    // The static world never holds the volume: it is the game's to place.
+    assert!(!Tracer::contents(&map, there).contains(Contents::WATER));
+    // A character dropped into it swims where it stands now.
+    let mut c = at(Vec3::new(-256.0, 0.0, 200.0));
+    let run: Vec<_> = (0..150).map(|_| c.step(&moved, &IDLE)).collect();
+    assert!(run.iter().any(|o| o.activity == Activity::Swim));
+    assert_eq!(run[149].water_level, 3);
+    assert!(run[149].liquid.contains(Contents::WATER));
+    let mut dry = at(Vec3::new(768.0, 0.0, 200.0));
+    assert!((0..150).all(|_| dry.step(&moved, &IDLE).water_level == 0));
+}
+
+/// The water level's three samples answered in one walk (`CompiledMap::points_contents`)
+/// equal three `point_contents` calls, on every bundled map and the real maps with liquids,
+/// static models or dense patches (whose leaves are read point by point): columns as the controller samples them (feet + 1, waist, eyes, for the
+/// standing, crouched and dead heights) and scattered triples.
+#[test]
+fn three_samples_in_one_walk_equal_three_point_queries() {
+    let mut maps = crate::support::bundled_maps();
+    maps.extend(
+        crate::support::real_maps("three_samples_in_one_walk_equal_three_point_queries")
+            .into_iter()
+            .filter(|(name, _)| {
+                ["e1m2", "e2m1", "hl_currents", "kaos", "dm17ish", "q3dm6ish"]
+                    .iter()
+                    .any(|m| name.contains(m))
+            }),
+    );
+    let mut rng = crate::support::Pcg32::new(47);
+    let mut checked = 0;
+    for (name, path) in &maps {
+        let Ok(out) = planeshift::compile::compile_map(&crate::support::read(path)) else {
+            continue;
+        };
+        let map = out.map;
+        let Some(world) = map.models().first() else {
+            continue;
+        };
+        let (lo, hi) = (world.mins, world.maxs);
+        let point = |rng: &mut crate::support::Pcg32| {
+            Vec3::new(
+                rng.range_f64(f64::from(lo.x), f64::from(hi.x)) as f32,
+                rng.range_f64(f64::from(lo.y), f64::from(hi.y)) as f32,
+                rng.range_f64(f64::from(lo.z), f64::from(hi.z)) as f32,
+            )
+        };
+        for i in 0..4000 {
+            let points = if i % 2 == 0 {
+                let feet = point(&mut rng);
+                let eye = [50.0, 36.0, 8.0][i % 3];
+                [1.0, (0.5f32 * eye).floor(), eye].map(|h| feet + Vec3::Z * h)
+            } else {
+                [point(&mut rng), point(&mut rng), point(&mut rng)]
+            };
+            let one_walk = map.points_contents(points);
+            let each = points.map(|p| map.point_contents(p));
+            assert_eq!(one_walk, each, "{name}: {points:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4000 * 10, "{checked}");
 }

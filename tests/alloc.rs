@@ -1,0 +1,351 @@
+//! A tick allocates nothing: characters stepped in every mode (walk, swim, ladder by both
+//! rules, noclip, fly, dead, frozen), with knockback, launches and teleports, and riding
+//! movers, on the bundled maps with water, ladders and movers and on the shared real maps,
+//! count zero heap allocations per tick once warmed up.
+//!
+//! Takes the maps (`maps/`, and `$PLANESHIFT_REAL_MAPS` when present); gives a pass or the
+//! tick that allocated. Its own test target, because it installs a counting global
+//! allocator: the count is per thread (a thread-local cell with no destructor), so tests
+//! running beside it in other threads do not disturb it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+use glam::{Quat, Vec3};
+use planeshift::compiled::CompiledMap;
+use planeshift::contents::Contents;
+use planeshift::controller::{
+    Activity, CharacterController, ControllerConfig, JumpKey, LadderRule, MoveInput, MoveMode,
+    Mover, WorldWithMovers,
+};
+use planeshift::trace::ModelPlacement;
+
+/// Counts every allocation, reallocation and zeroed allocation of the thread making it.
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    // `try_with`: never touch a thread-local being torn down.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; counting touches only
+// a thread-local `Cell` with a const initialiser and no destructor, which never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: the caller's contract is passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: as above.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: as above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by this thread so far.
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// Ticks run before counting: nothing is expected to allocate then either, but a first
+/// call may warm a lazily built table.
+const WARM_UP: usize = 200;
+
+/// Ticks counted per character.
+const COUNTED: usize = 3000;
+
+/// The bit of `seen` for ticks run dead (above every `Activity` bit).
+const DEAD: u32 = 1 << 16;
+
+fn compile(path: &Path) -> CompiledMap {
+    let bytes = std::fs::read(path).unwrap();
+    planeshift::compile::compile_map(&bytes)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .map
+}
+
+fn bundled(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("maps")
+        .join(format!("{name}.map"))
+}
+
+/// The shared real maps with water or many brushes, when the folder is there.
+fn real_maps() -> Vec<PathBuf> {
+    let dir = std::env::var_os("PLANESHIFT_REAL_MAPS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"));
+    [
+        "id-quake-1996/e1m2.map",
+        "id-quake-1996/e2m1.map",
+        "openarena-lostlevels/kaos.map",
+        "ericw-tools/hl_currents.map",
+    ]
+    .iter()
+    .map(|m| dir.join(m))
+    .filter(|p| p.is_file())
+    .collect()
+}
+
+/// SplitMix64, for seeded inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// What the game does before a tick: the input, and sometimes a mode change or an impulse.
+#[derive(Clone, Copy)]
+struct Script {
+    input: MoveInput,
+    mode: MoveMode,
+    impulse: u8,
+}
+
+/// Seeded inputs in every mode, made before counting starts.
+fn script(seed: u64, ticks: usize) -> Vec<Script> {
+    let modes = [
+        MoveMode::Walk,
+        MoveMode::Fly,
+        MoveMode::Walk,
+        MoveMode::Dead,
+        MoveMode::Walk,
+        MoveMode::Noclip,
+        MoveMode::Frozen,
+        MoveMode::Walk,
+    ];
+    let mut rng = Rng(seed);
+    let mut out = Vec::with_capacity(ticks);
+    let mut input = MoveInput::default();
+    for tick in 0..ticks {
+        if tick % 60 == 0 {
+            let angle = rng.unit() * std::f32::consts::TAU;
+            let rise = rng.unit() - 0.5;
+            input.wish = Vec3::new(angle.cos(), angle.sin(), rise);
+            input.crouch = rng.unit() < 0.15;
+        }
+        input.jump = rng.unit() < 0.05;
+        out.push(Script {
+            input,
+            mode: modes[(tick / 400) % modes.len()],
+            impulse: (rng.next() % 97) as u8,
+        });
+    }
+    out
+}
+
+/// The configurations stepped: Quake 3's defaults; Source's air rules with every option;
+/// Quake 2's ladders with Quake 3's held jump key.
+fn configs() -> [ControllerConfig; 3] {
+    [
+        ControllerConfig::default(),
+        ControllerConfig {
+            air_accelerate: 10.0,
+            air_wish_cap: Some(30.0),
+            auto_hop: true,
+            coyote_time: 0.1,
+            jump_buffer: 0.15,
+            air_step_falling: true,
+            land_jump_delay: 0.0,
+            max_velocity: Some(3500.0),
+            current_push: 50.0,
+            ..ControllerConfig::default()
+        },
+        ControllerConfig {
+            ladder_rule: LadderRule::Quake2,
+            jump_key: JumpKey::Held,
+            ..ControllerConfig::default()
+        },
+    ]
+}
+
+/// Runs `script` from `spawn`, counting the allocations of every tick after the warm-up
+/// (and of the game's calls between ticks); `movers` (a model and its pivot) are moved and
+/// ridden each tick. Returns the first tick that allocated, with the count; adds the moves
+/// that ran (bit `Activity as u8`) to `seen`.
+fn run(
+    map: &CompiledMap,
+    config: ControllerConfig,
+    spawn: Vec3,
+    script: &[Script],
+    mover: Option<usize>,
+    seen: &mut u32,
+) -> Option<(usize, u64)> {
+    let mut c = CharacterController::new(config, spawn).unwrap();
+    c.set_material_friction(&[(planeshift::MaterialId(0), 0.5)]);
+    let pivot = mover.map_or(Vec3::ZERO, |m| map.models()[m].origin);
+    let placement = |tick: usize| {
+        let t = tick as f32 * config.tick;
+        ModelPlacement {
+            offset: Vec3::new(0.0, 0.0, 32.0 * (t * 0.7).sin()),
+            rotation: Quat::from_rotation_z(0.3 * t),
+        }
+    };
+    let mut movers = [Mover {
+        model: mover.unwrap_or(0),
+        placement: placement(0),
+    }];
+    for (tick, s) in script.iter().enumerate() {
+        let before = allocations();
+        c.set_mode(s.mode);
+        match s.impulse {
+            0 => {
+                c.apply_impulse(Vec3::new(300.0, -200.0, 100.0), 0.2);
+            }
+            1 => {
+                c.launch(Vec3::new(0.0, 0.0, 300.0));
+            }
+            2 if c.mode() == MoveMode::Noclip => {
+                c.teleport(spawn, Vec3::new(400.0, 0.0, 0.0), 0.16);
+            }
+            _ => {}
+        }
+        let outcome = match mover {
+            Some(model) => {
+                let (was, now) = (placement(tick), placement(tick + 1));
+                movers[0].placement = now;
+                let world = WorldWithMovers {
+                    map,
+                    movers: &movers,
+                    mask: Contents::MASK_PLAYER_SOLID,
+                };
+                c.ride(&world, model, pivot, &was, &now);
+                c.step(&world, &s.input)
+            }
+            None => c.step(map, &s.input),
+        };
+        if c.mode() == MoveMode::Noclip && tick % 400 == 399 {
+            // Back to a free spot before walking again.
+            c.teleport(spawn, Vec3::ZERO, 0.0);
+        }
+        let made = allocations() - before;
+        if tick >= WARM_UP && made > 0 {
+            return Some((tick, made));
+        }
+        *seen |= 1 << (outcome.activity as u8);
+        if c.mode() == MoveMode::Dead {
+            *seen |= DEAD;
+        }
+    }
+    None
+}
+
+#[test]
+fn a_tick_allocates_nothing_in_any_mode() {
+    // (map, spawn origins, the mover to ride); spawns in water, at a ladder, on a mover.
+    let mut cases: Vec<(PathBuf, Vec<Vec3>, Option<&str>)> = vec![
+        (
+            bundled("arena"),
+            vec![
+                Vec3::new(1024.0, 1024.0, 24.0),
+                Vec3::new(256.0, 1536.0, 40.0),
+            ],
+            None,
+        ),
+        (
+            bundled("movement"),
+            vec![
+                Vec3::new(-768.0, 0.0, 88.0),
+                Vec3::new(-384.0 - 15.0 - 0.5, 0.0, 24.5),
+            ],
+            None,
+        ),
+        (
+            bundled("platforms"),
+            vec![Vec3::new(354.0, 0.0, 48.0)],
+            Some("func_rotating"),
+        ),
+        (
+            bundled("platforms"),
+            vec![Vec3::new(1152.0, 0.0, 48.0)],
+            Some("func_plat"),
+        ),
+    ];
+    for path in real_maps() {
+        let bytes = std::fs::read(&path).unwrap();
+        let parsed = planeshift::parse_map(&bytes).unwrap();
+        let spawns: Vec<Vec3> = parsed
+            .player_spawns()
+            .map(|o| o.as_vec3())
+            .take(2)
+            .collect();
+        cases.push((path, spawns, None));
+    }
+    let mut ticks = 0;
+    let mut seen = 0;
+    for (path, spawns, mover) in &cases {
+        let map = compile(path);
+        let mover = mover.map(|class| {
+            map.find_entities(class)
+                .find_map(|e| e.model())
+                .unwrap_or_else(|| panic!("no {class}"))
+        });
+        for (k, spawn) in spawns.iter().enumerate() {
+            for (n, config) in configs().into_iter().enumerate() {
+                let script = script((k * 3 + n) as u64, WARM_UP + COUNTED);
+                let found = run(&map, config, *spawn, &script, mover, &mut seen);
+                assert_eq!(
+                    found,
+                    None,
+                    "{}: spawn {spawn}, config {n}: (tick, allocations)",
+                    path.display()
+                );
+                ticks += COUNTED;
+            }
+        }
+    }
+    println!("{ticks} ticks counted, none allocated");
+    // Every move ran.
+    for activity in [
+        Activity::Walk,
+        Activity::Swim,
+        Activity::Ladder,
+        Activity::Noclip,
+        Activity::Fly,
+        Activity::Frozen,
+    ] {
+        assert!(
+            seen & (1 << (activity as u8)) != 0,
+            "{activity:?} never ran"
+        );
+    }
+    assert!(seen & DEAD != 0, "never dead");
+    // The counter counts: a box on the heap is one allocation.
+    let before = allocations();
+    let boxed = std::hint::black_box(Box::new(7u64));
+    assert_eq!(allocations() - before, 1);
+    drop(boxed);
+}
