@@ -1113,7 +1113,7 @@ fn no_ghost_hits_sliding_over_curved_floors() {
 fn sweeps_at_patches_meet_the_exact_oracle_and_brute_force() {
     use crate::support::oracle::Oracle;
     use crate::trace::{KINDS, ShapeParams};
-    use crate::trace_oracle::{exact_overlaps, oracle_shape};
+    use crate::trace_oracle::{never_inside_never_late, oracle_shape};
     const CASES_PER_KIND: usize = 350;
     let maps = patch_maps("sweeps_at_patches_meet_the_exact_oracle_and_brute_force");
     let mut checked = 0;
@@ -1144,16 +1144,7 @@ fn sweeps_at_patches_meet_the_exact_oracle_and_brute_force() {
                 let front = &facet.sides[0];
                 let target = point_in(&mut rng, &front.winding.points);
                 let n = front.plane.normal * if case % 3 == 0 { -1.0 } else { 1.0 };
-                // From in front (or behind), within 60° of the normal.
-                let wander = DVec3::new(
-                    rng.range_f64(-1.0, 1.0),
-                    rng.range_f64(-1.0, 1.0),
-                    rng.range_f64(-1.0, 1.0),
-                );
-                let direction = (n + wander * 0.8).normalize();
-                let reach = f64::from(shape.support_distance(-direction.as_vec3()));
-                let start = (target + direction * (reach + rng.range_f64(0.5, 48.0))).as_vec3();
-                let end = (target - direction * rng.range_f64(0.0, 16.0)).as_vec3();
+                let (start, end) = approach(&mut rng, &shape, target, n, 48.0);
                 let t = world.trace(&shape, start, end, Contents::MASK_SOLID);
                 let brute = world.trace_all_brushes(&shape, start, end, Contents::MASK_SOLID);
                 assert_eq!(
@@ -1165,24 +1156,8 @@ fn sweeps_at_patches_meet_the_exact_oracle_and_brute_force() {
                 if t.start_solid {
                     continue;
                 }
-                let (s, e) = (start.as_dvec3(), end.as_dvec3());
-                assert!(
-                    !exact_overlaps(&oracle, &exact, t.end.as_dvec3()),
-                    "{name} {params:?} {start}->{end}: ends inside at {}",
-                    t.end
-                );
-                let length = (e - s).length();
-                let first = oracle.first_hit(&exact, s, e);
-                if let Some(first) = first
-                    && (first > 0.0 || !oracle.overlaps(&exact, s))
-                {
-                    let ours = f64::from(t.fraction) * length;
-                    assert!(
-                        ours <= first * length + 1e-2,
-                        "{name} {params:?} {start}->{end}: stops at {ours}, exact contact at {}",
-                        first * length
-                    );
-                }
+                let label = format!("{name} {params:?}");
+                let first = never_inside_never_late(&oracle, &exact, &t, (start, end), &label);
                 if t.hit() {
                     let clearance = oracle.distance(&exact, t.end.as_dvec3(), 64.0);
                     let bound = (kappa * f64::from(shape.radius()) + STOP).max(2.0 * STOP) + 1e-3;
@@ -1295,15 +1270,7 @@ fn sweeps_at_patches_agree_with_a_fine_tessellation() {
             continue;
         };
         let n = if case % 3 == 0 { -n } else { n };
-        let wander = DVec3::new(
-            rng.range_f64(-1.0, 1.0),
-            rng.range_f64(-1.0, 1.0),
-            rng.range_f64(-1.0, 1.0),
-        );
-        let direction = (n + wander * 0.8).normalize();
-        let reach = f64::from(shape.support_distance(-direction.as_vec3()));
-        let start = (target + direction * (reach + rng.range_f64(0.5, 32.0))).as_vec3();
-        let end = (target - direction * rng.range_f64(0.0, 16.0)).as_vec3();
+        let (start, end) = approach(&mut rng, &shape, target, n, 32.0);
         let t = world.trace(&shape, start, end, Contents::MASK_SOLID);
         if t.start_solid {
             continue;
@@ -1328,6 +1295,27 @@ fn sweeps_at_patches_agree_with_a_fine_tessellation() {
     }
     println!("fine reference: {checked} sweeps, {hits} hits");
     assert!(checked >= 2000 && hits >= 1500, "{checked} {hits}");
+}
+
+/// A sweep of `shape` at `target` on a surface facing `n`: from in front (within about 60°
+/// of `n`), starting 0.5 to `lead` units clear of it, ending up to 16 units past it.
+fn approach(
+    rng: &mut Pcg32,
+    shape: &TraceShape,
+    target: DVec3,
+    n: DVec3,
+    lead: f64,
+) -> (Vec3, Vec3) {
+    let wander = DVec3::new(
+        rng.range_f64(-1.0, 1.0),
+        rng.range_f64(-1.0, 1.0),
+        rng.range_f64(-1.0, 1.0),
+    );
+    let direction = (n + wander * 0.8).normalize();
+    let reach = f64::from(shape.support_distance(-direction.as_vec3()));
+    let start = (target + direction * (reach + rng.range_f64(0.5, lead))).as_vec3();
+    let end = (target - direction * rng.range_f64(0.0, 16.0)).as_vec3();
+    (start, end)
 }
 
 /// The map `src` with its player spawns moved onto up to 16 of its curved floors: facets

@@ -12,7 +12,7 @@ use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
 use planeshift::map::parse_map;
 use planeshift::tolerance::SURFACE_CLIP_EPSILON;
-use planeshift::trace::{ShapeKind, TraceShape};
+use planeshift::trace::{ShapeKind, Trace, TraceShape};
 
 use crate::support::oracle::{Oracle, OracleShape};
 use crate::support::{Pcg32, bundled_maps, compile, read, real_maps};
@@ -129,27 +129,8 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
             if t.start_solid {
                 continue;
             }
-            let (s, e) = (start.as_dvec3(), end.as_dvec3());
-            // Never end inside.
-            assert!(
-                !exact_overlaps(&oracle, &exact, t.end.as_dvec3()),
-                "{name} {kind:?} {params:?}: ends inside at {}",
-                t.end
-            );
-            // Never later than the exact first contact (unless touching at the start, where a
-            // sweep moving away is rightly free).
-            let length = (e - s).length();
-            let first_contact = oracle.first_hit(&exact, s, e);
-            if let Some(first) = first_contact
-                && (first > 0.0 || !oracle.overlaps(&exact, s))
-            {
-                let ours = f64::from(t.fraction) * length;
-                assert!(
-                    ours <= first * length + 1e-2,
-                    "{name} {kind:?} {params:?} {start}->{end}: stops at {ours}, exact contact at {}",
-                    first * length
-                );
-            }
+            let label = format!("{name} {kind:?} {params:?}");
+            let first_contact = never_inside_never_late(&oracle, &exact, &t, (start, end), &label);
             if t.hit() {
                 let clearance = oracle.distance(&exact, t.end.as_dvec3(), 64.0);
                 let stop = f64::from(SURFACE_CLIP_EPSILON);
@@ -187,6 +168,38 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
         }
     }
     checked
+}
+
+/// The two hard properties of a sweep `t` from `start` to `end` that did not start solid,
+/// against the exact `oracle`: it never ends inside, and it never stops later than the exact
+/// first contact (unless touching at the start, where a sweep moving away is rightly free).
+/// Gives the exact first contact along the sweep, as a fraction, if any.
+pub(crate) fn never_inside_never_late(
+    oracle: &Oracle,
+    exact: &OracleShape,
+    t: &Trace,
+    (start, end): (Vec3, Vec3),
+    label: &str,
+) -> Option<f64> {
+    let (s, e) = (start.as_dvec3(), end.as_dvec3());
+    assert!(
+        !exact_overlaps(oracle, exact, t.end.as_dvec3()),
+        "{label} {start}->{end}: ends inside at {}",
+        t.end
+    );
+    let length = (e - s).length();
+    let first_contact = oracle.first_hit(exact, s, e);
+    if let Some(first) = first_contact
+        && (first > 0.0 || !oracle.overlaps(exact, s))
+    {
+        let ours = f64::from(t.fraction) * length;
+        assert!(
+            ours <= first * length + 1e-2,
+            "{label} {start}->{end}: stops at {ours}, exact contact at {}",
+            first * length
+        );
+    }
+    first_contact
 }
 
 /// Overlap beyond a hair: the oracle's touch test, at a point moved a hundredth of the stop
