@@ -27,28 +27,40 @@
 //! bit-identical results (no clocks, no randomness, no hashing, f32 only); no heap
 //! allocation per tick.
 
+mod bodies;
 mod character;
 mod config;
+mod crowd;
 mod ground;
+mod ids;
 mod impulse;
 mod ladder;
 mod modes;
 mod movers;
+mod ride;
 mod slide;
+mod snap;
 mod step;
 mod tick;
 mod tracer;
+mod triggers;
 mod unstuck;
 mod water;
 
+pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use character::CharacterController;
 pub use config::{CharacterShape, ConfigError, ControllerConfig};
+pub use crowd::{Crowd, CrowdConfig, CrowdOutcome, MoverPush};
 pub use ground::{Ground, GroundState};
+pub use ids::IdSet;
 pub use movers::{Mover, WorldWithMovers, carried_point};
+pub use ride::Ride;
+pub use snap::NetworkSnap;
 pub use tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, Touch, TouchList, WallContacts,
 };
 pub use tracer::Tracer;
+pub use triggers::{MAX_TRIGGERS, TriggerList, TriggerReport};
 
 #[cfg(doc)]
 use crate::compiled::CompiledMap;
