@@ -210,7 +210,13 @@ impl TraceShape {
     /// assert_eq!(hit.normal, Some(Vec3::NEG_X));
     /// ```
     #[must_use]
-    pub fn trace_against(&self, start: Vec3, end: Vec3, other: &TraceShape, other_at: Vec3) -> Trace {
+    pub fn trace_against(
+        &self,
+        start: Vec3,
+        end: Vec3,
+        other: &TraceShape,
+        other_at: Vec3,
+    ) -> Trace {
         trace_upright(
             self,
             &Upright::of(self),
@@ -233,15 +239,28 @@ mod tests {
     #[test]
     fn boxes_meet_flush_less_the_stop_distance() {
         let a = quake_box();
-        let hit = a.trace_against(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), &a, Vec3::new(60.0, 0.0, 0.0));
-        assert!((hit.end.x - (30.0 - SURFACE_CLIP_EPSILON)).abs() < 1e-5, "{hit:?}");
+        let hit = a.trace_against(
+            Vec3::ZERO,
+            Vec3::new(100.0, 0.0, 0.0),
+            &a,
+            Vec3::new(60.0, 0.0, 0.0),
+        );
+        assert!(
+            (hit.end.x - (30.0 - SURFACE_CLIP_EPSILON)).abs() < 1e-5,
+            "{hit:?}"
+        );
         assert_eq!(hit.normal, Some(Vec3::NEG_X));
         assert_eq!(hit.contents, Contents::BODY);
         let plane = hit.plane.unwrap();
         // The plane is the other box's face, x = 45.
         assert!((plane.dist - -45.0).abs() < 1e-4, "{plane:?}");
         // Offset by more than the width in y: a miss, the end exactly.
-        let miss = a.trace_against(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), &a, Vec3::new(60.0, 31.0, 0.0));
+        let miss = a.trace_against(
+            Vec3::ZERO,
+            Vec3::new(100.0, 0.0, 0.0),
+            &a,
+            Vec3::new(60.0, 31.0, 0.0),
+        );
         assert_eq!((miss.fraction, miss.end), (1.0, Vec3::new(100.0, 0.0, 0.0)));
     }
 
@@ -250,15 +269,30 @@ mod tests {
         let cyl = TraceShape::cylinder(16.0, 28.0).unwrap();
         let cap = TraceShape::capsule(16.0, 12.0).unwrap();
         let ball = TraceShape::sphere(10.0).unwrap();
-        for (a, b, reach) in [(&cyl, &cyl, 32.0), (&cap, &cap, 32.0), (&cyl, &cap, 32.0), (&ball, &cap, 26.0)] {
-            let hit = a.trace_against(Vec3::ZERO, Vec3::new(0.0, 200.0, 0.0), b, Vec3::new(0.0, 100.0, 0.0));
+        for (a, b, reach) in [
+            (&cyl, &cyl, 32.0),
+            (&cap, &cap, 32.0),
+            (&cyl, &cap, 32.0),
+            (&ball, &cap, 26.0),
+        ] {
+            let hit = a.trace_against(
+                Vec3::ZERO,
+                Vec3::new(0.0, 200.0, 0.0),
+                b,
+                Vec3::new(0.0, 100.0, 0.0),
+            );
             let expected = 100.0 - reach - SURFACE_CLIP_EPSILON;
             assert!((hit.end.y - expected).abs() < 1e-4, "{a:?} {b:?}: {hit:?}");
             assert!((hit.normal.unwrap() - Vec3::NEG_Y).length() < 1e-6);
         }
         // Off-centre: two cylinders whose axes pass 20 apart meet on their rims, at
         // y = 100 - sqrt(32² - 20²).
-        let hit = cyl.trace_against(Vec3::ZERO, Vec3::new(0.0, 200.0, 0.0), &cyl, Vec3::new(20.0, 100.0, 0.0));
+        let hit = cyl.trace_against(
+            Vec3::ZERO,
+            Vec3::new(0.0, 200.0, 0.0),
+            &cyl,
+            Vec3::new(20.0, 100.0, 0.0),
+        );
         let gap = (hit.end - Vec3::new(20.0, 100.0, 0.0)).truncate().length();
         assert!((gap - (32.0 + SURFACE_CLIP_EPSILON)).abs() < 1e-4, "{gap}");
         let n = hit.normal.unwrap();
@@ -269,18 +303,38 @@ mod tests {
     fn capsules_meet_on_their_caps_from_above() {
         let cap = TraceShape::capsule(16.0, 12.0).unwrap();
         // Dropped from above, 20 off: the balls of the caps meet at distance 32.
-        let hit = cap.trace_against(Vec3::new(20.0, 0.0, 200.0), Vec3::new(20.0, 0.0, 0.0), &cap, Vec3::ZERO);
+        let hit = cap.trace_against(
+            Vec3::new(20.0, 0.0, 200.0),
+            Vec3::new(20.0, 0.0, 0.0),
+            &cap,
+            Vec3::ZERO,
+        );
         let below = hit.end - Vec3::new(0.0, 0.0, 24.0);
-        assert!((below.length() - (32.0 + SURFACE_CLIP_EPSILON)).abs() < 1e-4, "{hit:?}");
+        assert!(
+            (below.length() - (32.0 + SURFACE_CLIP_EPSILON)).abs() < 1e-4,
+            "{hit:?}"
+        );
     }
 
     #[test]
     fn starting_inside_leaves_freely_and_all_solid_stays() {
         let a = quake_box();
-        let leave = a.trace_against(Vec3::ZERO, Vec3::new(-100.0, 0.0, 0.0), &a, Vec3::new(10.0, 0.0, 0.0));
+        let leave = a.trace_against(
+            Vec3::ZERO,
+            Vec3::new(-100.0, 0.0, 0.0),
+            &a,
+            Vec3::new(10.0, 0.0, 0.0),
+        );
         assert!(leave.start_solid && !leave.all_solid && leave.fraction == 1.0);
-        let stay = a.trace_against(Vec3::ZERO, Vec3::new(1.0, 0.0, 0.0), &a, Vec3::new(10.0, 0.0, 0.0));
-        assert!(stay.start_solid && stay.all_solid && stay.fraction == 0.0 && stay.end == Vec3::ZERO);
+        let stay = a.trace_against(
+            Vec3::ZERO,
+            Vec3::new(1.0, 0.0, 0.0),
+            &a,
+            Vec3::new(10.0, 0.0, 0.0),
+        );
+        assert!(
+            stay.start_solid && stay.all_solid && stay.fraction == 0.0 && stay.end == Vec3::ZERO
+        );
     }
 
     #[test]
@@ -325,13 +379,19 @@ mod tests {
                 assert!(uprights_overlap(&ua, start, &ub, at), "case {case}");
                 continue;
             }
-            assert!(!uprights_overlap(&ua, trace.end, &ub, at), "case {case}: {trace:?}");
+            assert!(
+                !uprights_overlap(&ua, trace.end, &ub, at),
+                "case {case}: {trace:?}"
+            );
             if trace.fraction < 1.0 {
                 hits += 1;
                 let q = (trace.end + ua.center).as_dvec3() - (at + ub.center).as_dvec3();
                 let sum = Sum::of(&ua, &ub);
                 let gap = sum.core_distance(q).0 - sum.ball;
-                assert!(gap <= f64::from(SURFACE_CLIP_EPSILON) + 1e-3, "case {case}: gap {gap}");
+                assert!(
+                    gap <= f64::from(SURFACE_CLIP_EPSILON) + 1e-3,
+                    "case {case}: gap {gap}"
+                );
                 // Never late: no point before the end along the segment overlaps.
                 for k in 0..=16 {
                     let p = start + (trace.end - start) * (k as f32 / 16.0);
