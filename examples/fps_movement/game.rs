@@ -9,7 +9,9 @@
 //!   (Quake's `info_teleport_destination` sits 27 below the player, `triggers.qc`; Quake 2's
 //!   10) with velocity 400 along the destination's angles and a 160 ms knockback hold, and
 //!   kills whoever stands there (`G_KillBox`). A Quake teleporter with a `targetname` waits
-//!   to be triggered, so it does nothing here.
+//!   to be triggered, so it does nothing here. A destination where the player's shape
+//!   overlaps solid is raised by up to a step; one that stays inside (end.map's boss
+//!   telefrag spot, in a slab) leaves its teleporter inert rather than bury the player.
 //! - `trigger_push` → aimed at its `target` with Quake 3's `AimAtTarget` (the apex is the
 //!   target); the velocity replaces the character's every tick it touches the pad
 //!   (`BG_TouchJumpPad`), and a launch counts once per entry. A Quake pad without a target
@@ -21,6 +23,7 @@
 //! a pad leaves the trigger inert, as Quake 3 frees such a pad.
 
 use glam::Vec3;
+use planeshift::controller::{CharacterController, ControllerConfig, Tracer};
 use planeshift::{CompiledMap, Entity, Game};
 
 /// Quake 3 `TeleportPlayer`: the speed out of a teleporter, units/s.
@@ -63,13 +66,29 @@ pub struct Level {
 }
 
 impl Level {
-    /// The triggers of `world`, read as `game` reads them; `gravity` aims the jump pads.
-    pub fn of(world: &CompiledMap, game: Game, gravity: f32) -> Level {
+    /// The triggers of `world`, read as `game` reads them, for characters of `config`
+    /// (its gravity aims the jump pads, its standing shape checks the teleporters'
+    /// destinations).
+    pub fn of(world: &CompiledMap, game: Game, config: &ControllerConfig) -> Level {
+        let player = CharacterController::new(*config, Vec3::ZERO).ok();
         let actions = (0..world.models().len())
             .map(|model| {
                 let entity = world.model_entity(model)?;
                 let centre = world.models().get(model).map(|m| 0.5 * (m.mins + m.maxs))?;
-                trigger_of(world, &entity, centre, game, gravity)
+                match trigger_of(world, &entity, centre, game, config.gravity)? {
+                    Trigger::Teleport { origin, velocity } => {
+                        let p = player.as_ref()?;
+                        let offset = p.shape_center() - p.position();
+                        let clear = |lift: f32| {
+                            let at = origin + Vec3::Z * lift;
+                            (!Tracer::overlaps(world, p.shape(), at + offset)).then_some(at)
+                        };
+                        let lifts = (0..=config.step_height.max(0.0) as u32).map(|k| k as f32);
+                        let origin = lifts.into_iter().find_map(clear)?;
+                        Some(Trigger::Teleport { origin, velocity })
+                    }
+                    other => Some(other),
+                }
             })
             .collect();
         Level { actions }

@@ -20,7 +20,7 @@
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
 //!   along the wish from where it stood was free of the map and the other bots, and it moved
-//!   less than 1 unit.
+//!   less than 1 unit (a bot that fell below the world is not watched).
 //! - After each tick every bot plays the triggers its tick touched (the outcome's
 //!   [`TriggerReport`](planeshift::controller::TriggerReport)), as Quake 3 does: a deadly
 //!   `trigger_hurt` kills it (`deaths`; it respawns at the next free spawn point as a new
@@ -52,8 +52,8 @@ pub struct SoakOptions {
     pub seed: u64,
     /// The controller configuration of every bot.
     pub config: ControllerConfig,
-    /// Print, on stderr, where fallen bots last stood, where stuck seconds happened and
-    /// where bots died.
+    /// Print, on stderr, where fallen bots last stood, where stuck seconds happened, where
+    /// bots died, and ticks that ended inside solid or with bots overlapping.
     pub report: bool,
     /// How the map compiles: its game (`None` detects it) and Quake 3 shader folders.
     pub compile: CompileOptions,
@@ -212,7 +212,7 @@ pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> 
     let world = compile_map_with(bytes, &options.compile)
         .map_err(|e| e.to_string())?
         .map;
-    let level = Level::of(&world, game, options.config.gravity);
+    let level = Level::of(&world, game, &options.config);
     Soak::new(&world, &level, &spawns, options)?.run()
 }
 
@@ -391,12 +391,31 @@ impl<'a> Soak<'a> {
         }
         if c.overlaps(self.world) {
             summary.inside_solid += 1;
+            if self.options.report {
+                let p = c.position();
+                eprintln!(
+                    "bot {id} ended tick {tick} inside solid: origin {} {} {}, stuck {}, \
+                     overlapping bots {:?}",
+                    p.x, p.y, p.z, outcome.tick.stuck, outcome.overlapping
+                );
+            }
+        }
+        if self.options.report && !outcome.overlapping.is_empty() {
+            let p = c.position();
+            eprintln!(
+                "bot {id} ended tick {tick} overlapping bots {:?}: origin {} {} {}, \
+                 overlapped at the start {:?}, separated {:?}",
+                outcome.overlapping, p.x, p.y, p.z, outcome.overlapped, outcome.separated
+            );
         }
         if c.ground().is_walkable() {
             summary.grounded += 1;
             bot.last_ground = (tick, c.position());
         }
+        // A bot below the world has fallen out (counted at the end); its seconds at the
+        // coordinate limit, where every sweep is refused, are not stuck seconds.
         if tick % self.ticks_per_second == self.ticks_per_second - 1
+            && c.position().z >= self.floor
             && let Some((start, _, true)) = bot.window
             && (c.position() - start).length() < STUCK_DISTANCE
         {

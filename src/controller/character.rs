@@ -10,11 +10,11 @@ use glam::Vec3;
 
 use super::config::{CharacterShape, ConfigError, ControllerConfig};
 use super::ground::{Ground, GroundState};
+use super::ids::TriggerList;
 use super::slide::Slide;
 use super::step::{StepRules, step_slide};
 use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
 use super::tracer::{Offset, Tracer};
-use super::triggers::TriggerList;
 use super::unstuck::UnstuckTable;
 use super::{ground, slide};
 use crate::compiled::MaterialId;

@@ -5,9 +5,11 @@
 //! Takes a [`Tracer`] for the world (a map, a map with movers) and one [`MoveInput`] per
 //! character per tick; gives each character's [`CrowdOutcome`]. One tick:
 //! 1. characters that overlap another (spawned or teleported into each other) are reported,
-//!    and each is moved to the nearest free spot a sweep reaches (never through a wall or
-//!    another character), the lower id staying; a pair no free spot separates passes
-//!    through each other until it parts, and is reported every tick;
+//!    and each is moved to the nearest free spot reachable through the world by sweeps (a
+//!    flood over open floor, never through a wall), the lower id staying; a pair no free
+//!    spot separates passes through each other until it parts, and is reported every tick.
+//!    Only characters the game changed since the last tick, or that ended it overlapping,
+//!    are checked: the others cannot overlap anyone;
 //! 2. in increasing id order, each character steps against the world and the others where
 //!    they stand now ([`WorldWithBodies`] over a grid broadphase, so the cost grows with the
 //!    characters near each one, not the crowd);
@@ -22,7 +24,7 @@
 
 use glam::Vec3;
 
-use super::bodies::{Bodies, CharacterIds, WorldWithBodies, horizontal_reach};
+use super::bodies::{Bodies, CharacterIds, Near, NearWorld, WorldWithBodies, horizontal_reach};
 use super::character::CharacterController;
 use super::ride::Ride;
 use super::tick::{MoveInput, MoveMode, MoveOutcome};
@@ -30,9 +32,16 @@ use super::tracer::Tracer;
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{ModelPlacement, TraceShape};
 
-/// How far, in rings of the grid of candidate spots, separation looks for a free spot:
-/// 4 rings hold 80 spots, room for a crowd spawned on one point.
-const SEPARATION_RINGS: i32 = 4;
+/// How many grid spots separation's flood visits before it gives up: room for a crowd of
+/// a few hundred spawned on one point, round corners and along corridors.
+const MAX_SEPARATION_SPOTS: usize = 1024;
+
+/// The flood's steps between neighbouring spots, on the grid of the separation spacing:
+/// across the floor, and down (a spawn over a shaft). Never up: a spot above a crowd would
+/// stack a character on a head, and take the room the one below needs to step out of its
+/// floor.
+const FLOOD_STEPS: [(i32, i32, i32); 5] =
+    [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, -1)];
 
 /// What separates two characters beyond touching, in units: twice the stop distance, so
 /// the first sweep after it starts clear of the stop distance.
@@ -106,8 +115,13 @@ struct Member {
     id: u32,
     controller: CharacterController,
     outcome: CrowdOutcome,
-    /// The characters it overlapped after separation, passed through this tick.
-    ghosts: CharacterIds,
+    /// The characters it overlapped after separation, passed through this tick (all of
+    /// them; the buffer keeps its capacity between ticks).
+    ghosts: Vec<u32>,
+    /// It may overlap another: the game changed it since the last tick (`insert`,
+    /// `update`), or it ended the last tick overlapping. Only such characters are checked
+    /// when a tick begins: the others cannot overlap anyone, since every move is a sweep.
+    watch: bool,
 }
 
 /// Whether a character in `mode` is met by others (and meets them): walking and frozen
@@ -147,24 +161,22 @@ pub struct Crowd {
     members: Vec<Member>,
     bodies: Bodies,
     config: CrowdConfig,
-    /// The grid of candidate spots for separation, nearest first, in units of a spacing.
-    spots: Vec<(i32, i32)>,
+    /// Separation's flood: the grid spots reached, and where (buffers kept between ticks).
+    flood: Vec<((i32, i32, i32), Vec3)>,
+    /// The bodies near the character stepping (a buffer kept between ticks).
+    near: Near,
 }
 
 impl Crowd {
     /// An empty crowd.
     #[must_use]
     pub fn new(config: CrowdConfig) -> Crowd {
-        let mut spots: Vec<(i32, i32)> = (-SEPARATION_RINGS..=SEPARATION_RINGS)
-            .flat_map(|y| (-SEPARATION_RINGS..=SEPARATION_RINGS).map(move |x| (x, y)))
-            .filter(|&s| s != (0, 0))
-            .collect();
-        spots.sort_by_key(|&(x, y)| (x * x + y * y, y, x));
         Crowd {
             members: Vec::new(),
             bodies: Bodies::new(),
             config,
-            spots,
+            flood: Vec::new(),
+            near: Near::default(),
         }
     }
 
@@ -203,7 +215,8 @@ impl Crowd {
             id,
             controller,
             outcome: CrowdOutcome::default(),
-            ghosts: CharacterIds::default(),
+            ghosts: Vec::new(),
+            watch: true,
         };
         let old = match self.members.binary_search_by_key(&id, |m| m.id) {
             Ok(i) => Some(std::mem::replace(&mut self.members[i], member).controller),
@@ -238,6 +251,7 @@ impl Crowd {
     ) -> Option<R> {
         let i = self.index(id)?;
         let result = f(&mut self.members[i].controller);
+        self.members[i].watch = true;
         self.sync(id);
         Some(result)
     }
@@ -294,7 +308,7 @@ impl Crowd {
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, mut input: impl FnMut(u32) -> MoveInput) {
         for m in &mut self.members {
             m.outcome = CrowdOutcome::default();
-            m.ghosts = CharacterIds::default();
+            m.ghosts.clear();
         }
         if self.config.collide {
             self.separate(world);
@@ -302,7 +316,10 @@ impl Crowd {
         let push = self.config.push.map(|share| share.clamp(0.0, 1.0));
         for i in 0..self.members.len() {
             let Crowd {
-                members, bodies, ..
+                members,
+                bodies,
+                near,
+                ..
             } = self;
             let member = &mut members[i];
             let id = member.id;
@@ -310,11 +327,15 @@ impl Crowd {
             let input = input(id);
             let solid = is_solid(member.controller.mode());
             member.outcome.tick = if self.config.collide && solid {
-                let world = WorldWithBodies {
-                    world,
-                    bodies,
-                    mover: Some(id),
-                    ghosts: member.ghosts.as_slice(),
+                near.gather(bodies, tick_reach(&member.controller));
+                let world = NearWorld {
+                    view: WorldWithBodies {
+                        world,
+                        bodies,
+                        mover: Some(id),
+                        ghosts: &member.ghosts,
+                    },
+                    near,
                 };
                 member.controller.step(&world, &input)
             } else {
@@ -327,17 +348,15 @@ impl Crowd {
             }
         }
         if self.config.collide {
-            for i in 0..self.members.len() {
-                let m = &self.members[i];
-                if !is_solid(m.controller.mode()) {
-                    continue;
-                }
-                let still = self.bodies.overlapping(
-                    m.controller.shape(),
-                    m.controller.shape_center(),
-                    Some(m.id),
-                );
-                self.members[i].outcome.overlapping = still;
+            // Only characters with ghosts can end overlapping anyone.
+            for m in &mut self.members {
+                let c = &m.controller;
+                m.watch = !m.ghosts.is_empty() && is_solid(c.mode()) && {
+                    m.outcome.overlapping =
+                        self.bodies
+                            .overlapping(c.shape(), c.shape_center(), Some(m.id));
+                    !m.outcome.overlapping.is_empty()
+                };
             }
         }
     }
@@ -347,14 +366,21 @@ impl Crowd {
     fn separate<T: Tracer + ?Sized>(&mut self, world: &T) {
         for i in 0..self.members.len() {
             let c = &self.members[i].controller;
-            if !is_solid(c.mode()) {
+            if !self.members[i].watch || !is_solid(c.mode()) {
                 continue;
             }
             let id = self.members[i].id;
             let overlapped = self
                 .bodies
                 .overlapping(c.shape(), c.shape_center(), Some(id));
-            self.members[i].outcome.overlapped = overlapped;
+            self.members[i].outcome.overlapped =
+                self.members[i].outcome.overlapped.union(&overlapped);
+            // Both of a pair report it, watched or not.
+            for &other in overlapped.as_slice() {
+                if let Some(j) = self.index(other) {
+                    self.members[j].outcome.overlapped.insert(id);
+                }
+            }
         }
         for i in 0..self.members.len() {
             let id = self.members[i].id;
@@ -366,7 +392,7 @@ impl Crowd {
                 .bodies
                 .overlapping(c.shape(), c.shape_center(), Some(id));
             if now.as_slice().iter().any(|&other| other < id)
-                && let Some(moved) = self.free_spot(world, i, now.as_slice())
+                && let Some(moved) = self.free_spot(world, i, now)
             {
                 let center = self.members[i].controller.shape_center();
                 self.members[i].controller.nudge(moved - center);
@@ -374,26 +400,39 @@ impl Crowd {
                 self.sync(id);
             }
         }
-        for i in 0..self.members.len() {
-            let c = &self.members[i].controller;
-            if self.members[i].outcome.overlapped.is_empty() || !is_solid(c.mode()) {
+        for member in &mut self.members {
+            let c = &member.controller;
+            if member.outcome.overlapped.is_empty() || !is_solid(c.mode()) {
                 continue;
             }
-            let ghosts =
-                self.bodies
-                    .overlapping(c.shape(), c.shape_center(), Some(self.members[i].id));
-            self.members[i].ghosts = ghosts;
+            let ghosts = &mut member.ghosts;
+            self.bodies.for_each_overlapping(
+                c.shape(),
+                c.shape_center(),
+                Some(member.id),
+                |other| {
+                    ghosts.push(other);
+                },
+            );
         }
     }
 
-    /// The nearest free centre for member `i` that a sweep through the world from where it
-    /// stands reaches (passing through the other characters, but ending clear of them):
-    /// first straight away from each partner it overlaps, then the grid of spots ring by
-    /// ring.
-    fn free_spot<T: Tracer + ?Sized>(&self, world: &T, i: usize, partners: &[u32]) -> Option<Vec3> {
+    /// The nearest free centre for member `i`, reached through the world from where it
+    /// stands (passing through the other characters, but ending clear of them): first
+    /// straight away from each partner it overlaps, then a flood over a grid of spots one
+    /// character apart, breadth first, each reached from its neighbour by a sweep (or a
+    /// step up, across and down), so the spot found is the nearest by way of open floor
+    /// and no wall is ever crossed.
+    fn free_spot<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        i: usize,
+        partners: CharacterIds,
+    ) -> Option<Vec3> {
         let member = &self.members[i];
         let c = &member.controller;
         let (shape, center) = (c.shape(), c.shape_center());
+        let step = c.config().step_height;
         let own = crate::trace::Upright::of(shape);
         let own_center = center + own.center;
         let strict = WorldWithBodies {
@@ -402,16 +441,27 @@ impl Crowd {
             mover: Some(member.id),
             ghosts: &[],
         };
-        let away = partners.iter().filter_map(|&p| {
-            let (parts, at) = self.bodies.parts(p)?;
-            let from = at + parts.center;
-            let dir = (own_center - from).truncate().try_normalize()?;
+        // Sweeps leave from a spot free of the world (a spawn point touching its floor is
+        // not), found as the tick's own recovery would find it.
+        let from = if world.overlaps(shape, center) {
+            c.unstuck_toward(world, Vec3::ZERO)?
+        } else {
+            center
+        };
+        let free = |p: Vec3| !strict.overlaps(shape, p);
+        for &p in partners.as_slice() {
+            let Some((parts, at)) = self.bodies.parts(p) else {
+                continue;
+            };
+            let delta = (own_center - (at + parts.center)).truncate();
+            let Some(dir) = delta.try_normalize() else {
+                continue;
+            };
             // Far enough along `dir` that the two bounds no longer meet horizontally.
             let (own_low, own_high) = own.bounds();
             let (other_low, other_high) = parts.bounds();
             let half = ((own_high - own_low) + (other_high - other_low)).truncate() * 0.5
                 + glam::Vec2::splat(SEPARATION_MARGIN);
-            let delta = (own_center - from).truncate();
             let along = |axis: usize| {
                 let d = dir[axis];
                 (d != 0.0).then(|| (half[axis] - delta[axis] * d.signum()) / d.abs())
@@ -420,25 +470,51 @@ impl Crowd {
                 .into_iter()
                 .flatten()
                 .fold(f32::INFINITY, f32::min);
-            t.is_finite().then(|| center + dir.extend(0.0) * t.max(0.0))
-        });
-        let spacing = horizontal_reach(&own) + self.bodies.reach() + SEPARATION_MARGIN;
-        let grid = self
-            .spots
-            .iter()
-            .map(|&(x, y)| center + Vec3::new(x as f32, y as f32, 0.0) * spacing);
-        // Sweeps leave from a spot free of the world (a spawn point touching its floor is
-        // not), found as the tick's own recovery would find it.
-        let from = if world.overlaps(shape, center) {
-            c.unstuck_toward(world, Vec3::ZERO)?
-        } else {
-            center
-        };
-        let lift = from - center;
-        away.chain(grid).find_map(|target| {
-            let sweep = world.trace(shape, from, target + lift);
-            (!sweep.all_solid && !strict.overlaps(shape, sweep.end)).then_some(sweep.end)
-        })
+            if !t.is_finite() {
+                continue;
+            }
+            let sweep = world.trace(shape, from, from + dir.extend(0.0) * t.max(0.0));
+            if !sweep.all_solid && free(sweep.end) {
+                return Some(sweep.end);
+            }
+        }
+        let (reach_xy, reach_z) = self.bodies.reach();
+        let (own_low, own_high) = own.bounds();
+        let spacing = Vec3::new(
+            horizontal_reach(&own) + reach_xy,
+            horizontal_reach(&own) + reach_xy,
+            0.5 * (own_high.z - own_low.z) + reach_z,
+        ) + Vec3::splat(SEPARATION_MARGIN);
+        let flood = &mut self.flood;
+        flood.clear();
+        flood.push(((0, 0, 0), from));
+        let mut head = 0;
+        while head < flood.len() && flood.len() < MAX_SEPARATION_SPOTS {
+            let (cell, at) = flood[head];
+            head += 1;
+            for (dx, dy, dz) in FLOOD_STEPS {
+                let next = (cell.0 + dx, cell.1 + dy, cell.2 + dz);
+                if flood.iter().any(|(seen, _)| *seen == next) {
+                    continue;
+                }
+                let spot = if dz == 0 {
+                    let offset = Vec3::new(next.0 as f32, next.1 as f32, 0.0) * spacing;
+                    reach(world, shape, at, (from + offset).with_z(at.z), step)
+                } else {
+                    let target = at + Vec3::Z * (dz as f32 * spacing.z);
+                    let sweep = world.trace(shape, at, target);
+                    (!sweep.hit()).then_some(target)
+                };
+                let Some(spot) = spot else {
+                    continue;
+                };
+                if free(spot) {
+                    return Some(spot);
+                }
+                flood.push((next, spot));
+            }
+        }
+        None
     }
 
     /// Gives the characters member `i` walked into a share of its speed into them.
@@ -542,7 +618,7 @@ impl Crowd {
                 world,
                 bodies,
                 mover: Some(id),
-                ghosts: member.ghosts.as_slice(),
+                ghosts: &member.ghosts,
             };
             let ride = member
                 .controller
@@ -565,4 +641,45 @@ impl Crowd {
         }
         MoverPush::Moved { carried, pushed }
     }
+}
+
+/// Where `shape` gets going from `from` to `target` (level with it): straight across, or up
+/// a step, across and back down onto the floor; `None` when a wall is in the way.
+fn reach<T: Tracer + ?Sized>(
+    world: &T,
+    shape: &TraceShape,
+    from: Vec3,
+    target: Vec3,
+    step: f32,
+) -> Option<Vec3> {
+    let across = world.trace(shape, from, target);
+    if !across.hit() {
+        return Some(target);
+    }
+    let up = world.trace(shape, from, from + Vec3::Z * step);
+    if up.all_solid {
+        return None;
+    }
+    let raised = up.end - from;
+    let over = world.trace(shape, up.end, target + raised);
+    if over.hit() {
+        return None;
+    }
+    let down = world.trace(shape, over.end, over.end - raised * 2.0);
+    (!down.all_solid).then_some(down.end)
+}
+
+/// How far beyond its shape and its travel at its current speed a character's sweeps
+/// usually reach in one tick, in units: a step up or the snap down, plus a few units of
+/// acceleration and probes. Only a bound that saves grid lookups, never one results depend
+/// on: a sweep beyond it asks the grid.
+const TICK_REACH_SLACK: f32 = 8.0;
+
+/// The box a character's sweeps of the coming tick are expected to stay in.
+fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
+    let (low, high) = c.shape().bounds();
+    let center = c.shape_center();
+    let travel = c.velocity().abs() * c.config().tick;
+    let grow = travel + Vec3::splat(c.config().step_height + TICK_REACH_SLACK);
+    (center + low - grow, center + high + grow)
 }

@@ -1,5 +1,6 @@
 //! [`IdSet`]: a small sorted set of indices or ids with a fixed capacity, what a tick reports
-//! trigger models and characters in.
+//! trigger models and characters in; [`TriggerList`] and [`TriggerReport`], the triggers of
+//! one tick.
 //!
 //! Takes `u32` values; gives them in increasing order, each once, at most `N` (a full set
 //! keeps its lowest values). Guarantees: no allocation; the same values give the same set
@@ -129,6 +130,27 @@ impl<const N: usize> IdSet<N> {
         }
         out
     }
+}
+
+/// Most trigger models one list holds (a character inside more at once keeps the lowest
+/// indices): Quake 3's `G_TouchTriggers` gathers at most `MAX_GENTITIES` but a player box
+/// overlaps a handful.
+pub const MAX_TRIGGERS: usize = 16;
+
+/// A set of trigger model indices, in increasing order, at most [`MAX_TRIGGERS`].
+pub type TriggerList = IdSet<MAX_TRIGGERS>;
+
+/// The trigger models of one tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TriggerReport {
+    /// Touched on the way from the tick's start to its end (Quake 3 calls `touch` for
+    /// these every frame), including those the character ends in.
+    pub touched: TriggerList,
+    /// Touched this tick and not in at the end of the last one (Source `StartTouch`).
+    pub entered: TriggerList,
+    /// In at the end of the last tick or touched this tick, and not in at the end of this
+    /// one (Source `EndTouch`): a trigger crossed within the tick is entered and left.
+    pub left: TriggerList,
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@
 
 use glam::{Mat3, Vec3};
 
+use super::ids::TriggerList;
 use super::tracer::Tracer;
-use super::triggers::TriggerList;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
 use crate::trace::{ModelPlacement, Trace, TraceShape};

@@ -12,7 +12,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::ground::Ground;
-use super::triggers::{TriggerList, TriggerReport};
+use super::ids::{TriggerList, TriggerReport};
 use crate::compiled::MaterialId;
 use crate::compiled::Plane;
 use crate::contents::Contents;

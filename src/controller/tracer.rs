@@ -7,7 +7,7 @@
 
 use glam::Vec3;
 
-use super::triggers::TriggerList;
+use super::ids::TriggerList;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
 use crate::trace::{Trace, TraceShape};

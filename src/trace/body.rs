@@ -98,6 +98,32 @@ impl Sum {
     }
 }
 
+/// Whether the segment `q0 .. q0 + motion` stays out of the sum's bounding box grown by the
+/// stop distance: then it never comes within the stop distance of the sum (a cheap test
+/// before the exact one, with no square root).
+fn misses_box(sum: &Sum, q0: DVec3, motion: DVec3) -> bool {
+    let stop = f64::from(SURFACE_CLIP_EPSILON);
+    let round = sum.disk + sum.ball + stop;
+    let half = sum.half + DVec3::new(round, round, sum.ball + stop);
+    let (mut enter, mut leave) = (0.0f64, 1.0f64);
+    for axis in 0..3 {
+        let (p, d, h) = (q0[axis], motion[axis], half[axis]);
+        if d == 0.0 {
+            if p.abs() > h {
+                return true;
+            }
+            continue;
+        }
+        let (a, b) = ((-h - p) / d, (h - p) / d);
+        enter = enter.max(a.min(b));
+        leave = leave.min(a.max(b));
+        if enter > leave {
+            return true;
+        }
+    }
+    false
+}
+
 /// Sweeps `shape` (whose parts are `mover`) from `start` to `end` against `other` whose
 /// reference point is at `other_at`.
 pub(crate) fn trace_upright(
@@ -119,6 +145,9 @@ pub(crate) fn trace_upright(
     let other_centre = other_at.as_dvec3() + other.center.as_dvec3();
     let q0 = centre(start) - other_centre;
     let motion = end.as_dvec3() - start.as_dvec3();
+    if misses_box(&sum, q0, motion) {
+        return Trace::miss(end);
+    }
     let (d0, n0) = sum.core_distance(q0);
     if d0 <= sum.ball {
         // Starting inside (touching counts): not stopped unless it ends inside too.

@@ -246,6 +246,36 @@ fn s77_spawned_overlapping_are_reported_and_separated_never_through_a_wall() {
     }
 }
 
+#[test]
+fn a_crowd_spawned_on_one_point_spreads_over_the_floor_within_its_room() {
+    // box_room.map is 512 square inside: 64 characters created on its one start are all
+    // separated on the first tick, on the floor, inside the room, none in another.
+    let map = world("box_room");
+    let spawn = map.player_spawns().next().unwrap();
+    let mut crowd = Crowd::new(CrowdConfig::default());
+    for id in 0..64 {
+        crowd.insert(
+            id,
+            CharacterController::new(ControllerConfig::default(), spawn).unwrap(),
+        );
+    }
+    crowd.step(map, |_| MoveInput::default());
+    assert_eq!(crowd.overlapping_pairs(), 0);
+    let mut moved = 0;
+    for (id, c, outcome) in crowd.iter() {
+        assert!(outcome.overlapping.is_empty(), "{id}");
+        assert!(!c.overlaps(map), "{id}");
+        let p = c.position();
+        assert!(
+            p.x.abs() < 256.0 - 15.0 && p.y.abs() < 256.0 - 15.0,
+            "{id} at {p}"
+        );
+        assert!((feet(c).z).abs() < 1.0, "{id} off the floor at {p}");
+        moved += usize::from(outcome.separated.is_some());
+    }
+    assert_eq!(moved, 63, "all but the lowest id moved");
+}
+
 /// Seeded inputs for character `id` at `tick`: a wish held for 40 ticks, jumps now and then.
 fn seeded_input(seed: u64, id: u32, tick: usize) -> MoveInput {
     let mut rng = crate::support::Pcg32::new(seed ^ u64::from(id) << 32 ^ (tick / 40) as u64);

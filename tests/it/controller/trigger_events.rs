@@ -125,7 +125,7 @@ fn s87_teleport_chain() {
     // Teleporter A (x -640..-576) leads to `a` at (0, 384), inside teleporter B, which leads
     // to `b` at (640, 384) facing -x.
     let map = world("trigger_room");
-    let level = Level::of(map, Game::Quake, 800.0);
+    let level = Level::of(map, Game::Quake, &ControllerConfig::default());
     let teleporters: Vec<usize> = map
         .find_entities("trigger_teleport")
         .filter_map(|e| e.model())
@@ -161,7 +161,7 @@ fn s87_teleport_chain() {
 #[test]
 fn s88_fat_jump_pad_and_aim() {
     let map = world("trigger_room");
-    let level = Level::of(map, Game::Quake, 800.0);
+    let level = Level::of(map, Game::Quake, &ControllerConfig::default());
     let pads: Vec<usize> = map
         .find_entities("trigger_push")
         .filter_map(|e| e.model())
