@@ -728,7 +728,68 @@ def patch_arch():
     write_map("patch_arch.map", w, ents, game="Quake 3", fmt="Quake3 (Valve)")
 
 
+# ------------------------------------------------- multiplayer maps (issue 17)
+def crusher():
+    """Movers that crush and push: a func_plat 128 square and 16 tall on the floor (top z 16)
+    under a ceiling block whose underside is 104 above the plat's top, so a character riding
+    it up 10 a move is carried four times and blocked the fifth (54 < 56); and a func_door
+    slab, x 128..144, that a game slides +x towards a wall whose face is x = 240."""
+    x0, y0, x1, y1, h = -512, -256, 512, 256, 256
+    fl, ce, walls = room(x0, y0, x1, y1, h)
+    world = [fl, ce] + walls
+    world.append(box(-128, -128, 120, 128, 128, 136))  # the low ceiling over the plat
+    world.append(box(240, -128, 0, 256, 128, 192))  # the wall the door pushes towards
+    ents = [
+        start(-384, 0),
+        start(-384, 160, cls="info_player_deathmatch"),
+        start(-384, -160, cls="info_player_deathmatch"),
+        start(384, 160, cls="info_player_deathmatch"),
+        ([("classname", "func_plat")], [box(-64, -64, 0, 64, 64, 16)]),
+        ([("classname", "func_door"), ("angle", "0")], [box(128, -64, 0, 144, 64, 128)]),
+    ]
+    write_map("crusher.map", world, ents)
+
+
+def trigger_room():
+    """Quake 3's movement triggers in one room: a teleporter whose destination stands in a
+    second teleporter (a chain), a thin jump pad and a fat one (trigger_push aimed at a
+    target_position 256 above the pad's centre), and a thin trigger_multiple slab."""
+    x0, y0, x1, y1, h = -1024, -512, 1024, 512, 512
+    fl, ce, walls = room(x0, y0, x1, y1, h)
+
+    def point(cls, name, origin, *extra):
+        return ([("classname", cls), ("targetname", name), ("origin", origin)] + list(extra), [])
+
+    def trigger(cls, brush, *extra):
+        return ([("classname", cls)] + list(extra), [brush])
+
+    ents = [
+        start(-896, 0),
+        start(-896, 256, cls="info_player_deathmatch"),
+        start(-896, -256, cls="info_player_deathmatch"),
+        start(896, 256, cls="info_player_deathmatch"),
+        start(896, -256, cls="info_player_deathmatch"),
+        # Teleporter A, centred on (-608, 0), to `a` at (0, 384) facing +x, which stands in
+        # teleporter B, to `b` at (640, 384) facing -x.
+        trigger("trigger_teleport", box(-640, -32, 0, -576, 32, 64, tex="trigger"), ("target", "a")),
+        point("misc_teleporter_dest", "a", "0 384 24", ("angle", "0")),
+        trigger("trigger_teleport", box(-32, 352, 0, 32, 416, 64, tex="trigger"), ("target", "b")),
+        point("misc_teleporter_dest", "b", "640 384 24", ("angle", "180")),
+        # Thin pad, centre (256, -256, 8), aimed 512 along +x and 256 up: (640, 0, 640).
+        trigger("trigger_push", box(224, -288, 0, 288, -224, 16, tex="trigger"), ("target", "pad")),
+        point("target_position", "pad", "768 -256 264"),
+        # Fat pad, 64 tall, centre (-320, -256, 32), aimed straight up 256.
+        trigger("trigger_push", box(-352, -288, 0, -288, -224, 64, tex="trigger"), ("target", "fat")),
+        point("target_position", "fat", "-320 -256 288"),
+        # A slab 8 thick across x 500..508.
+        trigger("trigger_multiple", box(500, 96, 0, 508, 224, 128, tex="trigger")),
+    ]
+    write_map("trigger_room.map", [fl, ce] + walls, ents)
+
+
 if __name__ == "__main__":
+    crusher()
+    trigger_room()
     movement()
     arena()
     stairs()

@@ -66,6 +66,11 @@ impl Contents {
     pub const DONOTENTER: Contents = Contents(0x20_0000);
     /// Blocks bots only (Quake 3 `CONTENTS_BOTCLIP`).
     pub const BOTCLIP: Contents = Contents(0x40_0000);
+    /// Another character (Quake 3 `CONTENTS_BODY`, Quake 2 `CONTENTS_MONSTER`): what a sweep
+    /// reports when it meets a character of a crowd
+    /// ([`WorldWithBodies`](crate::controller::WorldWithBodies)). No mask names it:
+    /// characters block each other through that tracer, never through the map.
+    pub const BODY: Contents = Contents(0x200_0000);
     /// A rotation pivot brush (Quake 2/3 `CONTENTS_ORIGIN`); the compiler keeps these out of
     /// collision.
     pub const ORIGIN: Contents = Contents(0x100_0000);
@@ -83,7 +88,7 @@ impl Contents {
     pub const TRIGGER: Contents = Contents(0x4000_0000);
 
     /// Every named bit with its name, in bit order.
-    pub const NAMED: [(&'static str, Contents); 22] = [
+    pub const NAMED: [(&'static str, Contents); 23] = [
         ("solid", Self::SOLID),
         ("window", Self::WINDOW),
         ("aux", Self::AUX),
@@ -101,6 +106,7 @@ impl Contents {
         ("donotenter", Self::DONOTENTER),
         ("botclip", Self::BOTCLIP),
         ("origin", Self::ORIGIN),
+        ("body", Self::BODY),
         ("detail", Self::DETAIL),
         ("translucent", Self::TRANSLUCENT),
         ("ladder", Self::LADDER),

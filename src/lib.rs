@@ -45,7 +45,9 @@
 //! - [`trace`]: sweeps of points, spheres, upright cylinders and capsules, boxes and convex
 //!   hulls ([`TraceShape`]), first impact, never inside solid ([`Trace`]).
 //! - [`controller`]: [`CharacterController`], Quake 3 movement on top of the sweeps,
-//!   deterministic to the bit.
+//!   deterministic to the bit, its state serializable ([`CharacterState`]); [`Crowd`], many
+//!   characters that block each other, and movers that carry, push or report who blocks
+//!   them.
 //! - `view` (feature `view`): a top-down drawing of a world and its sweeps into a pixmap.
 //!
 //! # Features
@@ -119,8 +121,9 @@ pub use compile::{
 pub use compiled::{CompiledMap, Entity, LoadError, MaterialId, Model, ModelKind, WorldSummary};
 pub use contents::Contents;
 pub use controller::{
-    CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig, Ground,
-    GroundState, MoveInput, MoveOutcome, Touch, Tracer, WorldWithMovers,
+    Bodies, CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig,
+    Crowd, CrowdConfig, CrowdOutcome, Ground, GroundState, MoveInput, MoveOutcome, MoverPush, Ride,
+    Touch, Tracer, TriggerReport, WorldWithBodies, WorldWithMovers,
 };
 pub use game::{
     CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind, RuleList,

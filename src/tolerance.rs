@@ -383,6 +383,16 @@ pub const ADVANCE_TOLERANCE: f32 = 1.0 / 1024.0;
 /// grazing pass); bisection then finds the contact or the miss.
 pub const MAX_ADVANCE_STEPS: usize = 32;
 
+/// A sweep against another character's shape stops once its distance is within this of the
+/// stop distance, in units (f64): far below the stop distance, so the end stays clear of
+/// the other shape, and far above f64 rounding at map coordinates.
+pub const BODY_CONTACT_TOLERANCE: f64 = 1e-6;
+
+/// Most Newton steps of a sweep against another character's shape. Each step lands before
+/// the contact (the distance is convex in time), so a search cut short stops early, never
+/// inside; straight contacts take one step, corners a few.
+pub const MAX_BODY_STEPS: usize = 32;
+
 /// What a refined contact's direction from the brush to the shape may be off by through
 /// rounding alone, as the sine of the angle (unitless): the Newton steps of the contact
 /// search divide by the distance's slope along the sweep, and count it this much steeper
@@ -530,3 +540,4 @@ const _: () = assert!(DEFAULT_PATCH_TOLERANCE <= MAX_PATCH_TOLERANCE);
 const _: () = assert!(PATCH_WELD_EPSILON < MIN_PATCH_TOLERANCE);
 const _: () = assert!(PATCH_PLANAR_EPSILON < PATCH_WELD_EPSILON);
 const _: () = assert!(PATCH_THICKNESS > MIN_EDGE_LENGTH);
+const _: () = assert!(BODY_CONTACT_TOLERANCE * 1024.0 < SURFACE_CLIP_EPSILON as f64);

@@ -1,12 +1,13 @@
-//! FPS movement on a real level: many seeded bots run the character controller through a
-//! compiled `.map`, and the run is checked for the failures players notice.
+//! FPS movement on a real level: many seeded bots run the character controller together
+//! through a compiled `.map`, colliding with each other and playing the level's triggers,
+//! and the run is checked for the failures players notice.
 //!
 //! Takes a `.map` path and the soak parameters; gives one JSON object (with `--json`) or a
 //! short report. `--headless` is the soak mode (`soak.rs`):
 //!
 //! ```text
 //! cargo run --release --example fps_movement -- --headless --map M.map --bots N --ticks T --seed S --json
-//! {"map":"...","bots":N,"ticks":T,"moves":N,"inside_solid":N,"fell_out":N,"stuck":N,"deaths":N,"ns_per_move_median":x}
+//! {"map":"...","bots":N,"ticks":T,"moves":N,"inside_solid":N,"overlapping":N,"fell_out":N,"stuck":N,"deaths":N,"teleports":N,"jumppad_launches":N,"ns_per_move_median":x}
 //! ```
 //!
 //! - The map is compiled in memory, as `bspc compile` would with the same `--game GAME`
@@ -14,25 +15,34 @@
 //!   DIR` (repeatable: Quake 3 shader script folders, first definition wins); bots spawn at
 //!   its `info_player_start` and `info_player_deathmatch` origins in turn (a map with
 //!   neither is refused: exit 2).
-//! - Each bot holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps or
-//!   crouches; the bots do not collide with each other.
-//! - `inside_solid` counts ticks that end with a bot's shape overlapping solid; `fell_out`
-//!   counts bots that end below the world's bounds; `stuck` counts 1-second windows in which
-//!   a bot's wish stayed the same, a 16-unit sweep of its shape along the wish from where it
-//!   stood was free, and it moved less than 1 unit.
-//! - `deaths` counts the ticks that end with a bot touching a deadly `trigger_hurt` (one on
-//!   at the start that does not heal, read by the map's game: `soak.rs` has the rule); the
-//!   bot respawns at the next spawn point. So `fell_out` counts only falls below the world
-//!   no hurt volume caught.
-//! - `ns_per_move_median` is the median wall time of one controller tick (the death check
-//!   after it is timed apart: the report's "median death check").
+//! - The bots are one crowd: they block each other (`--no-collide`: each moves as if
+//!   alone). Each holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps
+//!   or crouches.
+//! - `inside_solid` counts ticks that end with a bot's shape overlapping solid;
+//!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
+//!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
+//!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
+//!   along the wish from where it stood was free (of the map and the other bots), and it
+//!   moved less than 1 unit.
+//! - The level's triggers play as Quake 3 plays them (`game.rs`), on the triggers each
+//!   tick's outcome lists as touched: `deaths` counts bots killed by a deadly
+//!   `trigger_hurt` (on at the start and not healing, by the map's game's rule), each then
+//!   respawning at the next free spawn point; `teleports` counts teleports taken (the
+//!   destination's occupant is telefragged and respawns); `jumppad_launches` counts jump
+//!   pads entered (the pad sets the velocity every tick it is touched). So `fell_out` counts
+//!   only falls below the world no hurt volume caught.
+//! - `ns_per_move_median` is the median over the ticks of the crowd's tick wall time divided
+//!   by the bots (the trigger play after it is timed apart: the report's "median trigger
+//!   play").
 //!
-//! Same seed, same map: the same counts (the controller is deterministic; timings differ).
-//! Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
+//! Same seed, same map: the same counts (the controller and the crowd are deterministic;
+//! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
 //!
-//! `--headless --map M.map --replay IN.jsonl --ticks-out OUT.jsonl [--config C.toml]` runs
-//! the replay contract instead (`replay.rs`): one character driven by recorded inputs, one
-//! JSON line per tick.
+//! `--headless --map M.map --replay IN.jsonl --ticks-out OUT.jsonl [--config C.toml]
+//! [--state-in FILE] [--state-out FILE]` runs the replay contract instead (`replay.rs`):
+//! one character driven by recorded inputs, one JSON line per tick; `--state-out` writes the
+//! serialized state after the last tick, `--state-in` starts from one (`IN.jsonl` then holds
+//! only tick lines), and a run cut in two that way equals the whole run bit for bit.
 //!
 //! Without `--headless` (needs the `viewer` feature): the interactive mode (the map compiled
 //! with `--game` and `--shaders` too; `trigger_hurt` does nothing there),
@@ -41,6 +51,7 @@
 //! the viewer's mouse and keys work too. `--frames N` exits 0 after N frames; no display or
 //! GPU adapter exits 2 with a message.
 
+mod game;
 mod replay;
 mod soak;
 
@@ -103,6 +114,15 @@ struct Args {
     /// Replay mode: where the per-tick output lines go.
     #[arg(long, value_name = "OUT.jsonl", requires = "replay")]
     ticks_out: Option<PathBuf>,
+    /// Replay mode: write the serialized state after the last tick to this file.
+    #[arg(long, value_name = "FILE", requires = "replay")]
+    state_out: Option<PathBuf>,
+    /// Replay mode: start from this saved state (`IN.jsonl` then holds only tick lines).
+    #[arg(long, value_name = "FILE", requires = "replay")]
+    state_in: Option<PathBuf>,
+    /// Soak mode: the bots move as if alone instead of blocking each other.
+    #[arg(long)]
+    no_collide: bool,
     /// Interactive mode: exit 0 after this many frames.
     #[arg(long)]
     frames: Option<u64>,
@@ -157,9 +177,24 @@ fn run(args: &Args) -> Result<(), String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         let text =
             std::fs::read_to_string(input).map_err(|e| format!("{}: {e}", input.display()))?;
-        let lines = replay::replay(&bytes, &compile_options(args), load_config(args)?, &text)
-            .map_err(|e| format!("{}: {e}", input.display()))?;
-        return std::fs::write(output, lines).map_err(|e| format!("{}: {e}", output.display()));
+        let state = match &args.state_in {
+            Some(file) => Some(
+                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?,
+            ),
+            None => None,
+        };
+        let run = replay::replay(
+            &bytes,
+            &compile_options(args),
+            load_config(args)?,
+            &text,
+            state.as_deref(),
+        )
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+        if let Some(file) = &args.state_out {
+            std::fs::write(file, &run.state).map_err(|e| format!("{}: {e}", file.display()))?;
+        }
+        return std::fs::write(output, run.lines).map_err(|e| format!("{}: {e}", output.display()));
     }
     let options = SoakOptions {
         bots: args.bots,
@@ -168,6 +203,7 @@ fn run(args: &Args) -> Result<(), String> {
         config: load_config(args)?,
         report: args.report,
         compile: compile_options(args),
+        collide: !args.no_collide,
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let summary = soak(&bytes, &options).map_err(|e| format!("{path}: {e}"))?;
@@ -181,13 +217,25 @@ fn run(args: &Args) -> Result<(), String> {
             args.bots, args.ticks
         );
         println!("  spawn points: {}", summary.spawns);
+        let [teleporters, pads, hurts] = summary.triggers;
+        println!(
+            "  triggers played: {teleporters} teleporters, {pads} jump pads, {hurts} deadly hurt volumes"
+        );
         println!("  ticks ending inside solid: {}", summary.inside_solid);
+        println!(
+            "  bot pairs overlapping at a tick's end: {}",
+            summary.overlapping
+        );
         println!("  bots fallen out of the world: {}", summary.fell_out);
         println!("  stuck seconds: {}", summary.stuck);
         println!("  deaths in trigger_hurt: {}", summary.deaths);
-        println!("  median tick: {median} ns");
+        println!(
+            "  teleports: {}; jump pad launches: {}; telefrags: {}",
+            summary.teleports, summary.jumppad_launches, summary.telefrags
+        );
+        println!("  median tick: {median} ns per bot");
         if summary.median_touch_ns > 0 {
-            println!("  median death check: {} ns", summary.median_touch_ns);
+            println!("  median trigger play: {} ns", summary.median_touch_ns);
         }
         let per_bot = summary.travelled / args.bots.max(1) as f32;
         let share = summary.grounded as f32 / moves.max(1) as f32;

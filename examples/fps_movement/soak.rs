@@ -1,38 +1,45 @@
 //! The soak test of `fps_movement --headless`, as a function: many seeded bots run the
-//! character controller through a compiled world, and the run counts the failures players
-//! notice. The example's `main.rs` prints its summary; `tests/it/controller/soak.rs` runs it
-//! in-process on every map.
+//! character controller together through a compiled world, colliding with each other and
+//! playing the level's triggers, and the run counts the failures players notice. The
+//! example's `main.rs` prints its summary; `tests/it/controller/soak.rs` runs it in-process
+//! on every map.
 //!
 //! Takes the map's bytes and [`SoakOptions`]; gives a [`SoakSummary`] or a message. Same
-//! seed, same map: the same counts (the controller is deterministic; timings differ).
-//! - Bots spawn at the map's `info_player_start` and `info_player_deathmatch` origins in
-//!   turn (a map with neither is refused).
+//! seed, same map: the same counts (the controller and the crowd are deterministic; timings
+//! differ).
+//! - Bots are one [`Crowd`], stepped a tick at a time in id order; they block each other
+//!   unless [`SoakOptions::collide`] is off. They spawn at the map's `info_player_start` and
+//!   `info_player_deathmatch` origins in turn (a map with neither is refused); bots spawned
+//!   on one point are separated by the crowd on the first tick.
 //! - Each bot holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps or
-//!   crouches; the bots do not collide with each other.
+//!   crouches.
 //! - The map compiles with [`SoakOptions::compile`] (`--game`, `--shaders`); its game
-//!   (given, else [`Game::detect`]) also decides which `trigger_hurt` volumes kill.
-//! - `inside_solid` counts ticks that end with a bot's shape overlapping solid; `fell_out`
-//!   counts bots that end below the world's bounds; `stuck` counts 1-second windows in which
-//!   a bot's wish stayed the same, a 16-unit sweep of its shape along the wish from where it
-//!   stood was free, and it moved less than 1 unit.
-//! - `deaths` counts ticks that end with a bot's shape touching a deadly `trigger_hurt`
-//!   (exactly, [`CompiledMap::touching_triggers`], Quake 3's `G_TouchTriggers`); the bot then
-//!   respawns at the next spawn point as a new bot, standing still. A hurt volume is deadly
-//!   unless its game's spawnflags leave it off (START_OFF: 1 in Quake 2 and 3, 2 in
-//!   Half-Life, whose NO_CLIENTS, 8, spares players too; Quake has none) or its `dmg` heals
-//!   (negative, in Quake, Quake 2 and Half-Life; Quake 3's `G_Damage` raises any damage to
-//!   at least 1). A missing, zero or unreadable `dmg` is the games' default 5. The touch
-//!   itself is the death, whatever the damage: a bot does not steer out, and every deadly
-//!   volume kills one that stays (5 a tenth of a second empties Quake 3's 100 health in 2 s).
-//!   So `fell_out` is left for falls below the world that no hurt volume caught.
+//!   (given, else [`Game::detect`]) also decides how the triggers play (`game.rs`).
+//! - `inside_solid` counts ticks that end with a bot's shape overlapping the map's solid;
+//!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
+//!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
+//!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
+//!   along the wish from where it stood was free of the map and the other bots, and it moved
+//!   less than 1 unit (a bot that fell below the world is not watched).
+//! - After each tick every bot plays the triggers its tick touched (the outcome's
+//!   [`TriggerReport`](planeshift::controller::TriggerReport)), as Quake 3 does: a deadly
+//!   `trigger_hurt` kills it (`deaths`; it respawns at the next free spawn point as a new
+//!   bot, standing still), a teleporter moves it (`teleports`; whoever stands at the
+//!   destination is telefragged and respawns), a jump pad sets its velocity each tick it
+//!   touches the pad (`jumppad_launches` counts entries). So `fell_out` counts only falls
+//!   below the world no hurt volume caught.
 
 use std::time::Instant;
 
 use glam::Vec3;
 use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::controller::{Activity, CharacterController, ControllerConfig, MoveInput, Tracer};
-use planeshift::{CompiledMap, Entity, Game, MapFile, TraceShape, parse_map};
-use rayon::prelude::*;
+use planeshift::controller::{
+    Activity, CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput, Tracer,
+    WorldWithBodies,
+};
+use planeshift::{CompiledMap, Game, MapFile, parse_map};
+
+use super::game::{Level, TELEPORT_HOLD, Trigger};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -45,11 +52,13 @@ pub struct SoakOptions {
     pub seed: u64,
     /// The controller configuration of every bot.
     pub config: ControllerConfig,
-    /// Print, on stderr, where fallen bots last stood, where stuck seconds happened and
-    /// where bots died.
+    /// Print, on stderr, where fallen bots last stood, where stuck seconds happened, where
+    /// bots died, and ticks that ended inside solid or with bots overlapping.
     pub report: bool,
     /// How the map compiles: its game (`None` detects it) and Quake 3 shader folders.
     pub compile: CompileOptions,
+    /// Whether the bots block each other (the default); off, each moves as if alone.
+    pub collide: bool,
 }
 
 /// What a soak counted, summed over the bots.
@@ -61,13 +70,22 @@ pub struct SoakSummary {
     pub spawns: usize,
     /// Ticks that ended with a bot's shape overlapping solid.
     pub inside_solid: usize,
+    /// Pairs of bots overlapping at the end of a tick, summed over the ticks.
+    pub overlapping: usize,
     /// Bots that ended below the world's bounds.
     pub fell_out: usize,
     /// Stuck 1-second windows.
     pub stuck: usize,
-    /// Ticks that ended with a bot touching a deadly `trigger_hurt`, each followed by a
-    /// respawn.
+    /// Bots killed by a deadly `trigger_hurt`, each followed by a respawn.
     pub deaths: usize,
+    /// Teleports taken.
+    pub teleports: usize,
+    /// Jump pads entered.
+    pub jumppad_launches: usize,
+    /// Bots killed by a teleport onto them (Quake 3 `G_KillBox`), each respawned.
+    pub telefrags: usize,
+    /// The teleporters, jump pads and deadly hurt volumes the soak plays on this map.
+    pub triggers: [usize; 3],
     /// Path length of all bots, units.
     pub travelled: f32,
     /// Ticks that ended on walkable ground.
@@ -76,164 +94,33 @@ pub struct SoakSummary {
     pub swimming: usize,
     /// Ticks spent on a ladder.
     pub climbing: usize,
-    /// The median wall time of one controller tick, ns.
+    /// The median over the ticks of the crowd's tick wall time divided by the bots, ns.
     pub median_tick_ns: u32,
-    /// The median wall time of one death check (the trigger query after a tick), ns; 0 when
-    /// the map has no deadly `trigger_hurt`, whose soak skips the check.
+    /// The median wall time of one bot's trigger play after a tick, ns; 0 when the map has
+    /// no trigger the soak plays, whose soak skips it.
     pub median_touch_ns: u32,
 }
 
 /// The soak's JSON object, fields in the contract's order (the counts, then the timing):
-/// `{"map":…,"bots":N,"ticks":T,"moves":N,"inside_solid":N,"fell_out":N,"stuck":N,"deaths":N,"ns_per_move_median":x}`.
+/// `{"map":…,"bots":N,"ticks":T,"moves":N,"inside_solid":N,"overlapping":N,"fell_out":N,"stuck":N,"deaths":N,"teleports":N,"jumppad_launches":N,"ns_per_move_median":x}`.
 pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> String {
     let map = serde_json::Value::from(map);
     format!(
         "{{\"map\":{map},\"bots\":{},\"ticks\":{},\"moves\":{},\"inside_solid\":{},\
-         \"fell_out\":{},\"stuck\":{},\"deaths\":{},\"ns_per_move_median\":{}}}",
+         \"overlapping\":{},\"fell_out\":{},\"stuck\":{},\"deaths\":{},\"teleports\":{},\
+         \"jumppad_launches\":{},\"ns_per_move_median\":{}}}",
         options.bots,
         options.ticks,
         summary.moves,
         summary.inside_solid,
+        summary.overlapping,
         summary.fell_out,
         summary.stuck,
         summary.deaths,
+        summary.teleports,
+        summary.jumppad_launches,
         summary.median_tick_ns
     )
-}
-
-/// Runs the soak on the `.map` file `bytes`.
-pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> {
-    soak_counting(bytes, options, &|_, _| false).map(|(summary, _)| summary)
-}
-
-/// A tick's test for [`soak_counting`]: the world and the character after the tick.
-pub type TickTest<'a> = dyn Fn(&CompiledMap, &CharacterController) -> bool + Sync + 'a;
-
-/// [`soak`], also counting the ticks after which `count` holds (say, the ticks that end
-/// standing on a curved patch).
-pub fn soak_counting(
-    bytes: &[u8],
-    options: &SoakOptions,
-    count: &TickTest<'_>,
-) -> Result<(SoakSummary, usize), String> {
-    let map = parse_map(bytes).map_err(|e| e.to_string())?;
-    let spawns = spawn_points(&map);
-    if spawns.is_empty() {
-        return Err("no info_player_start or info_player_deathmatch to spawn bots at".to_string());
-    }
-    let game = options.compile.game.unwrap_or_else(|| Game::detect(&map));
-    let world = compile_map_with(bytes, &options.compile)
-        .map_err(|e| e.to_string())?
-        .map;
-    let arena = Arena {
-        world: &world,
-        hurts: &Hurts::of(&world, game),
-        spawns: &spawns,
-        floor: world.models().first().map_or(0.0, |m| m.mins.z),
-        count,
-    };
-    let reports: Vec<Result<BotReport, String>> = (0..options.bots)
-        .into_par_iter()
-        .map(|bot| soak_bot(&arena, options, bot))
-        .collect();
-    let reports = reports.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let counted = reports.iter().map(|r| r.counted).sum();
-    let summary = SoakSummary {
-        moves: options.bots * options.ticks,
-        spawns: spawns.len(),
-        inside_solid: reports.iter().map(|r| r.inside_solid).sum(),
-        fell_out: reports.iter().filter(|r| r.fell_out).count(),
-        stuck: reports.iter().map(|r| r.stuck).sum(),
-        deaths: reports.iter().map(|r| r.deaths).sum(),
-        travelled: reports.iter().map(|r| r.travelled).sum(),
-        grounded: reports.iter().map(|r| r.grounded).sum(),
-        swimming: reports.iter().map(|r| r.swimming).sum(),
-        climbing: reports.iter().map(|r| r.climbing).sum(),
-        median_tick_ns: median(reports.iter().flat_map(|r| r.tick_ns.iter().copied())),
-        median_touch_ns: median(reports.iter().flat_map(|r| r.touch_ns.iter().copied())),
-    };
-    Ok((summary, counted))
-}
-
-/// The median of `times`, or 0 when there are none.
-fn median(times: impl Iterator<Item = u32>) -> u32 {
-    let mut times: Vec<u32> = times.collect();
-    if times.is_empty() {
-        return 0;
-    }
-    let middle = times.len() / 2;
-    *times.select_nth_unstable(middle).1
-}
-
-/// Quake's, Quake 2's and Quake 3's `trigger_hurt` damage when `dmg` is missing or 0.
-const DEFAULT_HURT_DAMAGE: f64 = 5.0;
-
-/// Which models kill a bot that touches them: the `trigger_hurt` volumes the module's rule
-/// calls deadly, by model index.
-struct Hurts {
-    deadly: Vec<bool>,
-}
-
-impl Hurts {
-    /// The deadly hurt volumes of `world`, read as `game` reads them.
-    fn of(world: &CompiledMap, game: Game) -> Hurts {
-        let deadly = (0..world.models().len())
-            .map(|model| {
-                world
-                    .model_entity(model)
-                    .is_some_and(|e| e.classname() == "trigger_hurt" && kills(&e, game))
-            })
-            .collect();
-        Hurts { deadly }
-    }
-
-    /// Whether any volume kills: a map without one skips the check.
-    fn any(&self) -> bool {
-        self.deadly.contains(&true)
-    }
-
-    /// The deadly model `shape` placed at `at` touches, if any
-    /// ([`CompiledMap::touching_triggers`]).
-    fn touched(&self, world: &CompiledMap, shape: &TraceShape, at: Vec3) -> Option<usize> {
-        world
-            .touching_triggers(shape, at)
-            .find(|&model| self.deadly.get(model).copied().unwrap_or(false))
-    }
-}
-
-/// Whether the `trigger_hurt` `hurt` kills a player who stays in it, in `game`: it is on at
-/// the start, spares no players and does not heal (the module's rule).
-fn kills(hurt: &Entity<'_>, game: Game) -> bool {
-    let number = |key: &str| {
-        hurt.get(key)
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|v| v.is_finite())
-    };
-    // Whole flags, as the engines' atoi reads them; in range after the finiteness filter.
-    let flags = number("spawnflags").map_or(0, |f| f as i64);
-    let damage = number("dmg")
-        .filter(|&d| d != 0.0)
-        .unwrap_or(DEFAULT_HURT_DAMAGE);
-    let (off, heals) = match game {
-        Game::Quake => (0, damage < 0.0),
-        Game::Quake2 => (flags & 1, damage < 0.0),
-        Game::Quake3 => (flags & 1, false),
-        Game::HalfLife => (flags & (2 | 8), damage < 0.0),
-        _ => (flags & 1, damage < 0.0),
-    };
-    off == 0 && !heals
-}
-
-/// What every bot shares: the world, its deadly volumes, where bots spawn, the world's
-/// bottom and the caller's tick test.
-struct Arena<'a> {
-    world: &'a CompiledMap,
-    hurts: &'a Hurts,
-    spawns: &'a [Vec3],
-    /// Below this height a bot has fallen out of the world.
-    floor: f32,
-    /// The caller's test, counted after every tick ([`soak_counting`]).
-    count: &'a TickTest<'a>,
 }
 
 /// Length of the sweep that decides whether a still bot had room to move, in units.
@@ -244,28 +131,6 @@ const STUCK_DISTANCE: f32 = 1.0;
 
 /// Chance per tick that a bot taps jump (about once every 4 s at 8 ms).
 const JUMP_CHANCE: f32 = 0.002;
-
-/// What one bot's run counted.
-#[derive(Default)]
-struct BotReport {
-    inside_solid: usize,
-    fell_out: bool,
-    stuck: usize,
-    deaths: usize,
-    tick_ns: Vec<u32>,
-    /// Wall time of each death check, ns.
-    touch_ns: Vec<u32>,
-    /// Path length, units.
-    travelled: f32,
-    /// Ticks that ended on walkable ground.
-    grounded: usize,
-    /// Ticks spent swimming.
-    swimming: usize,
-    /// Ticks spent on a ladder.
-    climbing: usize,
-    /// Ticks after which the caller's test held.
-    counted: usize,
-}
 
 /// SplitMix64: a small seeded generator, so every bot's inputs replay exactly.
 struct SplitMix(u64);
@@ -310,134 +175,374 @@ impl Driver {
     }
 }
 
+/// One bot's inputs and its watch for stuck seconds.
+struct Bot {
+    driver: Driver,
+    input: MoveInput,
+    /// Where the current 1-second window began, its wish, and whether it had room.
+    window: Option<(Vec3, Vec3, bool)>,
+    /// The last tick on walkable ground and where.
+    last_ground: (usize, Vec3),
+    /// Where the bot stood after the last tick (or was placed since).
+    position: Vec3,
+}
+
 /// Nanoseconds since `started`, saturated to `u32`.
 fn nanos_since(started: Instant) -> u32 {
     u32::try_from(started.elapsed().as_nanos()).unwrap_or(u32::MAX)
 }
 
-/// Runs bot number `bot` and counts its failures and deaths.
-fn soak_bot(arena: &Arena<'_>, options: &SoakOptions, bot: usize) -> Result<BotReport, String> {
-    let world = arena.world;
-    let config = options.config;
-    let mut spawn_index = bot % arena.spawns.len();
-    let spawn = arena.spawns[spawn_index];
-    let mut character = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
-    let ticks_per_second = (1.0 / config.tick).round().max(1.0) as usize;
-    let bot = bot as u64;
-    let mut driver = Driver {
-        rng: SplitMix(options.seed ^ bot.wrapping_mul(0x2545_f491_4f6c_dd1d)),
-        input: MoveInput::default(),
-        ticks_left: 0,
-        ticks_per_second,
-    };
-    let check_deaths = arena.hurts.any();
-    let mut report = BotReport {
-        tick_ns: Vec::with_capacity(options.ticks),
-        touch_ns: Vec::with_capacity(if check_deaths { options.ticks } else { 0 }),
-        ..BotReport::default()
-    };
-    let mut window: Option<(Vec3, Vec3, bool)> = None;
-    let mut last_ground = (0, spawn);
-    for tick in 0..options.ticks {
-        let input = driver.next();
-        if tick % ticks_per_second == 0 {
-            // A new 1-second window: where the bot stands, what it wants, and whether a
-            // 16-unit sweep of its shape that way is free.
-            let direction = input.wish.normalize_or_zero();
-            let center = character.shape_center();
-            let probe = Tracer::trace(
-                world,
-                character.shape(),
-                center,
-                center + direction * STUCK_PROBE,
-            );
-            let room = direction != Vec3::ZERO && !probe.hit();
-            window = Some((character.position(), input.wish, room));
+/// The median of `times`, or 0 when there are none.
+fn median(mut times: Vec<u32>) -> u32 {
+    if times.is_empty() {
+        return 0;
+    }
+    let middle = times.len() / 2;
+    *times.select_nth_unstable(middle).1
+}
+
+/// Runs the soak on the `.map` file `bytes`.
+pub fn soak(bytes: &[u8], options: &SoakOptions) -> Result<SoakSummary, String> {
+    soak_counting(bytes, options, &|_, _| false).map(|(summary, _)| summary)
+}
+
+/// A tick's test for [`soak_counting`]: the world and a bot after the tick.
+pub type TickTest<'a> = dyn Fn(&CompiledMap, &CharacterController) -> bool + 'a;
+
+/// [`soak`], also counting the bot ticks after which `count` holds (say, the ticks that end
+/// standing on a curved patch).
+pub fn soak_counting(
+    bytes: &[u8],
+    options: &SoakOptions,
+    count: &TickTest<'_>,
+) -> Result<(SoakSummary, usize), String> {
+    let map = parse_map(bytes).map_err(|e| e.to_string())?;
+    let spawns = spawn_points(&map);
+    if spawns.is_empty() {
+        return Err("no info_player_start or info_player_deathmatch to spawn bots at".to_string());
+    }
+    let game = options.compile.game.unwrap_or_else(|| Game::detect(&map));
+    let world = compile_map_with(bytes, &options.compile)
+        .map_err(|e| e.to_string())?
+        .map;
+    let level = Level::of(&world, game, &options.config);
+    Soak::new(&world, &level, &spawns, options, count)?.run()
+}
+
+/// A soak in progress.
+struct Soak<'a> {
+    world: &'a CompiledMap,
+    level: &'a Level,
+    spawns: &'a [Vec3],
+    options: &'a SoakOptions,
+    crowd: Crowd,
+    bots: Vec<Bot>,
+    /// The spawn point the next respawn tries first.
+    next_spawn: usize,
+    /// Below this height a bot has fallen out of the world.
+    floor: f32,
+    ticks_per_second: usize,
+    summary: SoakSummary,
+    tick_ns: Vec<u32>,
+    touch_ns: Vec<u32>,
+    /// The caller's test ([`soak_counting`]) and the bot ticks after which it held.
+    count: &'a TickTest<'a>,
+    counted: usize,
+}
+
+impl<'a> Soak<'a> {
+    fn new(
+        world: &'a CompiledMap,
+        level: &'a Level,
+        spawns: &'a [Vec3],
+        options: &'a SoakOptions,
+        count: &'a TickTest<'a>,
+    ) -> Result<Soak<'a>, String> {
+        let config = options.config;
+        let ticks_per_second = (1.0 / config.tick).round().max(1.0) as usize;
+        let mut crowd = Crowd::new(CrowdConfig {
+            collide: options.collide,
+            ..CrowdConfig::default()
+        });
+        let mut bots = Vec::with_capacity(options.bots);
+        for bot in 0..options.bots {
+            let spawn = spawns[bot % spawns.len()];
+            let controller = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
+            crowd.insert(bot as u32, controller);
+            let seed = options.seed ^ (bot as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
+            bots.push(Bot {
+                driver: Driver {
+                    rng: SplitMix(seed),
+                    input: MoveInput::default(),
+                    ticks_left: 0,
+                    ticks_per_second,
+                },
+                input: MoveInput::default(),
+                window: None,
+                last_ground: (0, spawn),
+                position: spawn,
+            });
         }
-        let before = character.position();
-        let started = Instant::now();
-        let outcome = character.step(world, &input);
-        report.tick_ns.push(nanos_since(started));
-        match outcome.activity {
-            Activity::Swim => report.swimming += 1,
-            Activity::Ladder => report.climbing += 1,
+        Ok(Soak {
+            world,
+            level,
+            spawns,
+            options,
+            crowd,
+            bots,
+            next_spawn: options.bots % spawns.len(),
+            floor: world.models().first().map_or(0.0, |m| m.mins.z),
+            ticks_per_second,
+            summary: SoakSummary {
+                moves: options.bots * options.ticks,
+                spawns: spawns.len(),
+                triggers: {
+                    let (teleporters, pads, hurts) = level.counts();
+                    [teleporters, pads, hurts]
+                },
+                ..SoakSummary::default()
+            },
+            tick_ns: Vec::with_capacity(options.ticks),
+            touch_ns: Vec::new(),
+            count,
+            counted: 0,
+        })
+    }
+
+    fn run(mut self) -> Result<(SoakSummary, usize), String> {
+        let plays = self.level.any();
+        for tick in 0..self.options.ticks {
+            self.decide(tick);
+            let started = Instant::now();
+            let bots = &self.bots;
+            self.crowd.step(self.world, |id| {
+                bots.get(id as usize)
+                    .map_or(MoveInput::default(), |b| b.input)
+            });
+            let per_bot = u64::from(nanos_since(started)) / self.bots.len().max(1) as u64;
+            self.tick_ns
+                .push(u32::try_from(per_bot).unwrap_or(u32::MAX));
+            self.summary.overlapping += self.crowd.overlapping_pairs();
+            // Every bot as the tick left it, then the triggers (which move and respawn bots).
+            for id in 0..self.bots.len() as u32 {
+                self.watch(tick, id);
+            }
+            for id in 0..self.bots.len() as u32 {
+                if plays {
+                    let started = Instant::now();
+                    self.play(tick, id)?;
+                    self.touch_ns.push(nanos_since(started));
+                }
+            }
+        }
+        for (id, c, _) in self.crowd.iter() {
+            if c.position().z < self.floor {
+                self.summary.fell_out += 1;
+                if self.options.report {
+                    let (tick, p) = self.bots[id as usize].last_ground;
+                    eprintln!(
+                        "bot {id} fell out of the world: last on walkable ground at tick {tick}, \
+                         origin {} {} {} (a leak to the void near there?)",
+                        p.x, p.y, p.z
+                    );
+                }
+            }
+        }
+        self.summary.median_tick_ns = median(self.tick_ns);
+        self.summary.median_touch_ns = median(self.touch_ns);
+        Ok((self.summary, self.counted))
+    }
+
+    /// Every bot's input for `tick`, and the start of each 1-second stuck window: where the
+    /// bot stands, what it wants, and whether a 16-unit sweep of its shape that way is
+    /// free of the map and the other bots.
+    fn decide(&mut self, tick: usize) {
+        let new_window = tick.is_multiple_of(self.ticks_per_second);
+        for (id, bot) in self.bots.iter_mut().enumerate() {
+            bot.input = bot.driver.next();
+            if let Some((_, wish, _)) = bot.window
+                && wish != bot.input.wish
+            {
+                bot.window = None;
+            }
+            if !new_window {
+                continue;
+            }
+            let Some(c) = self.crowd.get(id as u32) else {
+                continue;
+            };
+            let direction = bot.input.wish.normalize_or_zero();
+            let center = c.shape_center();
+            let others = WorldWithBodies {
+                world: self.world,
+                bodies: self.crowd.bodies(),
+                mover: Some(id as u32),
+                ghosts: &[],
+            };
+            let probe = if self.options.collide {
+                others.trace(c.shape(), center, center + direction * STUCK_PROBE)
+            } else {
+                Tracer::trace(
+                    self.world,
+                    c.shape(),
+                    center,
+                    center + direction * STUCK_PROBE,
+                )
+            };
+            let room = direction != Vec3::ZERO && !probe.hit();
+            bot.window = Some((c.position(), bot.input.wish, room));
+        }
+    }
+
+    /// The checks after a tick for bot `id`.
+    fn watch(&mut self, tick: usize, id: u32) {
+        let (Some(c), Some(outcome)) = (self.crowd.get(id), self.crowd.outcome(id)) else {
+            return;
+        };
+        let bot = &mut self.bots[id as usize];
+        let summary = &mut self.summary;
+        summary.travelled += (c.position() - bot.position).length();
+        bot.position = c.position();
+        match outcome.tick.activity {
+            Activity::Swim => summary.swimming += 1,
+            Activity::Ladder => summary.climbing += 1,
             _ => {}
         }
-        if character.overlaps(world) {
-            report.inside_solid += 1;
+        if (self.count)(self.world, c) {
+            self.counted += 1;
         }
-        if (arena.count)(world, &character) {
-            report.counted += 1;
-        }
-        report.travelled += (character.position() - before).length();
-        if character.ground().is_walkable() {
-            report.grounded += 1;
-            last_ground = (tick, character.position());
-        }
-        if let Some((_, wish, _)) = window
-            && wish != input.wish
-        {
-            window = None;
-        }
-        if tick % ticks_per_second == ticks_per_second - 1
-            && let Some((start, _, true)) = window
-            && (character.position() - start).length() < STUCK_DISTANCE
-        {
-            report.stuck += 1;
-            if options.report {
-                let p = character.position();
+        if c.overlaps(self.world) {
+            summary.inside_solid += 1;
+            if self.options.report {
+                let p = c.position();
                 eprintln!(
-                    "bot {bot} stuck in the second ending at tick {tick}: origin {} {} {}, \
+                    "bot {id} ended tick {tick} inside solid: origin {} {} {}, stuck {}, \
+                     overlapping bots {:?}",
+                    p.x, p.y, p.z, outcome.tick.stuck, outcome.overlapping
+                );
+            }
+        }
+        if self.options.report && !outcome.overlapping.is_empty() {
+            let p = c.position();
+            eprintln!(
+                "bot {id} ended tick {tick} overlapping bots {:?}: origin {} {} {}, \
+                 overlapped at the start {:?}, separated {:?}",
+                outcome.overlapping, p.x, p.y, p.z, outcome.overlapped, outcome.separated
+            );
+        }
+        if c.ground().is_walkable() {
+            summary.grounded += 1;
+            bot.last_ground = (tick, c.position());
+        }
+        // A bot below the world has fallen out (counted at the end); its seconds at the
+        // coordinate limit, where every sweep is refused, are not stuck seconds.
+        if tick % self.ticks_per_second == self.ticks_per_second - 1
+            && c.position().z >= self.floor
+            && let Some((start, _, true)) = bot.window
+            && (c.position() - start).length() < STUCK_DISTANCE
+        {
+            summary.stuck += 1;
+            if self.options.report {
+                let p = c.position();
+                eprintln!(
+                    "bot {id} stuck in the second ending at tick {tick}: origin {} {} {}, \
                      wish {} {}, {:?}, crouched {}",
                     p.x,
                     p.y,
                     p.z,
-                    input.wish.x,
-                    input.wish.y,
-                    character.ground().state,
-                    character.crouched()
+                    bot.input.wish.x,
+                    bot.input.wish.y,
+                    c.ground().state,
+                    c.crouched()
                 );
             }
         }
-        if check_deaths {
-            // Quake 3's G_TouchTriggers after the move: the shape where it ended, exactly.
-            let started = Instant::now();
-            let killer = arena
-                .hurts
-                .touched(world, character.shape(), character.shape_center());
-            report.touch_ns.push(nanos_since(started));
-            if let Some(model) = killer {
-                report.deaths += 1;
-                if options.report {
-                    let p = character.position();
-                    let entity = world.model_entity(model).map_or(0, |e| e.index());
-                    eprintln!(
-                        "bot {bot} died at tick {tick} in trigger_hurt entity {entity} \
-                         (model {model}): origin {} {} {}",
-                        p.x, p.y, p.z
-                    );
-                }
-                // Respawn as a new bot at the next spawn point: standing still, a fresh
-                // wish, no stuck window.
-                spawn_index = (spawn_index + 1) % arena.spawns.len();
-                let spawn = arena.spawns[spawn_index];
-                character = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
-                driver.ticks_left = 0;
-                window = None;
-                last_ground = (tick, spawn);
-            }
+        if tick % self.ticks_per_second == self.ticks_per_second - 1 {
+            bot.window = None;
         }
     }
-    report.fell_out = character.position().z < arena.floor;
-    if report.fell_out && options.report {
-        let (tick, position) = last_ground;
-        eprintln!(
-            "bot {bot} fell out of the world: last on walkable ground at tick {tick}, origin \
-             {} {} {} (a leak to the void near there?)",
-            position.x, position.y, position.z
-        );
+
+    /// Bot `id` plays the triggers its tick touched, in model order, Quake 3's
+    /// `G_TouchTriggers` (a death ends the list).
+    fn play(&mut self, tick: usize, id: u32) -> Result<(), String> {
+        let Some(outcome) = self.crowd.outcome(id) else {
+            return Ok(());
+        };
+        let triggers = outcome.tick.triggers;
+        let before = self.crowd.get(id).map_or(Vec3::ZERO, |c| c.position());
+        for model in triggers.touched.iter() {
+            match self.level.get(model) {
+                Some(Trigger::Hurt) => {
+                    self.summary.deaths += 1;
+                    if self.options.report {
+                        let entity = self.world.model_entity(model).map_or(0, |e| e.index());
+                        eprintln!(
+                            "bot {id} died at tick {tick} in trigger_hurt entity {entity} \
+                             (model {model}): origin {} {} {}",
+                            before.x, before.y, before.z
+                        );
+                    }
+                    return self.respawn(id);
+                }
+                Some(Trigger::Teleport { origin, velocity }) => {
+                    // Quake 3 `TeleportPlayer`: kill whoever stands there, then move.
+                    let shape_center = self
+                        .crowd
+                        .get(id)
+                        .map(|c| (c.shape().clone(), c.shape_center() - c.position()));
+                    if let Some((shape, offset)) = shape_center {
+                        let victims = self.crowd.overlapping_at(&shape, origin + offset, Some(id));
+                        for victim in victims.as_slice() {
+                            self.summary.telefrags += 1;
+                            self.respawn(*victim)?;
+                        }
+                    }
+                    self.crowd
+                        .update(id, |c| c.teleport(origin, velocity, TELEPORT_HOLD));
+                    self.summary.teleports += 1;
+                    self.bots[id as usize].window = None;
+                    self.bots[id as usize].position = origin;
+                    return Ok(());
+                }
+                Some(Trigger::Push { velocity }) => {
+                    if triggers.entered.contains(model) {
+                        self.summary.jumppad_launches += 1;
+                    }
+                    self.crowd.update(id, |c| c.launch(velocity - c.velocity()));
+                    self.bots[id as usize].window = None;
+                }
+                None => {}
+            }
+        }
+        Ok(())
     }
-    Ok(report)
+
+    /// Bot `id` respawns as a new bot, standing still, at the next spawn point no bot
+    /// stands on (Quake 3 `SpotWouldTelefrag`), or the next one if all are taken (the crowd
+    /// then separates them).
+    fn respawn(&mut self, id: u32) -> Result<(), String> {
+        let config = self.options.config;
+        let probe = CharacterController::new(config, Vec3::ZERO).map_err(|e| e.to_string())?;
+        let offset = probe.shape_center() - probe.position();
+        let count = self.spawns.len();
+        let free = (0..count)
+            .map(|k| (self.next_spawn + k) % count)
+            .find(|&k| {
+                self.crowd
+                    .overlapping_at(probe.shape(), self.spawns[k] + offset, Some(id))
+                    .is_empty()
+            })
+            .unwrap_or(self.next_spawn % count);
+        self.next_spawn = (free + 1) % count;
+        let spawn = self.spawns[free];
+        let controller = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
+        self.crowd.insert(id, controller);
+        let bot = &mut self.bots[id as usize];
+        bot.driver.ticks_left = 0;
+        bot.window = None;
+        bot.position = spawn;
+        Ok(())
+    }
 }
 
 /// The origins of the map's player spawn points.

@@ -10,7 +10,7 @@ use glam::Vec3;
 
 use super::config::{CharacterShape, ConfigError, ControllerConfig, JumpKey};
 use super::ground::{Ground, GroundState};
-use super::movers::carried_point;
+use super::ids::TriggerList;
 use super::slide::Slide;
 use super::step::{StepRules, step_slide};
 use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
@@ -21,8 +21,10 @@ use super::{ground, slide};
 use crate::compiled::MaterialId;
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
-use crate::tolerance::{MIN_MOVE_SPEED, SAME_PLANE_DOT, SNAP_MIN_CHANGE, WALL_PROBE};
-use crate::trace::{ModelPlacement, Trace, TraceShape};
+use crate::tolerance::{
+    MAX_TICK, MIN_MOVE_SPEED, MIN_TICK, SAME_PLANE_DOT, SNAP_MIN_CHANGE, WALL_PROBE,
+};
+use crate::trace::{Trace, TraceShape};
 
 /// A character moved one fixed tick at a time through a [`Tracer`].
 ///
@@ -65,12 +67,18 @@ pub struct CharacterController {
     unstuck: UnstuckTable,
     /// Ground friction factors per material (Source's surface friction), looked up in order.
     material_friction: Vec<(MaterialId, f32)>,
-    /// Everything at the water level's sample points when last sampled.
+    /// Everything at the water level's sample points when last sampled (copied into
+    /// [`CharacterState::contents`] at the end of each tick).
     pub(super) sampled_contents: Contents,
     /// The last water-level sample, reused while the character stands where it was taken
     /// in the same world (a pure function of place, eye height and world: replays and
     /// restored states give the same results with or without it).
     pub(super) water_memo: Option<WaterMemo>,
+    /// The configured tick, seconds, which the timers count in, even while a tick of its
+    /// own duration runs ([`Self::step_msec`]).
+    timer_tick: f32,
+    /// How many configured ticks the running tick counts on the timers (1 for a fixed tick).
+    timer_units: u32,
 }
 
 impl CharacterController {
@@ -115,6 +123,9 @@ impl CharacterController {
                 press_ticks: u32::MAX,
                 teleports: 0,
                 launched: false,
+                contents: Contents::EMPTY,
+                triggers: TriggerList::default(),
+                tick_carry_us: 0,
             },
             stand_shape,
             crouch_shape,
@@ -126,6 +137,8 @@ impl CharacterController {
             material_friction: Vec::new(),
             sampled_contents: Contents::EMPTY,
             water_memo: None,
+            timer_tick: config.tick,
+            timer_units: 1,
         })
     }
 
@@ -142,10 +155,12 @@ impl CharacterController {
     }
 
     /// Replaces the moving state (teleports, respawns, rewinds). A non-finite position or
-    /// velocity is refused and the state kept.
+    /// velocity is refused and the state kept. A state taken from [`Self::state`] (or read
+    /// back from its serialized form) continues the run bit for bit.
     pub fn set_state(&mut self, state: CharacterState) -> bool {
         if state.position.is_finite() && state.velocity.is_finite() {
             self.state = state;
+            self.sampled_contents = state.contents;
             true
         } else {
             false
@@ -194,7 +209,7 @@ impl CharacterController {
         self.state.position + self.offset()
     }
 
-    fn offset(&self) -> Vec3 {
+    pub(super) fn offset(&self) -> Vec3 {
         if self.state.mode == MoveMode::Dead {
             self.dead_offset
         } else if self.state.crouched {
@@ -210,8 +225,59 @@ impl CharacterController {
         world.overlaps(self.shape(), self.shape_center())
     }
 
-    /// Advances one fixed tick of [`ControllerConfig::tick`] seconds.
+    /// Advances one fixed tick of [`ControllerConfig::tick`] seconds: the move, then the
+    /// network snap if configured ([`ControllerConfig::network_snap`]), then the triggers
+    /// touched on the way ([`MoveOutcome::triggers`]).
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
+        let start = self.state.position;
+        let mut outcome = self.advance(world, input);
+        self.snap_for_network(world);
+        self.state.contents = self.sampled_contents;
+        self.update_triggers(world, start, &mut outcome);
+        outcome
+    }
+
+    /// Advances one tick that lasts `msec` milliseconds, as a Quake 3 command carries its
+    /// own (`usercmd_t.serverTime` minus the last one; `PmoveSingle` clamps it to 1..=200):
+    /// the move integrates over that time, and the timers, which count configured ticks,
+    /// advance by the whole configured ticks it covers, the remainder kept in
+    /// [`CharacterState::tick_carry_us`] so no time is lost or gained over many commands.
+    /// `msec` is clamped to 1..=200 (and to the accepted tick range).
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+    /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+    /// let mut a = CharacterController::new(ControllerConfig::default(), Vec3::new(0.0, 0.0, 64.0))?;
+    /// let mut b = a.clone();
+    /// // One 16 ms command and two 8 ms ticks fall by the same exact parabola.
+    /// a.step_msec(&world, &MoveInput::default(), 16);
+    /// b.step(&world, &MoveInput::default());
+    /// b.step(&world, &MoveInput::default());
+    /// assert!((a.position().z - b.position().z).abs() < 1e-3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn step_msec<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        msec: u32,
+    ) -> MoveOutcome {
+        let msec = msec.clamp(MIN_COMMAND_MSEC, MAX_COMMAND_MSEC);
+        let tick_us = (f64::from(self.timer_tick) * 1e6).round().max(1.0) as u32;
+        let carried = self.state.tick_carry_us.min(tick_us - 1) + msec * 1000;
+        self.state.tick_carry_us = carried % tick_us;
+        self.timer_units = carried / tick_us;
+        self.config.tick = (msec as f32 / 1000.0).clamp(MIN_TICK, MAX_TICK);
+        let outcome = self.step(world, input);
+        self.config.tick = self.timer_tick;
+        self.timer_units = 1;
+        outcome
+    }
+
+    /// The move of one tick, without the snap and the triggers.
+    fn advance<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let mut outcome = MoveOutcome::default();
         let dead = self.state.mode == MoveMode::Dead;
         // Quake 3 `PmoveSingle`: a corpse's input is zeroed.
@@ -312,12 +378,12 @@ impl CharacterController {
         // 5. Jump: a fresh press (or a held key with auto-hop, or a press buffered before
         // the landing) on walkable ground, or within the coyote time after walking off it.
         let buffered = self.config.jump_buffer > 0.0
-            && (self.state.press_ticks as f32) * dt <= self.config.jump_buffer;
+            && (self.state.press_ticks as f32) * self.timer_tick <= self.config.jump_buffer;
         let wants = fresh_press || buffered || (self.config.auto_hop && input.jump);
         let coyote = self.config.coyote_time > 0.0
             && self.state.air_ticks != LAUNCHED
             && self.state.air_ticks > 0
-            && (self.state.air_ticks as f32) * dt <= self.config.coyote_time
+            && (self.state.air_ticks as f32) * self.timer_tick <= self.config.coyote_time
             && self.state.velocity.z <= 0.0;
         if wants && (start_ground.is_walkable() || coyote) && self.state.land_timer <= 0.0 {
             self.state.velocity.z = self.config.jump_speed;
@@ -398,14 +464,15 @@ impl CharacterController {
     /// Counts the tick down on every timer and clock (after the move: a 200 ms hold covers
     /// 25 moves at 8 ms).
     fn finish_timers(&mut self, input: &MoveInput) {
+        let units = self.timer_units;
         let state = &mut self.state;
-        state.hold_ticks = state.hold_ticks.saturating_sub(1);
-        state.water_jump_ticks = state.water_jump_ticks.saturating_sub(1);
-        state.press_ticks = state.press_ticks.saturating_add(1);
+        state.hold_ticks = state.hold_ticks.saturating_sub(units);
+        state.water_jump_ticks = state.water_jump_ticks.saturating_sub(units);
+        state.press_ticks = state.press_ticks.saturating_add(units);
         if state.ground.is_walkable() {
             state.air_ticks = 0;
         } else if state.air_ticks != LAUNCHED {
-            state.air_ticks = state.air_ticks.saturating_add(1).min(LAUNCHED - 1);
+            state.air_ticks = state.air_ticks.saturating_add(units).min(LAUNCHED - 1);
         }
         if !input.jump && state.press_ticks == u32::MAX {
             state.press_ticks = u32::MAX - 1;
@@ -474,49 +541,6 @@ impl CharacterController {
             .map_or(1.0, |(_, f)| *f)
     }
 
-    /// Carries the character with model `model` as it moves from `before` to `after`
-    /// (rotating about `pivot`, the model's origin), if the character stands on it or the
-    /// model now overlaps it (a push). Call it after moving the movers and before
-    /// [`Self::step`], with `world` holding the movers at `after`.
-    ///
-    /// Returns whether the character was moved. The move is a sweep, so a carried character
-    /// is stopped by walls; if the mover then still overlaps it, it is moved to the nearest
-    /// free spot, or left where it was if none is in reach (the mover is blocked, as in
-    /// Quake 3).
-    pub fn ride<T: Tracer + ?Sized>(
-        &mut self,
-        world: &T,
-        model: usize,
-        pivot: Vec3,
-        before: &ModelPlacement,
-        after: &ModelPlacement,
-    ) -> bool {
-        let standing_on = self.state.ground.state != GroundState::Air
-            && self.state.ground.model == Some(model)
-            && model != 0;
-        if !standing_on && !self.overlaps(world) {
-            return false;
-        }
-        let start = self.state.position;
-        let target = carried_point(pivot, before, after, start);
-        if !target.is_finite() {
-            return false;
-        }
-        let view = Offset {
-            world,
-            offset: self.offset(),
-        };
-        let carried = view.trace(self.shape(), start, target);
-        if !carried.all_solid {
-            self.state.position = carried.end;
-        }
-        let mut outcome = MoveOutcome::default();
-        if !self.recover(world, &mut outcome) {
-            self.state.position = start;
-        }
-        self.state.position != start
-    }
-
     /// The remembered walls that a probe of [`WALL_PROBE`] towards each still hits.
     fn walls_still_touched<T: Tracer + ?Sized>(&self, world: &T) -> WallContacts {
         let view = Offset {
@@ -536,7 +560,11 @@ impl CharacterController {
     }
 
     /// Moves the shape out of solid if it overlaps; false if no free position is in reach.
-    fn recover<T: Tracer + ?Sized>(&mut self, world: &T, outcome: &mut MoveOutcome) -> bool {
+    pub(super) fn recover<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        outcome: &mut MoveOutcome,
+    ) -> bool {
         if !self.overlaps(world) {
             return true;
         }
@@ -551,6 +579,18 @@ impl CharacterController {
             }
             None => false,
         }
+    }
+
+    /// The nearest free centre for the shape in use from the unstuck table, among the
+    /// offsets that do not go against `toward` (all of them when it is zero).
+    pub(super) fn unstuck_toward<T: Tracer + ?Sized>(
+        &self,
+        world: &T,
+        toward: Vec3,
+    ) -> Option<Vec3> {
+        self.unstuck
+            .find_free_toward(world, self.shape(), self.shape_center(), toward)
+            .map(|(center, _)| center)
     }
 
     /// Crouches, or stands up when the standing shape fits (Quake 3 `PM_CheckDuck`): on the
@@ -829,6 +869,14 @@ impl CharacterController {
         self.shape()
     }
 }
+
+/// The shortest command [`CharacterController::step_msec`] runs, ms (Quake 3
+/// `PmoveSingle`: `if ( pml.msec < 1 ) pml.msec = 1`).
+const MIN_COMMAND_MSEC: u32 = 1;
+
+/// The longest command [`CharacterController::step_msec`] runs, ms (Quake 3
+/// `PmoveSingle`: `else if ( pml.msec > 200 ) pml.msec = 200`).
+const MAX_COMMAND_MSEC: u32 = 200;
 
 /// [`CharacterState::air_ticks`] after a jump, launch or teleport: no coyote jump.
 pub(super) const LAUNCHED: u32 = u32::MAX;

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::snap::NetworkSnap;
 use crate::tolerance::{
     MAX_CHARACTER_HALF_WIDTH, MAX_CHARACTER_HEIGHT, MAX_CONFIG_ACCELERATION, MAX_CONFIG_DELAY,
     MAX_CONFIG_RATE, MAX_CONFIG_SPEED, MAX_STEP_TREAD_FRACTION, MAX_TICK, MIN_TICK,
@@ -307,6 +308,11 @@ pub struct ControllerConfig {
     /// then does not clip the air wish (the character keeps pressing into the lip). Default
     /// off: stepping in the air needs walkable ground within a step below.
     pub air_step_falling: bool,
+    /// Quantizes the state at the end of every tick, identically on server and client, so
+    /// what the network sends is what both sides step from: Quake 3's integer velocity
+    /// (`trap_SnapVector`, so `msg.c` sends it in 13 bits) or Quake 2's 1/8-unit grid
+    /// (`PM_SnapPosition`). Default none: the full f32 state needs no snapping.
+    pub network_snap: NetworkSnap,
 }
 
 impl Default for ControllerConfig {
@@ -359,6 +365,7 @@ impl Default for ControllerConfig {
             coyote_time: 0.0,
             jump_buffer: 0.0,
             air_step_falling: false,
+            network_snap: NetworkSnap::None,
         }
     }
 }

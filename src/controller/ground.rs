@@ -9,6 +9,7 @@
 //! Jolt's funnel check and Godot's averaged wall normals do.
 
 use glam::Vec3;
+use serde::{Deserialize, Serialize};
 
 use super::tracer::Tracer;
 use crate::compiled::{MaterialId, Plane};
@@ -17,7 +18,8 @@ use crate::tolerance::{SAME_PLANE_DOT, SURFACE_CLIP_EPSILON};
 use crate::trace::{Trace, TraceShape};
 
 /// What kind of ground is under the character.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GroundState {
     /// Ground with normal z at least the walkable limit: the character walks on it.
     Walkable,
@@ -28,7 +30,7 @@ pub enum GroundState {
 }
 
 /// What is under the character.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ground {
     /// Walkable, steep or air.
     pub state: GroundState,
@@ -45,6 +47,10 @@ pub struct Ground {
     pub surface: SurfaceFlags,
     /// The material of the side under the feet; `None` in the air.
     pub material: Option<MaterialId>,
+    /// The character under the feet, by its crowd id (Quake 3's `groundEntityNum` of a
+    /// client; then `model` is `None`). Characters never carry the ones standing on them.
+    #[serde(default)]
+    pub character: Option<u32>,
 }
 
 impl Ground {
@@ -56,6 +62,7 @@ impl Ground {
         model: None,
         surface: SurfaceFlags::EMPTY,
         material: None,
+        character: None,
     };
 
     /// Whether the character stands on walkable ground.
@@ -102,6 +109,7 @@ pub(super) fn ground_hit<T: Tracer + ?Sized>(
             model: trace.model,
             surface: trace.surface,
             material: trace.material,
+            character: trace.character,
         };
     }
     if normal.z <= 0.0 {
@@ -141,6 +149,7 @@ pub(super) fn ground_hit<T: Tracer + ?Sized>(
                 model: trace.model,
                 surface: trace.surface,
                 material: trace.material,
+                character: trace.character,
             };
         }
     }
@@ -151,6 +160,7 @@ pub(super) fn ground_hit<T: Tracer + ?Sized>(
         model: trace.model,
         surface: trace.surface,
         material: trace.material,
+        character: trace.character,
     }
 }
 

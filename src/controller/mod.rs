@@ -23,29 +23,50 @@
 //! (`impulse`); Source's air speed cap, auto-hop, the jump key rule, coyote time, jump
 //! buffering and stepping while falling as configuration.
 //!
+//! After the move, the state is snapped for the network when configured (`snap`), and the
+//! trigger models the tick touched, entered and left are reported (`triggers`).
+//!
+//! Many characters (`bodies`, `crowd`): [`WorldWithBodies`] is a tracer that also meets the
+//! other characters' shapes, exactly (`trace/body.rs`), found through a grid broadphase
+//! ([`Bodies`]); a [`Crowd`] steps characters together in id order, separates those spawned
+//! into each other and reports them, and pushes a crowd out of a mover's way or names the
+//! character that blocks it ([`MoverPush`]; one character alone: [`Ride`], `ride`).
+//!
 //! Guarantees: a tick never ends with the shape overlapping solid unless it started there
-//! and no free spot was in reach (then it stays put and says so); the same inputs give
-//! bit-identical results (no clocks, no randomness, no hashing, f32 only); no heap
-//! allocation per tick.
+//! and no free spot was in reach (then it stays put and says so), nor overlapping another
+//! character of its crowd it did not start in; the same inputs give bit-identical results
+//! (no clocks, no randomness, no hashing, f32 only, no platform maths), and a state restored
+//! from [`CharacterState`] continues bit for bit; no heap allocation per tick.
 
+mod bodies;
 mod character;
 mod config;
+mod crowd;
 mod ground;
+mod ids;
 mod impulse;
 mod ladder;
 mod modes;
 mod movers;
+mod ride;
 mod slide;
+mod snap;
 mod step;
 mod tick;
 mod tracer;
+mod triggers;
 mod unstuck;
 mod water;
 
+pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use character::CharacterController;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule};
+pub use crowd::{Crowd, CrowdConfig, CrowdOutcome, MoverPush};
 pub use ground::{Ground, GroundState};
+pub use ids::{IdSet, MAX_TRIGGERS, TriggerList, TriggerReport};
 pub use movers::{Mover, WorldWithMovers, carried_point};
+pub use ride::Ride;
+pub use snap::NetworkSnap;
 pub use tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, Touch, TouchList, WallContacts,
 };

@@ -9,6 +9,7 @@
 
 use glam::{Mat3, Vec3};
 
+use super::ids::TriggerList;
 use super::tracer::Tracer;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
@@ -113,6 +114,18 @@ impl Tracer for WorldWithMovers<'_> {
     /// Whether any model of the map, world or mover, holds a ladder.
     fn may_have_ladders(&self) -> bool {
         self.map.has_ladders()
+    }
+
+    /// The map's triggers, where the map puts them (trigger models do not move).
+    fn touch_triggers(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut TriggerList,
+        inside: &mut TriggerList,
+    ) {
+        self.map.touch_triggers(shape, start, end, touched, inside);
     }
 }
 

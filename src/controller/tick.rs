@@ -3,12 +3,16 @@
 //! [`Activity`].
 //!
 //! Takes nothing; gives plain data with fixed capacity (no allocation per tick). Guarantees:
-//! a touch list holds each (model, plane) once, in hit order, at most `MAX_TOUCHES` (32); wall
-//! contacts hold distinct normals, at most `MAX_CLIP_PLANES` (5).
+//! a touch list holds each (model or character, plane) once, in hit order, at most
+//! `MAX_TOUCHES` (32); wall contacts hold distinct normals, at most `MAX_CLIP_PLANES` (5);
+//! the state serializes with serde, floats as they are (a format that keeps f32 bits, such
+//! as postcard or JSON read back as f32, restores it exactly).
 
 use glam::Vec3;
+use serde::{Deserialize, Serialize};
 
 use super::ground::Ground;
+use super::ids::{TriggerList, TriggerReport};
 use crate::compiled::MaterialId;
 use crate::compiled::Plane;
 use crate::contents::Contents;
@@ -32,7 +36,8 @@ pub struct MoveInput {
 }
 
 /// How the character moves, as the game set it ([`crate::controller::CharacterController::set_mode`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum MoveMode {
     /// Walks, swims and climbs ladders, as the world's contents decide.
     #[default]
@@ -129,6 +134,9 @@ pub struct Touch {
     pub surface: SurfaceFlags,
     /// The material of the side hit.
     pub material: Option<MaterialId>,
+    /// The character hit, by its crowd id (then `model` is 0 and `contents`
+    /// [`Contents::BODY`]); `None` for the map.
+    pub character: Option<u32>,
 }
 
 /// The planes hit in one tick, in the order they were hit, each once (same model and plane),
@@ -151,6 +159,7 @@ impl Default for TouchList {
             model: 0,
             surface: SurfaceFlags::EMPTY,
             material: None,
+            character: None,
         };
         TouchList {
             items: [none; MAX_TOUCHES],
@@ -195,11 +204,11 @@ impl TouchList {
             model: trace.model.unwrap_or(0),
             surface: trace.surface,
             material: trace.material,
+            character: trace.character,
         };
-        let seen = self
-            .as_slice()
-            .iter()
-            .any(|t| t.model == touch.model && t.plane == touch.plane);
+        let seen = self.as_slice().iter().any(|t| {
+            t.model == touch.model && t.character == touch.character && t.plane == touch.plane
+        });
         if !seen && self.len < MAX_TOUCHES {
             self.items[self.len] = touch;
             self.len += 1;
@@ -217,13 +226,58 @@ impl TouchList {
 /// otherwise keep adding speed along a wall the player pushes into at an angle, on every
 /// other tick). A wall is kept from one tick to the next only while a short probe towards it
 /// still hits it, so walking past a wall's end frees the wish at once.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+///
+/// Part of [`CharacterState`], so a replay or a rewind restores it; it serializes as the list
+/// of its normals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Vec<Vec3>", try_from = "Vec<Vec3>")]
 pub struct WallContacts {
     normals: [Vec3; MAX_CLIP_PLANES],
     len: usize,
 }
 
+impl From<WallContacts> for Vec<Vec3> {
+    fn from(walls: WallContacts) -> Vec<Vec3> {
+        walls.normals().to_vec()
+    }
+}
+
+impl TryFrom<Vec<Vec3>> for WallContacts {
+    type Error = &'static str;
+
+    fn try_from(normals: Vec<Vec3>) -> Result<WallContacts, &'static str> {
+        WallContacts::from_normals(&normals)
+            .ok_or("at most 5 finite wall normals, each of unit length")
+    }
+}
+
 impl WallContacts {
+    /// Walls from their unit normals, kept in order (a normal within
+    /// `SAME_PLANE_DOT` of one already listed is merged into it, as the controller does);
+    /// `None` for more than `MAX_CLIP_PLANES` (5) normals, or one that is not finite or not
+    /// of unit length (within 1e-3), so a state read from a file is one the controller
+    /// could have made.
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::controller::WallContacts;
+    /// let walls = WallContacts::from_normals(&[Vec3::X, -Vec3::Y]).unwrap();
+    /// assert_eq!(walls.normals(), &[Vec3::X, -Vec3::Y]);
+    /// assert!(WallContacts::from_normals(&[Vec3::new(2.0, 0.0, 0.0)]).is_none());
+    /// ```
+    #[must_use]
+    pub fn from_normals(normals: &[Vec3]) -> Option<WallContacts> {
+        let unit = |n: &Vec3| n.is_finite() && (n.length() - 1.0).abs() <= UNIT_NORMAL_SLACK;
+        if normals.len() > MAX_CLIP_PLANES || !normals.iter().all(unit) {
+            return None;
+        }
+        let mut walls = WallContacts::default();
+        for n in normals {
+            walls.push(*n);
+        }
+        Some(walls)
+    }
+
     /// The walls' unit normals.
     #[must_use]
     pub fn normals(&self) -> &[Vec3] {
@@ -272,6 +326,10 @@ impl WallContacts {
     }
 }
 
+/// How far from 1 the length of a wall normal read back from a file may be (unitless): f32
+/// unit vectors are within a few ulps of 1; anything farther was not made by the controller.
+const UNIT_NORMAL_SLACK: f32 = 1e-3;
+
 /// What one tick did, besides moving the character.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MoveOutcome {
@@ -309,10 +367,16 @@ pub struct MoveOutcome {
     pub ground_material: Option<MaterialId>,
     /// The surface flags of everything touched this tick, the ground included.
     pub surfaces: SurfaceFlags,
+    /// The trigger models touched this tick, entered and left (Quake 3 `G_TouchTriggers`,
+    /// with Source's start and end of touch); empty in noclip.
+    pub triggers: TriggerReport,
 }
 
-/// The moving state of a character: everything a replay needs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The moving state of a character: everything a replay needs. Restoring it
+/// ([`crate::controller::CharacterController::set_state`]) into a controller of the same
+/// configuration continues the run bit for bit; it serializes with serde (field names as
+/// here, the wall memory and the trigger set as lists).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CharacterState {
     /// The origin (the feet are `feet_to_origin` below it).
     pub position: Vec3,
@@ -350,4 +414,14 @@ pub struct CharacterState {
     /// Launched since the last tick ([`crate::controller::CharacterController::launch`]):
     /// the next tick starts in the air whatever the ground probe finds.
     pub launched: bool,
+    /// Everything at the water level's sample points at the end of the last tick (what a
+    /// frozen tick reports).
+    pub contents: Contents,
+    /// The trigger models the shape was in at the end of the last tick: a tick's
+    /// [`TriggerReport`] says which it entered and left against these.
+    pub triggers: TriggerList,
+    /// Microseconds of command time not yet counted on the timers, which count the
+    /// configuration's ticks ([`crate::controller::CharacterController::step_msec`]); below
+    /// one tick.
+    pub tick_carry_us: u32,
 }

@@ -7,6 +7,7 @@
 
 use glam::Vec3;
 
+use super::ids::TriggerList;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
 use crate::trace::{Trace, TraceShape};
@@ -59,6 +60,20 @@ pub trait Tracer {
     fn may_have_ladders(&self) -> bool {
         true
     }
+
+    /// The trigger models `shape` touches on its way from `start` to `end`, added to
+    /// `touched`; those it is in at `end` are added to `inside` too
+    /// ([`CompiledMap::touching_triggers_along`]). Default: no triggers.
+    fn touch_triggers(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut TriggerList,
+        inside: &mut TriggerList,
+    ) {
+        let _ = (shape, start, end, touched, inside);
+    }
 }
 
 impl Tracer for CompiledMap {
@@ -89,6 +104,25 @@ impl Tracer for CompiledMap {
 
     fn may_have_ladders(&self) -> bool {
         self.has_ladders()
+    }
+
+    fn touch_triggers(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut TriggerList,
+        inside: &mut TriggerList,
+    ) {
+        for (model, at_end) in self.touching_triggers_along(shape, start, end) {
+            let Ok(model) = u32::try_from(model) else {
+                continue;
+            };
+            touched.insert(model);
+            if at_end {
+                inside.insert(model);
+            }
+        }
     }
 }
 
@@ -125,5 +159,22 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
 
     fn may_have_ladders(&self) -> bool {
         self.world.may_have_ladders()
+    }
+
+    fn touch_triggers(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut TriggerList,
+        inside: &mut TriggerList,
+    ) {
+        self.world.touch_triggers(
+            shape,
+            start + self.offset,
+            end + self.offset,
+            touched,
+            inside,
+        );
     }
 }

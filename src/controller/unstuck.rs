@@ -120,6 +120,24 @@ impl UnstuckTable {
             .map(|(i, offset)| (position + *offset, i + 1))
             .find(|(candidate, _)| !world.overlaps(shape, *candidate))
     }
+
+    /// [`Self::find_free`] among the offsets that do not go against `toward` (those with
+    /// `offset · toward >= 0`): after a mover's push, the character may only leave on the
+    /// side the mover pushes toward, never pop out through a thin door behind it.
+    pub(super) fn find_free_toward<T: Tracer + ?Sized>(
+        &self,
+        world: &T,
+        shape: &TraceShape,
+        position: Vec3,
+        toward: Vec3,
+    ) -> Option<(Vec3, usize)> {
+        self.offsets
+            .iter()
+            .filter(|offset| offset.dot(toward) >= 0.0)
+            .enumerate()
+            .map(|(i, offset)| (position + *offset, i + 1))
+            .find(|(candidate, _)| !world.overlaps(shape, *candidate))
+    }
 }
 
 #[cfg(test)]

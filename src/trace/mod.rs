@@ -36,6 +36,7 @@
 //! made for its own axes, so its edge hits may stop early (Quake 3's `CM_TransformedBoxTrace`
 //! instead sweeps the unrotated box, which can pass into solid).
 
+mod body;
 mod brush_clip;
 mod gjk;
 mod rounded;
@@ -48,6 +49,8 @@ use glam::{Mat3, Quat, Vec3};
 use rayon::prelude::*;
 
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
+
+pub(crate) use body::{Upright, trace_upright, uprights_overlap};
 
 use crate::compiled::{CompiledMap, MaterialId, Plane};
 use crate::contents::Contents;
@@ -103,6 +106,11 @@ pub struct Trace {
     /// The material (texture) of the side hit, named by [`CompiledMap::material_name`];
     /// `None` exactly when `normal` is.
     pub material: Option<MaterialId>,
+    /// The character whose shape stopped the sweep, by the id its crowd gave it
+    /// ([`WorldWithBodies`](crate::controller::WorldWithBodies); Quake 3's `entityNum` of
+    /// a client); then `model` is `None` and `contents` is [`Contents::BODY`]. `None` for
+    /// a sweep of the map alone.
+    pub character: Option<u32>,
 }
 
 impl Trace {
@@ -122,6 +130,7 @@ impl Trace {
             start_solid: false,
             all_solid: false,
             model: None,
+            character: None,
         }
     }
 
@@ -362,6 +371,7 @@ impl CompiledMap {
             model: (work.fraction < 1.0).then_some(model),
             surface: side.map_or(SurfaceFlags::EMPTY, |(surface, _)| surface),
             material: plane.and(side.map(|(_, material)| material)),
+            character: None,
         }
     }
 }
@@ -381,6 +391,7 @@ fn out_of_range(start: Vec3) -> Trace {
         model: None,
         surface: SurfaceFlags::EMPTY,
         material: None,
+        character: None,
     }
 }
 

@@ -109,4 +109,53 @@ impl CompiledMap {
                 .start_solid
             })
     }
+
+    /// The trigger models `shape` touches on its way from `start` to `end` (a sweep through
+    /// each trigger model whose bounds the way reaches: starting in it or hitting it
+    /// counts), in increasing order, each with whether the shape is in it at `end` (as
+    /// [`Self::touching_triggers`] says there). A trigger thinner than a tick's travel is
+    /// found, which a test at the end alone misses (Source passes the previous origin to
+    /// `SolidMoved` for the same reason). Allocation-free.
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::TraceShape;
+    /// let world = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
+    /// let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+    /// // Through the trigger_multiple (x 896..1024) in one sweep, ending beyond it.
+    /// let (from, to) = (Vec3::new(800.0, 1472.0, 64.0), Vec3::new(1200.0, 1472.0, 64.0));
+    /// let crossed: Vec<(usize, bool)> = world.touching_triggers_along(&player, from, to).collect();
+    /// assert_eq!(crossed.len(), 1);
+    /// assert!(!crossed[0].1, "not in it at the end");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn touching_triggers_along<'a>(
+        &'a self,
+        shape: &'a TraceShape,
+        start: Vec3,
+        end: Vec3,
+    ) -> impl Iterator<Item = (usize, bool)> + 'a {
+        let (low, high) = shape.bounds();
+        let reach = (start.min(end) + low, start.max(end) + high);
+        let placement = ModelPlacement::default();
+        self.trigger_models()
+            .iter()
+            .map(|&model| model as usize)
+            .filter(move |&model| {
+                self.models()
+                    .get(model)
+                    .is_some_and(|m| boxes_overlap((m.mins, m.maxs), reach))
+            })
+            .filter_map(move |model| {
+                let at_end = self
+                    .trace_model(model, &placement, shape, end, end, Contents::TRIGGER)
+                    .start_solid;
+                let touched = at_end || {
+                    let way =
+                        self.trace_model(model, &placement, shape, start, end, Contents::TRIGGER);
+                    way.start_solid || way.hit()
+                };
+                touched.then_some((model, at_end))
+            })
+    }
 }

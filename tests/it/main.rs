@@ -9,7 +9,7 @@ mod brush;
 mod bsp;
 /// The compiled file format: round trips and corruption.
 mod compiled;
-/// The character controller: scenarios 1–45, one file per group (`maps/README.md`).
+/// The character controller: scenarios 1–88, one file per group (`maps/README.md`).
 mod controller;
 /// The shared real maps: counts against SOURCES.md, round trips.
 mod corpus;

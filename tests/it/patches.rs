@@ -1473,6 +1473,7 @@ fn bots_soak_clean_on_maps_with_patches() {
             config: ControllerConfig::default(),
             report: true,
             compile: CompileOptions::default(),
+            collide: true,
         };
         let (summary, on_patches) =
             soak_counting(src, &options, &on_patch).unwrap_or_else(|e| panic!("{name}: {e}"));

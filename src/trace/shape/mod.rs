@@ -209,6 +209,29 @@ impl TraceShape {
         }
     }
 
+    /// The shape as an upright Minkowski sum about a centre: `(centre, box half extents, disk
+    /// radius, ball radius)`, relative to the reference point. A cylinder is a disk plus a
+    /// vertical segment (the box's z), a capsule a ball plus one; a hull is its bounding box.
+    pub(crate) fn upright_parts(&self) -> (Vec3, Vec3, f32, f32) {
+        match &self.0 {
+            Repr::Point => (Vec3::ZERO, Vec3::ZERO, 0.0, 0.0),
+            Repr::Sphere { radius } => (Vec3::ZERO, Vec3::ZERO, 0.0, *radius),
+            Repr::Cylinder {
+                radius,
+                half_height,
+            } => (Vec3::ZERO, Vec3::Z * *half_height, *radius, 0.0),
+            Repr::Capsule {
+                radius,
+                half_height,
+            } => (Vec3::ZERO, Vec3::Z * *half_height, 0.0, *radius),
+            Repr::Box { center, half } => (*center, *half, 0.0, 0.0),
+            Repr::Hull { .. } => {
+                let (low, high) = self.bounds();
+                ((low + high) * 0.5, (high - low) * 0.5, 0.0, 0.0)
+            }
+        }
+    }
+
     /// The support distance `max over c in the shape of u·c` (`u` need not be unit length;
     /// the result scales with it).
     #[must_use]
@@ -287,7 +310,12 @@ impl TraceShape {
             Repr::Cylinder {
                 radius,
                 half_height,
-            } => radius.hypot(*half_height),
+            } => {
+                // In f64 and narrowed once, without the platform's `hypot`, so every machine
+                // gets the same bits (ARCHITECTURE.md, cross-machine determinism).
+                let (r, h) = (f64::from(*radius), f64::from(*half_height));
+                (r * r + h * h).sqrt() as f32
+            }
             Repr::Capsule {
                 radius,
                 half_height,

@@ -15,6 +15,10 @@ use planeshift::tolerance::SURFACE_CLIP_EPSILON;
 
 /// Crouching and standing up.
 mod crouch;
+/// Characters against characters (scenarios 74–78).
+mod crowd;
+/// Movers that crush and push (scenarios 79 and 80).
+mod crushing;
 /// Determinism, events and ground reports.
 mod determinism;
 /// Jump, gravity, friction and acceleration.
@@ -23,6 +27,8 @@ mod jump;
 mod modes;
 /// Moving platforms, pushers and the configuration file.
 mod platforms;
+/// Prediction and replay: serialized state, snapping, timers (scenarios 81–84).
+mod prediction;
 /// Unstuck and the fuzz invariant.
 mod recovery;
 /// The replay contract of the `fps_movement` example.
@@ -33,12 +39,20 @@ mod slopes;
 pub(crate) mod soak;
 /// Stairs and steps.
 mod stairs;
+/// Triggers touched, entered and left, and Quake 3's teleporters and pads (85–88).
+mod trigger_events;
 /// Tunnelling at speed and along degenerate directions.
 mod tunnelling;
 /// Walls, creases, corners, seams.
 mod walls;
 /// Water, liquids and currents (scenarios 46–54).
 mod water;
+
+/// The `fps_movement` example's trigger rules (teleporters, jump pads, hurt volumes), shared
+/// by the soak and the trigger tests.
+#[allow(dead_code)]
+#[path = "../../../examples/fps_movement/game.rs"]
+mod fps_game;
 
 /// The stop distance every sweep keeps from what it hits.
 pub const SKIN: f32 = SURFACE_CLIP_EPSILON;

@@ -30,8 +30,10 @@ fn dropped_into_a_pool_swims_and_surfaces() {
             &CompileOptions::default(),
             ControllerConfig::default(),
             &input,
+            None,
         )
         .unwrap()
+        .lines
     };
     let out = run();
     assert_eq!(out, run(), "replays are bit-identical");
@@ -119,7 +121,9 @@ fn real_map_pools_swim_and_surface() {
             for _ in 0..625 {
                 input.push_str("{\"wish\":[0,0,0],\"jump\":true,\"crouch\":false}\n");
             }
-            let lines = replay_contract::replay_world(&world, config, &input).unwrap();
+            let lines = replay_contract::replay_world(&world, config, &input, None)
+                .unwrap()
+                .lines;
             let ticks: Vec<Value> = lines
                 .lines()
                 .map(|l| serde_json::from_str(l).unwrap())
@@ -156,4 +160,93 @@ fn real_map_pools_swim_and_surface() {
     }
     println!("pools checked: {pools}");
     assert!(maps.is_empty() || pools == REAL_MAP_POOLS, "{pools}");
+}
+
+/// 600 seeded tick lines: a wish held for 40 ticks, jumps, crouches, now and then an
+/// impulse, and some commands of their own duration.
+fn seeded_lines(seed: u64) -> Vec<String> {
+    let mut rng = crate::support::Pcg32::new(seed);
+    let mut wish = [1.0f64, 0.0, 0.0];
+    (0..600)
+        .map(|tick| {
+            if tick % 40 == 0 {
+                let a = rng.range_f64(0.0, std::f64::consts::TAU);
+                wish = [a.cos(), a.sin(), 0.0];
+            }
+            let mut line = format!(
+                "{{\"wish\":[{},{},{}],\"jump\":{},\"crouch\":{}",
+                wish[0],
+                wish[1],
+                wish[2],
+                rng.below(30) == 0,
+                rng.below(10) == 0
+            );
+            if rng.below(50) == 0 {
+                line.push_str(",\"impulse\":[150,-80,200]");
+            }
+            if rng.below(8) == 0 {
+                line.push_str(&format!(",\"msec\":{}", 3 + rng.below(20)));
+            }
+            line.push('}');
+            line
+        })
+        .collect()
+}
+
+/// The real-map check: on every shared map, 600 ticks through the replay contract
+/// give the same lines, bit for bit, as 300 ticks, the state written out (`--state-out`),
+/// read back (`--state-in`) and the other 300.
+#[test]
+fn a_replay_cut_in_two_by_its_state_equals_the_whole_run() {
+    let maps = crate::support::real_maps("a_replay_cut_in_two_by_its_state_equals_the_whole_run");
+    let config = ControllerConfig::default();
+    let results = crate::support::in_parallel(2, |thread, _| {
+        maps.iter()
+            .enumerate()
+            .skip(thread)
+            .step_by(2)
+            .map(|(k, (name, path))| {
+                let Ok(out) = planeshift::compile::compile_map(&crate::support::read(path)) else {
+                    return (name.clone(), None);
+                };
+                let world = out.map;
+                let spawn = world.player_spawns().next().unwrap_or_else(|| {
+                    let m = &world.models()[0];
+                    glam::Vec3::new(
+                        0.5 * (m.mins.x + m.maxs.x),
+                        0.5 * (m.mins.y + m.maxs.y),
+                        m.maxs.z + 64.0,
+                    )
+                });
+                let ticks = seeded_lines(17 + k as u64);
+                let head = format!("{{\"spawn\":[{},{},{}]}}\n", spawn.x, spawn.y, spawn.z);
+                let whole = format!("{head}{}\n", ticks.join("\n"));
+                let first = format!("{head}{}\n", ticks[..300].join("\n"));
+                let second = format!("{}\n", ticks[300..].join("\n"));
+                let all = replay_contract::replay_world(&world, config, &whole, None).unwrap();
+                let a = replay_contract::replay_world(&world, config, &first, None).unwrap();
+                let b =
+                    replay_contract::replay_world(&world, config, &second, Some(&a.state)).unwrap();
+                (name.clone(), Some((all, a.lines + &b.lines, b.state)))
+            })
+            .collect::<Vec<_>>()
+    });
+    let mut checked = 0;
+    for (name, result) in results.into_iter().flatten() {
+        let Some((all, cut, state)) = result else {
+            continue;
+        };
+        assert_eq!(all.lines.lines().count(), 600, "{name}");
+        for (k, (a, b)) in all.lines.lines().zip(cut.lines()).enumerate() {
+            assert_eq!(a, b, "{name}: tick {k}");
+        }
+        assert_eq!(all.state, state, "{name}: the final states");
+        checked += 1;
+    }
+    println!("maps replayed in two: {checked}");
+    assert!(
+        maps.is_empty() || checked == maps.len(),
+        "{checked} of {}",
+        maps.len()
+    );
 }

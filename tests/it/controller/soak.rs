@@ -1,10 +1,12 @@
 //! The soak of `examples/fps_movement --headless` (`examples/fps_movement/soak.rs`), run
-//! in-process on every shared real map and every bundled map: many seeded bots, no tick
-//! ending inside solid, nobody falling out of a sealed level, nobody stuck; bots that touch
-//! a deadly `trigger_hurt` die and respawn (`maps/hurt_pit.map`), and maps without one
-//! report no deaths. (The full-size run, 64 bots for 20,000 ticks per map, is reported in
-//! the issue notes; this one is sized for CI.)
+//! in-process on every shared real map and every bundled map: many seeded bots colliding
+//! with each other, no tick ending inside solid or with two bots overlapping, nobody falling
+//! out of a sealed level, nobody stuck; bots that touch a deadly `trigger_hurt` die and
+//! respawn (`maps/hurt_pit.map`), maps without one report no deaths, and teleporters and
+//! jump pads are used (`maps/trigger_room.map`). (The full-size run, 64 bots for 20,000
+//! ticks per map, is reported in the issue notes; this one is sized for CI.)
 
+use super::fps_game as game;
 #[allow(dead_code)]
 #[path = "../../../examples/fps_movement/soak.rs"]
 pub(crate) mod soak_run;
@@ -42,6 +44,7 @@ fn options(bots: usize, ticks: usize, seed: u64) -> SoakOptions {
         config: ControllerConfig::default(),
         report: false,
         compile: CompileOptions::default(),
+        collide: true,
     }
 }
 
@@ -79,17 +82,20 @@ fn soak_every_map() {
         println!("{name}: {summary:?}");
         assert_eq!(summary.moves, 12 * 1000, "{name}");
         assert_eq!(summary.inside_solid, 0, "{name}: {summary:?}");
+        assert_eq!(summary.overlapping, 0, "{name}: {summary:?}");
         if !OPEN.contains(&name.as_str()) {
             assert_eq!(summary.fell_out, 0, "{name}: {summary:?}");
         }
         assert_eq!(summary.stuck, 0, "{name}: {summary:?}");
         if !DEADLY.contains(&name.as_str()) {
             assert_eq!(summary.deaths, 0, "{name}: {summary:?}");
-            assert_eq!(
-                summary.median_touch_ns, 0,
-                "{name}: no check without a hurt"
-            );
+            assert_eq!(summary.triggers[2], 0, "{name}: {summary:?}");
         }
+        assert_eq!(
+            summary.median_touch_ns == 0,
+            summary.triggers == [0, 0, 0],
+            "{name}: the trigger play runs exactly when a trigger plays: {summary:?}"
+        );
         assert!(summary.median_tick_ns > 0, "{name}");
         assert!(summary.travelled > 0.0, "{name}: the bots moved");
         soaked += 1;
@@ -193,9 +199,12 @@ fn soak_is_deterministic_and_prints_the_contract() {
         "ticks",
         "moves",
         "inside_solid",
+        "overlapping",
         "fell_out",
         "stuck",
         "deaths",
+        "teleports",
+        "jumppad_launches",
         "ns_per_move_median",
     ];
     expected.sort_unstable();
@@ -204,7 +213,37 @@ fn soak_is_deterministic_and_prints_the_contract() {
     assert_eq!(json["deaths"], 0);
     // The counts in the contract's order, the timing last.
     let at = |key: &str| line.find(&format!("\"{key}\":")).unwrap();
-    assert!(at("stuck") < at("deaths") && at("deaths") < at("ns_per_move_median"));
+    assert!(at("inside_solid") < at("overlapping") && at("overlapping") < at("fell_out"));
+    assert!(at("stuck") < at("deaths") && at("deaths") < at("teleports"));
+    assert!(at("teleports") < at("jumppad_launches"));
+    assert!(at("jumppad_launches") < at("ns_per_move_median"));
     let garbage = soak(b"{ \"classname\" ", &run).unwrap_err();
     assert!(!garbage.is_empty());
+}
+
+/// `maps/trigger_room.map`: bots colliding in a room of teleporters and jump pads use them,
+/// and end no tick overlapping; the same bots moving as if alone overlap from the first tick
+/// (they spawn on five points), so the count can fail.
+#[test]
+fn bots_use_teleporters_and_jump_pads_and_never_overlap() {
+    let run = options(64, 3000, 5);
+    let summary = soak_bundled("trigger_room.map", &run);
+    println!("trigger_room: {summary:?}");
+    assert_eq!(summary.triggers, [2, 2, 0]);
+    assert!(
+        summary.teleports > 0 && summary.jumppad_launches > 0,
+        "{summary:?}"
+    );
+    assert_eq!(
+        (summary.overlapping, summary.inside_solid, summary.stuck),
+        (0, 0, 0)
+    );
+    let alone = soak_bundled(
+        "trigger_room.map",
+        &SoakOptions {
+            collide: false,
+            ..run
+        },
+    );
+    assert!(alone.overlapping > 0, "{alone:?}");
 }

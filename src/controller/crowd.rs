@@ -1,0 +1,685 @@
+//! [`Crowd`]: many characters stepped together through one world, blocking each other
+//! (Quake 3 runs every client's `Pmove` against the others' current boxes, `SV_Trace` with
+//! `CONTENTS_BODY`), and movers pushing a crowd (Quake 3 `g_mover.c G_MoverPush`).
+//!
+//! Takes a [`Tracer`] for the world (a map, a map with movers) and one [`MoveInput`] per
+//! character per tick; gives each character's [`CrowdOutcome`]. One tick:
+//! 1. characters that overlap another (spawned or teleported into each other) are reported,
+//!    and each is moved to the nearest free spot reachable through the world by sweeps (a
+//!    flood over open floor, never through a wall), the lower id staying; a pair no free
+//!    spot separates passes through each other until it parts, and is reported every tick.
+//!    Only characters the game changed since the last tick, or that ended it overlapping,
+//!    are checked: the others cannot overlap anyone;
+//! 2. in increasing id order, each character steps against the world and the others where
+//!    they stand now ([`WorldWithBodies`] over a grid broadphase, so the cost grows with the
+//!    characters near each one, not the crowd);
+//! 3. with pushing configured, a character walking into another gives it a share of its
+//!    speed into it (Jolt's `mCanPushCharacter`; Quake blocks).
+//!
+//! Guarantees: characters that do not overlap when a tick begins do not overlap when it
+//! ends (every move of every character is a sweep that also meets the others, and the
+//! unstuck table only accepts spots free of them too); the same inputs give the same bits
+//! whatever order the characters were added in; noclip and fly characters (spectators) pass
+//! through the others and are not met; a tick allocates nothing once the crowd is built.
+
+use glam::Vec3;
+
+use super::bodies::{Bodies, CharacterIds, Near, NearWorld, WorldWithBodies, horizontal_reach};
+use super::character::CharacterController;
+use super::ride::Ride;
+use super::tick::{MoveInput, MoveMode, MoveOutcome};
+use super::tracer::Tracer;
+use crate::tolerance::SURFACE_CLIP_EPSILON;
+use crate::trace::{ModelPlacement, TraceShape};
+
+/// How many grid spots separation's flood visits before it gives up: room for a crowd of
+/// a few hundred spawned on one point, round corners and along corridors.
+const MAX_SEPARATION_SPOTS: usize = 1024;
+
+/// The flood's steps between neighbouring spots, on the grid of the separation spacing:
+/// across the floor, and down (a spawn over a shaft). Never up: a spot above a crowd would
+/// stack a character on a head, and take the room the one below needs to step out of its
+/// floor.
+const FLOOD_STEPS: [(i32, i32, i32); 5] =
+    [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, -1)];
+
+/// What separates two characters beyond touching, in units: twice the stop distance, so
+/// the first sweep after it starts clear of the stop distance.
+const SEPARATION_MARGIN: f32 = 2.0 * SURFACE_CLIP_EPSILON;
+
+/// How characters of a crowd meet.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CrowdConfig {
+    /// Characters block each other (default). Off, each moves through the world alone, as
+    /// if the others were not there (for comparisons, or a game that separates them itself).
+    pub collide: bool,
+    /// `None` (default): characters block each other and never push (Quake 1, 2 and 3).
+    /// `Some(share)`: a character walking into another gives it this share (clamped to
+    /// [0, 1]) of its speed into it, along the contact's horizontal normal; the other then
+    /// moves by its own sweeps (Jolt's `mCanPushCharacter`), so pushing never makes an
+    /// overlap.
+    pub push: Option<f32>,
+}
+
+impl Default for CrowdConfig {
+    fn default() -> Self {
+        CrowdConfig {
+            collide: true,
+            push: None,
+        }
+    }
+}
+
+/// What one tick did to one character of a crowd.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CrowdOutcome {
+    /// The character's own tick ([`CharacterController::step`]); its touches and ground
+    /// name the characters met (`Touch::character`, `Ground::character`).
+    pub tick: MoveOutcome,
+    /// The characters this one overlapped when the tick began (spawned or teleported into
+    /// each other): what a game that telefrags kills (Quake 3 `G_KillBox`).
+    pub overlapped: CharacterIds,
+    /// How far separation moved this one before its move, when it overlapped a character
+    /// of a lower id and a free spot was in reach.
+    pub separated: Option<Vec3>,
+    /// The characters this one still overlaps when the tick ends: only those no free spot
+    /// could separate it from (they pass through each other until they part).
+    pub overlapping: CharacterIds,
+}
+
+/// What a mover's move did to a crowd ([`Crowd::push_mover`]; Quake 3 `G_MoverPush`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoverPush {
+    /// Every character the mover met was carried or pushed out of its way (or none was
+    /// involved): how many of each.
+    Moved {
+        /// Characters carried (standing on the mover, or on a character carried).
+        carried: usize,
+        /// Characters pushed out of the mover's way.
+        pushed: usize,
+    },
+    /// Character `character` could not be moved out of the mover's way: every character
+    /// this call moved is back where it was (Quake 3 restores them in reverse order). The
+    /// game puts the mover back and runs its blocked handler, or keeps a crusher moving
+    /// and kills `character`.
+    Blocked {
+        /// The character in the way.
+        character: u32,
+    },
+}
+
+/// One character of a crowd.
+#[derive(Clone, Debug)]
+struct Member {
+    id: u32,
+    controller: CharacterController,
+    outcome: CrowdOutcome,
+    /// The characters it overlapped after separation, passed through this tick (all of
+    /// them; the buffer keeps its capacity between ticks).
+    ghosts: Vec<u32>,
+    /// It may overlap another: the game changed it since the last tick (`insert`,
+    /// `update`), or it ended the last tick overlapping. Only such characters are checked
+    /// when a tick begins: the others cannot overlap anyone, since every move is a sweep.
+    watch: bool,
+}
+
+/// Whether a character in `mode` is met by others (and meets them): walking and frozen
+/// ones are; noclip, fly (spectators) and any other mode pass through.
+fn is_solid(mode: MoveMode) -> bool {
+    matches!(mode, MoveMode::Walk | MoveMode::Frozen)
+}
+
+/// Many characters, by id, stepped together through one world.
+///
+/// # Examples
+/// ```
+/// use glam::Vec3;
+/// use planeshift::controller::{CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput};
+/// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+/// let config = ControllerConfig::default();
+/// let mut crowd = Crowd::new(CrowdConfig::default());
+/// // Two players 100 apart run at each other.
+/// crowd.insert(1, CharacterController::new(config, Vec3::new(-50.0, 0.0, 24.0 + 1.0 / 32.0))?);
+/// crowd.insert(2, CharacterController::new(config, Vec3::new(50.0, 0.0, 24.0 + 1.0 / 32.0))?);
+/// for _ in 0..125 {
+///     crowd.step(&map, |id| MoveInput {
+///         wish: if id == 1 { Vec3::X } else { -Vec3::X },
+///         ..MoveInput::default()
+///     });
+///     assert_eq!(crowd.overlapping_pairs(), 0);
+/// }
+/// let gap = crowd.get(2).unwrap().position().x - crowd.get(1).unwrap().position().x;
+/// assert!((gap - (30.0 + 1.0 / 32.0)).abs() < 1.0 / 64.0, "{gap}");
+/// let touched = crowd.outcome(1).unwrap().tick.touches.as_slice().iter().any(|t| t.character == Some(2));
+/// # let _ = touched;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Crowd {
+    /// Sorted by id.
+    members: Vec<Member>,
+    bodies: Bodies,
+    config: CrowdConfig,
+    /// Separation's flood: the grid spots reached, and where (buffers kept between ticks).
+    flood: Vec<((i32, i32, i32), Vec3)>,
+    /// The bodies near the character stepping (a buffer kept between ticks).
+    near: Near,
+}
+
+impl Crowd {
+    /// An empty crowd.
+    #[must_use]
+    pub fn new(config: CrowdConfig) -> Crowd {
+        Crowd {
+            members: Vec::new(),
+            bodies: Bodies::new(),
+            config,
+            flood: Vec::new(),
+            near: Near::default(),
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &CrowdConfig {
+        &self.config
+    }
+
+    /// How many characters.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether the crowd is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    fn index(&self, id: u32) -> Option<usize> {
+        self.members.binary_search_by_key(&id, |m| m.id).ok()
+    }
+
+    /// Adds character `id`, or replaces it (returning the one it had): a respawn. It may
+    /// overlap others; the next tick reports and separates them.
+    pub fn insert(
+        &mut self,
+        id: u32,
+        controller: CharacterController,
+    ) -> Option<CharacterController> {
+        self.bodies
+            .insert(id, controller.shape(), controller.shape_center());
+        let member = Member {
+            id,
+            controller,
+            outcome: CrowdOutcome::default(),
+            ghosts: Vec::new(),
+            watch: true,
+        };
+        let old = match self.members.binary_search_by_key(&id, |m| m.id) {
+            Ok(i) => Some(std::mem::replace(&mut self.members[i], member).controller),
+            Err(i) => {
+                self.members.insert(i, member);
+                None
+            }
+        };
+        self.sync(id);
+        old
+    }
+
+    /// Removes character `id`.
+    pub fn remove(&mut self, id: u32) -> Option<CharacterController> {
+        let i = self.index(id)?;
+        self.bodies.remove(id);
+        Some(self.members.remove(i).controller)
+    }
+
+    /// Character `id`.
+    #[must_use]
+    pub fn get(&self, id: u32) -> Option<&CharacterController> {
+        self.index(id).map(|i| &self.members[i].controller)
+    }
+
+    /// Changes character `id` (a teleport, an impulse, a mode): `f` runs on it and the
+    /// crowd then sees it where `f` left it. `None` when there is no such character.
+    pub fn update<R>(
+        &mut self,
+        id: u32,
+        f: impl FnOnce(&mut CharacterController) -> R,
+    ) -> Option<R> {
+        let i = self.index(id)?;
+        let result = f(&mut self.members[i].controller);
+        self.members[i].watch = true;
+        self.sync(id);
+        Some(result)
+    }
+
+    /// What the last tick did to character `id`.
+    #[must_use]
+    pub fn outcome(&self, id: u32) -> Option<&CrowdOutcome> {
+        self.index(id).map(|i| &self.members[i].outcome)
+    }
+
+    /// The ids, increasing.
+    pub fn ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.members.iter().map(|m| m.id)
+    }
+
+    /// Every character with its id and its last outcome, in increasing id order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &CharacterController, &CrowdOutcome)> + '_ {
+        self.members
+            .iter()
+            .map(|m| (m.id, &m.controller, &m.outcome))
+    }
+
+    /// The characters' shapes behind their broadphase.
+    #[must_use]
+    pub fn bodies(&self) -> &Bodies {
+        &self.bodies
+    }
+
+    /// The solid characters `shape` placed at `at` would overlap, but `skip`, increasing:
+    /// whom a teleport there telefrags (Quake 3 `G_KillBox`), or whether a spawn point is
+    /// taken (`SpotWouldTelefrag`).
+    #[must_use]
+    pub fn overlapping_at(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
+        self.bodies.overlapping(shape, at, skip)
+    }
+
+    /// How many pairs of solid characters overlap now (touching counts).
+    #[must_use]
+    pub fn overlapping_pairs(&self) -> usize {
+        self.bodies.overlapping_pairs()
+    }
+
+    /// Brings character `id`'s body in line with its controller.
+    fn sync(&mut self, id: u32) {
+        if let Some(i) = self.index(id) {
+            let c = &self.members[i].controller;
+            self.bodies
+                .update(id, c.shape(), c.shape_center(), is_solid(c.mode()));
+        }
+    }
+
+    /// Advances every character one fixed tick, in increasing id order; `input` gives each
+    /// one's input by id. The outcomes are read with [`Self::outcome`] or [`Self::iter`].
+    pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, mut input: impl FnMut(u32) -> MoveInput) {
+        for m in &mut self.members {
+            m.outcome = CrowdOutcome::default();
+            m.ghosts.clear();
+        }
+        if self.config.collide {
+            self.separate(world);
+        }
+        let push = self.config.push.map(|share| share.clamp(0.0, 1.0));
+        for i in 0..self.members.len() {
+            let Crowd {
+                members,
+                bodies,
+                near,
+                ..
+            } = self;
+            let member = &mut members[i];
+            let id = member.id;
+            let wanted = member.controller.velocity();
+            let input = input(id);
+            let solid = is_solid(member.controller.mode());
+            member.outcome.tick = if self.config.collide && solid {
+                near.gather(bodies, tick_reach(&member.controller));
+                let world = NearWorld {
+                    view: WorldWithBodies {
+                        world,
+                        bodies,
+                        mover: Some(id),
+                        ghosts: &member.ghosts,
+                    },
+                    near,
+                };
+                member.controller.step(&world, &input)
+            } else {
+                member.controller.step(world, &input)
+            };
+            let c = &member.controller;
+            bodies.update(id, c.shape(), c.shape_center(), is_solid(c.mode()));
+            if let Some(share) = push.filter(|_| self.config.collide && solid) {
+                self.push_touched(i, wanted, share);
+            }
+        }
+        if self.config.collide {
+            // Only characters with ghosts can end overlapping anyone.
+            for m in &mut self.members {
+                let c = &m.controller;
+                m.watch = !m.ghosts.is_empty() && is_solid(c.mode()) && {
+                    m.outcome.overlapping =
+                        self.bodies
+                            .overlapping(c.shape(), c.shape_center(), Some(m.id));
+                    !m.outcome.overlapping.is_empty()
+                };
+            }
+        }
+    }
+
+    /// Reports who overlaps whom, moves each character that overlaps one of a lower id to
+    /// the nearest free spot in reach, and keeps the pairs left as ghosts for this tick.
+    fn separate<T: Tracer + ?Sized>(&mut self, world: &T) {
+        for i in 0..self.members.len() {
+            let c = &self.members[i].controller;
+            if !self.members[i].watch || !is_solid(c.mode()) {
+                continue;
+            }
+            let id = self.members[i].id;
+            let overlapped = self
+                .bodies
+                .overlapping(c.shape(), c.shape_center(), Some(id));
+            self.members[i].outcome.overlapped =
+                self.members[i].outcome.overlapped.union(&overlapped);
+            // Both of a pair report it, watched or not.
+            for &other in overlapped.as_slice() {
+                if let Some(j) = self.index(other) {
+                    self.members[j].outcome.overlapped.insert(id);
+                }
+            }
+        }
+        for i in 0..self.members.len() {
+            let id = self.members[i].id;
+            let c = &self.members[i].controller;
+            if self.members[i].outcome.overlapped.is_empty() || !is_solid(c.mode()) {
+                continue;
+            }
+            let now = self
+                .bodies
+                .overlapping(c.shape(), c.shape_center(), Some(id));
+            if now.as_slice().iter().any(|&other| other < id)
+                && let Some(moved) = self.free_spot(world, i, now)
+            {
+                let center = self.members[i].controller.shape_center();
+                self.members[i].controller.nudge(moved - center);
+                self.members[i].outcome.separated = Some(moved - center);
+                self.sync(id);
+            }
+        }
+        for member in &mut self.members {
+            let c = &member.controller;
+            if member.outcome.overlapped.is_empty() || !is_solid(c.mode()) {
+                continue;
+            }
+            let ghosts = &mut member.ghosts;
+            self.bodies.for_each_overlapping(
+                c.shape(),
+                c.shape_center(),
+                Some(member.id),
+                |other| {
+                    ghosts.push(other);
+                },
+            );
+        }
+    }
+
+    /// The nearest free centre for member `i`, reached through the world from where it
+    /// stands (passing through the other characters, but ending clear of them): first
+    /// straight away from each partner it overlaps, then a flood over a grid of spots one
+    /// character apart, breadth first, each reached from its neighbour by a sweep (or a
+    /// step up, across and down), so the spot found is the nearest by way of open floor
+    /// and no wall is ever crossed.
+    fn free_spot<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        i: usize,
+        partners: CharacterIds,
+    ) -> Option<Vec3> {
+        let member = &self.members[i];
+        let c = &member.controller;
+        let (shape, center) = (c.shape(), c.shape_center());
+        let step = c.config().step_height;
+        let own = crate::trace::Upright::of(shape);
+        let own_center = center + own.center;
+        let strict = WorldWithBodies {
+            world,
+            bodies: &self.bodies,
+            mover: Some(member.id),
+            ghosts: &[],
+        };
+        // Sweeps leave from a spot free of the world (a spawn point touching its floor is
+        // not), found as the tick's own recovery would find it.
+        let from = if world.overlaps(shape, center) {
+            c.unstuck_toward(world, Vec3::ZERO)?
+        } else {
+            center
+        };
+        let free = |p: Vec3| !strict.overlaps(shape, p);
+        for &p in partners.as_slice() {
+            let Some((parts, at)) = self.bodies.parts(p) else {
+                continue;
+            };
+            let delta = (own_center - (at + parts.center)).truncate();
+            let Some(dir) = delta.try_normalize() else {
+                continue;
+            };
+            // Far enough along `dir` that the two bounds no longer meet horizontally.
+            let (own_low, own_high) = own.bounds();
+            let (other_low, other_high) = parts.bounds();
+            let half = ((own_high - own_low) + (other_high - other_low)).truncate() * 0.5
+                + glam::Vec2::splat(SEPARATION_MARGIN);
+            let along = |axis: usize| {
+                let d = dir[axis];
+                (d != 0.0).then(|| (half[axis] - delta[axis] * d.signum()) / d.abs())
+            };
+            let t = [along(0), along(1)]
+                .into_iter()
+                .flatten()
+                .fold(f32::INFINITY, f32::min);
+            if !t.is_finite() {
+                continue;
+            }
+            let sweep = world.trace(shape, from, from + dir.extend(0.0) * t.max(0.0));
+            if !sweep.all_solid && free(sweep.end) {
+                return Some(sweep.end);
+            }
+        }
+        let (reach_xy, reach_z) = self.bodies.reach();
+        let (own_low, own_high) = own.bounds();
+        let spacing = Vec3::new(
+            horizontal_reach(&own) + reach_xy,
+            horizontal_reach(&own) + reach_xy,
+            0.5 * (own_high.z - own_low.z) + reach_z,
+        ) + Vec3::splat(SEPARATION_MARGIN);
+        let flood = &mut self.flood;
+        flood.clear();
+        flood.push(((0, 0, 0), from));
+        let mut head = 0;
+        while head < flood.len() && flood.len() < MAX_SEPARATION_SPOTS {
+            let (cell, at) = flood[head];
+            head += 1;
+            for (dx, dy, dz) in FLOOD_STEPS {
+                let next = (cell.0 + dx, cell.1 + dy, cell.2 + dz);
+                if flood.iter().any(|(seen, _)| *seen == next) {
+                    continue;
+                }
+                let spot = if dz == 0 {
+                    let offset = Vec3::new(next.0 as f32, next.1 as f32, 0.0) * spacing;
+                    reach(world, shape, at, (from + offset).with_z(at.z), step)
+                } else {
+                    let target = at + Vec3::Z * (dz as f32 * spacing.z);
+                    let sweep = world.trace(shape, at, target);
+                    (!sweep.hit()).then_some(target)
+                };
+                let Some(spot) = spot else {
+                    continue;
+                };
+                if free(spot) {
+                    return Some(spot);
+                }
+                flood.push((next, spot));
+            }
+        }
+        None
+    }
+
+    /// Gives the characters member `i` walked into a share of its speed into them.
+    fn push_touched(&mut self, i: usize, wanted: Vec3, share: f32) {
+        let touches = self.members[i].outcome.tick.touches;
+        let mut pushed = CharacterIds::default();
+        for touch in touches.as_slice() {
+            let Some(other) = touch.character else {
+                continue;
+            };
+            let Some(n) = touch.normal.truncate().try_normalize() else {
+                continue;
+            };
+            let into = wanted.truncate().dot(n);
+            if into >= 0.0 || pushed.contains(other as usize) {
+                continue;
+            }
+            pushed.insert(other);
+            let Some(j) = self.index(other) else {
+                continue;
+            };
+            if is_solid(self.members[j].controller.mode()) {
+                let shove = n.extend(0.0) * (into * share);
+                self.members[j].controller.apply_impulse(shove, 0.0);
+            }
+        }
+    }
+
+    /// Moves the crowd out of a mover's way as the mover goes from `before` to `after`
+    /// (rotating about `pivot`): characters standing on it, and characters standing on
+    /// those, are carried; characters its new placement overlaps are pushed by its move
+    /// (Quake 3 `G_MoverPush`). Call it after placing the mover at `after` in `world` and
+    /// before [`Self::step`]. Characters are moved farthest along the mover's motion first
+    /// (a stack on a lift moves top down), ties by id; each by [`CharacterController::ride`]
+    /// against the world and the other characters.
+    ///
+    /// If one cannot get out of the way, every character this call moved is put back and
+    /// the answer names it ([`MoverPush::Blocked`]); nobody is ever left inside the mover
+    /// silently.
+    pub fn push_mover<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        model: usize,
+        pivot: Vec3,
+        before: &ModelPlacement,
+        after: &ModelPlacement,
+    ) -> MoverPush {
+        // Who is involved: riders, riders of riders, and those the mover now overlaps.
+        let mut involved: Vec<(usize, bool)> = Vec::new();
+        for (i, m) in self.members.iter().enumerate() {
+            let c = &m.controller;
+            if !is_solid(c.mode()) {
+                continue;
+            }
+            let g = c.ground();
+            let rides =
+                g.state != super::ground::GroundState::Air && g.model == Some(model) && model != 0;
+            if rides {
+                involved.push((i, true));
+            } else if c.overlaps(world) {
+                involved.push((i, false));
+            }
+        }
+        loop {
+            let carried: Vec<u32> = involved
+                .iter()
+                .filter(|(_, carry)| *carry)
+                .map(|&(i, _)| self.members[i].id)
+                .collect();
+            let more: Vec<usize> = (0..self.members.len())
+                .filter(|i| involved.iter().all(|(j, _)| j != i))
+                .filter(|&i| {
+                    let c = &self.members[i].controller;
+                    is_solid(c.mode())
+                        && c.ground().state != super::ground::GroundState::Air
+                        && c.ground().character.is_some_and(|k| carried.contains(&k))
+                })
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            involved.extend(more.into_iter().map(|i| (i, true)));
+        }
+        let motion = after.offset - before.offset;
+        let key = |i: usize| self.members[i].controller.shape_center().dot(motion);
+        involved.sort_by(|a, b| {
+            key(b.0)
+                .total_cmp(&key(a.0))
+                .then(self.members[a.0].id.cmp(&self.members[b.0].id))
+        });
+        let mut done: Vec<(usize, super::tick::CharacterState)> = Vec::new();
+        let (mut carried, mut pushed) = (0, 0);
+        for (i, carry) in involved {
+            let id = self.members[i].id;
+            let saved = *self.members[i].controller.state();
+            let Crowd {
+                members, bodies, ..
+            } = self;
+            let member = &mut members[i];
+            let tracer = WorldWithBodies {
+                world,
+                bodies,
+                mover: Some(id),
+                ghosts: &member.ghosts,
+            };
+            let ride = member
+                .controller
+                .ride_as(&tracer, model, pivot, before, after, carry);
+            match ride {
+                Ride::Blocked => {
+                    for (j, state) in done.into_iter().rev() {
+                        self.members[j].controller.set_state(state);
+                        let other = self.members[j].id;
+                        self.sync(other);
+                    }
+                    return MoverPush::Blocked { character: id };
+                }
+                Ride::Carried => carried += 1,
+                Ride::Pushed => pushed += 1,
+                Ride::NotInvolved => {}
+            }
+            done.push((i, saved));
+            self.sync(id);
+        }
+        MoverPush::Moved { carried, pushed }
+    }
+}
+
+/// Where `shape` gets going from `from` to `target` (level with it): straight across, or up
+/// a step, across and back down onto the floor; `None` when a wall is in the way.
+fn reach<T: Tracer + ?Sized>(
+    world: &T,
+    shape: &TraceShape,
+    from: Vec3,
+    target: Vec3,
+    step: f32,
+) -> Option<Vec3> {
+    let across = world.trace(shape, from, target);
+    if !across.hit() {
+        return Some(target);
+    }
+    let up = world.trace(shape, from, from + Vec3::Z * step);
+    if up.all_solid {
+        return None;
+    }
+    let raised = up.end - from;
+    let over = world.trace(shape, up.end, target + raised);
+    if over.hit() {
+        return None;
+    }
+    let down = world.trace(shape, over.end, over.end - raised * 2.0);
+    (!down.all_solid).then_some(down.end)
+}
+
+/// How far beyond its shape and its travel at its current speed a character's sweeps
+/// usually reach in one tick, in units: a step up or the snap down, plus a few units of
+/// acceleration and probes. Only a bound that saves grid lookups, never one results depend
+/// on: a sweep beyond it asks the grid.
+const TICK_REACH_SLACK: f32 = 8.0;
+
+/// The box a character's sweeps of the coming tick are expected to stay in.
+fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
+    let (low, high) = c.shape().bounds();
+    let center = c.shape_center();
+    let travel = c.velocity().abs() * c.config().tick;
+    let grow = travel + Vec3::splat(c.config().step_height + TICK_REACH_SLACK);
+    (center + low - grow, center + high + grow)
+}

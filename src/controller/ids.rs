@@ -1,0 +1,182 @@
+//! [`IdSet`]: a small sorted set of indices or ids with a fixed capacity, what a tick reports
+//! trigger models and characters in; [`TriggerList`] and [`TriggerReport`], the triggers of
+//! one tick.
+//!
+//! Takes `u32` values; gives them in increasing order, each once, at most `N` (a full set
+//! keeps its lowest values). Guarantees: no allocation; the same values give the same set
+//! whatever order they came in (so reports never depend on a broadphase's order); serializes
+//! as the list of its values, and reads back only a list the set could hold.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A sorted set of at most `N` `u32` values (trigger model indices, character ids).
+///
+/// ```
+/// use planeshift::controller::TriggerList;
+/// let mut list = TriggerList::default();
+/// for model in [9, 3, 7, 3] {
+///     list.insert(model);
+/// }
+/// assert_eq!(list.as_slice(), &[3, 7, 9]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "Vec<u32>", try_from = "Vec<u32>")]
+pub struct IdSet<const N: usize> {
+    values: [u32; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for IdSet<N> {
+    fn default() -> Self {
+        IdSet {
+            values: [0; N],
+            len: 0,
+        }
+    }
+}
+
+impl<const N: usize> fmt::Debug for IdSet<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<const N: usize> From<IdSet<N>> for Vec<u32> {
+    fn from(set: IdSet<N>) -> Vec<u32> {
+        set.as_slice().to_vec()
+    }
+}
+
+impl<const N: usize> TryFrom<Vec<u32>> for IdSet<N> {
+    type Error = String;
+
+    fn try_from(values: Vec<u32>) -> Result<IdSet<N>, String> {
+        let increasing = values.windows(2).all(|w| w[0] < w[1]);
+        if !increasing || values.len() > N {
+            return Err(format!("at most {N} values, in increasing order"));
+        }
+        let mut set = IdSet::default();
+        for v in values {
+            set.insert(v);
+        }
+        Ok(set)
+    }
+}
+
+impl<const N: usize> IdSet<N> {
+    /// The values, in increasing order.
+    #[must_use]
+    pub fn as_slice(&self) -> &[u32] {
+        &self.values[..self.len]
+    }
+
+    /// The values as `usize` (model indices), in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.as_slice().iter().map(|&v| v as usize)
+    }
+
+    /// How many values.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the set is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `value` is in the set (a `usize` too large for `u32` never is).
+    #[must_use]
+    pub fn contains(&self, value: usize) -> bool {
+        u32::try_from(value).is_ok_and(|v| self.as_slice().binary_search(&v).is_ok())
+    }
+
+    /// Adds `value` in order; a full set keeps its lowest values.
+    pub fn insert(&mut self, value: u32) {
+        let Err(at) = self.as_slice().binary_search(&value) else {
+            return;
+        };
+        if at == N {
+            return;
+        }
+        let end = self.len.min(N - 1);
+        self.values.copy_within(at..end, at + 1);
+        self.values[at] = value;
+        self.len = (self.len + 1).min(N);
+    }
+
+    /// The values of `self` that `other` does not hold.
+    #[must_use]
+    pub fn without(&self, other: &IdSet<N>) -> IdSet<N> {
+        let mut out = IdSet::default();
+        for &v in self.as_slice() {
+            if other.as_slice().binary_search(&v).is_err() {
+                out.insert(v);
+            }
+        }
+        out
+    }
+
+    /// The values of either set (the lowest `N`).
+    #[must_use]
+    pub fn union(&self, other: &IdSet<N>) -> IdSet<N> {
+        let mut out = *self;
+        for &v in other.as_slice() {
+            out.insert(v);
+        }
+        out
+    }
+}
+
+/// Most trigger models one list holds (a character inside more at once keeps the lowest
+/// indices): Quake 3's `G_TouchTriggers` gathers at most `MAX_GENTITIES` but a player box
+/// overlaps a handful.
+pub const MAX_TRIGGERS: usize = 16;
+
+/// A set of trigger model indices, in increasing order, at most [`MAX_TRIGGERS`].
+pub type TriggerList = IdSet<MAX_TRIGGERS>;
+
+/// The trigger models of one tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TriggerReport {
+    /// Touched on the way from the tick's start to its end (Quake 3 calls `touch` for
+    /// these every frame), including those the character ends in.
+    pub touched: TriggerList,
+    /// Touched this tick and not in at the end of the last one (Source `StartTouch`).
+    pub entered: TriggerList,
+    /// In at the end of the last tick or touched this tick, and not in at the end of this
+    /// one (Source `EndTouch`): a trigger crossed within the tick is entered and left.
+    pub left: TriggerList,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_stay_ordered_and_bounded() {
+        let mut set = IdSet::<16>::default();
+        for v in [9, 3, 7, 3, 1] {
+            set.insert(v);
+        }
+        assert_eq!(set.as_slice(), &[1, 3, 7, 9]);
+        assert!(set.contains(7) && !set.contains(8) && !set.contains(usize::MAX));
+        for v in (100..140).rev() {
+            set.insert(v);
+        }
+        assert_eq!(set.len(), 16);
+        assert_eq!(&set.as_slice()[..5], &[1, 3, 7, 9, 100]);
+        assert_eq!(set.as_slice()[15], 111);
+        let a = IdSet::<16>::try_from(vec![1, 2, 5]).unwrap();
+        let b = IdSet::<16>::try_from(vec![2, 6]).unwrap();
+        assert_eq!(a.without(&b).as_slice(), &[1, 5]);
+        assert_eq!(a.union(&b).as_slice(), &[1, 2, 5, 6]);
+        assert!(IdSet::<16>::try_from(vec![2, 1]).is_err());
+        assert!(IdSet::<16>::try_from((0..17).collect::<Vec<u32>>()).is_err());
+        assert_eq!(Vec::from(a), vec![1, 2, 5]);
+    }
+}

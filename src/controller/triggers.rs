@@ -1,0 +1,52 @@
+//! Triggers touched during movement: which trigger models a tick touched, entered and left
+//! (Quake 3 `g_active.c G_TouchTriggers` after each move, made swept; Source's
+//! `StartTouch`/`EndTouch` from the previous tick's set).
+//!
+//! Takes the world's trigger query through [`Tracer::touch_triggers`] and the set the
+//! character was in at the end of the last tick ([`CharacterState::triggers`]); gives a
+//! [`TriggerReport`] (`ids.rs`) in the tick's outcome. Guarantees: fixed capacity, no allocation;
+//! model indices in increasing order; a trigger crossed within one tick is touched, entered
+//! and left in that tick; `entered` fires once per entry however long the character stays
+//! (Quake 3's `jumppad_ent` rule); noclip touches nothing (Quake 3 `ClientThink_real`).
+//! What a trigger does (teleport, push, hurt) is the game's, after the tick.
+
+use glam::Vec3;
+
+use super::character::CharacterController;
+use super::ids::{TriggerList, TriggerReport};
+use super::tick::{MoveMode, MoveOutcome};
+use super::tracer::Tracer;
+
+#[cfg(doc)]
+use super::tick::CharacterState;
+
+impl CharacterController {
+    /// Fills `outcome.triggers` for a tick that began with the origin at `start`, and keeps
+    /// the set the character ends in.
+    pub(super) fn update_triggers<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        start: Vec3,
+        outcome: &mut MoveOutcome,
+    ) {
+        let previous = self.state.triggers;
+        let mut touched = TriggerList::default();
+        let mut inside = TriggerList::default();
+        if self.state.mode != MoveMode::Noclip {
+            let offset = self.shape_center() - self.state.position;
+            world.touch_triggers(
+                self.shape(),
+                start + offset,
+                self.state.position + offset,
+                &mut touched,
+                &mut inside,
+            );
+        }
+        outcome.triggers = TriggerReport {
+            touched,
+            entered: touched.without(&previous),
+            left: previous.union(&touched).without(&inside),
+        };
+        self.state.triggers = inside;
+    }
+}

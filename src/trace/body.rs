@@ -1,0 +1,433 @@
+//! Sweeps of one upright shape against another placed one: how characters meet when they
+//! block each other (Quake 3 `SV_ClipMoveToEntities` against a client's box, made exact for
+//! every character shape).
+//!
+//! Takes the moving [`TraceShape`] with its segment and the other shape with its position;
+//! gives a [`Trace`] with the [`Trace`] contract: the end stops
+//! [`STOP_DISTANCE`](crate::STOP_DISTANCE) short of the first contact, the normal faces the
+//! mover, start-solid and all-solid as Quake 2/3 have them (a sweep leaving a shape it
+//! starts in is not stopped by it).
+//!
+//! Every shape a character sweeps is upright: a box, a cylinder (a disk plus a vertical
+//! segment), a capsule (a ball plus one), a sphere, a point. Each is a Minkowski sum of a box
+//! (whose z takes the segment), a horizontal disk and a ball about a centre, so two of them
+//! overlap exactly when the difference of their centres lies in the sum of their parts, a
+//! set whose distance from a point has a closed form: the box and the disk make a rounded
+//! box, and the ball shifts the level. That distance is convex along the sweep (the distance
+//! to a convex set, along a line), so Newton's method from the start lands before the first
+//! contact at every step and never passes it; it stops within
+//! [`BODY_CONTACT_TOLERANCE`] of the stop distance, or, cut short after [`MAX_BODY_STEPS`],
+//! early. Straight contacts (box faces, a cylinder's side) take one step. A hull meets and
+//! is met as its bounding box. Guarantees: exact up to the stop distance for the shapes a
+//! character uses, never inside, no allocation, f64 inside and the same bits on every
+//! machine (no platform maths).
+
+use glam::{DVec2, DVec3, Vec3};
+
+use super::{Trace, TraceShape, in_range, out_of_range};
+use crate::compiled::Plane;
+use crate::contents::Contents;
+use crate::tolerance::{BODY_CONTACT_TOLERANCE, MAX_BODY_STEPS, SURFACE_CLIP_EPSILON};
+
+/// An upright shape as a Minkowski sum about its centre (relative to its reference point):
+/// a box of half extents `half`, a horizontal disk of radius `disk`, a ball of radius `ball`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Upright {
+    pub(crate) center: Vec3,
+    pub(crate) half: Vec3,
+    pub(crate) disk: f32,
+    pub(crate) ball: f32,
+}
+
+impl Upright {
+    /// `shape` as a sum (a hull as its bounding box).
+    pub(crate) fn of(shape: &TraceShape) -> Upright {
+        let (center, half, disk, ball) = shape.upright_parts();
+        Upright {
+            center,
+            half,
+            disk,
+            ball,
+        }
+    }
+
+    /// The bounding box relative to the reference point.
+    pub(crate) fn bounds(&self) -> (Vec3, Vec3) {
+        let round = self.disk + self.ball;
+        let reach = self.half + Vec3::new(round, round, self.ball);
+        (self.center - reach, self.center + reach)
+    }
+}
+
+/// The sum of two uprights' parts, centred: the difference of their centres is inside it
+/// exactly when the shapes overlap.
+struct Sum {
+    half: DVec3,
+    disk: f64,
+    ball: f64,
+}
+
+impl Sum {
+    fn of(a: &Upright, b: &Upright) -> Sum {
+        Sum {
+            half: (a.half + b.half).as_dvec3(),
+            disk: f64::from(a.disk) + f64::from(b.disk),
+            ball: f64::from(a.ball) + f64::from(b.ball),
+        }
+    }
+
+    /// The distance from `q` to the sum's core (the box plus the disk), and the unit
+    /// direction from the core's nearest point to `q` (zero inside).
+    fn core_distance(&self, q: DVec3) -> (f64, DVec3) {
+        let beyond = |c: f64, h: f64| (c.abs() - h).max(0.0).copysign(c);
+        let flat = DVec2::new(beyond(q.x, self.half.x), beyond(q.y, self.half.y));
+        let rect = flat.length();
+        let across = (rect - self.disk).max(0.0);
+        let up = beyond(q.z, self.half.z);
+        // IEEE operations only (no platform `hypot`).
+        let distance = (across * across + up * up).sqrt();
+        if distance == 0.0 {
+            return (0.0, DVec3::ZERO);
+        }
+        let side = if across > 0.0 {
+            flat * (across / rect)
+        } else {
+            DVec2::ZERO
+        };
+        (distance, side.extend(up) / distance)
+    }
+}
+
+/// Whether the segment `q0 .. q0 + motion` stays out of the sum's bounding box grown by the
+/// stop distance: then it never comes within the stop distance of the sum (a cheap test
+/// before the exact one, with no square root).
+fn misses_box(sum: &Sum, q0: DVec3, motion: DVec3) -> bool {
+    let stop = f64::from(SURFACE_CLIP_EPSILON);
+    let round = sum.disk + sum.ball + stop;
+    let half = sum.half + DVec3::new(round, round, sum.ball + stop);
+    let (mut enter, mut leave) = (0.0f64, 1.0f64);
+    for axis in 0..3 {
+        let (p, d, h) = (q0[axis], motion[axis], half[axis]);
+        if d == 0.0 {
+            if p.abs() > h {
+                return true;
+            }
+            continue;
+        }
+        let (a, b) = ((-h - p) / d, (h - p) / d);
+        enter = enter.max(a.min(b));
+        leave = leave.min(a.max(b));
+        if enter > leave {
+            return true;
+        }
+    }
+    false
+}
+
+/// Sweeps `shape` (whose parts are `mover`) from `start` to `end` against `other` whose
+/// reference point is at `other_at`.
+pub(crate) fn trace_upright(
+    shape: &TraceShape,
+    mover: &Upright,
+    start: Vec3,
+    end: Vec3,
+    other: &Upright,
+    other_at: Vec3,
+) -> Trace {
+    if !in_range(start) || !in_range(end) {
+        return out_of_range(start);
+    }
+    if !in_range(other_at) {
+        return Trace::miss(end);
+    }
+    let sum = Sum::of(mover, other);
+    let centre = |p: Vec3| p.as_dvec3() + mover.center.as_dvec3();
+    let other_centre = other_at.as_dvec3() + other.center.as_dvec3();
+    let q0 = centre(start) - other_centre;
+    let motion = end.as_dvec3() - start.as_dvec3();
+    if misses_box(&sum, q0, motion) {
+        return Trace::miss(end);
+    }
+    let (d0, n0) = sum.core_distance(q0);
+    if d0 <= sum.ball {
+        // Starting inside (touching counts): not stopped unless it ends inside too.
+        let (d1, _) = sum.core_distance(q0 + motion);
+        let all_solid = d1 <= sum.ball;
+        return Trace {
+            fraction: if all_solid { 0.0 } else { 1.0 },
+            end: if all_solid { start } else { end },
+            start_solid: true,
+            all_solid,
+            contents: Contents::BODY,
+            ..Trace::miss(end)
+        };
+    }
+    let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
+    let (mut t, mut distance, mut normal) = (0.0f64, d0, n0);
+    if distance > target {
+        for _ in 0..MAX_BODY_STEPS {
+            let closing = normal.dot(motion);
+            if closing >= 0.0 {
+                return Trace::miss(end);
+            }
+            let next = t + (distance - target) / -closing;
+            if next > 1.0 {
+                return Trace::miss(end);
+            }
+            t = next;
+            (distance, normal) = sum.core_distance(q0 + motion * t);
+            if distance - target <= BODY_CONTACT_TOLERANCE {
+                break;
+            }
+        }
+    } else if normal.dot(motion) >= 0.0 {
+        // Within the stop distance already, but leaving or sliding past.
+        return Trace::miss(end);
+    }
+    // Narrowed to f32, the end must still be clear of the other shape; else stay put (the
+    // start is clear).
+    let mut fraction = t as f32;
+    let mut stop = start + (end - start) * fraction;
+    if fraction > 0.0 && sum.core_distance(centre(stop) - other_centre).0 <= sum.ball {
+        fraction = 0.0;
+        stop = start;
+    }
+    let n = normal.as_vec3();
+    let touching = stop + shape.support_point(-n);
+    let gap = (sum.core_distance(centre(stop) - other_centre).0 - sum.ball) as f32;
+    let plane = Plane {
+        normal: n,
+        dist: n.dot(touching - n * gap),
+    };
+    Trace {
+        fraction,
+        end: stop,
+        normal: Some(n),
+        plane: Some(plane),
+        contact: Some(touching - n * plane.distance(touching)),
+        contents: Contents::BODY,
+        ..Trace::miss(end)
+    }
+}
+
+/// Whether the parts `a` at `a_at` and `b` at `b_at` (reference points) overlap; touching
+/// counts.
+pub(crate) fn uprights_overlap(a: &Upright, a_at: Vec3, b: &Upright, b_at: Vec3) -> bool {
+    let q = (a_at + a.center).as_dvec3() - (b_at + b.center).as_dvec3();
+    let sum = Sum::of(a, b);
+    sum.core_distance(q).0 <= sum.ball
+}
+
+impl TraceShape {
+    /// Sweeps this shape from `start` to `end` against `other` standing with its reference
+    /// point at `other_at`: the first impact, with the [`Trace`] contract (the end stops
+    /// [`STOP_DISTANCE`](crate::STOP_DISTANCE) short, never inside; a sweep leaving a shape it
+    /// starts in is not stopped). Exact for points, spheres, upright cylinders and capsules,
+    /// and boxes, in any pair; a hull meets and is met as its bounding box. The result's
+    /// `contents` is [`Contents::BODY`], its `model` and `character` are `None` (a crowd's
+    /// tracer fills in the character).
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::TraceShape;
+    /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
+    /// let other = TraceShape::cylinder(16.0, 28.0).unwrap();
+    /// let hit = player.trace_against(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), &other, Vec3::new(80.0, 0.0, 4.0));
+    /// // The box's face meets the cylinder's side: 80 - 15 - 16, less the stop distance.
+    /// assert!((hit.end.x - (49.0 - 1.0 / 32.0)).abs() < 1e-4);
+    /// assert_eq!(hit.normal, Some(Vec3::NEG_X));
+    /// ```
+    #[must_use]
+    pub fn trace_against(
+        &self,
+        start: Vec3,
+        end: Vec3,
+        other: &TraceShape,
+        other_at: Vec3,
+    ) -> Trace {
+        trace_upright(
+            self,
+            &Upright::of(self),
+            start,
+            end,
+            &Upright::of(other),
+            other_at,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quake_box() -> TraceShape {
+        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap()
+    }
+
+    #[test]
+    fn boxes_meet_flush_less_the_stop_distance() {
+        let a = quake_box();
+        let hit = a.trace_against(
+            Vec3::ZERO,
+            Vec3::new(100.0, 0.0, 0.0),
+            &a,
+            Vec3::new(60.0, 0.0, 0.0),
+        );
+        assert!(
+            (hit.end.x - (30.0 - SURFACE_CLIP_EPSILON)).abs() < 1e-5,
+            "{hit:?}"
+        );
+        assert_eq!(hit.normal, Some(Vec3::NEG_X));
+        assert_eq!(hit.contents, Contents::BODY);
+        let plane = hit.plane.unwrap();
+        // The plane is the other box's face, x = 45.
+        assert!((plane.dist - -45.0).abs() < 1e-4, "{plane:?}");
+        // Offset by more than the width in y: a miss, the end exactly.
+        let miss = a.trace_against(
+            Vec3::ZERO,
+            Vec3::new(100.0, 0.0, 0.0),
+            &a,
+            Vec3::new(60.0, 31.0, 0.0),
+        );
+        assert_eq!((miss.fraction, miss.end), (1.0, Vec3::new(100.0, 0.0, 0.0)));
+    }
+
+    #[test]
+    fn pairs_of_round_shapes_stop_at_the_sum_of_their_radii() {
+        let cyl = TraceShape::cylinder(16.0, 28.0).unwrap();
+        let cap = TraceShape::capsule(16.0, 12.0).unwrap();
+        let ball = TraceShape::sphere(10.0).unwrap();
+        for (a, b, reach) in [
+            (&cyl, &cyl, 32.0),
+            (&cap, &cap, 32.0),
+            (&cyl, &cap, 32.0),
+            (&ball, &cap, 26.0),
+        ] {
+            let hit = a.trace_against(
+                Vec3::ZERO,
+                Vec3::new(0.0, 200.0, 0.0),
+                b,
+                Vec3::new(0.0, 100.0, 0.0),
+            );
+            let expected = 100.0 - reach - SURFACE_CLIP_EPSILON;
+            assert!((hit.end.y - expected).abs() < 1e-4, "{a:?} {b:?}: {hit:?}");
+            assert!((hit.normal.unwrap() - Vec3::NEG_Y).length() < 1e-6);
+        }
+        // Off-centre: two cylinders whose axes pass 20 apart meet on their rims, at
+        // y = 100 - sqrt(32² - 20²).
+        let hit = cyl.trace_against(
+            Vec3::ZERO,
+            Vec3::new(0.0, 200.0, 0.0),
+            &cyl,
+            Vec3::new(20.0, 100.0, 0.0),
+        );
+        let gap = (hit.end - Vec3::new(20.0, 100.0, 0.0)).truncate().length();
+        assert!((gap - (32.0 + SURFACE_CLIP_EPSILON)).abs() < 1e-4, "{gap}");
+        let n = hit.normal.unwrap();
+        assert!(n.x < -0.5 && n.y < -0.7, "{n}");
+    }
+
+    #[test]
+    fn capsules_meet_on_their_caps_from_above() {
+        let cap = TraceShape::capsule(16.0, 12.0).unwrap();
+        // Dropped from above, 20 off: the balls of the caps meet at distance 32.
+        let hit = cap.trace_against(
+            Vec3::new(20.0, 0.0, 200.0),
+            Vec3::new(20.0, 0.0, 0.0),
+            &cap,
+            Vec3::ZERO,
+        );
+        let below = hit.end - Vec3::new(0.0, 0.0, 24.0);
+        assert!(
+            (below.length() - (32.0 + SURFACE_CLIP_EPSILON)).abs() < 1e-4,
+            "{hit:?}"
+        );
+    }
+
+    #[test]
+    fn starting_inside_leaves_freely_and_all_solid_stays() {
+        let a = quake_box();
+        let leave = a.trace_against(
+            Vec3::ZERO,
+            Vec3::new(-100.0, 0.0, 0.0),
+            &a,
+            Vec3::new(10.0, 0.0, 0.0),
+        );
+        assert!(leave.start_solid && !leave.all_solid && leave.fraction == 1.0);
+        let stay = a.trace_against(
+            Vec3::ZERO,
+            Vec3::new(1.0, 0.0, 0.0),
+            &a,
+            Vec3::new(10.0, 0.0, 0.0),
+        );
+        assert!(
+            stay.start_solid && stay.all_solid && stay.fraction == 0.0 && stay.end == Vec3::ZERO
+        );
+    }
+
+    #[test]
+    fn within_the_stop_distance_moving_in_stops_at_once_and_sliding_passes() {
+        let a = quake_box();
+        let at = Vec3::new(30.0 + 0.01, 0.0, 0.0);
+        let into = a.trace_against(Vec3::ZERO, Vec3::new(5.0, 3.0, 0.0), &a, at);
+        assert_eq!((into.fraction, into.end), (0.0, Vec3::ZERO));
+        let along = a.trace_against(Vec3::ZERO, Vec3::new(0.0, 40.0, 0.0), &a, at);
+        assert_eq!(along.fraction, 1.0);
+    }
+
+    #[test]
+    fn seeded_sweeps_never_end_inside_and_are_never_late() {
+        // 20,000 seeded sweeps between random pairs: the end never overlaps, and a sweep that
+        // stops gets within the stop distance (plus the tolerance) of the other shape.
+        let shapes = [
+            quake_box(),
+            TraceShape::cylinder(16.0, 28.0).unwrap(),
+            TraceShape::capsule(16.0, 12.0).unwrap(),
+            TraceShape::sphere(12.0).unwrap(),
+            TraceShape::point(),
+            TraceShape::aabb(Vec3::new(-8.0, -20.0, -4.0), Vec3::new(8.0, 4.0, 40.0)).unwrap(),
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut unit = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+        };
+        let mut hits = 0;
+        for case in 0..20_000 {
+            let a = &shapes[case % shapes.len()];
+            let b = &shapes[(case / shapes.len()) % shapes.len()];
+            let (ua, ub) = (Upright::of(a), Upright::of(b));
+            let start = Vec3::new(unit(), unit(), unit()) * 120.0 + Vec3::splat(1000.0);
+            let end = Vec3::new(unit(), unit(), unit()) * 120.0 + Vec3::splat(1000.0);
+            let at = Vec3::new(unit(), unit(), unit()) * 40.0 + Vec3::splat(1000.0);
+            let trace = a.trace_against(start, end, b, at);
+            if trace.start_solid {
+                assert!(uprights_overlap(&ua, start, &ub, at), "case {case}");
+                continue;
+            }
+            assert!(
+                !uprights_overlap(&ua, trace.end, &ub, at),
+                "case {case}: {trace:?}"
+            );
+            if trace.fraction < 1.0 {
+                hits += 1;
+                let q = (trace.end + ua.center).as_dvec3() - (at + ub.center).as_dvec3();
+                let sum = Sum::of(&ua, &ub);
+                let gap = sum.core_distance(q).0 - sum.ball;
+                assert!(
+                    gap <= f64::from(SURFACE_CLIP_EPSILON) + 1e-3,
+                    "case {case}: gap {gap}"
+                );
+                // Never late: no point before the end along the segment overlaps.
+                for k in 0..=16 {
+                    let p = start + (trace.end - start) * (k as f32 / 16.0);
+                    assert!(!uprights_overlap(&ua, p, &ub, at), "case {case} at {k}/16");
+                }
+            }
+        }
+        assert!(hits > 2_000, "{hits}");
+    }
+}
