@@ -68,6 +68,39 @@ struct Sum {
 }
 
 impl Sum {
+    /// Whether the segment from `q` along `motion` starts outside the sum (not touching)
+    /// and never comes nearer its core: then it meets nothing, whether it starts within
+    /// the stop distance or not (a convex distance that does not fall at the start never
+    /// falls). Decided without a square root for a sum with no disk or no ball (two boxes,
+    /// two cylinders, two capsules, a box and either), the common case of characters side
+    /// by side; `false` (the exact path decides) otherwise.
+    fn leaves(&self, q: DVec3, motion: DVec3) -> bool {
+        if self.disk > 0.0 && self.ball > 0.0 {
+            return false;
+        }
+        let beyond = |c: f64, h: f64| (c.abs() - h).max(0.0).copysign(c);
+        let flat = DVec2::new(beyond(q.x, self.half.x), beyond(q.y, self.half.y));
+        let up = beyond(q.z, self.half.z);
+        let flat2 = flat.length_squared();
+        // Inside (touching counts): the exact path reports it.
+        let inside = if self.disk > 0.0 {
+            flat2 <= self.disk * self.disk && up == 0.0
+        } else {
+            flat2 + up * up <= self.ball * self.ball
+        };
+        if inside {
+            return false;
+        }
+        // The distance's slope at the start has the sign of the part of the motion along
+        // each axis the point lies beyond (all weights positive).
+        let horizontal = if self.disk > 0.0 && flat2 <= self.disk * self.disk {
+            0.0
+        } else {
+            flat.dot(motion.truncate())
+        };
+        horizontal >= 0.0 && up * motion.z >= 0.0
+    }
+
     fn of(a: &Upright, b: &Upright) -> Sum {
         Sum {
             half: (a.half + b.half).as_dvec3(),
@@ -145,7 +178,7 @@ pub(crate) fn trace_upright(
     let other_centre = other_at.as_dvec3() + other.center.as_dvec3();
     let q0 = centre(start) - other_centre;
     let motion = end.as_dvec3() - start.as_dvec3();
-    if misses_box(&sum, q0, motion) {
+    if sum.leaves(q0, motion) || misses_box(&sum, q0, motion) {
         return Trace::miss(end);
     }
     let (d0, n0) = sum.core_distance(q0);

@@ -276,6 +276,38 @@ fn a_crowd_spawned_on_one_point_spreads_over_the_floor_within_its_room() {
     assert_eq!(moved, 63, "all but the lowest id moved");
 }
 
+#[test]
+fn pushing_is_configuration() {
+    // A runner at 320 into a character standing still: Quake's crowd blocks it (the other
+    // stays put); with pushing, the other is shoved along and they still never overlap.
+    let world = floor();
+    let shoved = |push: Option<f32>| {
+        let mut crowd = Crowd::new(CrowdConfig {
+            push,
+            ..CrowdConfig::default()
+        });
+        let mut runner = player(Vec3::new(-100.0, 0.0, 0.0));
+        launch(&mut runner, Vec3::X * 320.0);
+        crowd.insert(1, runner);
+        crowd.insert(2, player(Vec3::ZERO));
+        for tick in 0..125 {
+            crowd.step(&world, |id| {
+                if id == 1 {
+                    run(Vec3::X)
+                } else {
+                    MoveInput::default()
+                }
+            });
+            assert_eq!(crowd.overlapping_pairs(), 0, "tick {tick}");
+        }
+        crowd.get(2).unwrap().position().x
+    };
+    assert_eq!(shoved(None), 0.0);
+    assert_eq!(shoved(Some(0.0)), 0.0);
+    let pushed = shoved(Some(1.0));
+    assert!(pushed > 50.0, "pushed only {pushed}");
+}
+
 /// Seeded inputs for character `id` at `tick`: a wish held for 40 ticks, jumps now and then.
 fn seeded_input(seed: u64, id: u32, tick: usize) -> MoveInput {
     let mut rng = crate::support::Pcg32::new(seed ^ u64::from(id) << 32 ^ (tick / 40) as u64);

@@ -215,6 +215,10 @@ fn s83_network_snapping() {
         (exact - 45.5625).abs() <= 800.0 * 0.008 * 0.008 / 8.0 + 1e-3,
         "{exact}"
     );
+    // The rule is configuration, by name.
+    let config = ControllerConfig::from_toml("network_snap = \"quake2_grid\"").unwrap();
+    assert_eq!(config.network_snap, NetworkSnap::Quake2Grid);
+    assert!(ControllerConfig::from_toml("network_snap = \"quake4\"").is_err());
     // Quake 2's grid: every tick ends on the 1/8 grid (origin and velocity) and never in
     // solid, on arena.map with seeded running and jumping.
     let map = world("arena");
