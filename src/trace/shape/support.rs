@@ -74,21 +74,19 @@ impl<'a> Oriented<'a> {
     /// reach beyond the brush (see [`CullReach`]).
     pub(crate) fn cull_reach(&self) -> CullReach {
         let radius = self.shape.radius();
-        let round = |rho: f32| CullReach {
-            center: Vec3::ZERO,
-            half: Vec3::ZERO,
+        let (mins, maxs) = self.bounds();
+        let reach = |center: Vec3, half: Vec3, rho: f32| CullReach {
+            center,
+            half,
             rho,
             radius,
+            box_center: (mins + maxs) * 0.5 - center,
+            box_half: (maxs - mins) * 0.5,
         };
         match (&self.shape.0, self.rotation) {
-            (Repr::Point, _) => round(0.0),
-            (Repr::Sphere { radius: r }, _) => round(*r),
-            (Repr::Box { center, half }, None) => CullReach {
-                center: *center,
-                half: *half,
-                rho: 0.0,
-                radius,
-            },
+            (Repr::Point, _) => reach(Vec3::ZERO, Vec3::ZERO, 0.0),
+            (Repr::Sphere { radius: r }, _) => reach(Vec3::ZERO, Vec3::ZERO, *r),
+            (Repr::Box { center, half }, None) => reach(*center, *half, 0.0),
             (
                 Repr::Capsule {
                     radius: r,
@@ -99,13 +97,8 @@ impl<'a> Oriented<'a> {
                     half_height,
                 },
                 None,
-            ) => CullReach {
-                center: Vec3::ZERO,
-                half: Vec3::new(0.0, 0.0, *half_height),
-                rho: *r,
-                radius,
-            },
-            _ => round(radius),
+            ) => reach(Vec3::ZERO, Vec3::new(0.0, 0.0, *half_height), *r),
+            _ => reach(Vec3::ZERO, Vec3::ZERO, radius),
         }
     }
 
