@@ -35,7 +35,9 @@ pub(crate) struct CullReach {
     pub(super) half: Vec3,
     pub(super) rho: f32,
     pub(super) radius: f32,
-    /// The shape's bounding box about the followed point: centre and half extents.
+    /// The shape's bounding box about the followed point: centre and half extents (only
+    /// read where the bounding box's reach can be the smaller: not for points, whose reach
+    /// is 0, nor for boxes, whose own reach is their box's; see `Support::BOXED`).
     pub(super) box_center: Vec3,
     pub(super) box_half: Vec3,
 }
@@ -43,11 +45,26 @@ pub(crate) struct CullReach {
 impl CullReach {
     /// The reaches toward a node plane's front (`n`) and back (`−n`), for the κ figures of
     /// the brushes under each side, plus [`TREE_CULL_MARGIN`]. Only `|n|` matters once
-    /// the followed point is the centre, so one dot product serves both sides.
-    #[inline]
-    pub(crate) fn both_sides(&self, n: Vec3, kappa: [f32; 2], kappa_inexact: [f32; 2]) -> [f32; 2] {
+    /// the followed point is the centre, so one dot product serves both sides. `boxed`: whether
+    /// to take the bounding box's reach too (`Support::BOXED`, a constant per shape kind, so
+    /// once inlined the walk's loop has no branch on it).
+    #[inline(always)]
+    pub(crate) fn both_sides(
+        &self,
+        n: Vec3,
+        kappa: [f32; 2],
+        kappa_inexact: [f32; 2],
+        boxed: bool,
+    ) -> [f32; 2] {
         let across = n.abs();
         let spread = across.dot(self.half);
+        if !boxed {
+            let side = |k: usize| {
+                larger(spread + kappa[k] * self.rho, kappa_inexact[k] * self.radius)
+                    + TREE_CULL_MARGIN
+            };
+            return [side(0), side(1)];
+        }
         let boxed = across.dot(self.box_half) + n.dot(self.box_center).abs();
         let side = |k: usize| {
             let exact = smaller(spread + kappa[k] * self.rho, boxed);

@@ -166,6 +166,13 @@ impl<'a> Oriented<'a> {
 /// (`brush_clip`) compiles to straight-line arithmetic instead of a `match` and a call per
 /// plane. [`Oriented::dispatch`] picks the implementation once per sweep.
 pub(crate) trait Support: Copy {
+    /// Whether the tree walk culls with the shape's bounding box's reach as well as its own
+    /// ([`CullReach::both_sides`]): not where that cannot be smaller (points, boxes), nor
+    /// where it is rarely enough smaller to pay for itself (spheres and capsules, whose own
+    /// reach is at most κ times their box's across axial planes; measured on dm4: 4–7% slower
+    /// with it, where hulls are 15% and cylinders 3% faster).
+    const BOXED: bool = true;
+
     /// `h(u)` for a unit direction `u` in the sweep's frame.
     fn support(&self, u: Vec3) -> f32;
 
@@ -204,6 +211,8 @@ pub(crate) trait WithSupport {
 pub(crate) struct PointSupport;
 
 impl Support for PointSupport {
+    const BOXED: bool = false;
+
     #[inline]
     fn support(&self, _: Vec3) -> f32 {
         0.0
@@ -220,6 +229,8 @@ impl Support for PointSupport {
 pub(crate) struct SphereSupport(f32);
 
 impl Support for SphereSupport {
+    const BOXED: bool = false;
+
     #[inline]
     fn support(&self, _: Vec3) -> f32 {
         self.0
@@ -234,6 +245,8 @@ pub(crate) struct BoxSupport {
 }
 
 impl Support for BoxSupport {
+    const BOXED: bool = false;
+
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
         u.dot(self.center) + u.abs().dot(self.half)
@@ -271,6 +284,8 @@ pub(crate) struct CapsuleSupport {
 }
 
 impl Support for CapsuleSupport {
+    const BOXED: bool = false;
+
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
         self.radius + self.half_height * u.z.abs()
