@@ -31,7 +31,7 @@ use features::FeatureTable;
 #[cfg(test)]
 pub(crate) use features::corners_and_edges;
 internal! {
-    pub use features::{BrushFeatures, Edge, FacePlane};
+    pub use features::{BrushFeatures, Edge, FacePlane, StoredPlane, wide};
 }
 pub use entities::Entity;
 pub(crate) use entities::EntityRecord;
