@@ -72,9 +72,10 @@ impl<'a> Oriented<'a> {
 
     /// The figures that bound how far the region where this shape is blocked by a brush can
     /// reach beyond the brush (see [`CullReach`]).
-    pub(crate) fn cull_reach(&self) -> CullReach {
+    /// `(mins, maxs)` are the shape's bounds in this frame ([`Self::bounds`], which the
+    /// sweep has already).
+    pub(crate) fn cull_reach(&self, (mins, maxs): (Vec3, Vec3)) -> CullReach {
         let radius = self.shape.radius();
-        let (mins, maxs) = self.bounds();
         let reach = |center: Vec3, half: Vec3, rho: f32| CullReach {
             center,
             half,
