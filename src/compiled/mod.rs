@@ -331,6 +331,32 @@ fn runtime_nodes(data: &MapData) -> Vec<RuntimeNode> {
     nodes
 }
 
+/// Whether `brush` has a side on each axial plane of its bounds, or inside them (see
+/// [`CompiledMap::brush_axial_bounded`]); `sides` and `planes` are a validated world's.
+fn axial_bounded(brush: &CompiledBrush, sides: &[CompiledSide], planes: &[Plane]) -> bool {
+    let start = brush.first_side as usize;
+    let Some(sides) = sides.get(start..start.saturating_add(brush.side_count as usize)) else {
+        return false;
+    };
+    let mut found = [false; 6];
+    for side in sides {
+        let Some(plane) = planes.get(side.plane as usize) else {
+            continue;
+        };
+        for axis in 0..3 {
+            let mut unit = Vec3::ZERO;
+            unit[axis] = 1.0;
+            if plane.normal == unit && plane.dist <= brush.maxs[axis] {
+                found[2 * axis] = true;
+            }
+            if plane.normal == -unit && -plane.dist >= brush.mins[axis] {
+                found[2 * axis + 1] = true;
+            }
+        }
+    }
+    found.iter().all(|f| *f)
+}
+
 /// The serialised body: every table of the world.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct MapData {
@@ -374,6 +400,10 @@ pub struct CompiledMap {
     /// Derived at load: whether a brush is a patch facet (detail, which may cover only part
     /// of a leaf that lists it), so point contents of a map without patches read the leaf.
     has_patches: bool,
+    /// Derived at load: whether each brush has a side on each of the six axial planes of its
+    /// bounds (or inside them), so that any shape's shifted planes stay within its bounds
+    /// grown by the shape's bounds (see [`Self::brush_axial_bounded`]).
+    axial_bounded: Vec<bool>,
     /// Given at load, one per loaded world in the process (a clone keeps it: the same
     /// contents): lets a character reuse point samples taken in this world.
     contents_id: u64,
@@ -438,6 +468,11 @@ impl CompiledMap {
                 .iter()
                 .any(|s| s.surface.contains(SurfaceFlags::LADDER));
         let has_patches = data.brushes.iter().any(|b| b.patch);
+        let axial_bounded = data
+            .brushes
+            .iter()
+            .map(|b| axial_bounded(b, &data.sides, &data.planes))
+            .collect();
         Ok(CompiledMap {
             data,
             runtime_nodes,
@@ -446,6 +481,7 @@ impl CompiledMap {
             has_ladders,
             trigger_models,
             has_patches,
+            axial_bounded,
             contents_id: NEXT_CONTENTS_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
@@ -473,6 +509,16 @@ impl CompiledMap {
     /// [`ModelKind::Static`]), each with the largest reach κ of its brushes.
     pub(crate) fn static_models(&self) -> &[(u32, f32)] {
         &self.static_models
+    }
+
+    /// Whether brush `brush` has a side on each of the six axial planes of its bounds (or
+    /// inside them): then the region where its planes, shifted by any shape's support, block
+    /// the shape's reference point lies within the brush's bounds grown by the shape's
+    /// bounds (on the axial sides the shift is exactly the shape's extent along the axis).
+    /// The compiler gives every brush these sides (Quake's axial bevels); a crafted file
+    /// whose brush lacks one gets `false`, and sweeps cull that brush by its reach instead.
+    pub(crate) fn brush_axial_bounded(&self, brush: usize) -> bool {
+        self.axial_bounded.get(brush).copied().unwrap_or(false)
     }
 
     /// The nodes as sweeps read them.
