@@ -515,8 +515,9 @@ impl CompiledMap {
     /// inside them): then the region where its planes, shifted by any shape's support, block
     /// the shape's reference point lies within the brush's bounds grown by the shape's
     /// bounds (on the axial sides the shift is exactly the shape's extent along the axis).
-    /// The compiler gives every brush these sides (Quake's axial bevels); a crafted file
-    /// whose brush lacks one gets `false`, and sweeps cull that brush by its reach instead.
+    /// The compiler gives most brushes these sides (Quake's axial bevels; a curved patch's
+    /// facets, or a brush with a face a hair off an axis, may lack one); a brush that lacks
+    /// one, in a crafted file too, gets `false`, and sweeps cull it by its reach instead.
     pub(crate) fn brush_axial_bounded(&self, brush: usize) -> bool {
         self.axial_bounded.get(brush).copied().unwrap_or(false)
     }
@@ -717,5 +718,36 @@ impl CompiledMap {
                         .all(|side| self.data.planes[side.plane as usize].distance(p) < 0.0));
             if inside { all | brush.contents } else { all }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The brushes of plain maps have their six axial sides (the sweeps' leaf cull relies on
+    /// it to bound any shape by its bounds; a patch's facets, and brushes with a face within
+    /// a snapping angle of an axis, may lack one and are culled by their reach); one without
+    /// its sides does not count.
+    #[test]
+    fn compiled_brushes_are_axial_bounded_and_a_brush_without_sides_is_not() {
+        for name in ["arena.map", "slopes.map", "stairs.map", "thin_walls.map"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("maps")
+                .join(name);
+            let src = std::fs::read(path).unwrap_or_default();
+            let map = crate::compile::compile_map(&src).map(|c| c.map);
+            let Ok(map) = map else {
+                panic!("{name} compiles");
+            };
+            assert!(!map.brushes().is_empty(), "{name}");
+            for index in 0..map.brushes().len() {
+                assert!(map.brush_axial_bounded(index), "{name}: brush {index}");
+            }
+            let mut bare = map.brushes()[0];
+            bare.side_count = bare.face_count.min(3);
+            assert!(!axial_bounded(&bare, map.sides(), map.planes()), "{name}");
+            assert!(!map.brush_axial_bounded(map.brushes().len()));
+        }
     }
 }

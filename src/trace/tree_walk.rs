@@ -199,7 +199,7 @@ impl<S: Support> TraceWork<'_, S> {
                 continue;
             }
             // The brush blocks only within its bounds grown by the shape's bounds when it has
-            // all six axial planes (box-exact brushes do, and every brush the compiler makes),
+            // all six axial planes (box-exact brushes do, and most brushes the compiler makes),
             // and within κ·R of itself always.
             let axial = brush.box_exact || map.brush_axial_bounded(brush_id as usize);
             let (grow_low, grow_high) = if axial {
