@@ -174,9 +174,9 @@ pub fn trace(
 }
 
 /// Times the queries by shape kind and all together: `reps` timed runs after a warm-up, each
-/// run answering a group's queries with [`CompiledMap::trace_batch`] on a pool of `threads`
-/// threads, so `ns_per_query` is wall time per query (two threads on two free cores print
-/// about half of one).
+/// run answering a group's queries one after the other (one thread) or with
+/// [`CompiledMap::trace_batch`] on a pool of `threads` threads, so `ns_per_query` is wall
+/// time per query (two threads on two free cores print about half of one).
 pub fn bench(file: &Path, queries: &Path, reps: u32, threads: usize) -> Result<(), CliError> {
     let world = load_world(file, &CompileOptions::default())?;
     let queries = read_queries(queries)?;
@@ -192,7 +192,16 @@ pub fn bench(file: &Path, queries: &Path, reps: u32, threads: usize) -> Result<(
         .map_err(CliError::internal)?;
     let run = |group: &[TraceQuery]| -> f64 {
         let started = Instant::now();
-        std::hint::black_box(pool.install(|| world.trace_batch(group)));
+        if threads == 1 {
+            // One thread: the sweeps one after the other on this one, as a game's loop
+            // would, without the batch's result vector and pool hand-off (which a short
+            // sweep of 100 ns would feel); more threads are measured against this.
+            for q in group {
+                std::hint::black_box(world.trace(&q.shape, q.start, q.end, q.mask));
+            }
+        } else {
+            std::hint::black_box(pool.install(|| world.trace_batch(group)));
+        }
         started.elapsed().as_secs_f64() * 1e9
     };
     let batch = |group: Vec<&Query>| -> Vec<TraceQuery> {
