@@ -31,7 +31,7 @@ use features::FeatureTable;
 #[cfg(test)]
 pub(crate) use features::corners_and_edges;
 internal! {
-    pub use features::{BrushFeatures, Edge, FacePlane};
+    pub use features::{BrushFeatures, Edge, FacePlane, StoredPlane, wide};
 }
 pub use entities::Entity;
 pub(crate) use entities::EntityRecord;
@@ -331,6 +331,32 @@ fn runtime_nodes(data: &MapData) -> Vec<RuntimeNode> {
     nodes
 }
 
+/// Whether `brush` has a side on each axial plane of its bounds, or inside them (see
+/// [`CompiledMap::brush_axial_bounded`]); `sides` and `planes` are a validated world's.
+fn axial_bounded(brush: &CompiledBrush, sides: &[CompiledSide], planes: &[Plane]) -> bool {
+    let start = brush.first_side as usize;
+    let Some(sides) = sides.get(start..start.saturating_add(brush.side_count as usize)) else {
+        return false;
+    };
+    let mut found = [false; 6];
+    for side in sides {
+        let Some(plane) = planes.get(side.plane as usize) else {
+            continue;
+        };
+        for axis in 0..3 {
+            let mut unit = Vec3::ZERO;
+            unit[axis] = 1.0;
+            if plane.normal == unit && plane.dist <= brush.maxs[axis] {
+                found[2 * axis] = true;
+            }
+            if plane.normal == -unit && -plane.dist >= brush.mins[axis] {
+                found[2 * axis + 1] = true;
+            }
+        }
+    }
+    found.iter().all(|f| *f)
+}
+
 /// The serialised body: every table of the world.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct MapData {
@@ -374,6 +400,10 @@ pub struct CompiledMap {
     /// Derived at load: whether a brush is a patch facet (detail, which may cover only part
     /// of a leaf that lists it), so point contents of a map without patches read the leaf.
     has_patches: bool,
+    /// Derived at load: whether each brush has a side on each of the six axial planes of its
+    /// bounds (or inside them), so that any shape's shifted planes stay within its bounds
+    /// grown by the shape's bounds (see [`Self::brush_axial_bounded`]).
+    axial_bounded: Vec<bool>,
     /// Given at load, one per loaded world in the process (a clone keeps it: the same
     /// contents): lets a character reuse point samples taken in this world.
     contents_id: u64,
@@ -438,6 +468,11 @@ impl CompiledMap {
                 .iter()
                 .any(|s| s.surface.contains(SurfaceFlags::LADDER));
         let has_patches = data.brushes.iter().any(|b| b.patch);
+        let axial_bounded = data
+            .brushes
+            .iter()
+            .map(|b| axial_bounded(b, &data.sides, &data.planes))
+            .collect();
         Ok(CompiledMap {
             data,
             runtime_nodes,
@@ -446,6 +481,7 @@ impl CompiledMap {
             has_ladders,
             trigger_models,
             has_patches,
+            axial_bounded,
             contents_id: NEXT_CONTENTS_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
@@ -473,6 +509,17 @@ impl CompiledMap {
     /// [`ModelKind::Static`]), each with the largest reach κ of its brushes.
     pub(crate) fn static_models(&self) -> &[(u32, f32)] {
         &self.static_models
+    }
+
+    /// Whether brush `brush` has a side on each of the six axial planes of its bounds (or
+    /// inside them): then the region where its planes, shifted by any shape's support, block
+    /// the shape's reference point lies within the brush's bounds grown by the shape's
+    /// bounds (on the axial sides the shift is exactly the shape's extent along the axis).
+    /// The compiler gives most brushes these sides (Quake's axial bevels; a curved patch's
+    /// facets, or a brush with a face a hair off an axis, may lack one); a brush that lacks
+    /// one, in a crafted file too, gets `false`, and sweeps cull it by its reach instead.
+    pub(crate) fn brush_axial_bounded(&self, brush: usize) -> bool {
+        self.axial_bounded.get(brush).copied().unwrap_or(false)
     }
 
     /// The nodes as sweeps read them.
@@ -671,5 +718,36 @@ impl CompiledMap {
                         .all(|side| self.data.planes[side.plane as usize].distance(p) < 0.0));
             if inside { all | brush.contents } else { all }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The brushes of plain maps have their six axial sides (the sweeps' leaf cull relies on
+    /// it to bound any shape by its bounds; a patch's facets, and brushes with a face within
+    /// a snapping angle of an axis, may lack one and are culled by their reach); one without
+    /// its sides does not count.
+    #[test]
+    fn compiled_brushes_are_axial_bounded_and_a_brush_without_sides_is_not() {
+        for name in ["arena.map", "slopes.map", "stairs.map", "thin_walls.map"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("maps")
+                .join(name);
+            let src = std::fs::read(path).unwrap_or_default();
+            let map = crate::compile::compile_map(&src).map(|c| c.map);
+            let Ok(map) = map else {
+                panic!("{name} compiles");
+            };
+            assert!(!map.brushes().is_empty(), "{name}");
+            for index in 0..map.brushes().len() {
+                assert!(map.brush_axial_bounded(index), "{name}: brush {index}");
+            }
+            let mut bare = map.brushes()[0];
+            bare.side_count = bare.face_count.min(3);
+            assert!(!axial_bounded(&bare, map.sides(), map.planes()), "{name}");
+            assert!(!map.brush_axial_bounded(map.brushes().len()));
+        }
     }
 }

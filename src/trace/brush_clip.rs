@@ -107,12 +107,10 @@ pub(crate) fn clip_brush<S: Support>(
         return;
     }
     let enter_fraction = enter_fraction.max(0.0);
-    // Equal fractions go to the lower plane index, so the result does not depend on the
-    // order in which the tree visits brushes (scenario 44, `tests/it/controller/determinism.rs`).
-    let earlier = enter_fraction < work.found.fraction
-        || (enter_fraction == work.found.fraction
-            && work.found.fraction < 1.0
-            && enter_plane < work.found.hit_plane);
+    // Equal fractions go to the lower plane index, then the lower brush index, so the result
+    // does not depend on the order in which the tree visits brushes (scenario 44,
+    // `tests/it/controller/determinism.rs`).
+    let earlier = precedes(work, enter_fraction, enter_plane, brush_id);
     if !(enter_fraction < leave_fraction && enter_plane.is_some() && earlier) {
         return;
     }
@@ -239,7 +237,26 @@ fn set_all_solid(
     work.found.hit_tangent = None;
 }
 
-/// Takes a hit if it is earlier than the best so far (ties to the lower plane index).
+/// Whether a hit at `fraction` on `plane` of brush `brush_id` goes before the best so far:
+/// it is earlier, or as early on a lower plane index, or on the same plane (two brushes
+/// sharing a face plane, such as a ceiling made of two brushes) of a lower brush index. So
+/// no tie depends on the order the tree visits brushes in, and what the hit reports (the
+/// brush's contents, the side's material) is that of the same brush whatever the tree.
+fn precedes(
+    work: &TraceWork<'_, impl Support>,
+    fraction: f32,
+    plane: Option<u32>,
+    brush_id: usize,
+) -> bool {
+    let found = &work.found;
+    fraction < found.fraction
+        || (fraction == found.fraction
+            && found.fraction < 1.0
+            && (plane, Some(brush_id as u32)) < (found.hit_plane, found.hit_brush))
+}
+
+/// Takes a hit if it is earlier than the best so far (ties to the lower plane index, then
+/// the lower brush index: [`precedes`]).
 fn record(
     work: &mut TraceWork<'_, impl Support>,
     (brush_id, brush): (usize, &CompiledBrush),
@@ -247,11 +264,7 @@ fn record(
     plane: Option<u32>,
     tangent: Option<Plane>,
 ) {
-    let earlier = fraction < work.found.fraction
-        || (fraction == work.found.fraction
-            && work.found.fraction < 1.0
-            && plane < work.found.hit_plane);
-    if earlier && plane.is_some() {
+    if precedes(work, fraction, plane, brush_id) && plane.is_some() {
         work.found.fraction = fraction;
         work.found.hit_plane = plane;
         work.found.hit_tangent = tangent;

@@ -46,6 +46,7 @@ mod touch;
 mod tree_walk;
 
 use glam::{Mat3, Quat, Vec3};
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
@@ -288,11 +289,16 @@ impl CompiledMap {
         }
     }
 
-    /// Answers many sweeps through the world in parallel (rayon); results in query order.
+    /// Answers many sweeps through the world, in query order: in parallel on rayon's current
+    /// pool with the `parallel` feature (the default; `ThreadPool::install` chooses the
+    /// pool), one after the other without it.
     #[must_use]
     pub fn trace_batch(&self, queries: &[TraceQuery]) -> Vec<Trace> {
+        #[cfg(feature = "parallel")]
+        let queries = queries.par_iter();
+        #[cfg(not(feature = "parallel"))]
+        let queries = queries.iter();
         queries
-            .par_iter()
             .map(|q| self.trace(&q.shape, q.start, q.end, q.mask))
             .collect()
     }

@@ -70,7 +70,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
             start,
             end,
             mask,
-            reach: shape.cull_reach(),
+            reach: shape.cull_reach((shape_mins, shape_maxs)),
             segment_mins: start.min(end) - pad,
             segment_maxs: start.max(end) + pad,
             shape_mins,

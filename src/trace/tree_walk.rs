@@ -140,7 +140,9 @@ impl<S: Support> TraceWork<'_, S> {
                 return;
             };
             let n = node.normal;
-            let reaches = self.reach.both_sides(n, node.kappa, node.kappa_inexact);
+            let reaches = self
+                .reach
+                .both_sides(n, node.kappa, node.kappa_inexact, S::BOXED);
             let [front_reach, back_reach] = reaches;
             let t1 = n.dot(p1) - node.dist;
             let t2 = n.dot(p2) - node.dist;
@@ -197,8 +199,10 @@ impl<S: Support> TraceWork<'_, S> {
                 continue;
             }
             // The brush blocks only within its bounds grown by the shape's bounds when it has
-            // all six axial planes (box-exact brushes do), and within κ·R of itself always.
-            let (grow_low, grow_high) = if brush.box_exact {
+            // all six axial planes (box-exact brushes do, and most brushes the compiler makes),
+            // and within κ·R of itself always.
+            let axial = brush.box_exact || map.brush_axial_bounded(brush_id as usize);
+            let (grow_low, grow_high) = if axial {
                 (self.shape_maxs, -self.shape_mins)
             } else {
                 let r = Vec3::splat(brush.reach * self.reach.radius());

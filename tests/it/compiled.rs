@@ -8,7 +8,7 @@ use glam::{Quat, Vec3};
 use planeshift::SurfaceFlags;
 use planeshift::compiled::{
     CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide,
-    FORMAT_VERSION, LoadError, MAGIC, ModelKind, NodeChild, Plane, frame,
+    FORMAT_VERSION, LoadError, MAGIC, ModelKind, NodeChild, Plane, frame, wide,
 };
 use planeshift::contents::Contents;
 use planeshift::trace::{ModelPlacement, TraceShape};
@@ -230,6 +230,7 @@ fn brush_features_are_closed_polytopes_on_every_map() {
                 features
                     .planes
                     .iter()
+                    .map(wide)
                     .enumerate()
                     .filter(|(_, (n, d, _))| (n.dot(c) - d).abs() <= features.eps)
                     .map(|(k, _)| k)
@@ -239,6 +240,7 @@ fn brush_features_are_closed_polytopes_on_every_map() {
                 features
                     .planes
                     .iter()
+                    .map(wide)
                     .all(|(n, d, _)| n.dot(c) <= d + features.eps)
             };
             for &corner in features.corners {

@@ -3,7 +3,7 @@
 //! and for Quake's player box; and no sweep is ever blocked by a trigger.
 
 use glam::{DVec3, Vec3};
-use planeshift::compiled::CompiledMap;
+use planeshift::compiled::{CompiledMap, wide};
 use planeshift::contents::Contents;
 use planeshift::map::{parse_map, write_map};
 use planeshift::trace::{ModelPlacement, TraceShape};
@@ -79,7 +79,7 @@ fn check_triggers(name: &str, map: &CompiledMap, shape: &TraceShape) -> Counts {
                 );
                 counts.inside += 1;
             }
-            for &(normal, dist, _) in features.planes {
+            for (normal, dist, _) in features.planes.iter().map(wide) {
                 let on_face: Vec<&DVec3> = corners
                     .iter()
                     .filter(|c| (normal.dot(**c) - dist).abs() <= features.eps)

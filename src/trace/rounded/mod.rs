@@ -63,13 +63,14 @@ pub(crate) enum Contact {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compiled::{BrushFeatures, Edge, FacePlane};
+    use crate::compiled::{BrushFeatures, Edge, FacePlane, StoredPlane};
     use crate::tolerance::SURFACE_CLIP_EPSILON;
     use glam::{DVec3, Vec3};
 
     /// A brush's features, owned, for tests that build brushes from planes.
     struct Owned<'p> {
         planes: &'p [FacePlane],
+        stored: Vec<StoredPlane>,
         corners: Vec<DVec3>,
         edges: Vec<Edge>,
     }
@@ -77,8 +78,14 @@ mod tests {
     impl<'p> Owned<'p> {
         fn of(planes: &'p [FacePlane]) -> Self {
             let (corners, edges) = crate::compiled::corners_and_edges(planes).unwrap();
+            // The tests' planes are f32 planes widened, as a compiled map's are.
+            let stored = planes
+                .iter()
+                .map(|&(n, d, id)| (n.as_vec3(), d as f32, id))
+                .collect();
             Owned {
                 planes,
+                stored,
                 corners,
                 edges,
             }
@@ -87,7 +94,7 @@ mod tests {
         fn polytope(&self) -> Polytope<'_> {
             let scale = self.planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()));
             Polytope::new(BrushFeatures {
-                planes: self.planes,
+                planes: &self.stored,
                 corners: &self.corners,
                 edges: &self.edges,
                 scale,

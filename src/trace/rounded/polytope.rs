@@ -8,14 +8,15 @@
 use glam::{DVec3, Vec3};
 
 use super::core::Core;
-use crate::compiled::{BrushFeatures, Edge, FacePlane};
+use crate::compiled::{BrushFeatures, Edge, StoredPlane};
 use crate::tolerance::FACE_NORMAL_EPSILON;
 use crate::trace::gjk::{self, Simplex, SupportMap};
 
-/// A brush as exact contacts see it: its f64 face planes, corners and edges, derived once at
-/// load (`compiled::features`), so each closest-point query costs faces² + edges + corners.
+/// A brush as exact contacts see it: its face planes (stored in f32, computed with in f64,
+/// exactly), corners and edges, derived once at load (`compiled::features`), so each
+/// closest-point query costs faces² + edges + corners.
 pub(crate) struct Polytope<'a> {
-    pub(super) planes: &'a [FacePlane],
+    pub(super) planes: &'a [StoredPlane],
     pub(super) corners: &'a [DVec3],
     pub(super) edges: &'a [Edge],
     /// The magnitude of the brush's coordinates (at least 1), in units.
@@ -59,12 +60,14 @@ impl<'a> Polytope<'a> {
         let n = normal.try_normalize()?;
         self.planes
             .iter()
-            .find(|(m, _, _)| m.dot(n) >= 1.0 - FACE_NORMAL_EPSILON)
+            .find(|(m, _, _)| m.as_dvec3().dot(n) >= 1.0 - FACE_NORMAL_EPSILON)
             .map(|(_, _, id)| *id)
     }
 
     fn inside(&self, q: DVec3) -> bool {
-        self.planes.iter().all(|(n, d, _)| n.dot(q) <= d + self.eps)
+        self.planes
+            .iter()
+            .all(|(n, d, _)| n.as_dvec3().dot(q) <= f64::from(*d) + self.eps)
     }
 
     /// The nearest point of the brush to `p`: the point, which face (if inside one face),
@@ -83,11 +86,12 @@ impl<'a> Polytope<'a> {
         for (n, d, id) in self.planes {
             // The nearest point lies inside a face only if `p` is in front of it, so faces
             // `p` is behind give no nearer candidate (and a many-sided brush costs less).
-            let height = n.dot(p) - d;
+            let n = n.as_dvec3();
+            let height = n.dot(p) - f64::from(*d);
             if height <= 0.0 {
                 continue;
             }
-            let q = p - *n * height;
+            let q = p - n * height;
             if self.inside(q) {
                 consider(q, Some(*id));
             }

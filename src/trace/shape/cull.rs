@@ -12,16 +12,22 @@ use crate::tolerance::TREE_CULL_MARGIN;
 
 /// How far a shape's blocking region can reach past a brush toward a unit direction `n`,
 /// measured from the point the tree walk follows (the reference point plus `center`):
-/// `max(|n|·half + κ·rho, κ_inexact·radius)`, where κ is the largest reach of the brushes
-/// concerned and κ_inexact the largest among those that are not box-exact.
+/// `max(min(|n|·half + κ·rho, |n|·box_half + |n·box_center|), κ_inexact·radius)`, where κ
+/// is the largest reach of the brushes concerned and κ_inexact the largest among those that
+/// are not box-exact.
 ///
 /// Why culling with it keeps the tree a pure broadphase: a brush's shifted planes block a
 /// shape of circumradius R only within κ·R of the brush (`brush::reach`); on box-exact
 /// brushes an axis-aligned box or vertical segment centred on the followed point (`half`)
 /// is exact and reaches only its own support, and capsules and cylinders are such a segment
 /// plus a ball or disk of radius `rho`, which reaches κ·rho more. Points reach 0, spheres
-/// κ·r, other shapes κ·R. `radius` is the circumradius about the reference point, never
-/// less than the one about the followed point, so κ_inexact·radius covers both.
+/// κ·r, other shapes κ·R. Every shape also lies inside its bounding box (`box_center` ±
+/// `box_half` about the followed point), so its support is never more than the box's, its
+/// shifted planes never reach past the box's, and on a box-exact brush the box's reach is
+/// exact: `|n|·box_half + |n·box_center|` bounds the reach too, and the walk takes the
+/// smaller of the two (for spheres, capsules and cylinders across axial node planes, and
+/// for hulls, which otherwise reach κ·R). `radius` is the circumradius about the reference
+/// point, never less than the one about the followed point, so κ_inexact·radius covers both.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CullReach {
     /// From the reference point to the point the walk follows (a box's centre).
@@ -29,17 +35,40 @@ pub(crate) struct CullReach {
     pub(super) half: Vec3,
     pub(super) rho: f32,
     pub(super) radius: f32,
+    /// The shape's bounding box about the followed point: centre and half extents (only
+    /// read where the bounding box's reach can be the smaller: not for points, whose reach
+    /// is 0, nor for boxes, whose own reach is their box's; see `Support::BOXED`).
+    pub(super) box_center: Vec3,
+    pub(super) box_half: Vec3,
 }
 
 impl CullReach {
     /// The reaches toward a node plane's front (`n`) and back (`−n`), for the κ figures of
     /// the brushes under each side, plus [`TREE_CULL_MARGIN`]. Only `|n|` matters once
-    /// the followed point is the centre, so one dot product serves both sides.
-    #[inline]
-    pub(crate) fn both_sides(&self, n: Vec3, kappa: [f32; 2], kappa_inexact: [f32; 2]) -> [f32; 2] {
-        let spread = n.abs().dot(self.half);
+    /// the followed point is the centre, so one dot product serves both sides. `boxed`: whether
+    /// to take the bounding box's reach too (`Support::BOXED`, a constant per shape kind, so
+    /// once inlined the walk's loop has no branch on it).
+    #[inline(always)]
+    pub(crate) fn both_sides(
+        &self,
+        n: Vec3,
+        kappa: [f32; 2],
+        kappa_inexact: [f32; 2],
+        boxed: bool,
+    ) -> [f32; 2] {
+        let across = n.abs();
+        let spread = across.dot(self.half);
+        if !boxed {
+            let side = |k: usize| {
+                larger(spread + kappa[k] * self.rho, kappa_inexact[k] * self.radius)
+                    + TREE_CULL_MARGIN
+            };
+            return [side(0), side(1)];
+        }
+        let boxed = across.dot(self.box_half) + n.dot(self.box_center).abs();
         let side = |k: usize| {
-            larger(spread + kappa[k] * self.rho, kappa_inexact[k] * self.radius) + TREE_CULL_MARGIN
+            let exact = smaller(spread + kappa[k] * self.rho, boxed);
+            larger(exact, kappa_inexact[k] * self.radius) + TREE_CULL_MARGIN
         };
         [side(0), side(1)]
     }
@@ -56,6 +85,12 @@ impl CullReach {
     pub(crate) fn radius(&self) -> f32 {
         self.radius
     }
+}
+
+/// The smaller of two finite numbers in one instruction (see [`larger`]).
+#[inline]
+fn smaller(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
 }
 
 /// The larger of two finite numbers in one instruction (`f32::max` also orders NaNs, which

@@ -72,23 +72,22 @@ impl<'a> Oriented<'a> {
 
     /// The figures that bound how far the region where this shape is blocked by a brush can
     /// reach beyond the brush (see [`CullReach`]).
-    pub(crate) fn cull_reach(&self) -> CullReach {
+    /// `(mins, maxs)` are the shape's bounds in this frame ([`Self::bounds`], which the
+    /// sweep has already).
+    pub(crate) fn cull_reach(&self, (mins, maxs): (Vec3, Vec3)) -> CullReach {
         let radius = self.shape.radius();
-        let round = |rho: f32| CullReach {
-            center: Vec3::ZERO,
-            half: Vec3::ZERO,
+        let reach = |center: Vec3, half: Vec3, rho: f32| CullReach {
+            center,
+            half,
             rho,
             radius,
+            box_center: (mins + maxs) * 0.5 - center,
+            box_half: (maxs - mins) * 0.5,
         };
         match (&self.shape.0, self.rotation) {
-            (Repr::Point, _) => round(0.0),
-            (Repr::Sphere { radius: r }, _) => round(*r),
-            (Repr::Box { center, half }, None) => CullReach {
-                center: *center,
-                half: *half,
-                rho: 0.0,
-                radius,
-            },
+            (Repr::Point, _) => reach(Vec3::ZERO, Vec3::ZERO, 0.0),
+            (Repr::Sphere { radius: r }, _) => reach(Vec3::ZERO, Vec3::ZERO, *r),
+            (Repr::Box { center, half }, None) => reach(*center, *half, 0.0),
             (
                 Repr::Capsule {
                     radius: r,
@@ -99,13 +98,8 @@ impl<'a> Oriented<'a> {
                     half_height,
                 },
                 None,
-            ) => CullReach {
-                center: Vec3::ZERO,
-                half: Vec3::new(0.0, 0.0, *half_height),
-                rho: *r,
-                radius,
-            },
-            _ => round(radius),
+            ) => reach(Vec3::ZERO, Vec3::new(0.0, 0.0, *half_height), *r),
+            _ => reach(Vec3::ZERO, Vec3::ZERO, radius),
         }
     }
 
@@ -173,6 +167,13 @@ impl<'a> Oriented<'a> {
 /// (`brush_clip`) compiles to straight-line arithmetic instead of a `match` and a call per
 /// plane. [`Oriented::dispatch`] picks the implementation once per sweep.
 pub(crate) trait Support: Copy {
+    /// Whether the tree walk culls with the shape's bounding box's reach as well as its own
+    /// ([`CullReach::both_sides`]): not where that cannot be smaller (points, boxes), nor
+    /// where it is rarely enough smaller to pay for itself (spheres and capsules, whose own
+    /// reach is at most κ times their box's across axial planes; measured on dm4: 4–7% slower
+    /// with it, where hulls are 15% and cylinders 3% faster).
+    const BOXED: bool = true;
+
     /// `h(u)` for a unit direction `u` in the sweep's frame.
     fn support(&self, u: Vec3) -> f32;
 
@@ -211,6 +212,8 @@ pub(crate) trait WithSupport {
 pub(crate) struct PointSupport;
 
 impl Support for PointSupport {
+    const BOXED: bool = false;
+
     #[inline]
     fn support(&self, _: Vec3) -> f32 {
         0.0
@@ -227,6 +230,8 @@ impl Support for PointSupport {
 pub(crate) struct SphereSupport(f32);
 
 impl Support for SphereSupport {
+    const BOXED: bool = false;
+
     #[inline]
     fn support(&self, _: Vec3) -> f32 {
         self.0
@@ -241,6 +246,8 @@ pub(crate) struct BoxSupport {
 }
 
 impl Support for BoxSupport {
+    const BOXED: bool = false;
+
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
         u.dot(self.center) + u.abs().dot(self.half)
@@ -278,6 +285,8 @@ pub(crate) struct CapsuleSupport {
 }
 
 impl Support for CapsuleSupport {
+    const BOXED: bool = false;
+
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
         self.radius + self.half_height * u.z.abs()

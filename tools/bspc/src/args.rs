@@ -108,6 +108,10 @@ pub enum Command {
         /// Timed repetitions after one warm-up pass.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
         reps: u32,
+        /// Threads that share each group's queries (`CompiledMap::trace_batch` on a pool of
+        /// this many); `ns_per_query` is then wall time per query.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
     },
     /// Print the statistics of a compiled world.
     Info {

@@ -154,6 +154,7 @@ fn run(args: Args) -> Result<(), CliError> {
             file,
             queries,
             reps,
-        } => trace::bench(&file, &queries, reps),
+            threads,
+        } => trace::bench(&file, &queries, reps, usize::from(threads)),
     }
 }

@@ -10,7 +10,7 @@
 //! contents names of the brush hit, the surface flag names and the material of the side hit
 //! (an all-solid sweep names the contents it is in, no surface and a null material); `null`
 //! for all three when nothing was hit. Sweeps use the world model with its static models and
-//! the default mask.
+//! the default mask. `bench` times them, on as many threads as asked.
 
 use std::path::Path;
 use std::time::Instant;
@@ -19,7 +19,7 @@ use glam::Vec3;
 use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::compiled::{CompiledMap, MAGIC};
 use planeshift::contents::Contents;
-use planeshift::trace::{ShapeKind, Trace, TraceShape};
+use planeshift::trace::{ShapeKind, Trace, TraceQuery, TraceShape};
 use serde::{Deserialize, Serialize};
 
 use crate::CliError;
@@ -173,7 +173,11 @@ pub fn trace(
     write_output(output, &out)
 }
 
-pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
+/// Times the queries by shape kind and all together: `reps` timed runs after a warm-up, each
+/// run answering a group's queries one after the other (one thread) or with
+/// [`CompiledMap::trace_batch`] on a pool of `threads` threads, so `ns_per_query` is wall
+/// time per query (two threads on two free cores print about half of one).
+pub fn bench(file: &Path, queries: &Path, reps: u32, threads: usize) -> Result<(), CliError> {
     let world = load_world(file, &CompileOptions::default())?;
     let queries = read_queries(queries)?;
     if queries.is_empty() {
@@ -182,26 +186,45 @@ pub fn bench(file: &Path, queries: &Path, reps: u32) -> Result<(), CliError> {
             file.display()
         )));
     }
-    let run = |group: &[&Query]| -> f64 {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(CliError::internal)?;
+    let run = |group: &[TraceQuery]| -> f64 {
         let started = Instant::now();
-        for q in group {
-            std::hint::black_box(world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID));
+        if threads == 1 {
+            // One thread: the sweeps one after the other on this one, as a game's loop
+            // would, without the batch's result vector and pool hand-off (which a short
+            // sweep of 100 ns would feel); more threads are measured against this.
+            for q in group {
+                std::hint::black_box(world.trace(&q.shape, q.start, q.end, q.mask));
+            }
+        } else {
+            std::hint::black_box(pool.install(|| world.trace_batch(group)));
         }
         started.elapsed().as_secs_f64() * 1e9
     };
-    let groups: Vec<(&str, Vec<&Query>)> = ShapeKind::ALL
+    let batch = |group: Vec<&Query>| -> Vec<TraceQuery> {
+        group
+            .into_iter()
+            .map(|q| TraceQuery {
+                shape: q.shape.clone(),
+                start: q.start,
+                end: q.end,
+                mask: Contents::MASK_SOLID,
+            })
+            .collect()
+    };
+    let groups: Vec<(&str, Vec<TraceQuery>)> = ShapeKind::ALL
         .iter()
         .map(|k| {
             (
                 k.name(),
-                queries
-                    .iter()
-                    .filter(|q| q.shape.kind() == *k)
-                    .collect::<Vec<_>>(),
+                batch(queries.iter().filter(|q| q.shape.kind() == *k).collect()),
             )
         })
         .filter(|(_, g)| !g.is_empty())
-        .chain(std::iter::once(("all", queries.iter().collect())))
+        .chain(std::iter::once(("all", batch(queries.iter().collect()))))
         .collect();
     for (_, group) in &groups {
         run(group);

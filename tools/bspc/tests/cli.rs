@@ -564,6 +564,39 @@ fn bench_prints_one_line_per_kind_and_all() {
     }
 }
 
+#[test]
+fn bench_on_two_threads_prints_the_same_lines_and_zero_threads_is_a_usage_error() {
+    let queries = temp_file(
+        "bench_threads.jsonl",
+        br#"{"shape":{"kind":"point"},"start":[0,0,100],"end":[0,0,-100]}
+{"shape":{"kind":"capsule","radius":16,"half_height":20},"start":[0,0,100],"end":[400,0,100]}
+{"shape":{"kind":"capsule","radius":16,"half_height":20},"start":[0,0,100],"end":[0,0,-400]}
+"#,
+    );
+    let path = queries.to_str().expect("path");
+    let map = bundled("box_room.map");
+    let args = ["bench", &map, "--queries", path, "--reps", "2", "--threads"];
+    let kinds = |out: &Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.split(' ').take(2).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let one = bspc_ok(&[&args[..], &["1"]].concat());
+    let two = bspc_ok(&[&args[..], &["2"]].concat());
+    assert_eq!(
+        kinds(&one),
+        [
+            "point ns_per_query",
+            "capsule ns_per_query",
+            "all ns_per_query"
+        ]
+    );
+    assert_eq!(kinds(&one), kinds(&two));
+    let zero = bspc(&[&args[..], &["0"]].concat());
+    assert_eq!(zero.status.code(), Some(2));
+}
+
 /// A Quake 3 map of one box textured `common/pool`, a name no built-in defines.
 fn pool_map() -> PathBuf {
     let (lo, hi) = (-64, 64);
