@@ -32,6 +32,16 @@ pub const TELEPORT_SPEED: f32 = 400.0;
 /// Quake 3 `TeleportPlayer`'s knockback hold (`pm_time` 160 with `PMF_TIME_KNOCKBACK`), s.
 pub const TELEPORT_HOLD: f32 = 0.160;
 
+/// Quake 3 `TeleportPlayer`: the origin lands this far above the destination's, units.
+const QUAKE3_DEST_LIFT: f32 = 1.0;
+
+/// Quake 2 `teleporter_touch`: this far above the destination's origin, units.
+const QUAKE2_DEST_LIFT: f32 = 10.0;
+
+/// Quake `triggers.qc`: `info_teleport_destination` sits this far below the player's
+/// origin (`self.origin + '0 0 27'`), units.
+const QUAKE_DEST_LIFT: f32 = 27.0;
+
 /// Quake's, Quake 2's and Quake 3's `trigger_hurt` damage when `dmg` is missing or 0.
 const DEFAULT_HURT_DAMAGE: f64 = 5.0;
 
@@ -136,9 +146,9 @@ fn trigger_of(
             }
             let dest = target()?;
             let lift = match (game, dest.classname()) {
-                (_, "info_teleport_destination") => 27.0,
-                (Game::Quake2, _) => 10.0,
-                _ => 1.0,
+                (_, "info_teleport_destination") => QUAKE_DEST_LIFT,
+                (Game::Quake2, _) => QUAKE2_DEST_LIFT,
+                _ => QUAKE3_DEST_LIFT,
             };
             let origin = dest.origin()? + Vec3::Z * lift;
             let velocity = forward(dest.angles().unwrap_or(Vec3::ZERO)) * TELEPORT_SPEED;

@@ -17,7 +17,9 @@
 //! to a convex set, along a line), so Newton's method from the start lands before the first
 //! contact at every step and never passes it; it stops within
 //! [`BODY_CONTACT_TOLERANCE`] of the stop distance, or, cut short after [`MAX_BODY_STEPS`],
-//! early. Straight contacts (box faces, a cylinder's side) take one step. A hull meets and
+//! early. As Quake's brush clip, only a sweep that would touch the other shape is stopped:
+//! one that merely passes within the stop distance (sliding along a neighbour a hair
+//! closer than the stop distance) goes on. Straight contacts (box faces, a cylinder's side) take one step. A hull meets and
 //! is met as its bounding box. Guarantees: exact up to the stop distance for the shapes a
 //! character uses, never inside, no allocation, f64 inside and the same bits on every
 //! machine (no platform maths).
@@ -157,6 +159,44 @@ fn misses_box(sum: &Sum, q0: DVec3, motion: DVec3) -> bool {
     false
 }
 
+/// A sweep's segment from `q0` along `motion` (the difference of centres), with the
+/// distance and its direction at the start.
+struct Reach {
+    q0: DVec3,
+    motion: DVec3,
+    d0: f64,
+    n0: DVec3,
+}
+
+impl Reach {
+    /// The first time in `[0, 1]` the distance to `sum`'s core falls to `level`, and the
+    /// direction there, by Newton steps from the start, each landing before that time (the
+    /// distance is convex); `None` when it never does. Cut short after [`MAX_BODY_STEPS`],
+    /// the time reached so far (early, never late).
+    fn first_at(&self, sum: &Sum, level: f64) -> Option<(f64, DVec3)> {
+        let (mut t, mut distance, mut normal) = (0.0f64, self.d0, self.n0);
+        if distance <= level {
+            return Some((t, normal));
+        }
+        for _ in 0..MAX_BODY_STEPS {
+            let closing = normal.dot(self.motion);
+            if closing >= 0.0 {
+                return None;
+            }
+            let next = t + (distance - level) / -closing;
+            if next > 1.0 {
+                return None;
+            }
+            t = next;
+            (distance, normal) = sum.core_distance(self.q0 + self.motion * t);
+            if distance - level <= BODY_CONTACT_TOLERANCE {
+                break;
+            }
+        }
+        Some((t, normal))
+    }
+}
+
 /// Sweeps `shape` (whose parts are `mover`) from `start` to `end` against `other` whose
 /// reference point is at `other_at`.
 pub(crate) fn trace_upright(
@@ -195,28 +235,15 @@ pub(crate) fn trace_upright(
             ..Trace::miss(end)
         };
     }
-    let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
-    let (mut t, mut distance, mut normal) = (0.0f64, d0, n0);
-    if distance > target {
-        for _ in 0..MAX_BODY_STEPS {
-            let closing = normal.dot(motion);
-            if closing >= 0.0 {
-                return Trace::miss(end);
-            }
-            let next = t + (distance - target) / -closing;
-            if next > 1.0 {
-                return Trace::miss(end);
-            }
-            t = next;
-            (distance, normal) = sum.core_distance(q0 + motion * t);
-            if distance - target <= BODY_CONTACT_TOLERANCE {
-                break;
-            }
-        }
-    } else if normal.dot(motion) >= 0.0 {
-        // Within the stop distance already, but leaving or sliding past.
+    // Only a sweep that would touch the other shape is stopped (as Quake's brush clip,
+    // which a sweep merely passing within the stop distance, without entering, never
+    // stops); it stops where it first comes within the stop distance.
+    let start_of = Reach { q0, motion, d0, n0 };
+    if start_of.first_at(&sum, sum.ball).is_none() {
         return Trace::miss(end);
     }
+    let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
+    let (t, normal) = start_of.first_at(&sum, target).unwrap_or((0.0, n0));
     // Narrowed to f32, the end must still be clear of the other shape; else stay put (the
     // start is clear).
     let mut fraction = t as f32;
@@ -407,6 +434,21 @@ mod tests {
         assert_eq!((into.fraction, into.end), (0.0, Vec3::ZERO));
         let along = a.trace_against(Vec3::ZERO, Vec3::new(0.0, 40.0, 0.0), &a, at);
         assert_eq!(along.fraction, 1.0);
+    }
+
+    #[test]
+    fn sliding_past_a_corner_within_the_stop_distance_is_not_stopped() {
+        // Regression from the 64-bot soak on hl_currents.map (seed 2): a box 0.03116 beside
+        // another (a hair under the stop distance) and 0.00238 short of its corner, moving
+        // along it, was stopped at once by the skin round the corner every tick (and, with
+        // a second neighbour behind, wedged for a second). It never touches, so it passes;
+        // moving into the other still stops.
+        let a = quake_box();
+        let at = Vec3::new(-30.03116, 30.00238, 0.0);
+        let along = a.trace_against(Vec3::ZERO, Vec3::new(0.0, 1.12, 0.0), &a, at);
+        assert_eq!(along.fraction, 1.0, "{along:?}");
+        let into = a.trace_against(Vec3::ZERO, Vec3::new(-1.0, 1.12, 0.0), &a, at);
+        assert!(into.fraction < 1e-3, "{into:?}");
     }
 
     #[test]
