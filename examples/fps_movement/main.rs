@@ -23,7 +23,8 @@
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
 //!   along the wish from where it stood was free (of the map and the other bots), and it
-//!   moved less than 1 unit.
+//!   moved less than 1 unit (a bot that fell below the world, or swims in a current, is not
+//!   watched).
 //! - The level's triggers play as Quake 3 plays them (`game.rs`), on the triggers each
 //!   tick's outcome lists as touched: `deaths` counts bots killed by a deadly
 //!   `trigger_hurt` (on at the start and not healing, by the map's game's rule), each then

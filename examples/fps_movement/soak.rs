@@ -19,8 +19,9 @@
 //!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
-//!   along the wish from where it stood was free of the map and the other bots, and it moved
-//!   less than 1 unit (a bot that fell below the world is not watched).
+//!   along the wish from where it stood was free of the map and the other bots, and it
+//!   moved less than 1 unit (a bot that fell below the world, or that swims in a current,
+//!   which decides where it goes, is not watched).
 //! - After each tick every bot plays the triggers its tick touched (the outcome's
 //!   [`TriggerReport`](planeshift::controller::TriggerReport)), as Quake 3 does: a deadly
 //!   `trigger_hurt` kills it (`deaths`; it respawns at the next free spawn point as a new
@@ -125,6 +126,10 @@ pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> 
 
 /// Length of the sweep that decides whether a still bot had room to move, in units.
 const STUCK_PROBE: f32 = 16.0;
+
+/// Where the controller samples the current, above the feet, in units (Quake 3's water
+/// level sample, `MINS_Z + 1`).
+const CURRENT_SAMPLE: f32 = 1.0;
 
 /// A bot that moved less than this in a second with room to move is stuck, in units.
 const STUCK_DISTANCE: f32 = 1.0;
@@ -372,6 +377,12 @@ impl<'a> Soak<'a> {
                 continue;
             };
             let direction = bot.input.wish.normalize_or_zero();
+            // A swimmer in a current goes where the current takes it (Quake 2
+            // `PM_AddCurrents` adds 400 units/s to a wish of 160: hl_currents.map pins
+            // swimmers against walls and others, and traps them where two currents meet):
+            // not a second the controller could have moved it in.
+            let feet = c.position() - Vec3::Z * (c.config().feet_to_origin - CURRENT_SAMPLE);
+            let adrift = c.state().water_level >= 2 && self.world.point_current(feet) != Vec3::ZERO;
             let center = c.shape_center();
             let others = WorldWithBodies {
                 world: self.world,
@@ -389,7 +400,7 @@ impl<'a> Soak<'a> {
                     center + direction * STUCK_PROBE,
                 )
             };
-            let room = direction != Vec3::ZERO && !probe.hit();
+            let room = direction != Vec3::ZERO && !probe.hit() && !adrift;
             bot.window = Some((c.position(), bot.input.wish, room));
         }
     }

@@ -367,6 +367,22 @@ impl Crowd {
     /// Reports who overlaps whom, moves each character that overlaps one of a lower id to
     /// the nearest free spot in reach, and keeps the pairs left as ghosts for this tick.
     fn separate<T: Tracer + ?Sized>(&mut self, world: &T) {
+        // A character placed in the world's solid (a spawn point touching its floor) is
+        // first lifted out of it, as its own tick would, but ignoring the others: so one
+        // standing where it must go (on the head of whoever stood on that spawn before) is
+        // an overlap to separate, not a block that keeps it in the floor.
+        for i in 0..self.members.len() {
+            let c = &self.members[i].controller;
+            if !self.members[i].watch || !is_solid(c.mode()) || !c.overlaps(world) {
+                continue;
+            }
+            if let Some(free) = c.unstuck_toward(world, Vec3::ZERO) {
+                let by = free - c.shape_center();
+                self.members[i].controller.nudge(by);
+                let id = self.members[i].id;
+                self.sync(id);
+            }
+        }
         for i in 0..self.members.len() {
             let c = &self.members[i].controller;
             if !self.members[i].watch || !is_solid(c.mode()) {

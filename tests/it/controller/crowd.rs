@@ -277,6 +277,38 @@ fn a_crowd_spawned_on_one_point_spreads_over_the_floor_within_its_room() {
 }
 
 #[test]
+fn a_spawn_in_its_floor_under_a_head_is_lifted_and_the_head_moved() {
+    // Regression from the 64-bot soak on lqdm13 (seed 2): a bot respawned on a spawn point
+    // whose box touches the floor (so its tick must lift it 1/8 out) while another stood
+    // one stop distance above its head (on the head of the spawn's previous occupant, who
+    // was separated away): every lift hit that one, and the bot stayed in the floor, stuck,
+    // for 400 ticks. Now the spawn is lifted out of the world first and the one above,
+    // which it then overlaps, is separated.
+    let world = floor();
+    let config = ControllerConfig::default();
+    let mut crowd = Crowd::new(CrowdConfig::default());
+    crowd.insert(
+        1,
+        CharacterController::new(config, Vec3::new(0.0, 0.0, 24.0)).unwrap(),
+    );
+    assert!(
+        crowd.get(1).unwrap().overlaps(&world),
+        "the spawn touches its floor"
+    );
+    crowd.insert(2, standing(config, Vec3::new(0.0, 0.0, 56.0)));
+    crowd.step(&world, |_| MoveInput::default());
+    let c = crowd.get(1).unwrap();
+    let outcome = crowd.outcome(1).unwrap();
+    assert!(
+        !outcome.tick.stuck && !c.overlaps(&world),
+        "{}",
+        c.position()
+    );
+    assert!(crowd.outcome(2).unwrap().separated.is_some());
+    assert_eq!(crowd.overlapping_pairs(), 0);
+}
+
+#[test]
 fn pushing_is_configuration() {
     // A runner at 320 into a character standing still: Quake's crowd blocks it (the other
     // stays put); with pushing, the other is shoved along and they still never overlap.
