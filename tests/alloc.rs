@@ -1,7 +1,8 @@
 //! A tick allocates nothing: characters stepped in every mode (walk, swim, ladder by both
 //! rules, noclip, fly, dead, frozen), with knockback, launches and teleports, and riding
 //! movers, on the bundled maps with water, ladders and movers and on the shared real maps,
-//! count zero heap allocations per tick once warmed up.
+//! and a crowd of characters that meet each other, count zero heap allocations per tick once
+//! warmed up.
 //!
 //! Takes the maps (`maps/`, and `$PLANESHIFT_REAL_MAPS` when present); gives a pass or the
 //! tick that allocated. Its own test target, because it installs a counting global
@@ -348,4 +349,50 @@ fn a_tick_allocates_nothing_in_any_mode() {
     let boxed = std::hint::black_box(Box::new(7u64));
     assert_eq!(allocations() - before, 1);
     drop(boxed);
+}
+
+/// A crowd's tick allocates nothing either: 32 characters packed 40 units apart on the
+/// arena's floor (they meet each other), walking with seeded inputs turned a different way
+/// each, counted after the warm-up.
+#[test]
+fn a_crowd_tick_allocates_nothing() {
+    use planeshift::controller::{Crowd, CrowdConfig};
+    let map = compile(&bundled("arena"));
+    let mut crowd = Crowd::new(CrowdConfig::default());
+    for i in 0..32u32 {
+        let (x, y) = ((i % 8) as f32, (i / 8) as f32);
+        let at = Vec3::new(1024.0 + x * 40.0, 1024.0 + y * 40.0, 24.0);
+        crowd.insert(
+            i,
+            CharacterController::new(ControllerConfig::default(), at).unwrap(),
+        );
+    }
+    let script = script(3, WARM_UP + COUNTED);
+    let mut met = 0;
+    for (tick, s) in script.iter().enumerate() {
+        let before = allocations();
+        crowd.step(&map, |id| MoveInput {
+            wish: Quat::from_rotation_z(id as f32).mul_vec3(s.input.wish),
+            ..s.input
+        });
+        let made = allocations() - before;
+        assert!(
+            tick < WARM_UP || made == 0,
+            "crowd tick {tick}: {made} allocations"
+        );
+        met += crowd
+            .iter()
+            .filter(|(_, _, o)| {
+                o.tick
+                    .touches
+                    .as_slice()
+                    .iter()
+                    .any(|t| t.character.is_some())
+            })
+            .count();
+    }
+    println!(
+        "{COUNTED} crowd ticks of 32 counted, none allocated; {met} character ticks met another"
+    );
+    assert!(met > 0, "the crowd never met");
 }
