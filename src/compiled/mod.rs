@@ -400,9 +400,9 @@ pub struct CompiledMap {
     /// Derived at load: per leaf, whether it lists a patch facet (detail, which may cover
     /// only part of the leaf), so point contents test facets one by one only in such a leaf.
     patch_leaves: Vec<bool>,
-    /// Derived at load: whether each brush has a side on each of the six axial planes of its
-    /// bounds (or inside them), so that any shape's shifted planes stay within its bounds
-    /// grown by the shape's bounds (see [`Self::brush_axial_bounded`]).
+    /// Derived at load: whether each brush is box-exact or has a side on each of the six
+    /// axial planes of its bounds (or inside them), so that any shape's shifted planes stay
+    /// within its bounds grown by the shape's bounds (see [`Self::brush_axial_bounded`]).
     axial_bounded: Vec<bool>,
     /// Given at load, one per loaded world in the process (a clone keeps it: the same
     /// contents): lets a character reuse point samples taken in this world.
@@ -470,7 +470,7 @@ impl CompiledMap {
         let axial_bounded = data
             .brushes
             .iter()
-            .map(|b| axial_bounded(b, &data.sides, &data.planes))
+            .map(|b| b.box_exact || axial_bounded(b, &data.sides, &data.planes))
             .collect();
         let mut map = CompiledMap {
             data,
@@ -521,8 +521,9 @@ impl CompiledMap {
         &self.static_models
     }
 
-    /// Whether brush `brush` has a side on each of the six axial planes of its bounds (or
-    /// inside them): then the region where its planes, shifted by any shape's support, block
+    /// Whether brush `brush` is box-exact ([`CompiledBrush::box_exact`]: it has its axial
+    /// bevels) or has a side on each of the six axial planes of its bounds (or inside them,
+    /// checked at load): then the region where its planes, shifted by any shape's support, block
     /// the shape's reference point lies within the brush's bounds grown by the shape's
     /// bounds (on the axial sides the shift is exactly the shape's extent along the axis).
     /// The compiler gives most brushes these sides (Quake's axial bevels; a curved patch's
@@ -750,8 +751,13 @@ mod tests {
                 panic!("{name} compiles");
             };
             assert!(!map.brushes().is_empty(), "{name}");
-            for index in 0..map.brushes().len() {
+            for (index, brush) in map.brushes().iter().enumerate() {
                 assert!(map.brush_axial_bounded(index), "{name}: brush {index}");
+                // By its sides, not only by being box-exact.
+                assert!(
+                    axial_bounded(brush, map.sides(), map.planes()),
+                    "{name}: brush {index}"
+                );
             }
             let mut bare = map.brushes()[0];
             bare.side_count = bare.face_count.min(3);
