@@ -126,7 +126,7 @@ impl Welder {
 
 /// The facet slabs of one model's patches (module docs).
 #[must_use]
-pub fn facet_solids(grids: &[SurfaceGrid]) -> FacetOutput {
+pub fn facet_solids(grids: &[&SurfaceGrid]) -> FacetOutput {
     // 1. Weld.
     let mut welder = Welder::default();
     let ids: Vec<Vec<u32>> = grids
@@ -398,7 +398,7 @@ mod tests {
     #[test]
     fn a_wrapped_cylinder_is_closed_and_mitred_all_round() {
         let grid = cylinder();
-        let out = facet_solids(std::slice::from_ref(&grid));
+        let out = facet_solids(&[&grid]);
         assert_eq!(out.dropped, [0]);
         // One quad per column step (the cylinder is straight along z).
         assert_eq!(out.solids.len(), grid.columns - 1);
