@@ -15,10 +15,10 @@ use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
 use crate::game::ShaderSet;
-use crate::geom::{BuildPlane, Winding};
+use crate::geom::{BuildPlane, Winding, bounds_of, convex_volume, cut_planes};
 use crate::map::{MapBrush, MapFace, SourceLoc};
 use crate::tolerance::{
-    CLIP_EPSILON, MAX_BRUSH_FACES, MAX_MAP_COORD, MAX_PLANE_POINT_COORD, MIN_BRUSH_VOLUME,
+    MAX_BRUSH_FACES, MAX_MAP_COORD, MAX_PLANE_POINT_COORD, MIN_BRUSH_VOLUME,
 };
 
 /// A face that survived plane construction.
@@ -270,25 +270,6 @@ fn cut(candidates: &[Candidate]) -> Vec<Option<Winding>> {
     cut_planes(&planes)
 }
 
-/// Each plane's polygon: a huge square on it clipped by every other plane; `None` where
-/// nothing of positive area is left.
-fn cut_planes(planes: &[BuildPlane]) -> Vec<Option<Winding>> {
-    planes
-        .iter()
-        .enumerate()
-        .map(|(i, plane)| {
-            let mut winding = Some(Winding::base_for_plane(plane));
-            for (j, other) in planes.iter().enumerate() {
-                if i == j {
-                    continue;
-                }
-                winding = winding.and_then(|w| w.clipped_behind(other, CLIP_EPSILON));
-            }
-            winding.filter(|w| w.area() > 0.0)
-        })
-        .collect()
-}
-
 /// The convex region behind every plane of `planes` (normals facing out of it) as a world
 /// brush of `contents`, every side textured `texture` and located at `loc`: what the leak
 /// stage's outside fill makes of a leaf's region. Repeated planes and planes that do not
@@ -370,23 +351,9 @@ pub fn brush_from_planes(
 
 /// Volume by the divergence theorem about the corners' centroid.
 fn volume(sides: &[BrushSide]) -> f64 {
-    let corners: Vec<DVec3> = sides
-        .iter()
-        .flat_map(|s| s.winding.points.iter().copied())
-        .collect();
-    let reference = corners.iter().copied().sum::<DVec3>() / corners.len().max(1) as f64;
-    sides
-        .iter()
-        .map(|s| s.winding.area() * -s.plane.distance(reference) / 3.0)
-        .sum()
+    convex_volume(sides.iter().map(|s| (&s.plane, &s.winding)))
 }
 
 fn bounds(sides: &[BrushSide]) -> (DVec3, DVec3) {
-    let mut mins = DVec3::splat(f64::INFINITY);
-    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
-    for p in sides.iter().flat_map(|s| s.winding.points.iter()) {
-        mins = mins.min(*p);
-        maxs = maxs.max(*p);
-    }
-    (mins, maxs)
+    bounds_of(sides.iter().flat_map(|s| s.winding.points.iter()))
 }

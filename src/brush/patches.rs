@@ -132,7 +132,7 @@ pub(super) fn add_patches(
         }
     }
     for (owner, ready) in groups {
-        let grids: Vec<SurfaceGrid> = ready.iter().map(|r| r.grid.clone()).collect();
+        let grids: Vec<&SurfaceGrid> = ready.iter().map(|r| &r.grid).collect();
         let facets = facet_solids(&grids);
         let mut made = vec![0usize; ready.len()];
         for solid in facets.solids {

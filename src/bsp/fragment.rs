@@ -9,7 +9,7 @@
 use glam::DVec3;
 
 use super::planes::{PlaneId, PlaneTable};
-use crate::geom::{BuildPlane, Winding};
+use crate::geom::{BuildPlane, Winding, bounds_of};
 use crate::tolerance::{CLIP_EPSILON, SPLIT_EPSILON};
 
 /// One side of a fragment.
@@ -60,14 +60,7 @@ impl Fragment {
     }
 
     fn update_bounds(&mut self) {
-        let mut mins = DVec3::splat(f64::INFINITY);
-        let mut maxs = DVec3::splat(f64::NEG_INFINITY);
-        for p in self.sides.iter().flat_map(|s| s.winding.points.iter()) {
-            mins = mins.min(*p);
-            maxs = maxs.max(*p);
-        }
-        self.mins = mins;
-        self.maxs = maxs;
+        (self.mins, self.maxs) = bounds_of(self.sides.iter().flat_map(|s| s.winding.points.iter()));
     }
 
     /// Classifies against `plane` (id `id`), by bounds first, then by vertices.

@@ -397,12 +397,12 @@ pub struct CompiledMap {
     /// Derived at load: the trigger models (a brush holds [`Contents::TRIGGER`]), in
     /// increasing order, which the touch query tests.
     trigger_models: Vec<u32>,
-    /// Derived at load: whether a brush is a patch facet (detail, which may cover only part
-    /// of a leaf that lists it), so point contents of a map without patches read the leaf.
-    has_patches: bool,
-    /// Derived at load: whether each brush has a side on each of the six axial planes of its
-    /// bounds (or inside them), so that any shape's shifted planes stay within its bounds
-    /// grown by the shape's bounds (see [`Self::brush_axial_bounded`]).
+    /// Derived at load: per leaf, whether it lists a patch facet (detail, which may cover
+    /// only part of the leaf), so point contents test facets one by one only in such a leaf.
+    patch_leaves: Vec<bool>,
+    /// Derived at load: whether each brush is box-exact or has a side on each of the six
+    /// axial planes of its bounds (or inside them), so that any shape's shifted planes stay
+    /// within its bounds grown by the shape's bounds (see [`Self::brush_axial_bounded`]).
     axial_bounded: Vec<bool>,
     /// Given at load, one per loaded world in the process (a clone keeps it: the same
     /// contents): lets a character reuse point samples taken in this world.
@@ -467,23 +467,33 @@ impl CompiledMap {
                 .sides
                 .iter()
                 .any(|s| s.surface.contains(SurfaceFlags::LADDER));
-        let has_patches = data.brushes.iter().any(|b| b.patch);
         let axial_bounded = data
             .brushes
             .iter()
-            .map(|b| axial_bounded(b, &data.sides, &data.planes))
+            .map(|b| b.box_exact || axial_bounded(b, &data.sides, &data.planes))
             .collect();
-        Ok(CompiledMap {
+        let mut map = CompiledMap {
             data,
             runtime_nodes,
             features,
             static_models,
             has_ladders,
             trigger_models,
-            has_patches,
+            patch_leaves: Vec::new(),
             axial_bounded,
             contents_id: NEXT_CONTENTS_ID.fetch_add(1, Ordering::Relaxed),
-        })
+        };
+        map.patch_leaves = map
+            .data
+            .leaves
+            .iter()
+            .map(|leaf| {
+                map.leaf_brush_ids(leaf)
+                    .iter()
+                    .any(|&b| map.data.brushes.get(b as usize).is_some_and(|b| b.patch))
+            })
+            .collect();
+        Ok(map)
     }
 
     /// The world's identity for point samples: two maps with the same id answer
@@ -511,8 +521,9 @@ impl CompiledMap {
         &self.static_models
     }
 
-    /// Whether brush `brush` has a side on each of the six axial planes of its bounds (or
-    /// inside them): then the region where its planes, shifted by any shape's support, block
+    /// Whether brush `brush` is box-exact ([`CompiledBrush::box_exact`]: it has its axial
+    /// bevels) or has a side on each of the six axial planes of its bounds (or inside them,
+    /// checked at load): then the region where its planes, shifted by any shape's support, block
     /// the shape's reference point lies within the brush's bounds grown by the shape's
     /// bounds (on the axial sides the shift is exactly the shape's extent along the axis).
     /// The compiler gives most brushes these sides (Quake's axial bevels; a curved patch's
@@ -645,11 +656,9 @@ impl CompiledMap {
                 NodeChild::Leaf(i) => {
                     // A leaf listing patch facets is read point by point (they may cover
                     // only part of it), as `point_contents` reads it.
-                    if let Some(leaf) = self.data.leaves.get(i as usize) {
-                        for (k, o) in out.iter_mut().enumerate() {
-                            if active & (1 << k) != 0 {
-                                *o |= self.leaf_contents_at(leaf, points[k]);
-                            }
+                    for (k, o) in out.iter_mut().enumerate() {
+                        if active & (1 << k) != 0 {
+                            *o |= self.leaf_contents_at(i as usize, points[k]);
                         }
                     }
                     return;
@@ -685,39 +694,40 @@ impl CompiledMap {
     #[must_use]
     pub fn point_contents(&self, p: Vec3) -> Contents {
         let world = self
-            .leaf_at(0, p)
+            .leaf_index_at(0, p)
             .map_or(Contents::EMPTY, |leaf| self.leaf_contents_at(leaf, p));
         self.static_models.iter().fold(world, |all, &(m, _)| {
             let model = &self.data.models[m as usize];
             let inside = p.cmpge(model.mins).all() && p.cmple(model.maxs).all();
-            match inside.then(|| self.leaf_at(m as usize, p)).flatten() {
+            match inside.then(|| self.leaf_index_at(m as usize, p)).flatten() {
                 Some(leaf) => all | self.leaf_contents_at(leaf, p),
                 None => all,
             }
         })
     }
 
-    /// The contents at `p` in `leaf`: the leaf's contents when every brush it lists covers
-    /// it; a patch facet, which may cover only part of it, counts only when `p` is strictly
-    /// inside it.
-    fn leaf_contents_at(&self, leaf: &CompiledLeaf, p: Vec3) -> Contents {
-        if !self.has_patches {
+    /// The contents at `p` in leaf `index`: the leaf's contents when every brush it lists
+    /// covers it; a patch facet, which may cover only part of it, counts only when `p` is
+    /// strictly inside it.
+    fn leaf_contents_at(&self, index: usize, p: Vec3) -> Contents {
+        let Some(leaf) = self.data.leaves.get(index) else {
+            return Contents::EMPTY;
+        };
+        if !self.patch_leaves.get(index).copied().unwrap_or(false) {
             return leaf.contents;
         }
-        let ids = self.leaf_brush_ids(leaf);
-        if !ids.iter().any(|&b| self.data.brushes[b as usize].patch) {
-            return leaf.contents;
-        }
-        ids.iter().fold(Contents::EMPTY, |all, &b| {
-            let brush = &self.data.brushes[b as usize];
-            let inside = !brush.patch
-                || (p.cmpgt(brush.mins).all()
-                    && p.cmplt(brush.maxs).all()
-                    && self.brush_sides(brush)[..brush.face_count as usize]
-                        .iter()
-                        .all(|side| self.data.planes[side.plane as usize].distance(p) < 0.0));
-            if inside { all | brush.contents } else { all }
-        })
+        self.leaf_brush_ids(leaf)
+            .iter()
+            .fold(Contents::EMPTY, |all, &b| {
+                let brush = &self.data.brushes[b as usize];
+                let inside = !brush.patch
+                    || (p.cmpgt(brush.mins).all()
+                        && p.cmplt(brush.maxs).all()
+                        && self.brush_sides(brush)[..brush.face_count as usize]
+                            .iter()
+                            .all(|side| self.data.planes[side.plane as usize].distance(p) < 0.0));
+                if inside { all | brush.contents } else { all }
+            })
     }
 }
 
@@ -741,8 +751,13 @@ mod tests {
                 panic!("{name} compiles");
             };
             assert!(!map.brushes().is_empty(), "{name}");
-            for index in 0..map.brushes().len() {
+            for (index, brush) in map.brushes().iter().enumerate() {
                 assert!(map.brush_axial_bounded(index), "{name}: brush {index}");
+                // By its sides, not only by being box-exact.
+                assert!(
+                    axial_bounded(brush, map.sides(), map.planes()),
+                    "{name}: brush {index}"
+                );
             }
             let mut bare = map.brushes()[0];
             bare.side_count = bare.face_count.min(3);

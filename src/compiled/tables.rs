@@ -40,17 +40,22 @@ impl CompiledMap {
         /// `None` when there is no such model.
         #[must_use]
         pub fn leaf_at(&self, model: usize, p: Vec3) -> Option<&CompiledLeaf> {
-            let mut child = self.data.models.get(model)?.root;
-            // The runtime nodes hold their planes inline: one load per level.
-            let nodes = self.runtime_nodes();
-            loop {
-                match child {
-                    NodeChild::Leaf(i) => return self.data.leaves.get(i as usize),
-                    NodeChild::Node(i) => {
-                        let node = nodes.get(i as usize)?;
-                        let distance = node.normal.dot(p) - node.dist;
-                        child = node.children[usize::from(distance < 0.0)];
-                    }
+            self.data.leaves.get(self.leaf_index_at(model, p)?)
+        }
+    }
+
+    /// The index of the leaf [`Self::leaf_at`] gives.
+    pub(crate) fn leaf_index_at(&self, model: usize, p: Vec3) -> Option<usize> {
+        let mut child = self.data.models.get(model)?.root;
+        // The runtime nodes hold their planes inline: one load per level.
+        let nodes = self.runtime_nodes();
+        loop {
+            match child {
+                NodeChild::Leaf(i) => return Some(i as usize),
+                NodeChild::Node(i) => {
+                    let node = nodes.get(i as usize)?;
+                    let distance = node.normal.dot(p) - node.dist;
+                    child = node.children[usize::from(distance < 0.0)];
                 }
             }
         }

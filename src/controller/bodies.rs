@@ -19,9 +19,7 @@
 use glam::Vec3;
 
 use super::ids::IdSet;
-use super::ids::TriggerList;
-use super::tracer::Tracer;
-use crate::contents::Contents;
+use super::tracer::{Tracer, forward_world_queries};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{Trace, TraceShape, Upright, trace_upright, uprights_overlap};
 
@@ -472,38 +470,8 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
         self.overlaps_with(shape, at, |area, f| self.bodies.visit(area, f))
     }
 
-    fn contents(&self, point: Vec3) -> Contents {
-        self.world.contents(point)
-    }
-
-    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
-        self.world.contents3(points)
-    }
-
     // Bodies hold no contents, so the world's identity stands for this view's.
-    fn contents_id(&self) -> Option<u64> {
-        self.world.contents_id()
-    }
-
-    fn current(&self, point: Vec3) -> Vec3 {
-        self.world.current(point)
-    }
-
-    fn may_have_ladders(&self) -> bool {
-        self.world.may_have_ladders()
-    }
-
-    fn touch_triggers(
-        &self,
-        shape: &TraceShape,
-        start: Vec3,
-        end: Vec3,
-        touched: &mut TriggerList,
-        inside: &mut TriggerList,
-    ) {
-        self.world
-            .touch_triggers(shape, start, end, touched, inside);
-    }
+    forward_world_queries!(world);
 }
 
 /// The bodies near one character, gathered once for its tick: every solid body whose
@@ -558,36 +526,7 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
             .overlaps_with(shape, at, |area, f| self.near.visit(bodies, area, f))
     }
 
-    fn contents(&self, point: Vec3) -> Contents {
-        self.view.contents(point)
-    }
-
-    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
-        self.view.contents3(points)
-    }
-
-    fn contents_id(&self) -> Option<u64> {
-        self.view.contents_id()
-    }
-
-    fn current(&self, point: Vec3) -> Vec3 {
-        self.view.current(point)
-    }
-
-    fn may_have_ladders(&self) -> bool {
-        self.view.may_have_ladders()
-    }
-
-    fn touch_triggers(
-        &self,
-        shape: &TraceShape,
-        start: Vec3,
-        end: Vec3,
-        touched: &mut TriggerList,
-        inside: &mut TriggerList,
-    ) {
-        self.view.touch_triggers(shape, start, end, touched, inside);
-    }
+    forward_world_queries!(view);
 }
 
 #[cfg(test)]

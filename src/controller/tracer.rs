@@ -126,6 +126,51 @@ impl Tracer for CompiledMap {
     }
 }
 
+/// Writes, inside an `impl Tracer` block of a view that wraps a world in its field `$inner`,
+/// the methods that ask the world rather than sweep it ([`Tracer::contents`],
+/// [`Tracer::contents3`], [`Tracer::contents_id`], [`Tracer::current`],
+/// [`Tracer::may_have_ladders`] and, unless told `but touch_triggers`,
+/// [`Tracer::touch_triggers`]) as calls on `self.$inner`: a view that only changes sweeps
+/// (an offset, other characters) answers them as its world does.
+macro_rules! forward_world_queries {
+    ($inner:ident) => {
+        forward_world_queries!($inner; but touch_triggers);
+
+        fn touch_triggers(
+            &self,
+            shape: &$crate::trace::TraceShape,
+            start: glam::Vec3,
+            end: glam::Vec3,
+            touched: &mut $crate::controller::TriggerList,
+            inside: &mut $crate::controller::TriggerList,
+        ) {
+            self.$inner.touch_triggers(shape, start, end, touched, inside);
+        }
+    };
+    ($inner:ident; but touch_triggers) => {
+        fn contents(&self, point: glam::Vec3) -> $crate::contents::Contents {
+            self.$inner.contents(point)
+        }
+
+        fn contents3(&self, points: [glam::Vec3; 3]) -> [$crate::contents::Contents; 3] {
+            self.$inner.contents3(points)
+        }
+
+        fn contents_id(&self) -> Option<u64> {
+            self.$inner.contents_id()
+        }
+
+        fn current(&self, point: glam::Vec3) -> glam::Vec3 {
+            self.$inner.current(point)
+        }
+
+        fn may_have_ladders(&self) -> bool {
+            self.$inner.may_have_ladders()
+        }
+    };
+}
+pub(super) use forward_world_queries;
+
 /// A tracer seen from a shape whose centre sits `offset` above the character's origin.
 pub(super) struct Offset<'a, T: Tracer + ?Sized> {
     pub(super) world: &'a T,
@@ -141,25 +186,7 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
         trace
     }
 
-    fn contents(&self, point: Vec3) -> Contents {
-        self.world.contents(point)
-    }
-
-    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
-        self.world.contents3(points)
-    }
-
-    fn contents_id(&self) -> Option<u64> {
-        self.world.contents_id()
-    }
-
-    fn current(&self, point: Vec3) -> Vec3 {
-        self.world.current(point)
-    }
-
-    fn may_have_ladders(&self) -> bool {
-        self.world.may_have_ladders()
-    }
+    forward_world_queries!(world; but touch_triggers);
 
     fn touch_triggers(
         &self,

@@ -41,9 +41,9 @@ use std::collections::HashMap;
 use glam::DVec3;
 
 use super::subdivide::SurfaceGrid;
-use crate::geom::{BuildPlane, Winding};
+use crate::geom::{BuildPlane, Winding, bounds_of, convex_volume, cut_planes};
 use crate::tolerance::{
-    CLIP_EPSILON, MAX_MAP_COORD, MIN_BRUSH_VOLUME, PATCH_MITRE_MIN_COS, PATCH_PLANAR_EPSILON,
+    MAX_MAP_COORD, MIN_BRUSH_VOLUME, PATCH_MITRE_MIN_COS, PATCH_PLANAR_EPSILON,
     PATCH_SAME_NORMAL_SINE, PATCH_THICKNESS, PATCH_WELD_EPSILON,
 };
 
@@ -126,7 +126,7 @@ impl Welder {
 
 /// The facet slabs of one model's patches (module docs).
 #[must_use]
-pub fn facet_solids(grids: &[SurfaceGrid]) -> FacetOutput {
+pub fn facet_solids(grids: &[&SurfaceGrid]) -> FacetOutput {
     // 1. Weld.
     let mut welder = Welder::default();
     let ids: Vec<Vec<u32>> = grids
@@ -335,48 +335,25 @@ fn slab(patch: usize, mut planes: Vec<BuildPlane>, corners: &[DVec3]) -> Option<
 /// The solid bounded by `planes` (the front first, which must bound it), its windings cut
 /// from huge squares; `None` when it has less than [`MIN_BRUSH_VOLUME`] or is not closed.
 fn cut_slab(patch: usize, planes: &[BuildPlane]) -> Option<FacetSolid> {
-    let mut kept_planes = Vec::with_capacity(planes.len());
-    let mut windings = Vec::with_capacity(planes.len());
-    for (i, plane) in planes.iter().enumerate() {
-        let mut winding = Some(Winding::base_for_plane(plane));
-        for (j, other) in planes.iter().enumerate() {
-            if i != j {
-                winding = winding.and_then(|w| w.clipped_behind(other, CLIP_EPSILON));
-            }
-        }
-        match winding.filter(|w| w.area() > 0.0) {
-            Some(winding) => {
-                kept_planes.push(*plane);
-                windings.push(winding);
-            }
-            // The front face must survive: it is the surface.
-            None if i == 0 => return None,
-            None => {}
-        }
-    }
+    let windings = cut_planes(planes);
+    // The front face must survive: it is the surface.
+    windings.first()?.as_ref()?;
+    let (planes, windings): (Vec<BuildPlane>, Vec<Winding>) = planes
+        .iter()
+        .zip(windings)
+        .filter_map(|(plane, winding)| Some((*plane, winding?)))
+        .unzip();
     if windings.len() < 4 {
         return None;
     }
-    let mut mins = DVec3::splat(f64::INFINITY);
-    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
-    for p in windings.iter().flat_map(|w| w.points.iter()) {
-        mins = mins.min(*p);
-        maxs = maxs.max(*p);
-    }
+    let (mins, maxs) = bounds_of(windings.iter().flat_map(|w| w.points.iter()));
     if (mins.min_element() < -MAX_MAP_COORD) || maxs.max_element() > MAX_MAP_COORD {
         return None;
     }
-    // Volume by the divergence theorem about the corners' centroid.
-    let count = windings.iter().map(|w| w.points.len()).sum::<usize>().max(1);
-    let centre = windings.iter().flat_map(|w| w.points.iter()).sum::<DVec3>() / count as f64;
-    let volume: f64 = kept_planes
-        .iter()
-        .zip(&windings)
-        .map(|(p, w)| w.area() * -p.distance(centre) / 3.0)
-        .sum();
+    let volume = convex_volume(planes.iter().zip(&windings));
     (volume >= MIN_BRUSH_VOLUME).then_some(FacetSolid {
         patch,
-        planes: kept_planes,
+        planes,
         windings,
         mins,
         maxs,
@@ -421,7 +398,7 @@ mod tests {
     #[test]
     fn a_wrapped_cylinder_is_closed_and_mitred_all_round() {
         let grid = cylinder();
-        let out = facet_solids(std::slice::from_ref(&grid));
+        let out = facet_solids(&[&grid]);
         assert_eq!(out.dropped, [0]);
         // One quad per column step (the cylinder is straight along z).
         assert_eq!(out.solids.len(), grid.columns - 1);

@@ -142,7 +142,6 @@ pub fn subdivide(grid: &ControlGrid, tolerance: f64) -> SurfaceGrid {
             let (mut eu, mut ev) = normal(&pieces[b * pu + a], 0.5, 0.5)
                 .map_or_else(|| d.magnitude(), |n| d.along(n));
             let piece = &pieces[b * pu + a];
-            let chord = |p: DVec3, q: DVec3| (q - p).normalize_or_zero();
             let [low_v, high_v, low_u, high_u] = d.borders([
                 chord(piece[0][0], piece[2][0]),
                 chord(piece[0][2], piece[2][2]),
@@ -169,7 +168,7 @@ pub fn subdivide(grid: &ControlGrid, tolerance: f64) -> SurfaceGrid {
     // 2. Evaluate, check every cell with its twist, and add steps where a cell is above.
     let mut passes = 0;
     loop {
-        let surface = evaluate(grid, &steps_u, &steps_v);
+        let surface = evaluate(&pieces, &steps_u, &steps_v);
         let (worst, over_u, over_v) = check(&surface, &steps_u, &steps_v, &bound_of, tolerance);
         let done = over_u.iter().all(|&x| x <= 1.0) && over_v.iter().all(|&x| x <= 1.0);
         if done || capped || passes == MAX_REFINE_PASSES {
@@ -194,6 +193,11 @@ pub fn subdivide(grid: &ControlGrid, tolerance: f64) -> SurfaceGrid {
         capped |= limit_cells(&mut steps_u, &mut steps_v);
         passes += 1;
     }
+}
+
+/// The unit direction from `p` to `q` (zero when they coincide): a border step's chord.
+fn chord(p: DVec3, q: DVec3) -> DVec3 {
+    (q - p).normalize_or_zero()
 }
 
 /// Scales the steps down until the grid has at most [`MAX_PATCH_CELLS`] cells; whether it
@@ -238,13 +242,9 @@ fn parameters(steps: &[usize]) -> Vec<(usize, f64)> {
     out
 }
 
-/// The grid's points for the given steps.
-fn evaluate(grid: &ControlGrid, steps_u: &[usize], steps_v: &[usize]) -> SurfaceGrid {
+/// The grid's points for the given steps, from the grid's `pieces` (row by row).
+fn evaluate(pieces: &[Piece], steps_u: &[usize], steps_v: &[usize]) -> SurfaceGrid {
     let (us, vs) = (parameters(steps_u), parameters(steps_v));
-    let pieces: Vec<Piece> = (0..steps_v.len())
-        .flat_map(|b| (0..steps_u.len()).map(move |a| (a, b)))
-        .map(|(a, b)| grid.piece(a, b))
-        .collect();
     let mut points = Vec::with_capacity(us.len() * vs.len());
     for &(b, v) in &vs {
         for &(a, u) in &us {
@@ -291,7 +291,6 @@ fn check(
             let (nu, nv) = (steps_u[a] as f64, steps_v[b] as f64);
             // At the patch's border, the border curve's distance from its chord, whichever
             // way it points.
-            let chord = |p: DVec3, q: DVec3| (q - p).normalize_or_zero();
             let [low_v, high_v, low_u, high_u] = whole.borders([
                 chord(surface.point(i, j), surface.point(i + 1, j)),
                 chord(surface.point(i, j + 1), surface.point(i + 1, j + 1)),

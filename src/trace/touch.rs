@@ -88,15 +88,7 @@ impl CompiledMap {
         at: Vec3,
     ) -> impl Iterator<Item = usize> + 'a {
         let (low, high) = shape.bounds();
-        let reach = (at + low, at + high);
-        self.trigger_models()
-            .iter()
-            .map(|&model| model as usize)
-            .filter(move |&model| {
-                self.models()
-                    .get(model)
-                    .is_some_and(|m| boxes_overlap((m.mins, m.maxs), reach))
-            })
+        self.trigger_models_reaching((at + low, at + high))
             .filter(move |&model| {
                 self.trace_model(
                     model,
@@ -136,16 +128,8 @@ impl CompiledMap {
         end: Vec3,
     ) -> impl Iterator<Item = (usize, bool)> + 'a {
         let (low, high) = shape.bounds();
-        let reach = (start.min(end) + low, start.max(end) + high);
         let placement = ModelPlacement::default();
-        self.trigger_models()
-            .iter()
-            .map(|&model| model as usize)
-            .filter(move |&model| {
-                self.models()
-                    .get(model)
-                    .is_some_and(|m| boxes_overlap((m.mins, m.maxs), reach))
-            })
+        self.trigger_models_reaching((start.min(end) + low, start.max(end) + high))
             .filter_map(move |model| {
                 let at_end = self
                     .trace_model(model, &placement, shape, end, end, Contents::TRIGGER)
@@ -156,6 +140,19 @@ impl CompiledMap {
                     way.start_solid || way.hit()
                 };
                 touched.then_some((model, at_end))
+            })
+    }
+
+    /// The trigger models whose bounds overlap the box `reach` (touching counts), in
+    /// increasing order: the broad phase of the trigger queries.
+    fn trigger_models_reaching(&self, reach: (Vec3, Vec3)) -> impl Iterator<Item = usize> + '_ {
+        self.trigger_models()
+            .iter()
+            .map(|&model| model as usize)
+            .filter(move |&model| {
+                self.models()
+                    .get(model)
+                    .is_some_and(|m| boxes_overlap((m.mins, m.maxs), reach))
             })
     }
 }

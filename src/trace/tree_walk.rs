@@ -199,10 +199,9 @@ impl<S: Support> TraceWork<'_, S> {
                 continue;
             }
             // The brush blocks only within its bounds grown by the shape's bounds when it has
-            // all six axial planes (box-exact brushes do, and most brushes the compiler makes),
-            // and within κ·R of itself always.
-            let axial = brush.box_exact || map.brush_axial_bounded(brush_id as usize);
-            let (grow_low, grow_high) = if axial {
+            // all six axial planes (box-exact brushes do, and most brushes the compiler makes:
+            // one flag derived at load), and within κ·R of itself always.
+            let (grow_low, grow_high) = if map.brush_axial_bounded(brush_id as usize) {
                 (self.shape_maxs, -self.shape_mins)
             } else {
                 let r = Vec3::splat(brush.reach * self.reach.radius());

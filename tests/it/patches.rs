@@ -10,6 +10,7 @@ use glam::{DVec3, Vec3};
 use planeshift::brush::{BrushOwner, DiagnosticKind, Severity, brushes_from_map_patched};
 use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::game::ShaderSet;
+use planeshift::geom::bounds_of;
 use planeshift::map::{MapPatch, parse_map};
 use planeshift::tolerance::{
     DEFAULT_PATCH_TOLERANCE, MAX_PATCH_CELLS, PATCH_THICKNESS, SURFACE_CLIP_EPSILON,
@@ -705,12 +706,7 @@ pub(crate) fn distance_to_surfaces(p: DVec3, surfaces: &[TrueSurface], reach: f6
     const COARSE: usize = 32;
     let mut best = f64::INFINITY;
     for surface in surfaces {
-        let (lo, hi) = surface
-            .points
-            .iter()
-            .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), q| {
-                (lo.min(*q), hi.max(*q))
-            });
+        let (lo, hi) = bounds_of(&surface.points);
         if (p - (lo - reach)).min_element() < 0.0 || ((hi + reach) - p).min_element() < 0.0 {
             continue;
         }
@@ -1375,13 +1371,7 @@ fn spawns_on_curved_floors(src: &[u8]) -> (Vec<u8>, usize) {
                 );
                 let feet = t.end.as_dvec3() - DVec3::Z * 24.0;
                 let on_floor = floors.iter().any(|f| {
-                    let (lo, hi) = f.sides[0]
-                        .winding
-                        .points
-                        .iter()
-                        .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), p| {
-                            (lo.min(*p), hi.max(*p))
-                        });
+                    let (lo, hi) = bounds_of(&f.sides[0].winding.points);
                     lo.x <= feet.x + 15.0
                         && hi.x >= feet.x - 15.0
                         && lo.y <= feet.y + 15.0
@@ -1433,11 +1423,7 @@ fn bots_soak_clean_on_maps_with_patches() {
         for b in solid_facets(src) {
             let plane = b.sides[0].plane;
             let points = &b.sides[0].winding.points;
-            let (lo, hi) = points
-                .iter()
-                .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), p| {
-                    (lo.min(*p), hi.max(*p))
-                });
+            let (lo, hi) = bounds_of(points);
             fronts
                 .entry(bucket(plane.dist))
                 .or_default()
