@@ -12,7 +12,9 @@
 //! (`--state-in`) there is no spawn line: the run continues from the state, tick numbers
 //! included. `OUT.jsonl`: one line per tick `{"tick":n,"position":[..],"velocity":[..],
 //! "ground":"walkable"|"steep"|"air","water_level":0..3,"mode":"walk"|"swim"|"ladder"|
-//! "noclip"|"fly","crouched":bool,"stuck":bool,"contents":[names]}`. The state file
+//! "noclip"|"fly","crouched":bool,"stuck":bool,"contents":[names]}` (beyond the contract's
+//! set, a frozen character reports `"frozen"`; a dead one reports how its corpse moves,
+//! `"walk"` or `"swim"`: `Activity::name`). The state file
 //! (`--state-out`) is one JSON object `{"tick":n,"state":{..}}`: the next tick's number and
 //! the serialized [`CharacterState`], floats as f32's shortest round-trip text, read back
 //! as f32 exactly. Guarantees: the same inputs give the same bytes; a run cut in two by
