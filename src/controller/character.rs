@@ -92,7 +92,7 @@ pub struct CharacterController {
 /// probes (wall, ground, ladder), a crouch's or a stand's move of the centre and a few units
 /// of acceleration. Only an estimate that sizes the tick cache: a sweep beyond it walks the
 /// tree, with the same result (measured: see `ARCHITECTURE.md`, decision on the tick cache).
-const TICK_CACHE_SLACK: f32 = 16.0;
+const TICK_CACHE_SLACK: f32 = 8.0;
 
 impl CharacterController {
     /// A character standing (not yet grounded) with its origin at `position`.
@@ -250,18 +250,7 @@ impl CharacterController {
         // Taken out for the tick (swapped with a cache without a buffer: nothing allocates)
         // so the view can borrow it while the tick borrows the controller.
         let mut cache = std::mem::replace(&mut self.tick_cache, TickCache::unreserved());
-        let current = self.current_shape();
-        let other = if self.state.mode == MoveMode::Dead {
-            None
-        } else if self.state.crouched {
-            Some(&self.stand_shape)
-        } else {
-            Some(&self.crouch_shape)
-        };
-        match other {
-            Some(other) => world.gather(&[current, other], self.tick_region(), &mut cache),
-            None => world.gather(&[current], self.tick_region(), &mut cache),
-        }
+        world.gather(&[self.current_shape()], self.tick_region(), &mut cache);
         let outcome = self.step_through(
             &Cached {
                 world,
