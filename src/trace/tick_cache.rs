@@ -68,7 +68,7 @@ pub(crate) struct ShapeKey {
 /// use planeshift::controller::{TickCache, Tracer};
 /// use planeshift::TraceShape;
 /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
-/// let ball = TraceShape::sphere(8.0)?;
+/// let ball = TraceShape::sphere(8.0).ok_or("a sphere")?;
 /// let mut cache = TickCache::new();
 /// let around = (Vec3::splat(-32.0), Vec3::splat(32.0));
 /// world.gather(&[&ball], around, &mut cache);
