@@ -21,7 +21,7 @@ use glam::Vec3;
 use super::ids::IdSet;
 use super::tracer::{Tracer, forward_world_queries};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{Trace, TraceShape, Upright, trace_upright, uprights_overlap};
+use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
 
 /// The broadphase's cell size, in units: about two Quake players across, so a tick's sweeps
 /// reach one to four cells and a packed crowd puts a few characters in each (measured on the
@@ -400,14 +400,16 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 
     /// The first impact of the world and the bodies `candidates` visits for a box.
+    /// `world` is how the world is swept (`Tracer::trace` or `Tracer::trace_cached`).
     fn trace_with(
         &self,
         shape: &TraceShape,
         start: Vec3,
         end: Vec3,
+        world: impl FnOnce() -> Trace,
         candidates: impl FnOnce((Vec3, Vec3), &mut dyn FnMut(&Slot)),
     ) -> Trace {
-        let mut best = self.world.trace(shape, start, end);
+        let mut best = world();
         if best.all_solid || self.bodies.is_empty() {
             return best;
         }
@@ -437,14 +439,16 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         best
     }
 
-    /// Whether `shape` at `at` overlaps the world or a body `candidates` visits for a box.
+    /// Whether `shape` at `at` overlaps the world (`world` asks it) or a body `candidates`
+    /// visits for a box.
     fn overlaps_with(
         &self,
         shape: &TraceShape,
         at: Vec3,
+        world: impl FnOnce() -> bool,
         candidates: impl FnOnce((Vec3, Vec3), &mut dyn FnMut(&Slot)),
     ) -> bool {
-        if self.world.overlaps(shape, at) {
+        if world() {
             return true;
         }
         let parts = Upright::of(shape);
@@ -463,11 +467,32 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
 
 impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        self.trace_with(shape, start, end, |area, f| self.bodies.visit(area, f))
+        let world = || self.world.trace(shape, start, end);
+        self.trace_with(shape, start, end, world, |area, f| {
+            self.bodies.visit(area, f)
+        })
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        self.overlaps_with(shape, at, |area, f| self.bodies.visit(area, f))
+        let world = || self.world.overlaps(shape, at);
+        self.overlaps_with(shape, at, world, |area, f| self.bodies.visit(area, f))
+    }
+
+    /// The world's gather: bodies move within a tick, and `Near` gathers them apart.
+    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
+        self.world.gather(shapes, region, cache);
+    }
+
+    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        let world = || self.world.trace_cached(cache, shape, start, end);
+        self.trace_with(shape, start, end, world, |area, f| {
+            self.bodies.visit(area, f)
+        })
+    }
+
+    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
+        let world = || self.world.overlaps_cached(cache, shape, at);
+        self.overlaps_with(shape, at, world, |area, f| self.bodies.visit(area, f))
     }
 
     // Bodies hold no contents, so the world's identity stands for this view's.
@@ -514,16 +539,35 @@ pub(super) struct NearWorld<'a, T: Tracer + ?Sized> {
 
 impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let bodies = self.view.bodies;
-        self.view.trace_with(shape, start, end, |area, f| {
+        let (view, bodies) = (&self.view, self.view.bodies);
+        let world = || view.world.trace(shape, start, end);
+        view.trace_with(shape, start, end, world, |area, f| {
             self.near.visit(bodies, area, f)
         })
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let bodies = self.view.bodies;
-        self.view
-            .overlaps_with(shape, at, |area, f| self.near.visit(bodies, area, f))
+        let (view, bodies) = (&self.view, self.view.bodies);
+        let world = || view.world.overlaps(shape, at);
+        view.overlaps_with(shape, at, world, |area, f| self.near.visit(bodies, area, f))
+    }
+
+    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
+        self.view.world.gather(shapes, region, cache);
+    }
+
+    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        let (view, bodies) = (&self.view, self.view.bodies);
+        let world = || view.world.trace_cached(cache, shape, start, end);
+        view.trace_with(shape, start, end, world, |area, f| {
+            self.near.visit(bodies, area, f)
+        })
+    }
+
+    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
+        let (view, bodies) = (&self.view, self.view.bodies);
+        let world = || view.world.overlaps_cached(cache, shape, at);
+        view.overlaps_with(shape, at, world, |area, f| self.near.visit(bodies, area, f))
     }
 
     forward_world_queries!(view);

@@ -14,7 +14,7 @@ use super::ids::TriggerList;
 use super::slide::Slide;
 use super::step::{StepRules, step_slide};
 use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
-use super::tracer::{Offset, Tracer};
+use super::tracer::{Cached, Offset, Tracer};
 use super::unstuck::UnstuckTable;
 use super::water::WaterMemo;
 use super::{ground, slide};
@@ -24,7 +24,7 @@ use crate::surface::SurfaceFlags;
 use crate::tolerance::{
     MAX_TICK, MIN_MOVE_SPEED, MIN_TICK, SAME_PLANE_DOT, SNAP_MIN_CHANGE, WALL_PROBE,
 };
-use crate::trace::{Trace, TraceShape};
+use crate::trace::{TickCache, Trace, TraceShape};
 
 /// A character moved one fixed tick at a time through a [`Tracer`].
 ///
@@ -79,7 +79,20 @@ pub struct CharacterController {
     timer_tick: f32,
     /// How many configured ticks the running tick counts on the timers (1 for a fixed tick).
     timer_units: u32,
+    /// The world's brushes near the character, gathered when each tick begins (issue 18):
+    /// the tick's sweeps read them instead of walking the tree, with the same results.
+    tick_cache: TickCache,
+    /// Whether ticks gather and read [`Self::tick_cache`] (always, but for the tests that
+    /// compare against ticks without it).
+    use_tick_cache: bool,
 }
+
+/// How far beyond its shape's travel at its current speed a character's shape centre is
+/// expected to go in one tick, in map units, on top of the step height: the snap down, the
+/// probes (wall, ground, ladder), a crouch's or a stand's move of the centre and a few units
+/// of acceleration. Only an estimate that sizes the tick cache: a sweep beyond it walks the
+/// tree, with the same result (measured: see `ARCHITECTURE.md`, decision on the tick cache).
+const TICK_CACHE_SLACK: f32 = 8.0;
 
 impl CharacterController {
     /// A character standing (not yet grounded) with its origin at `position`.
@@ -139,6 +152,8 @@ impl CharacterController {
             water_memo: None,
             timer_tick: config.tick,
             timer_units: 1,
+            tick_cache: TickCache::new(),
+            use_tick_cache: true,
         })
     }
 
@@ -229,6 +244,54 @@ impl CharacterController {
     /// network snap if configured ([`ControllerConfig::network_snap`]), then the triggers
     /// touched on the way ([`MoveOutcome::triggers`]).
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
+        if !self.use_tick_cache {
+            return self.step_through(world, input);
+        }
+        // Taken out for the tick (swapped with a cache without a buffer: nothing allocates)
+        // so the view can borrow it while the tick borrows the controller.
+        let mut cache = std::mem::replace(&mut self.tick_cache, TickCache::unreserved());
+        world.gather(&[self.current_shape()], self.tick_region(), &mut cache);
+        let outcome = self.step_through(
+            &Cached {
+                world,
+                cache: &cache,
+            },
+            input,
+        );
+        self.tick_cache = cache;
+        outcome
+    }
+
+    /// The box the shape centres of the coming tick are expected to stay in (standing or
+    /// crouched): the current centre grown by the travel at the current speed, the step
+    /// height, the difference between the two centres and [`TICK_CACHE_SLACK`].
+    fn tick_region(&self) -> (Vec3, Vec3) {
+        let center = self.shape_center();
+        let shift = (self.stand_offset - self.crouch_offset).abs();
+        let travel = self.state.velocity.abs() * self.config.tick;
+        let grow = travel + shift + Vec3::splat(self.config.step_height + TICK_CACHE_SLACK);
+        (center - grow, center + grow)
+    }
+
+    internal! {
+        /// Turns the tick cache off (or back on): every sweep then walks the tree. For the
+        /// tests that compare ticks with and without it, bit for bit.
+        pub fn set_tick_cache(&mut self, on: bool) {
+            self.use_tick_cache = on;
+        }
+    }
+
+    internal! {
+        /// How many sweeps of this character's ticks read the tick cache, and how many
+        /// walked the tree instead ([`TickCache::counts`]).
+        #[must_use]
+        pub fn tick_cache_counts(&self) -> (u64, u64) {
+            self.tick_cache.counts()
+        }
+    }
+
+    /// [`Self::step`] through `world` as it is.
+    fn step_through<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let start = self.state.position;
         let mut outcome = self.advance(world, input);
         self.snap_for_network(world);

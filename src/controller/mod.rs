@@ -58,6 +58,7 @@ mod triggers;
 mod unstuck;
 mod water;
 
+pub use crate::trace::TickCache;
 pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use character::CharacterController;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule};

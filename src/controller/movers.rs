@@ -13,7 +13,7 @@ use super::ids::TriggerList;
 use super::tracer::Tracer;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
-use crate::trace::{ModelPlacement, Trace, TraceShape};
+use crate::trace::{ModelPlacement, TickCache, Trace, TraceShape};
 
 /// A submodel and where it stands now.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,6 +36,23 @@ pub struct WorldWithMovers<'a> {
 }
 
 impl WorldWithMovers<'_> {
+    /// `best`, the static world's answer, against every mover's.
+    fn with_movers(&self, mut best: Trace, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        for mover in self.movers.iter().filter(|m| m.model != 0) {
+            let hit =
+                self.map
+                    .trace_model(mover.model, &mover.placement, shape, start, end, self.mask);
+            let start_solid = best.start_solid || hit.start_solid;
+            let earlier = hit.fraction < best.fraction
+                || (hit.fraction == best.fraction && hit.fraction < 1.0 && hit.model < best.model);
+            if hit.all_solid || (earlier && !best.all_solid) {
+                best = hit;
+            }
+            best.start_solid = start_solid;
+        }
+        best
+    }
+
     /// `world` (the static world's contents at `point`) with every mover's there added.
     fn movers_contents(&self, point: Vec3, world: Contents) -> Contents {
         let still = ModelPlacement::default();
@@ -64,20 +81,26 @@ impl WorldWithMovers<'_> {
 
 impl Tracer for WorldWithMovers<'_> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let mut best = self.map.trace(shape, start, end, self.mask);
-        for mover in self.movers.iter().filter(|m| m.model != 0) {
-            let hit =
-                self.map
-                    .trace_model(mover.model, &mover.placement, shape, start, end, self.mask);
-            let start_solid = best.start_solid || hit.start_solid;
-            let earlier = hit.fraction < best.fraction
-                || (hit.fraction == best.fraction && hit.fraction < 1.0 && hit.model < best.model);
-            if hit.all_solid || (earlier && !best.all_solid) {
-                best = hit;
-            }
-            best.start_solid = start_solid;
-        }
-        best
+        self.with_movers(
+            self.map.trace(shape, start, end, self.mask),
+            shape,
+            start,
+            end,
+        )
+    }
+
+    /// The static world's brushes near `region` ([`TickCache`]); movers are swept as ever.
+    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
+        self.map.gather_near(shapes, region, self.mask, cache);
+    }
+
+    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        let world = self.map.trace_cached(cache, shape, start, end, self.mask);
+        self.with_movers(world, shape, start, end)
+    }
+
+    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
+        self.trace_cached(cache, shape, at, at).start_solid
     }
 
     /// The static world's contents ([`CompiledMap::point_contents`]) and every mover's at

@@ -10,7 +10,7 @@ use glam::Vec3;
 use super::ids::TriggerList;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
-use crate::trace::{Trace, TraceShape};
+use crate::trace::{TickCache, Trace, TraceShape};
 
 /// The world as the controller sees it: sweeps of a shape (Quake 3's `pm->trace`).
 ///
@@ -74,6 +74,31 @@ pub trait Tracer {
     ) {
         let _ = (shape, start, end, touched, inside);
     }
+
+    /// Gathers into `cache` what sweeps of any of `shapes` whose reference point stays
+    /// within `region` may meet, so that [`Self::trace_cached`] can answer them without
+    /// searching the whole world. The controller calls it once when a tick begins, with
+    /// the box its shape centres are expected to stay in. The region is only an estimate:
+    /// a sweep beyond it must still be answered exactly. Default: nothing is gathered.
+    /// A world wrapper forwards it to the world it wraps.
+    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
+        let _ = (shapes, region);
+        cache.clear();
+    }
+
+    /// [`Self::trace`], which may use what [`Self::gather`] put in `cache`; it must give
+    /// the same result, bit for bit. Default: [`Self::trace`].
+    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        let _ = cache;
+        self.trace(shape, start, end)
+    }
+
+    /// [`Self::overlaps`], which may use what [`Self::gather`] put in `cache`; it must give
+    /// the same answer. Default: [`Self::overlaps`].
+    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
+        let _ = cache;
+        self.overlaps(shape, at)
+    }
 }
 
 impl Tracer for CompiledMap {
@@ -81,6 +106,21 @@ impl Tracer for CompiledMap {
     /// ([`Contents::MASK_PLAYER_SOLID`]).
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         CompiledMap::trace(self, shape, start, end, Contents::MASK_PLAYER_SOLID)
+    }
+
+    /// The world model's and the static models' brushes near `region`
+    /// ([`TickCache`]), for the player mask.
+    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
+        self.gather_near(shapes, region, Contents::MASK_PLAYER_SOLID, cache);
+    }
+
+    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        CompiledMap::trace_cached(self, cache, shape, start, end, Contents::MASK_PLAYER_SOLID)
+    }
+
+    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
+        self.trace_cached(cache, shape, at, at, Contents::MASK_PLAYER_SOLID)
+            .start_solid
     }
 
     /// [`CompiledMap::point_contents`]: the world model and the static models.
@@ -204,4 +244,23 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
             inside,
         );
     }
+}
+
+/// A tracer whose sweeps read the [`TickCache`] gathered for the running tick: what the
+/// controller's tick sweeps through, so the tick's code is the same with or without it.
+pub(super) struct Cached<'a, T: Tracer + ?Sized> {
+    pub(super) world: &'a T,
+    pub(super) cache: &'a TickCache,
+}
+
+impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        self.world.trace_cached(self.cache, shape, start, end)
+    }
+
+    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_cached(self.cache, shape, at)
+    }
+
+    forward_world_queries!(world);
 }

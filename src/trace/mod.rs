@@ -42,6 +42,7 @@ mod gjk;
 mod rounded;
 mod shape;
 mod sweep_state;
+mod tick_cache;
 mod touch;
 mod tree_walk;
 
@@ -50,6 +51,7 @@ use glam::{Mat3, Quat, Vec3};
 use rayon::prelude::*;
 
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
+pub use tick_cache::TickCache;
 
 pub(crate) use body::{Upright, trace_upright, uprights_overlap};
 
@@ -289,6 +291,23 @@ impl CompiledMap {
         }
     }
 
+    /// [`Self::trace`] answered from the brushes `cache` gathered ([`Self::gather_near`])
+    /// when the sweep lies inside what was gathered, by walking the tree otherwise: the
+    /// same result either way, bit for bit.
+    pub(crate) fn trace_cached(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+    ) -> Trace {
+        if !in_range(start) || !in_range(end) {
+            return out_of_range(start);
+        }
+        self.sweep_world(shape, start, end, mask, Through::Cached(cache))
+    }
+
     /// Answers many sweeps through the world, in query order: in parallel on rayon's current
     /// pool with the `parallel` feature (the default; `ThreadPool::install` chooses the
     /// pool), one after the other without it.
@@ -310,7 +329,7 @@ impl CompiledMap {
         start: Vec3,
         end: Vec3,
         mask: Contents,
-        through: Through,
+        through: Through<'_>,
     ) -> Trace {
         let oriented = Oriented::new(shape, None);
         let outcome = oriented.dispatch(Sweep {

@@ -25,13 +25,14 @@ use glam::Vec3;
 use super::brush_clip::clip_brush;
 use super::shape::{Oriented, Support, WithSupport};
 use super::sweep_state::{Outcome, TraceWork};
+use super::tick_cache::{ShapeKey, TickCache};
 use crate::compiled::{CompiledMap, NodeChild};
 use crate::contents::Contents;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
 /// Which brushes a sweep clips.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Through {
+pub(crate) enum Through<'a> {
     /// Those the tree under this root says the sweep may reach.
     Tree(NodeChild),
     /// The world's tree and those of its static models (`ModelKind::Static`).
@@ -39,6 +40,9 @@ pub(crate) enum Through {
     /// Every brush of the world model and its static models, without the tree (the
     /// reference, property 13).
     AllWorldBrushes,
+    /// The brushes a [`TickCache`] gathered, in increasing id order, when the sweep lies
+    /// inside what was gathered; otherwise as [`Through::World`].
+    Cached(&'a TickCache),
 }
 
 /// One sweep to run, in the model's frame: what [`Oriented::dispatch`] runs with the
@@ -49,7 +53,7 @@ pub(crate) struct Sweep<'a> {
     pub start: Vec3,
     pub end: Vec3,
     pub mask: Contents,
-    pub through: Through,
+    pub through: Through<'a>,
 }
 
 impl WithSupport for Sweep<'_> {
@@ -61,20 +65,25 @@ impl WithSupport for Sweep<'_> {
         );
         match self.through {
             Through::Tree(root) => work.walk(root),
-            Through::World => {
-                if let Some(world) = self.map.models().first() {
-                    work.walk(world.root);
-                }
-                for &(model, reach) in self.map.static_models() {
-                    let Some(model) = self.map.models().get(model as usize) else {
-                        continue;
-                    };
-                    if work.found.all_solid {
-                        break;
+            Through::World => work.walk_world(),
+            Through::Cached(cache) => {
+                let key = ShapeKey {
+                    reach: work.reach,
+                    boxed: S::BOXED,
+                    mins: work.shape_mins,
+                    maxs: work.shape_maxs,
+                };
+                let segment = (work.segment_mins, work.segment_maxs);
+                match cache.brushes_for(self.map, self.mask, &key, segment) {
+                    Some(brushes) => {
+                        for &brush_id in brushes {
+                            work.consider(brush_id);
+                            if work.found.all_solid {
+                                break;
+                            }
+                        }
                     }
-                    if work.may_reach(model.mins, model.maxs, reach) {
-                        work.walk(model.root);
-                    }
+                    None => work.walk_world(),
                 }
             }
             Through::AllWorldBrushes => {
@@ -102,6 +111,25 @@ impl WithSupport for Sweep<'_> {
 }
 
 impl<S: Support> TraceWork<'_, S> {
+    /// Walks the world's tree and those of the static models the sweep may reach.
+    fn walk_world(&mut self) {
+        let map = self.map;
+        if let Some(world) = map.models().first() {
+            self.walk(world.root);
+        }
+        for &(model, reach) in map.static_models() {
+            let Some(model) = map.models().get(model as usize) else {
+                continue;
+            };
+            if self.found.all_solid {
+                break;
+            }
+            if self.may_reach(model.mins, model.maxs, reach) {
+                self.walk(model.root);
+            }
+        }
+    }
+
     /// Whether the sweep may meet brushes within `mins..maxs` whose largest reach is
     /// `reach`: the bounds grown by the shape's bounds and by `reach`·R overlap the segment's.
     fn may_reach(&self, mins: Vec3, maxs: Vec3, reach: f32) -> bool {
@@ -194,39 +222,49 @@ impl<S: Support> TraceWork<'_, S> {
                 self.seen[self.seen_count] = brush_id;
                 self.seen_count += 1;
             }
-            let brush = &map.brushes()[brush_id as usize];
-            if !brush.contents.intersects(self.mask) {
-                continue;
-            }
-            // The brush blocks only within its bounds grown by the shape's bounds when it has
-            // all six axial planes (box-exact brushes do, and most brushes the compiler makes:
-            // one flag derived at load), and within κ·R of itself always.
-            let (grow_low, grow_high) = if map.brush_axial_bounded(brush_id as usize) {
-                (self.shape_maxs, -self.shape_mins)
-            } else {
-                let r = Vec3::splat(brush.reach * self.reach.radius());
-                (r, r)
-            };
-            if (brush.mins - grow_low).cmpgt(self.segment_maxs).any()
-                || (brush.maxs + grow_high).cmplt(self.segment_mins).any()
-            {
-                continue;
-            }
-            // The segment against those bounds (padded as the segment's are): a brush the
-            // segment misses, or enters only after the best hit so far, cannot stop it first
-            // (its hits are pulled back by less than the padding). Dense brushes, such as a
-            // curved patch's facets beside a diagonal sweep, are mostly left out here.
-            let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
-            let bounds = (brush.mins - grow_low - pad, brush.maxs + grow_high + pad);
-            match segment_enter(self.start, self.end, bounds) {
-                Some(enter) if enter <= self.found.fraction => {}
-                _ => continue,
-            }
-            clip_brush(self, brush_id as usize, brush);
+            self.consider(brush_id);
             if self.found.all_solid {
                 return;
             }
         }
+    }
+
+    /// Clips brush `brush_id` unless `mask` leaves it out or its bounds say it cannot stop
+    /// the sweep before the best hit so far (the culls every way of choosing brushes shares,
+    /// so that each gives the same answer).
+    pub(crate) fn consider(&mut self, brush_id: u32) {
+        let map = self.map;
+        let Some(brush) = map.brushes().get(brush_id as usize) else {
+            return;
+        };
+        if !brush.contents.intersects(self.mask) {
+            return;
+        }
+        // The brush blocks only within its bounds grown by the shape's bounds when it has
+        // all six axial planes (box-exact brushes do, and most brushes the compiler makes:
+        // one flag derived at load), and within κ·R of itself always.
+        let (grow_low, grow_high) = if map.brush_axial_bounded(brush_id as usize) {
+            (self.shape_maxs, -self.shape_mins)
+        } else {
+            let r = Vec3::splat(brush.reach * self.reach.radius());
+            (r, r)
+        };
+        if (brush.mins - grow_low).cmpgt(self.segment_maxs).any()
+            || (brush.maxs + grow_high).cmplt(self.segment_mins).any()
+        {
+            return;
+        }
+        // The segment against those bounds (padded as the segment's are): a brush the
+        // segment misses, or enters only after the best hit so far, cannot stop it first
+        // (its hits are pulled back by less than the padding). Dense brushes, such as a
+        // curved patch's facets beside a diagonal sweep, are mostly left out here.
+        let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
+        let bounds = (brush.mins - grow_low - pad, brush.maxs + grow_high + pad);
+        match segment_enter(self.start, self.end, bounds) {
+            Some(enter) if enter <= self.found.fraction => {}
+            _ => return,
+        }
+        clip_brush(self, brush_id as usize, brush);
     }
 }
 

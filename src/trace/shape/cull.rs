@@ -28,7 +28,7 @@ use crate::tolerance::TREE_CULL_MARGIN;
 /// smaller of the two (for spheres, capsules and cylinders across axial node planes, and
 /// for hulls, which otherwise reach κ·R). `radius` is the circumradius about the reference
 /// point, never less than the one about the followed point, so κ_inexact·radius covers both.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CullReach {
     /// From the reference point to the point the walk follows (a box's centre).
     pub(super) center: Vec3,

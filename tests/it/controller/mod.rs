@@ -39,6 +39,8 @@ mod slopes;
 pub(crate) mod soak;
 /// Stairs and steps.
 mod stairs;
+/// The tick cache: cached ticks equal walked ticks to the bit (issue 18).
+mod tick_cache;
 /// Triggers touched, entered and left, and Quake 3's teleporters and pads (85–88).
 mod trigger_events;
 /// Tunnelling at speed and along degenerate directions.

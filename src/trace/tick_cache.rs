@@ -1,0 +1,344 @@
+//! [`TickCache`]: the brushes near one character, gathered once for its tick, so that every
+//! sweep of the tick runs against that short list instead of walking the tree (issue 18; the
+//! volume PhysX's character controller caches around itself).
+//!
+//! Takes a world, the shapes a character sweeps with, a box its shape centres stay in for the
+//! tick (an estimate) and a contents mask; gives, per sweep, the same [`Outcome`] as the
+//! tree walk (`Through::World`), bit for bit. Guarantees:
+//! - correctness never depends on the estimate: a sweep uses the gathered brushes only when
+//!   its padded segment box lies inside the gathered box and its shape has exactly the cull
+//!   figures ([`CullReach`], bounds) of a gathered shape; any other sweep walks the tree;
+//! - the gathered list holds every brush that such a sweep's tree walk reaches and whose
+//!   per-brush bounds cull it would pass: the gather walks the same trees with the same node
+//!   reaches, from a box of followed points instead of a segment (grown by
+//!   [`GATHER_SLACK`]), and applies the same bounds test to the gathered box, which by
+//!   monotone rounding rejects only brushes the sweep would reject. Clipping that list in
+//!   increasing id order with the walk's own per-brush culls gives the tree's answer (ties
+//!   go to the lower plane, then the lower brush, whatever the order: invariant I3);
+//! - nothing allocates once the list has grown to the largest neighbourhood seen.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use glam::Vec3;
+
+use super::shape::{CullReach, Oriented, Support, WithSupport};
+use crate::compiled::{CompiledMap, NodeChild};
+use crate::contents::Contents;
+use crate::tolerance::TREE_CULL_MARGIN;
+use crate::trace::TraceShape;
+
+/// How much farther than a sweep's own node test the gather walk reaches on each side of a
+/// node plane, in map units: covers the f32 rounding of `n·p − dist` at the world limit
+/// (a few ulps of 2^17, under 0.1) and of the sub-segment ends the sweep's walk
+/// interpolates, which may stray an ulp outside the segment's box. Only gathers more.
+pub(crate) const GATHER_SLACK: f32 = 1.0;
+
+/// Most brushes one gather keeps, reserved when the cache is made: a gather that finds
+/// more keeps none (its sweeps walk the tree), so a tick never grows the buffer, and
+/// never allocates. A character's neighbourhood holds tens to a few hundred brushes on
+/// the real maps (patch facets included); 4 KB per character.
+pub(crate) const MAX_TICK_BRUSHES: usize = 1024;
+
+/// Most shapes one gather serves (a character's standing and crouched shapes).
+pub(crate) const MAX_GATHERED_SHAPES: usize = 2;
+
+/// A shape's cull figures as a sweep derives them: a sweep may use a gather made for
+/// figures equal to its own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ShapeKey {
+    pub reach: CullReach,
+    pub boxed: bool,
+    pub mins: Vec3,
+    pub maxs: Vec3,
+}
+
+/// The brushes near a character for one tick: what a [`Tracer`](crate::controller::Tracer)
+/// gathers ([`Tracer::gather`](crate::controller::Tracer::gather)) when the controller's
+/// tick begins and reads back in every sweep of that tick
+/// ([`Tracer::trace_cached`](crate::controller::Tracer::trace_cached)).
+///
+/// Opaque: a world wrapper only passes it on to the world it wraps. A sweep outside what
+/// was gathered (or through another map than the one gathered from) walks the tree, so the
+/// answers never depend on the cache, only their cost. The buffers are kept from tick to
+/// tick: no allocation after [`TickCache::new`]. A clone starts empty.
+///
+/// # Examples
+/// ```
+/// use glam::Vec3;
+/// use planeshift::controller::{TickCache, Tracer};
+/// use planeshift::TraceShape;
+/// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+/// let ball = TraceShape::sphere(8.0).ok_or("a sphere")?;
+/// let mut cache = TickCache::new();
+/// let around = (Vec3::splat(-32.0), Vec3::splat(32.0));
+/// world.gather(&[&ball], around, &mut cache);
+/// let (a, b) = (Vec3::new(0.0, 0.0, 16.0), Vec3::new(0.0, 0.0, -16.0));
+/// assert_eq!(world.trace_cached(&cache, &ball, a, b), Tracer::trace(&world, &ball, a, b));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct TickCache {
+    /// The map gathered from ([`CompiledMap::contents_id`]); `None` before any gather.
+    map: Option<u64>,
+    mask: Contents,
+    /// The box a sweep's padded segment must lie in.
+    region: (Vec3, Vec3),
+    shapes: [Option<ShapeKey>; MAX_GATHERED_SHAPES],
+    /// Brush ids, increasing, without repeats.
+    brushes: Vec<u32>,
+    /// Sweeps answered from the list, and sweeps that walked the tree instead (plain
+    /// loads and stores: one writer, read for statistics only).
+    cached: AtomicU64,
+    walked: AtomicU64,
+}
+
+impl Clone for TickCache {
+    fn clone(&self) -> Self {
+        let (cached, walked) = self.counts();
+        TickCache {
+            cached: AtomicU64::new(cached),
+            walked: AtomicU64::new(walked),
+            ..TickCache::new()
+        }
+    }
+}
+
+impl Default for TickCache {
+    fn default() -> Self {
+        TickCache::new()
+    }
+}
+
+impl TickCache {
+    /// An empty cache (its buffer reserved): every sweep walks the tree until something
+    /// is gathered.
+    #[must_use]
+    pub fn new() -> TickCache {
+        TickCache {
+            brushes: Vec::with_capacity(MAX_TICK_BRUSHES),
+            ..TickCache::unreserved()
+        }
+    }
+
+    /// An empty cache without a buffer (allocates nothing): it never gathers anything.
+    pub(crate) fn unreserved() -> TickCache {
+        TickCache {
+            map: None,
+            mask: Contents::EMPTY,
+            region: (Vec3::ZERO, Vec3::ZERO),
+            shapes: [None; MAX_GATHERED_SHAPES],
+            brushes: Vec::new(),
+            cached: AtomicU64::new(0),
+            walked: AtomicU64::new(0),
+        }
+    }
+
+    /// Forgets what was gathered (keeping the buffer and the counts).
+    pub fn clear(&mut self) {
+        self.map = None;
+        self.shapes = [None; MAX_GATHERED_SHAPES];
+        self.brushes.clear();
+    }
+
+    /// How many sweeps were answered from gathered brushes, and how many walked the tree
+    /// instead (through a map, since the cache was made).
+    #[must_use]
+    pub fn counts(&self) -> (u64, u64) {
+        (
+            self.cached.load(Ordering::Relaxed),
+            self.walked.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The gathered brushes, increasing, when a sweep of `key` through `map` with `mask`
+    /// whose padded segment box is `segment` may use them (counted either way).
+    pub(crate) fn brushes_for(
+        &self,
+        map: &CompiledMap,
+        mask: Contents,
+        key: &ShapeKey,
+        segment: (Vec3, Vec3),
+    ) -> Option<&[u32]> {
+        let fits = self.map == Some(map.contents_id())
+            && self.mask == mask
+            && self.region.0.cmple(segment.0).all()
+            && segment.1.cmple(self.region.1).all()
+            && self.shapes.iter().flatten().any(|k| k == key);
+        let counter = if fits { &self.cached } else { &self.walked };
+        counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+        fits.then_some(&self.brushes[..])
+    }
+}
+
+impl CompiledMap {
+    /// Gathers into `cache` the brushes of the world model and its static models that a
+    /// sweep of any of `shapes` (unrotated), whose segment stays inside `region`, may clip
+    /// with `mask` (see the module doc). Shapes beyond [`MAX_GATHERED_SHAPES`] are ignored:
+    /// their sweeps walk the tree.
+    pub(crate) fn gather_near(
+        &self,
+        shapes: &[&TraceShape],
+        region: (Vec3, Vec3),
+        mask: Contents,
+        cache: &mut TickCache,
+    ) {
+        cache.clear();
+        if !(region.0.is_finite() && region.1.is_finite()) {
+            return;
+        }
+        // The sweep's padded segment box must lie inside: pad as the sweep pads.
+        let pad = Vec3::splat(crate::tolerance::SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
+        cache.region = (region.0 - pad, region.1 + pad);
+        cache.mask = mask;
+        cache.map = Some(self.contents_id());
+        for (slot, shape) in shapes.iter().take(MAX_GATHERED_SHAPES).enumerate() {
+            let oriented = Oriented::new(shape, None);
+            let gathered = oriented.dispatch(Gather {
+                map: self,
+                shape: oriented,
+                region: cache.region,
+                mask,
+                out: &mut cache.brushes,
+            });
+            let Some(key) = gathered else {
+                // Too many brushes (duplicates included): nothing gathered, every sweep walks.
+                cache.clear();
+                return;
+            };
+            cache.shapes[slot] = Some(key);
+        }
+        cache.brushes.sort_unstable();
+        cache.brushes.dedup();
+    }
+}
+
+/// One shape's gather: walks the world's trees from the box of points its sweeps follow.
+struct Gather<'a> {
+    map: &'a CompiledMap,
+    shape: Oriented<'a>,
+    region: (Vec3, Vec3),
+    mask: Contents,
+    out: &'a mut Vec<u32>,
+}
+
+impl WithSupport for Gather<'_> {
+    /// The shape's key, or `None` when the brushes overflowed the buffer.
+    type Output = Option<ShapeKey>;
+
+    fn run<S: Support>(self, support: S) -> Option<ShapeKey> {
+        let (mins, maxs) = support.bounds();
+        let key = ShapeKey {
+            reach: self.shape.cull_reach((mins, maxs)),
+            boxed: S::BOXED,
+            mins,
+            maxs,
+        };
+        let mut walk = GatherWalk {
+            map: self.map,
+            key,
+            region: self.region,
+            mask: self.mask,
+            out: self.out,
+            overflow: false,
+        };
+        let offset = key.reach.center();
+        let followed = (self.region.0 + offset, self.region.1 + offset);
+        let models = self.map.models();
+        if let Some(world) = models.first() {
+            walk.walk(world.root, followed);
+        }
+        for &(model, _) in self.map.static_models() {
+            if let Some(model) = models.get(model as usize) {
+                walk.walk(model.root, followed);
+            }
+        }
+        (!walk.overflow).then_some(key)
+    }
+}
+
+struct GatherWalk<'a, 'o> {
+    map: &'a CompiledMap,
+    key: ShapeKey,
+    region: (Vec3, Vec3),
+    mask: Contents,
+    out: &'o mut Vec<u32>,
+    /// The buffer was full: the walk stops, and the gather keeps nothing.
+    overflow: bool,
+}
+
+impl GatherWalk<'_, '_> {
+    /// Every leaf under `child` that a sweep followed within `(lo, hi)` may reach.
+    fn walk(&mut self, mut child: NodeChild, (lo, hi): (Vec3, Vec3)) {
+        let (center, half) = ((lo + hi) * 0.5, (hi - lo) * 0.5);
+        let nodes = self.map.runtime_nodes();
+        loop {
+            if self.overflow {
+                return;
+            }
+            let index = match child {
+                NodeChild::Leaf(leaf) => return self.leaf(leaf as usize),
+                NodeChild::Node(node) => node as usize,
+            };
+            let Some(node) = nodes.get(index) else {
+                return;
+            };
+            let n = node.normal;
+            let [front_reach, back_reach] =
+                self.key
+                    .reach
+                    .both_sides(n, node.kappa, node.kappa_inexact, self.key.boxed);
+            let t = n.dot(center) - node.dist;
+            let spread = n.abs().dot(half) + GATHER_SLACK;
+            // The sweep takes the front where some followed point has t > −front_reach, the
+            // back where some has t < back_reach.
+            let front = t + spread > -front_reach;
+            let back = t - spread < back_reach;
+            match (front, back) {
+                (true, true) => {
+                    self.walk(node.children[0], (lo, hi));
+                    child = node.children[1];
+                }
+                (true, false) => child = node.children[0],
+                (false, true) => child = node.children[1],
+                (false, false) => return,
+            }
+        }
+    }
+
+    /// The leaf's brushes that a sweep inside the region may clip: those `mask` names whose
+    /// bounds pass the walk's bounds cull (`TraceWork::consider`) against the region.
+    fn leaf(&mut self, index: usize) {
+        let map = self.map;
+        let Some(leaf) = map.leaves().get(index) else {
+            return;
+        };
+        if !leaf.contents.intersects(self.mask) {
+            return;
+        }
+        for &brush_id in map.leaf_brush_ids(leaf) {
+            let Some(brush) = map.brushes().get(brush_id as usize) else {
+                continue;
+            };
+            if !brush.contents.intersects(self.mask) {
+                continue;
+            }
+            let (grow_low, grow_high) = if map.brush_axial_bounded(brush_id as usize) {
+                (self.key.maxs, -self.key.mins)
+            } else {
+                let r = Vec3::splat(brush.reach * self.key.reach.radius());
+                (r, r)
+            };
+            if (brush.mins - grow_low).cmpgt(self.region.1).any()
+                || (brush.maxs + grow_high).cmplt(self.region.0).any()
+            {
+                continue;
+            }
+            // Never past the reserved capacity (no allocation).
+            if self.out.len() >= self.out.capacity().min(MAX_TICK_BRUSHES) {
+                self.overflow = true;
+                return;
+            }
+            self.out.push(brush_id);
+        }
+    }
+}
