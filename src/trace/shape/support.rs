@@ -177,6 +177,18 @@ pub(crate) trait Support: Copy {
     /// `h(u)` for a unit direction `u` in the sweep's frame.
     fn support(&self, u: Vec3) -> f32;
 
+    /// `h` of four unit directions at once, given as their x, y and z lanes. Lane `i` is bit
+    /// for bit [`Support::support`] of direction `i` (the same operations in the same order,
+    /// none fused), so the four-wide clip loop (`brush_clip`) answers exactly as one plane at
+    /// a time.
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        let (x, y, z) = (x.to_array(), y.to_array(), z.to_array());
+        Vec4::from_array(std::array::from_fn(|i| {
+            self.support(Vec3::new(x[i], y[i], z[i]))
+        }))
+    }
+
     /// How many of a brush's sides this shape must clip against (exactness needs no more).
     #[inline]
     fn side_count(&self, brush: &CompiledBrush) -> u32 {
@@ -220,6 +232,11 @@ impl Support for PointSupport {
     }
 
     #[inline]
+    fn support4(&self, _: Vec4, _: Vec4, _: Vec4) -> Vec4 {
+        Vec4::ZERO
+    }
+
+    #[inline]
     fn side_count(&self, brush: &CompiledBrush) -> u32 {
         brush.face_count
     }
@@ -236,6 +253,11 @@ impl Support for SphereSupport {
     fn support(&self, _: Vec3) -> f32 {
         self.0
     }
+
+    #[inline]
+    fn support4(&self, _: Vec4, _: Vec4, _: Vec4) -> Vec4 {
+        Vec4::splat(self.0)
+    }
 }
 
 /// An axis-aligned box: exact with faces and box bevels on box-exact brushes.
@@ -251,6 +273,12 @@ impl Support for BoxSupport {
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
         u.dot(self.center) + u.abs().dot(self.half)
+    }
+
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        let (c, h) = (self.center, self.half);
+        (x * c.x + y * c.y + z * c.z) + (x.abs() * h.x + y.abs() * h.y + z.abs() * h.z)
     }
 
     #[inline]
@@ -275,6 +303,11 @@ impl Support for CylinderSupport {
     fn support(&self, u: Vec3) -> f32 {
         self.radius * u.truncate().length() + self.half_height * u.z.abs()
     }
+
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        (x * x + y * y).sqrt() * self.radius + z.abs() * self.half_height
+    }
 }
 
 /// An upright capsule (unit directions: the ball adds its radius).
@@ -291,6 +324,11 @@ impl Support for CapsuleSupport {
     fn support(&self, u: Vec3) -> f32 {
         self.radius + self.half_height * u.z.abs()
     }
+
+    #[inline]
+    fn support4(&self, _: Vec4, _: Vec4, z: Vec4) -> Vec4 {
+        Vec4::splat(self.radius) + z.abs() * self.half_height
+    }
 }
 
 /// A convex hull, by its points four at a time.
@@ -301,6 +339,18 @@ impl Support for HullSupport<'_> {
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
         hull_support(self.0, u)
+    }
+
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        // Each point's dot product with the four directions, as `hull_support` forms it.
+        let mut best = Vec4::splat(f32::NEG_INFINITY);
+        for [xs, ys, zs] in self.0 {
+            for j in 0..4 {
+                best = best.max(x * xs[j] + y * ys[j] + z * zs[j]);
+            }
+        }
+        best
     }
 }
 
