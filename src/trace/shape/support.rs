@@ -376,3 +376,89 @@ impl Support for Oriented<'_> {
         Oriented::side_count(self, brush)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-wide support of every kind gives, lane by lane, the very bits of the scalar
+    /// one, so the clip loop's answers do not depend on how sides fall into groups of four.
+    #[test]
+    fn four_wide_support_is_the_scalar_support_bit_for_bit() {
+        fn check<S: Support>(support: S, directions: &[Vec3]) {
+            for four in directions.chunks_exact(4) {
+                let lane = |f: fn(&Vec3) -> f32| {
+                    Vec4::new(f(&four[0]), f(&four[1]), f(&four[2]), f(&four[3]))
+                };
+                let wide = support
+                    .support4(lane(|u| u.x), lane(|u| u.y), lane(|u| u.z))
+                    .to_array();
+                for (u, w) in four.iter().zip(wide) {
+                    assert_eq!(support.support(*u).to_bits(), w.to_bits(), "{u}");
+                }
+            }
+        }
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut unit = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+        };
+        let mut directions: Vec<Vec3> = (0..4096)
+            .map(|_| Vec3::new(unit(), unit(), unit()).normalize_or(Vec3::Z))
+            .collect();
+        // Axial and bevel-like directions, as brush planes have them, signed zeros included.
+        directions.extend([
+            Vec3::X,
+            Vec3::NEG_X,
+            Vec3::new(0.0, -0.0, 1.0),
+            Vec3::new(-0.0, 0.0, -1.0),
+            Vec3::new(1.0, 1.0, 0.0).normalize(),
+            Vec3::new(0.0, -1.0, 1.0).normalize(),
+            Vec3::Y,
+            Vec3::NEG_Z,
+        ]);
+        let hull = TraceShape::hull(vec![
+            Vec3::new(3.0, -2.0, 7.0),
+            Vec3::new(-5.0, 4.0, -6.0),
+            Vec3::new(8.0, 1.0, 0.5),
+            Vec3::new(0.0, -9.0, 2.0),
+            Vec3::new(-1.0, 0.0, 0.0),
+        ]);
+        let Some(TraceShape(Repr::Hull { lanes, .. })) = &hull else {
+            panic!("a valid hull");
+        };
+        check(PointSupport, &directions);
+        check(SphereSupport(12.5), &directions);
+        check(
+            BoxSupport {
+                center: Vec3::new(0.0, 0.0, 4.0),
+                half: Vec3::new(16.0, 16.0, 28.0),
+            },
+            &directions,
+        );
+        check(
+            CylinderSupport {
+                radius: 16.0,
+                half_height: 28.0,
+            },
+            &directions,
+        );
+        check(
+            CapsuleSupport {
+                radius: 16.0,
+                half_height: 20.0,
+            },
+            &directions,
+        );
+        check(HullSupport(lanes), &directions);
+        let Some(capsule) = TraceShape::capsule(16.0, 20.0) else {
+            panic!("a valid capsule");
+        };
+        check(
+            Oriented::new(&capsule, Some(Mat3::from_rotation_x(0.4))),
+            &directions,
+        );
+    }
+}
