@@ -65,7 +65,10 @@ impl<'a> Oriented<'a> {
                 radius: *radius,
                 half_height: *half_height,
             }),
-            (Repr::Hull { lanes, .. }, None) => work.run(HullSupport(lanes)),
+            (Repr::Hull { lanes, bounds, .. }, None) => work.run(HullSupport {
+                lanes,
+                bounds: *bounds,
+            }),
             _ => work.run(*self),
         }
     }
@@ -197,18 +200,19 @@ pub(crate) trait Support: Copy {
 
     /// The shape's bounding box in the sweep's frame, relative to its reference point.
     fn bounds(&self) -> (Vec3, Vec3) {
-        let maxs = Vec3::new(
-            self.support(Vec3::X),
-            self.support(Vec3::Y),
-            self.support(Vec3::Z),
-        );
-        let mins = -Vec3::new(
-            self.support(Vec3::NEG_X),
-            self.support(Vec3::NEG_Y),
-            self.support(Vec3::NEG_Z),
-        );
-        (mins, maxs)
+        axis_bounds(self)
     }
+}
+
+/// A support's bounding box: its support along the six axis directions.
+fn axis_bounds(s: &impl Support) -> (Vec3, Vec3) {
+    let maxs = Vec3::new(s.support(Vec3::X), s.support(Vec3::Y), s.support(Vec3::Z));
+    let mins = -Vec3::new(
+        s.support(Vec3::NEG_X),
+        s.support(Vec3::NEG_Y),
+        s.support(Vec3::NEG_Z),
+    );
+    (mins, maxs)
 }
 
 /// Work generic over the shape's [`Support`]: what [`Oriented::dispatch`] runs.
@@ -331,21 +335,29 @@ impl Support for CapsuleSupport {
     }
 }
 
-/// A convex hull, by its points four at a time.
+/// A convex hull, by its points four at a time, with its bounding box kept by the shape.
 #[derive(Clone, Copy)]
-pub(crate) struct HullSupport<'a>(&'a [[Vec4; 3]]);
+pub(crate) struct HullSupport<'a> {
+    lanes: &'a [[Vec4; 3]],
+    bounds: (Vec3, Vec3),
+}
 
 impl Support for HullSupport<'_> {
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
-        hull_support(self.0, u)
+        hull_support(self.lanes, u)
+    }
+
+    #[inline]
+    fn bounds(&self) -> (Vec3, Vec3) {
+        self.bounds
     }
 
     #[inline]
     fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
         // Each point's dot product with the four directions, as `hull_support` forms it.
         let mut best = Vec4::splat(f32::NEG_INFINITY);
-        for [xs, ys, zs] in self.0 {
+        for [xs, ys, zs] in self.lanes {
             for j in 0..4 {
                 best = best.max(x * xs[j] + y * ys[j] + z * zs[j]);
             }
@@ -374,6 +386,13 @@ impl Support for Oriented<'_> {
     #[inline]
     fn side_count(&self, brush: &CompiledBrush) -> u32 {
         Oriented::side_count(self, brush)
+    }
+
+    fn bounds(&self) -> (Vec3, Vec3) {
+        match (&self.shape.0, self.rotation) {
+            (Repr::Hull { bounds, .. }, None) => *bounds,
+            _ => axis_bounds(self),
+        }
     }
 }
 
@@ -452,7 +471,13 @@ mod tests {
             },
             &directions,
         );
-        check(HullSupport(lanes), &directions);
+        check(
+            HullSupport {
+                lanes,
+                bounds: (Vec3::ZERO, Vec3::ZERO),
+            },
+            &directions,
+        );
         let Some(capsule) = TraceShape::capsule(16.0, 20.0) else {
             panic!("a valid capsule");
         };
