@@ -457,6 +457,13 @@ pub const FACE_NORMAL_EPSILON: f64 = 1e-6;
 /// safety.
 pub const GJK_CURVED_TOLERANCE: f64 = ADVANCE_TOLERANCE as f64 / 16.0;
 
+/// The nearest point of a sloped brush edge to a cylinder (`trace/rounded/cylinder.rs`) is
+/// settled once a Newton or bisection step moves it less than this along the edge, in map
+/// units (f64): Newton's steps converge quadratically, so the distance is then good to far
+/// below f64 rounding at map coordinates (5e-11 units at ±2^18), and the contact search
+/// measures a cylinder as exactly as a sphere.
+pub const CYLINDER_EDGE_RESOLUTION: f64 = 1e-9;
+
 const _: () = assert!(ADVANCE_TOLERANCE < SURFACE_CLIP_EPSILON);
 const _: () = assert!(GJK_TOLERANCE < FEATURE_EPSILON);
 

@@ -17,7 +17,7 @@
 //!   contact with the brush is never let through (Quake's leave fraction is the stop
 //!   distance inside the plane).
 
-use glam::{DVec3, Vec3};
+use glam::{DVec3, Vec3, Vec4};
 
 use crate::compiled::{CompiledBrush, Plane};
 use crate::tolerance::{ADVANCE_TOLERANCE, FACE_INSIDE_SLACK, SURFACE_CLIP_EPSILON};
@@ -41,39 +41,65 @@ pub(crate) fn clip_brush<S: Support>(
     let mut starts_out = false;
     let mut ends_out = false;
     let sides = &map.brush_sides(brush)[..work.support.side_count(brush) as usize];
-    for (index, side) in sides.iter().enumerate() {
-        let plane = &map.planes()[side.plane as usize];
-        let dist = plane.dist + work.support.support(-plane.normal);
-        let d1 = plane.normal.dot(work.start) - dist;
-        let d2 = plane.normal.dot(work.end) - dist;
-        ends_out |= d2 > 0.0;
-        starts_out |= d1 > 0.0;
+    let planes = map.planes();
+    let (start, end) = (work.start, work.end);
+    // Four sides at a time: their distances in lanes (each lane the same operations, in the
+    // same order, as one side alone), then the sides crossed, in order, one at a time.
+    for (chunk_index, chunk) in sides.chunks(4).enumerate() {
+        let Some(last) = chunk.last() else {
+            break;
+        };
+        let plane = |i: usize| &planes[chunk.get(i).unwrap_or(last).plane as usize];
+        let four = [plane(0), plane(1), plane(2), plane(3)];
+        let lane = |f: fn(&Plane) -> f32| Vec4::from_array(four.map(f));
+        let (nx, ny, nz) = (
+            lane(|p| p.normal.x),
+            lane(|p| p.normal.y),
+            lane(|p| p.normal.z),
+        );
+        let dist = lane(|p| p.dist) + work.support.support4(-nx, -ny, -nz);
+        let d1 = nx * start.x + ny * start.y + nz * start.z - dist;
+        let d2 = nx * end.x + ny * end.y + nz * end.z - dist;
+        let live = (1u32 << chunk.len()) - 1;
+        let front1 = d1.cmpgt(Vec4::ZERO).bitmask() & live;
+        let front2 = d2.cmpgt(Vec4::ZERO).bitmask() & live;
+        ends_out |= front2 != 0;
+        starts_out |= front1 != 0;
         // In front and staying out of reach: the sweep misses the whole brush.
-        if d1 > 0.0 && (d2 >= SURFACE_CLIP_EPSILON || d2 >= d1) {
+        let staying = d2.cmpge(Vec4::splat(SURFACE_CLIP_EPSILON)) | d2.cmpge(d1);
+        if front1 & staying.bitmask() != 0 {
             return;
         }
-        if d1 <= 0.0 && d2 <= 0.0 {
-            continue;
-        }
-        if d1 > d2 {
-            let f = ((d1 - SURFACE_CLIP_EPSILON) / (d1 - d2)).max(0.0);
-            if f > enter_fraction {
-                enter_fraction = f;
-                enter_plane = Some(side.plane);
-                enter_side = index;
-            }
-        } else {
-            // Leaving: where the point crosses the shifted plane itself. Quake's
-            // `(d1 + eps) / (d1 − d2)` leaves the region shrunk by the stop distance instead, so
-            // a sweep cutting across a corner of the shifted planes (above all one nearly
-            // parallel to a bevel, where the stop distance is a long way along the sweep) passed
-            // the brush although it came into contact (measured: a cylinder grazing a box's top
-            // edge on `arena.map` passed 0.007 units inside it). Leaving where the point is the
-            // stop distance out would also stop sweeps that pass within the stop distance of a
-            // corner without touching it (tried: a point stopped 0.035 from a brush).
-            let f = (d1 / (d1 - d2)).min(1.0);
-            if f < leave_fraction {
-                leave_fraction = f;
+        // Behind the plane at both ends: nothing to do for that side.
+        let mut crossed = front1 | front2;
+        let (d1, d2) = (d1.to_array(), d2.to_array());
+        while crossed != 0 {
+            let i = crossed.trailing_zeros() as usize;
+            crossed &= crossed - 1;
+            let (Some(side), d1, d2) = (chunk.get(i), d1[i], d2[i]) else {
+                continue;
+            };
+            let index = chunk_index * 4 + i;
+            if d1 > d2 {
+                let f = ((d1 - SURFACE_CLIP_EPSILON) / (d1 - d2)).max(0.0);
+                if f > enter_fraction {
+                    enter_fraction = f;
+                    enter_plane = Some(side.plane);
+                    enter_side = index;
+                }
+            } else {
+                // Leaving: where the point crosses the shifted plane itself. Quake's
+                // `(d1 + eps) / (d1 − d2)` leaves the region shrunk by the stop distance instead, so
+                // a sweep cutting across a corner of the shifted planes (above all one nearly
+                // parallel to a bevel, where the stop distance is a long way along the sweep) passed
+                // the brush although it came into contact (measured: a cylinder grazing a box's top
+                // edge on `arena.map` passed 0.007 units inside it). Leaving where the point is the
+                // stop distance out would also stop sweeps that pass within the stop distance of a
+                // corner without touching it (tried: a point stopped 0.035 from a brush).
+                let f = (d1 / (d1 - d2)).min(1.0);
+                if f < leave_fraction {
+                    leave_fraction = f;
+                }
             }
         }
     }

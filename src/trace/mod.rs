@@ -13,7 +13,8 @@
 //!   where the exact Minkowski sum says, minus the stop distance. Spheres, cylinders,
 //!   capsules and hulls too: plane shifting only bounds their contact near convex edges and
 //!   corners, and `rounded` then finds it on the exact distance to the brush (closed form for
-//!   a sphere's centre, GJK for a cylinder's disk, a capsule's segment or a hull's points);
+//!   a sphere's centre and an upright cylinder, GJK for a capsule's segment, a hull's points
+//!   or a rotated cylinder);
 //!   edge and corner contacts get the true tangent plane. Their start-solid test is exact as
 //!   well.
 //! - `fraction == 1` returns `end` exactly; otherwise `end = start + fraction·(end − start)`.

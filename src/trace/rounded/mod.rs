@@ -24,17 +24,22 @@
 //!
 //! Distances run in f64. A sphere's is exact in closed form: the closest point of a convex
 //! brush lies on one face, one edge (two planes) or one corner (three planes), and trying
-//! each and keeping the nearest feasible one is exact. A capsule's segment, a hull's points
-//! and a cylinder (whose curved rim GJK approaches from outside, giving a lower and an upper
+//! each and keeping the nearest feasible one is exact. An upright cylinder's is exact the
+//! same way (`cylinder.rs`: face candidates by its support point, edges by the distance along
+//! them, closed form for vertical and horizontal edges and Newton steps for sloped ones),
+//! since GJK approaches its curved rim only slowly. A capsule's segment, a hull's points and
+//! a rotated cylinder (whose rim GJK approaches from outside, giving a lower and an upper
 //! bound) are measured by GJK (`gjk.rs`) against the brush's corners, warm-started from one
 //! position of the sweep to the next. Under a rotated model the core is rotated into the
 //! model's frame (the exact distance needs no bevels, so it stays exact there).
 //!
 //! The parts, imported one way: `core.rs` (the shape as a core rounded by a radius, its
 //! support), `polytope.rs` (the brush as a convex set: closest points, the overlap test),
+//! `cylinder.rs` (an upright cylinder's closest points to the brush),
 //! `search.rs` (the contact search along the sweep).
 
 mod core;
+mod cylinder;
 mod polytope;
 mod search;
 

@@ -64,7 +64,8 @@ impl<'a> Polytope<'a> {
             .map(|(_, _, id)| *id)
     }
 
-    fn inside(&self, q: DVec3) -> bool {
+    /// Whether `q` is inside every face plane (within the feature tolerance).
+    pub(super) fn inside(&self, q: DVec3) -> bool {
         self.planes
             .iter()
             .all(|(n, d, _)| n.as_dvec3().dot(q) <= f64::from(*d) + self.eps)

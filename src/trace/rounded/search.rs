@@ -10,6 +10,7 @@ use glam::{DVec3, Vec3};
 
 use super::Contact;
 use super::core::Core;
+use super::cylinder;
 use super::polytope::Polytope;
 use crate::compiled::Plane;
 use crate::tolerance::{ADVANCE_TOLERANCE, MAX_ADVANCE_STEPS, SLOPE_SLACK, SURFACE_CLIP_EPSILON};
@@ -35,6 +36,20 @@ pub(crate) fn contact(
     };
     match core {
         Core::Point => advance(&mut SphereGauge { shape }, &sweep),
+        // An unrotated cylinder against a brush with edges: its closest features
+        // (`cylinder.rs`), which GJK approaches slowly on the rim.
+        &Core::Cylinder {
+            radius,
+            half_height,
+            rotation: None,
+        } if !shape.edges.is_empty() => advance(
+            &mut CylinderGauge {
+                shape,
+                radius,
+                half_height,
+            },
+            &sweep,
+        ),
         _ => advance(
             &mut CoreGauge {
                 shape,
@@ -106,7 +121,32 @@ impl Gauge for SphereGauge<'_, '_> {
     }
 }
 
-/// A segment or a point set: GJK, warm-started along the sweep.
+/// An upright cylinder: its closest features in closed form (Newton steps along sloped
+/// edges), as exact as a sphere's.
+struct CylinderGauge<'p, 'a> {
+    shape: &'p Polytope<'a>,
+    radius: f64,
+    half_height: f64,
+}
+
+impl Gauge for CylinderGauge<'_, '_> {
+    fn measure(&mut self, center: DVec3) -> Option<Measure> {
+        cylinder::nearest(self.shape, center, self.radius, self.half_height).map(|n| Measure {
+            point: n.brush,
+            normal: n.shape - n.brush,
+            face: n.face,
+            distance: n.distance,
+            uncertainty: SLOPE_SLACK,
+        })
+    }
+
+    fn face(&self, normal: DVec3, _face: Option<u32>) -> Option<u32> {
+        // As GJK's gauge reports it: by the contact's direction.
+        self.shape.face_along(normal)
+    }
+}
+
+/// A segment, a point set or a rotated cylinder: GJK, warm-started along the sweep.
 struct CoreGauge<'p, 'a, 'c> {
     shape: &'p Polytope<'a>,
     core: &'c Core<'c>,

@@ -100,6 +100,13 @@ enum Repr {
         /// The points four at a time, as `[xs, ys, zs]` (the last point repeated to fill the
         /// last group), so the support is four dot products per step.
         lanes: Box<[[Vec4; 3]]>,
+        /// The bounding box `(mins, maxs)`, by the support along the six axis directions
+        /// (bit for bit what `Support::bounds` computes from `lanes`), kept because every
+        /// sweep asks for it.
+        bounds: (Vec3, Vec3),
+        /// The circumradius about the reference point (as [`TraceShape::radius`] defines it),
+        /// kept for the same reason.
+        radius: f32,
     },
 }
 
@@ -188,10 +195,18 @@ impl TraceShape {
                         |axis: usize| Vec4::new(at(0)[axis], at(1)[axis], at(2)[axis], at(3)[axis]);
                     [lane(0), lane(1), lane(2)]
                 })
-                .collect();
+                .collect::<Box<[_]>>();
+            let h = |u: Vec3| hull_support(&lanes, u);
+            let bounds = (
+                -Vec3::new(h(Vec3::NEG_X), h(Vec3::NEG_Y), h(Vec3::NEG_Z)),
+                Vec3::new(h(Vec3::X), h(Vec3::Y), h(Vec3::Z)),
+            );
+            let radius = points.iter().map(|p| p.length()).fold(0.0, f32::max);
             TraceShape(Repr::Hull {
                 points: points.into_boxed_slice(),
                 lanes,
+                bounds,
+                radius,
             })
         })
     }
@@ -321,7 +336,7 @@ impl TraceShape {
                 half_height,
             } => radius + half_height,
             Repr::Box { center, half } => (center.abs() + *half).length(),
-            Repr::Hull { points, .. } => points.iter().map(|p| p.length()).fold(0.0, f32::max),
+            Repr::Hull { radius, .. } => *radius,
         }
     }
 

@@ -65,7 +65,10 @@ impl<'a> Oriented<'a> {
                 radius: *radius,
                 half_height: *half_height,
             }),
-            (Repr::Hull { lanes, .. }, None) => work.run(HullSupport(lanes)),
+            (Repr::Hull { lanes, bounds, .. }, None) => work.run(HullSupport {
+                lanes,
+                bounds: *bounds,
+            }),
             _ => work.run(*self),
         }
     }
@@ -177,6 +180,18 @@ pub(crate) trait Support: Copy {
     /// `h(u)` for a unit direction `u` in the sweep's frame.
     fn support(&self, u: Vec3) -> f32;
 
+    /// `h` of four unit directions at once, given as their x, y and z lanes. Lane `i` is bit
+    /// for bit [`Support::support`] of direction `i` (the same operations in the same order,
+    /// none fused), so the four-wide clip loop (`brush_clip`) answers exactly as one plane at
+    /// a time.
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        let (x, y, z) = (x.to_array(), y.to_array(), z.to_array());
+        Vec4::from_array(std::array::from_fn(|i| {
+            self.support(Vec3::new(x[i], y[i], z[i]))
+        }))
+    }
+
     /// How many of a brush's sides this shape must clip against (exactness needs no more).
     #[inline]
     fn side_count(&self, brush: &CompiledBrush) -> u32 {
@@ -185,18 +200,19 @@ pub(crate) trait Support: Copy {
 
     /// The shape's bounding box in the sweep's frame, relative to its reference point.
     fn bounds(&self) -> (Vec3, Vec3) {
-        let maxs = Vec3::new(
-            self.support(Vec3::X),
-            self.support(Vec3::Y),
-            self.support(Vec3::Z),
-        );
-        let mins = -Vec3::new(
-            self.support(Vec3::NEG_X),
-            self.support(Vec3::NEG_Y),
-            self.support(Vec3::NEG_Z),
-        );
-        (mins, maxs)
+        axis_bounds(self)
     }
+}
+
+/// A support's bounding box: its support along the six axis directions.
+fn axis_bounds(s: &impl Support) -> (Vec3, Vec3) {
+    let maxs = Vec3::new(s.support(Vec3::X), s.support(Vec3::Y), s.support(Vec3::Z));
+    let mins = -Vec3::new(
+        s.support(Vec3::NEG_X),
+        s.support(Vec3::NEG_Y),
+        s.support(Vec3::NEG_Z),
+    );
+    (mins, maxs)
 }
 
 /// Work generic over the shape's [`Support`]: what [`Oriented::dispatch`] runs.
@@ -220,6 +236,11 @@ impl Support for PointSupport {
     }
 
     #[inline]
+    fn support4(&self, _: Vec4, _: Vec4, _: Vec4) -> Vec4 {
+        Vec4::ZERO
+    }
+
+    #[inline]
     fn side_count(&self, brush: &CompiledBrush) -> u32 {
         brush.face_count
     }
@@ -236,6 +257,11 @@ impl Support for SphereSupport {
     fn support(&self, _: Vec3) -> f32 {
         self.0
     }
+
+    #[inline]
+    fn support4(&self, _: Vec4, _: Vec4, _: Vec4) -> Vec4 {
+        Vec4::splat(self.0)
+    }
 }
 
 /// An axis-aligned box: exact with faces and box bevels on box-exact brushes.
@@ -251,6 +277,12 @@ impl Support for BoxSupport {
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
         u.dot(self.center) + u.abs().dot(self.half)
+    }
+
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        let (c, h) = (self.center, self.half);
+        (x * c.x + y * c.y + z * c.z) + (x.abs() * h.x + y.abs() * h.y + z.abs() * h.z)
     }
 
     #[inline]
@@ -275,6 +307,11 @@ impl Support for CylinderSupport {
     fn support(&self, u: Vec3) -> f32 {
         self.radius * u.truncate().length() + self.half_height * u.z.abs()
     }
+
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        (x * x + y * y).sqrt() * self.radius + z.abs() * self.half_height
+    }
 }
 
 /// An upright capsule (unit directions: the ball adds its radius).
@@ -291,16 +328,41 @@ impl Support for CapsuleSupport {
     fn support(&self, u: Vec3) -> f32 {
         self.radius + self.half_height * u.z.abs()
     }
+
+    #[inline]
+    fn support4(&self, _: Vec4, _: Vec4, z: Vec4) -> Vec4 {
+        Vec4::splat(self.radius) + z.abs() * self.half_height
+    }
 }
 
-/// A convex hull, by its points four at a time.
+/// A convex hull, by its points four at a time, with its bounding box kept by the shape.
 #[derive(Clone, Copy)]
-pub(crate) struct HullSupport<'a>(&'a [[Vec4; 3]]);
+pub(crate) struct HullSupport<'a> {
+    lanes: &'a [[Vec4; 3]],
+    bounds: (Vec3, Vec3),
+}
 
 impl Support for HullSupport<'_> {
     #[inline]
     fn support(&self, u: Vec3) -> f32 {
-        hull_support(self.0, u)
+        hull_support(self.lanes, u)
+    }
+
+    #[inline]
+    fn bounds(&self) -> (Vec3, Vec3) {
+        self.bounds
+    }
+
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        // Each point's dot product with the four directions, as `hull_support` forms it.
+        let mut best = Vec4::splat(f32::NEG_INFINITY);
+        for [xs, ys, zs] in self.lanes {
+            for j in 0..4 {
+                best = best.max(x * xs[j] + y * ys[j] + z * zs[j]);
+            }
+        }
+        best
     }
 }
 
@@ -324,5 +386,104 @@ impl Support for Oriented<'_> {
     #[inline]
     fn side_count(&self, brush: &CompiledBrush) -> u32 {
         Oriented::side_count(self, brush)
+    }
+
+    fn bounds(&self) -> (Vec3, Vec3) {
+        match (&self.shape.0, self.rotation) {
+            (Repr::Hull { bounds, .. }, None) => *bounds,
+            _ => axis_bounds(self),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-wide support of every kind gives, lane by lane, the very bits of the scalar
+    /// one, so the clip loop's answers do not depend on how sides fall into groups of four.
+    #[test]
+    fn four_wide_support_is_the_scalar_support_bit_for_bit() {
+        fn check<S: Support>(support: S, directions: &[Vec3]) {
+            for four in directions.chunks_exact(4) {
+                let lane = |f: fn(&Vec3) -> f32| {
+                    Vec4::new(f(&four[0]), f(&four[1]), f(&four[2]), f(&four[3]))
+                };
+                let wide = support
+                    .support4(lane(|u| u.x), lane(|u| u.y), lane(|u| u.z))
+                    .to_array();
+                for (u, w) in four.iter().zip(wide) {
+                    assert_eq!(support.support(*u).to_bits(), w.to_bits(), "{u}");
+                }
+            }
+        }
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut unit = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+        };
+        let mut directions: Vec<Vec3> = (0..4096)
+            .map(|_| Vec3::new(unit(), unit(), unit()).normalize_or(Vec3::Z))
+            .collect();
+        // Axial and bevel-like directions, as brush planes have them, signed zeros included.
+        directions.extend([
+            Vec3::X,
+            Vec3::NEG_X,
+            Vec3::new(0.0, -0.0, 1.0),
+            Vec3::new(-0.0, 0.0, -1.0),
+            Vec3::new(1.0, 1.0, 0.0).normalize(),
+            Vec3::new(0.0, -1.0, 1.0).normalize(),
+            Vec3::Y,
+            Vec3::NEG_Z,
+        ]);
+        let hull = TraceShape::hull(vec![
+            Vec3::new(3.0, -2.0, 7.0),
+            Vec3::new(-5.0, 4.0, -6.0),
+            Vec3::new(8.0, 1.0, 0.5),
+            Vec3::new(0.0, -9.0, 2.0),
+            Vec3::new(-1.0, 0.0, 0.0),
+        ]);
+        let Some(TraceShape(Repr::Hull { lanes, .. })) = &hull else {
+            panic!("a valid hull");
+        };
+        check(PointSupport, &directions);
+        check(SphereSupport(12.5), &directions);
+        check(
+            BoxSupport {
+                center: Vec3::new(0.0, 0.0, 4.0),
+                half: Vec3::new(16.0, 16.0, 28.0),
+            },
+            &directions,
+        );
+        check(
+            CylinderSupport {
+                radius: 16.0,
+                half_height: 28.0,
+            },
+            &directions,
+        );
+        check(
+            CapsuleSupport {
+                radius: 16.0,
+                half_height: 20.0,
+            },
+            &directions,
+        );
+        check(
+            HullSupport {
+                lanes,
+                bounds: (Vec3::ZERO, Vec3::ZERO),
+            },
+            &directions,
+        );
+        let Some(capsule) = TraceShape::capsule(16.0, 20.0) else {
+            panic!("a valid capsule");
+        };
+        check(
+            Oriented::new(&capsule, Some(Mat3::from_rotation_x(0.4))),
+            &directions,
+        );
     }
 }
