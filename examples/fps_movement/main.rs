@@ -124,6 +124,15 @@ struct Args {
     /// Soak mode: the bots move as if alone instead of blocking each other.
     #[arg(long)]
     no_collide: bool,
+    /// Soak mode: step the crowd with `Crowd::step_parallel` on this many threads (same
+    /// bits as without); the JSON's `ms_per_tick_median` is the wall time of a tick of all
+    /// bots.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Soak mode: start the bots scattered over the map's floor (seeded) instead of on its
+    /// spawn points, for crowds of thousands.
+    #[arg(long)]
+    scatter: bool,
     /// Interactive mode: exit 0 after this many frames.
     #[arg(long)]
     frames: Option<u64>,
@@ -205,6 +214,8 @@ fn run(args: &Args) -> Result<(), String> {
         report: args.report,
         compile: compile_options(args),
         collide: !args.no_collide,
+        threads: args.threads,
+        scatter: args.scatter,
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let summary = soak(&bytes, &options).map_err(|e| format!("{path}: {e}"))?;

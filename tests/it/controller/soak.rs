@@ -45,6 +45,8 @@ fn options(bots: usize, ticks: usize, seed: u64) -> SoakOptions {
         report: false,
         compile: CompileOptions::default(),
         collide: true,
+        threads: None,
+        scatter: false,
     }
 }
 

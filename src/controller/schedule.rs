@@ -1,0 +1,395 @@
+//! The parallel crowd step ([`super::Crowd::step_parallel`], feature `parallel`): the
+//! characters of a crowd stepped on every core, giving exactly the bits of the sequential
+//! step ([`super::Crowd::step`]).
+//!
+//! Takes the crowd's members (in increasing id order, each body at the same index of
+//! [`Bodies`]), their inputs and the world; gives each member's tick, or `false` with every
+//! member back as it was (the caller then steps them in order).
+//!
+//! The sequential step runs Quake 3's server order: in increasing id order, each character
+//! sees the lower ids where they moved and the higher ids where they stood. A character's
+//! tick reads only the bodies its sweeps reach, so:
+//! 1. each character that meets others gets a *scheduled reach*: its tick reach (the box its
+//!    sweeps are expected to stay in) grown by [`SCHEDULE_SLACK`], and holding its body;
+//! 2. two characters are *neighbours* when their scheduled reaches meet (found through the
+//!    bodies' grid); a character's *wave* is one more than the highest wave of its
+//!    lower-id neighbours (0 without any);
+//! 3. the waves run one after another, the characters of a wave in parallel: no two
+//!    neighbours share a wave, so each character sees its lower-id neighbours moved (earlier
+//!    waves) and its higher-id neighbours standing (later waves), as in id order. It sweeps
+//!    against its neighbours' bodies only ([`ReachWorld`]);
+//! 4. pushes ([`super::CrowdConfig::push`]) go only to characters touched, hence neighbours:
+//!    a character takes its lower-id neighbours' shoves before its tick, in id order, and its
+//!    higher-id neighbours' after the last wave, in id order, as the sequential step applies
+//!    them.
+//!
+//! Guarantee: the answer never rests on the reach estimate. Every query a tick makes is
+//! checked to lie inside the character's scheduled reach, and its body to end inside it;
+//! then no body outside its neighbours could have been met, in either order. If any check
+//! fails (a long unstuck search, a shove beyond the neighbours, more shoves than one list
+//! holds), every character is put back to its saved state and the caller redoes the tick
+//! in id order ([`super::CrowdSchedule::redone`]). Sweeps of bodies give the same answer
+//! whatever order the bodies are visited in (`bodies.rs`), so a neighbour list in place of
+//! the grid changes no bit.
+
+use std::cell::Cell;
+
+use glam::Vec3;
+use rayon::prelude::*;
+
+use super::bodies::{Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap};
+use super::crowd::{CrowdSchedule, Member, is_solid, shoves, tick_reach};
+use super::tick::{CharacterState, MoveInput};
+use super::tracer::{Tracer, forward_world_queries};
+use crate::trace::{Trace, TraceShape};
+
+/// How far a character's scheduled reach extends beyond its tick reach, in units: room for
+/// the probes the tick reach does not count (a second step's probe, a crouch's stand-up
+/// test) before a tick has to be redone in order. Larger links more characters into
+/// longer chains of waves; smaller redoes more ticks. No answer depends on it.
+pub(super) const SCHEDULE_SLACK: f32 = 8.0;
+
+/// Waves with fewer characters run on the calling thread (handing them out costs more).
+const MIN_PARALLEL_WAVE: usize = 8;
+
+/// The shoves one character gave in a tick: `(target id, velocity change)` in the order the
+/// sequential step gives them. At most [`MAX_CONTACTS`]; more redo the tick in order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Shoves {
+    items: [(u32, Vec3); MAX_CONTACTS],
+    len: usize,
+}
+
+impl Shoves {
+    /// Adds one; `false` when full.
+    fn push(&mut self, target: u32, shove: Vec3) -> bool {
+        match self.items.get_mut(self.len) {
+            Some(slot) => {
+                *slot = (target, shove);
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The shoves given to `target`, in order.
+    fn to(&self, target: u32) -> impl Iterator<Item = Vec3> + '_ {
+        self.items[..self.len]
+            .iter()
+            .filter(move |(t, _)| *t == target)
+            .map(|&(_, shove)| shove)
+    }
+}
+
+/// One character's tick in the parallel step, written by its own task.
+#[derive(Clone, Copy, Debug, Default)]
+struct Scratch {
+    /// Its state before the tick (restored when the tick is redone in order).
+    saved: Option<CharacterState>,
+    /// Its body after the tick.
+    slot: Option<Slot>,
+    shoves: Shoves,
+    /// A query or its body left its scheduled reach, or its shoves overflowed.
+    escaped: bool,
+}
+
+/// The parallel step's plan and buffers (kept between ticks: after the first ticks a step
+/// allocates only what rayon's scheduling does).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Schedule {
+    /// Each member's scheduled reach (meaningless when it does not meet others).
+    reach: Vec<(Vec3, Vec3)>,
+    /// Whether each member meets others (a solid character of a colliding crowd).
+    meets: Vec<bool>,
+    /// Neighbours, compressed rows: member `i`'s are `neighbours[offsets[i]..offsets[i+1]]`,
+    /// increasing.
+    offsets: Vec<u32>,
+    neighbours: Vec<u32>,
+    /// Each member's wave.
+    wave: Vec<u32>,
+    /// Members by wave: wave `w` is `by_wave[wave_start[w]..wave_start[w+1]]`.
+    by_wave: Vec<u32>,
+    wave_start: Vec<u32>,
+    /// The counting sort's next place in each wave.
+    cursor: Vec<u32>,
+    /// Each member's body as the waves run (after its tick once its wave has run).
+    current: Vec<Option<Slot>>,
+    /// Each member's shoves once its wave has run.
+    given: Vec<Shoves>,
+    scratch: Vec<Scratch>,
+    /// The inputs, by member.
+    pub(super) inputs: Vec<MoveInput>,
+    pub(super) stats: CrowdSchedule,
+}
+
+impl Schedule {
+    /// Member `i`'s neighbours.
+    fn near(&self, i: usize) -> &[u32] {
+        &self.neighbours[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Plans the waves for `members` (bodies as they stand after separation).
+    fn plan(&mut self, members: &[Member], bodies: &Bodies, collide: bool) {
+        let n = members.len();
+        self.reach.clear();
+        self.meets.clear();
+        self.current.clear();
+        let mut grow = 0.0f32;
+        for (i, m) in members.iter().enumerate() {
+            let c = &m.controller;
+            let meets = collide && is_solid(c.mode());
+            let body = bodies.slot(i).copied();
+            debug_assert!(body.is_some_and(|b| b.id == m.id));
+            let reach = match body.filter(|_| meets) {
+                Some(body) => {
+                    let (low, high) = tick_reach(c);
+                    let slack = Vec3::splat(SCHEDULE_SLACK);
+                    let (b_low, b_high) = body.bounds();
+                    let reach = ((low - slack).min(b_low), (high + slack).max(b_high));
+                    grow = grow
+                        .max((b_low - reach.0).max_element())
+                        .max((reach.1 - b_high).max_element());
+                    reach
+                }
+                None => (Vec3::ZERO, Vec3::ZERO),
+            };
+            self.reach.push(reach);
+            self.meets.push(meets && body.is_some());
+            self.current.push(body);
+        }
+        // Neighbours: a reach meets another only if it meets that one's body grown by the
+        // largest growth of any.
+        self.offsets.clear();
+        self.neighbours.clear();
+        self.offsets.push(0);
+        let mut pairs = 0;
+        for i in 0..n {
+            if self.meets[i] {
+                let reach = self.reach[i];
+                let area = (reach.0 - Vec3::splat(grow), reach.1 + Vec3::splat(grow));
+                let start = self.neighbours.len();
+                let (meets, reaches, neighbours) = (&self.meets, &self.reach, &mut self.neighbours);
+                bodies.visit_indexed(area, |j, _| {
+                    if j != i && meets[j] && boxes_overlap(reach, reaches[j]) {
+                        neighbours.push(j as u32);
+                    }
+                });
+                self.neighbours[start..].sort_unstable();
+                pairs += self.neighbours.len() - start;
+            }
+            self.offsets.push(self.neighbours.len() as u32);
+        }
+        // Waves, and the members by wave (a counting sort).
+        self.wave.clear();
+        let mut waves = 0;
+        for i in 0..n {
+            let w = self
+                .near(i)
+                .iter()
+                .take_while(|&&j| (j as usize) < i)
+                .map(|&j| self.wave[j as usize] + 1)
+                .max()
+                .unwrap_or(0);
+            self.wave.push(w);
+            waves = waves.max(w as usize + 1);
+        }
+        self.wave_start.clear();
+        self.wave_start.resize(waves + 1, 0);
+        for &w in &self.wave {
+            self.wave_start[w as usize + 1] += 1;
+        }
+        for w in 0..waves {
+            self.wave_start[w + 1] += self.wave_start[w];
+        }
+        self.by_wave.clear();
+        self.by_wave.resize(n, 0);
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.wave_start);
+        for (i, &w) in self.wave.iter().enumerate() {
+            self.by_wave[self.cursor[w as usize] as usize] = i as u32;
+            self.cursor[w as usize] += 1;
+        }
+        let widest = (0..waves)
+            .map(|w| (self.wave_start[w + 1] - self.wave_start[w]) as usize)
+            .max()
+            .unwrap_or(0);
+        self.stats = CrowdSchedule {
+            characters: n,
+            pairs: pairs / 2,
+            waves,
+            widest,
+            threads: rayon::current_num_threads(),
+            redone: false,
+        };
+        self.given.clear();
+        self.given.resize(n, Shoves::default());
+        self.scratch.clear();
+        self.scratch.resize(n, Scratch::default());
+    }
+
+    /// Steps `members` (inputs in [`Self::inputs`]) through `world` by waves; `true` when
+    /// every tick stayed in its reach (then `bodies` are moved and the shoves given), else
+    /// `false` with every member back in its saved state and `bodies` untouched.
+    pub(super) fn run<T: Tracer + Sync + ?Sized>(
+        &mut self,
+        members: &mut [Member],
+        bodies: &mut Bodies,
+        world: &T,
+        collide: bool,
+        push: Option<f32>,
+    ) -> bool {
+        self.plan(members, bodies, collide);
+        for w in 0..self.stats.waves {
+            let wave = self.wave_start[w] as usize..self.wave_start[w + 1] as usize;
+            let mut scratch = std::mem::take(&mut self.scratch);
+            {
+                let plan = &*self;
+                let bodies = &*bodies;
+                let one = |i: usize, m: &mut Member, s: &mut Scratch| {
+                    plan.step_one(i, m, s, world, bodies, push);
+                };
+                if wave.len() < MIN_PARALLEL_WAVE {
+                    for &i in &plan.by_wave[wave.clone()] {
+                        let i = i as usize;
+                        one(i, &mut members[i], &mut scratch[i]);
+                    }
+                } else {
+                    let w = w as u32;
+                    members
+                        .par_iter_mut()
+                        .zip(scratch.par_iter_mut())
+                        .enumerate()
+                        .filter(|(i, _)| plan.wave[*i] == w)
+                        .for_each(|(i, (m, s))| one(i, m, s));
+                }
+            }
+            for &i in &self.by_wave[wave] {
+                let i = i as usize;
+                self.current[i] = scratch[i].slot;
+                self.given[i] = scratch[i].shoves;
+            }
+            self.scratch = scratch;
+        }
+        if self.scratch.iter().any(|s| s.escaped) {
+            for (m, s) in members.iter_mut().zip(&self.scratch) {
+                if let Some(state) = s.saved {
+                    m.controller.set_state(state);
+                }
+            }
+            self.stats.redone = true;
+            return false;
+        }
+        for m in members.iter() {
+            let c = &m.controller;
+            bodies.update(m.id, c.shape(), c.shape_center(), is_solid(c.mode()));
+        }
+        if push.is_some() {
+            let plan = &*self;
+            members.par_iter_mut().enumerate().for_each(|(i, m)| {
+                if !plan.meets[i] {
+                    return;
+                }
+                for &k in plan.near(i).iter().filter(|&&k| k as usize > i) {
+                    for shove in plan.given[k as usize].to(m.id) {
+                        m.controller.apply_impulse(shove, 0.0);
+                    }
+                }
+            });
+        }
+        true
+    }
+
+    /// Member `i`'s tick, with its lower-id neighbours' shoves first.
+    fn step_one<T: Tracer + ?Sized>(
+        &self,
+        i: usize,
+        m: &mut Member,
+        s: &mut Scratch,
+        world: &T,
+        bodies: &Bodies,
+        push: Option<f32>,
+    ) {
+        s.saved = Some(*m.controller.state());
+        s.shoves = Shoves::default();
+        s.escaped = false;
+        let input = &self.inputs[i];
+        if !self.meets[i] {
+            m.outcome.tick = m.controller.step(world, input);
+        } else {
+            for &k in self.near(i).iter().take_while(|&&k| (k as usize) < i) {
+                for shove in self.given[k as usize].to(m.id) {
+                    m.controller.apply_impulse(shove, 0.0);
+                }
+            }
+            let wanted = m.controller.velocity();
+            let tracer = ReachWorld {
+                view: WorldWithBodies {
+                    world,
+                    bodies,
+                    mover: Some(m.id),
+                    ghosts: &m.ghosts,
+                },
+                reach: self.reach[i],
+                near: self.near(i),
+                current: &self.current,
+                escaped: Cell::new(false),
+            };
+            m.outcome.tick = m.controller.step(&tracer, input);
+            s.escaped = tracer.escaped.get();
+            if let Some(share) = push {
+                shoves(&m.outcome.tick.touches, wanted, share, |target, shove| {
+                    s.escaped |= !s.shoves.push(target, shove);
+                });
+            }
+        }
+        let c = &m.controller;
+        let slot = Slot::placed(m.id, c.shape(), c.shape_center(), is_solid(c.mode()));
+        if self.meets[i] {
+            let (reach, (low, high)) = (self.reach[i], slot.bounds());
+            s.escaped |= !(reach.0.cmple(low).all() && high.cmple(reach.1).all());
+        }
+        s.slot = Some(slot);
+    }
+}
+
+/// A world and the neighbours of one character, for its tick in a wave: sweeps meet the
+/// neighbours' bodies as they stand in the wave order, and any query beyond the scheduled
+/// reach is recorded (the tick is then redone in order).
+struct ReachWorld<'a, T: Tracer + ?Sized> {
+    view: WorldWithBodies<'a, T>,
+    reach: (Vec3, Vec3),
+    near: &'a [u32],
+    current: &'a [Option<Slot>],
+    escaped: Cell<bool>,
+}
+
+impl<T: Tracer + ?Sized> ReachWorld<'_, T> {
+    fn visit(&self, area: (Vec3, Vec3), f: &mut dyn FnMut(&Slot)) {
+        if !(self.reach.0.cmple(area.0).all() && area.1.cmple(self.reach.1).all()) {
+            self.escaped.set(true);
+        }
+        for &k in self.near {
+            if let Some(slot) = &self.current[k as usize]
+                && slot.solid
+                && boxes_overlap(slot.bounds(), area)
+            {
+                f(slot);
+            }
+        }
+    }
+}
+
+impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        self.view
+            .trace_with(shape, start, end, |area, f| self.visit(area, f))
+    }
+
+    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.view
+            .overlaps_with(shape, at, |area, f| self.visit(area, f))
+    }
+
+    forward_world_queries!(view);
+}
