@@ -426,7 +426,11 @@ impl Crowd {
     /// separated.
     fn begin<T: Tracer + ?Sized>(&mut self, world: &T) {
         for m in &mut self.members {
-            m.outcome = CrowdOutcome::default();
+            // The tick's own outcome is written by every move (a large list of touches:
+            // not cleared twice).
+            m.outcome.overlapped = CharacterIds::default();
+            m.outcome.separated = None;
+            m.outcome.overlapping = CharacterIds::default();
             m.ghosts.clear();
         }
         if self.config.collide {

@@ -9,10 +9,12 @@
 //! The sequential step runs Quake 3's server order: in increasing id order, each character
 //! sees the lower ids where they moved and the higher ids where they stood. A character's
 //! tick reads only the bodies its sweeps reach, so:
-//! 1. each character that meets others gets a *scheduled reach*: its tick reach (the box its
-//!    sweeps are expected to stay in) grown by [`SCHEDULE_SLACK`], and holding its body;
-//! 2. two characters are *neighbours* when their scheduled reaches meet (found through the
-//!    bodies' grid); a character's *wave* is one more than the highest wave of its
+//! 1. each character that meets others gets a *scheduled reach*, the box its sweeps are
+//!    expected to stay in: its body grown by its travel at its current speed, by
+//!    [`SCHEDULE_SLACK_ACROSS`] across and by its step height and [`SCHEDULE_SLACK_UP_DOWN`]
+//!    up and down;
+//! 2. two characters are *neighbours* when their scheduled reaches meet (found on a grid of
+//!    [`SCHEDULE_CELL`] cells, sorted, in parallel); a character's *wave* is one more than the highest wave of its
 //!    lower-id neighbours (0 without any);
 //! 3. the waves run one after another, the characters of a wave in parallel: no two
 //!    neighbours share a wave, so each character sees its lower-id neighbours moved (earlier
@@ -22,6 +24,10 @@
 //!    a character takes its lower-id neighbours' shoves before its tick, in id order, and its
 //!    higher-id neighbours' after the last wave, in id order, as the sequential step applies
 //!    them.
+//!
+//! The neighbours and the waves are planned afresh every tick (in parallel where it pays);
+//! the plan's buffers are kept, but rayon's scheduling and the per-cell pair lists allocate:
+//! the parallel step is not allocation-free (`tests/alloc.rs` covers [`super::Crowd::step`]).
 //!
 //! Guarantee: the answer never rests on the reach estimate. Every query a tick makes is
 //! checked to lie inside the character's scheduled reach, and its body to end inside it;
@@ -38,16 +44,29 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::bodies::{Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap};
-use super::crowd::{CrowdSchedule, Member, is_solid, shoves, tick_reach};
+use super::character::CharacterController;
+use super::crowd::{CrowdSchedule, Member, is_solid, shoves};
 use super::tick::{CharacterState, MoveInput};
 use super::tracer::{Tracer, forward_world_queries};
 use crate::trace::{Trace, TraceShape};
 
-/// How far a character's scheduled reach extends beyond its tick reach, in units: room for
-/// the probes the tick reach does not count (a second step's probe, a crouch's stand-up
-/// test) before a tick has to be redone in order. Larger links more characters into
-/// longer chains of waves; smaller redoes more ticks. No answer depends on it.
-pub(super) const SCHEDULE_SLACK: f32 = 8.0;
+/// How far a character's scheduled reach extends beyond its travel at its current speed,
+/// up and down, in units, beyond its step height: the snap down, a jump's rise, the
+/// crouch's stand-up test. Larger links more characters into longer chains of waves;
+/// smaller redoes more ticks in order. No answer depends on it (nor on
+/// [`SCHEDULE_SLACK_ACROSS`]).
+pub(super) const SCHEDULE_SLACK_UP_DOWN: f32 = 8.0;
+
+/// How far a character's scheduled reach extends beyond its travel at its current speed,
+/// across, in units: the few units of a tick's acceleration and its probes.
+pub(super) const SCHEDULE_SLACK_ACROSS: f32 = 16.0;
+
+/// The neighbour search's grid cell, in units: a bit more than a running character's
+/// scheduled reach across, so a reach covers one to four cells.
+const SCHEDULE_CELL: f32 = 64.0;
+
+/// Cells of the neighbour search one task takes (each a few dozen pair tests).
+const NEIGHBOUR_CELLS_PER_TASK: usize = 64;
 
 /// Waves with fewer characters run on the calling thread (handing them out costs more).
 const MIN_PARALLEL_WAVE: usize = 8;
@@ -111,8 +130,18 @@ pub(super) struct Schedule {
     /// Members by wave: wave `w` is `by_wave[wave_start[w]..wave_start[w+1]]`.
     by_wave: Vec<u32>,
     wave_start: Vec<u32>,
-    /// The counting sort's next place in each wave.
+    /// The counting sorts' next place in each row or wave.
     cursor: Vec<u32>,
+    /// The grid cells each meeting member's scheduled reach covers, `(cell, member)`.
+    cells: Vec<(u64, u32)>,
+    /// The cell of each member's scheduled reach's low corner.
+    low_cells: Vec<(i32, i32)>,
+    /// Where each cell's entries start in the sorted `cells`, and the end.
+    groups: Vec<u32>,
+    /// Neighbour pairs found in each cell.
+    found: Vec<Vec<(u32, u32)>>,
+    /// Neighbour pairs `(lower, higher)` member.
+    edges: Vec<(u32, u32)>,
     /// Each member's body as the waves run (after its tick once its wave has run).
     current: Vec<Option<Slot>>,
     /// Each member's shoves once its wave has run.
@@ -135,51 +164,31 @@ impl Schedule {
         self.reach.clear();
         self.meets.clear();
         self.current.clear();
-        let mut grow = 0.0f32;
+        self.cells.clear();
+        self.low_cells.clear();
         for (i, m) in members.iter().enumerate() {
             let c = &m.controller;
-            let meets = collide && is_solid(c.mode());
             let body = bodies.slot(i).copied();
             debug_assert!(body.is_some_and(|b| b.id == m.id));
+            let meets = collide && is_solid(c.mode()) && body.is_some();
+            self.meets.push(meets);
+            self.current.push(body);
             let reach = match body.filter(|_| meets) {
-                Some(body) => {
-                    let (low, high) = tick_reach(c);
-                    let slack = Vec3::splat(SCHEDULE_SLACK);
-                    let (b_low, b_high) = body.bounds();
-                    let reach = ((low - slack).min(b_low), (high + slack).max(b_high));
-                    grow = grow
-                        .max((b_low - reach.0).max_element())
-                        .max((reach.1 - b_high).max_element());
-                    reach
-                }
+                Some(body) => scheduled_reach(c, body.bounds()),
                 None => (Vec3::ZERO, Vec3::ZERO),
             };
             self.reach.push(reach);
-            self.meets.push(meets && body.is_some());
-            self.current.push(body);
-        }
-        // Neighbours: a reach meets another only if it meets that one's body grown by the
-        // largest growth of any.
-        self.offsets.clear();
-        self.neighbours.clear();
-        self.offsets.push(0);
-        let mut pairs = 0;
-        for i in 0..n {
-            if self.meets[i] {
-                let reach = self.reach[i];
-                let area = (reach.0 - Vec3::splat(grow), reach.1 + Vec3::splat(grow));
-                let start = self.neighbours.len();
-                let (meets, reaches, neighbours) = (&self.meets, &self.reach, &mut self.neighbours);
-                bodies.visit_indexed(area, |j, _| {
-                    if j != i && meets[j] && boxes_overlap(reach, reaches[j]) {
-                        neighbours.push(j as u32);
+            let (low, high) = (cell_of(reach.0), cell_of(reach.1));
+            self.low_cells.push(low);
+            if meets {
+                for x in low.0..=high.0 {
+                    for y in low.1..=high.1 {
+                        self.cells.push((cell_key((x, y)), i as u32));
                     }
-                });
-                self.neighbours[start..].sort_unstable();
-                pairs += self.neighbours.len() - start;
+                }
             }
-            self.offsets.push(self.neighbours.len() as u32);
         }
+        self.neighbours_by_cells();
         // Waves, and the members by wave (a counting sort).
         self.wave.clear();
         let mut waves = 0;
@@ -216,16 +225,79 @@ impl Schedule {
             .unwrap_or(0);
         self.stats = CrowdSchedule {
             characters: n,
-            pairs: pairs / 2,
+            pairs: self.neighbours.len() / 2,
             waves,
             widest,
             threads: rayon::current_num_threads(),
             redone: false,
         };
-        self.given.clear();
+        // Every member's entries are written by its wave before they are read.
         self.given.resize(n, Shoves::default());
-        self.scratch.clear();
         self.scratch.resize(n, Scratch::default());
+    }
+
+    /// The neighbours (members whose scheduled reaches meet), from [`Self::cells`]: the
+    /// entries sorted by cell, each pair of a cell tested once, and kept in the first cell
+    /// both reaches cover (so each pair once); then rows for both ends, increasing.
+    fn neighbours_by_cells(&mut self) {
+        let n = self.reach.len();
+        self.cells.par_sort_unstable();
+        self.groups.clear();
+        for (k, entry) in self.cells.iter().enumerate() {
+            if k == 0 || self.cells[k - 1].0 != entry.0 {
+                self.groups.push(k as u32);
+            }
+        }
+        self.groups.push(self.cells.len() as u32);
+        self.edges.clear();
+        let (cells, reach, low_cells) = (&self.cells, &self.reach, &self.low_cells);
+        let pairs_of = |group: &[u32]| {
+            let group = &cells[group[0] as usize..group[1] as usize];
+            let mut found = Vec::new();
+            for (a, &(key, i)) in group.iter().enumerate() {
+                let (ri, li) = (reach[i as usize], low_cells[i as usize]);
+                for &(_, j) in &group[a + 1..] {
+                    let (rj, lj) = (reach[j as usize], low_cells[j as usize]);
+                    if boxes_overlap(ri, rj) && cell_key((li.0.max(lj.0), li.1.max(lj.1))) == key {
+                        found.push((i, j));
+                    }
+                }
+            }
+            found
+        };
+        self.found.clear();
+        self.groups
+            .par_windows(2)
+            .with_min_len(NEIGHBOUR_CELLS_PER_TASK)
+            .map(pairs_of)
+            .collect_into_vec(&mut self.found);
+        for found in &self.found {
+            self.edges.extend_from_slice(found);
+        }
+        // Rows: count, place, sort.
+        self.offsets.clear();
+        self.offsets.resize(n + 1, 0);
+        for &(i, j) in &self.edges {
+            self.offsets[i as usize + 1] += 1;
+            self.offsets[j as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.offsets[i + 1] += self.offsets[i];
+        }
+        self.neighbours.clear();
+        self.neighbours.resize(self.edges.len() * 2, 0);
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.offsets[..n]);
+        for &(i, j) in &self.edges {
+            for (from, to) in [(i, j), (j, i)] {
+                let at = &mut self.cursor[from as usize];
+                self.neighbours[*at as usize] = to;
+                *at += 1;
+            }
+        }
+        for i in 0..n {
+            self.neighbours[self.offsets[i] as usize..self.offsets[i + 1] as usize].sort_unstable();
+        }
     }
 
     /// Steps `members` (inputs in [`Self::inputs`]) through `world` by waves; `true` when
@@ -351,6 +423,29 @@ impl Schedule {
         }
         s.slot = Some(slot);
     }
+}
+
+/// The box member `c`'s tick is scheduled in: its body `body` grown by its travel at its
+/// current speed, by [`SCHEDULE_SLACK_ACROSS`] across and by its step height and
+/// [`SCHEDULE_SLACK_UP_DOWN`] up and down.
+fn scheduled_reach(c: &CharacterController, body: (Vec3, Vec3)) -> (Vec3, Vec3) {
+    let travel = c.velocity().abs() * c.config().tick;
+    let up_down = c.config().step_height + SCHEDULE_SLACK_UP_DOWN;
+    let grow = travel + Vec3::new(SCHEDULE_SLACK_ACROSS, SCHEDULE_SLACK_ACROSS, up_down);
+    (body.0 - grow, body.1 + grow)
+}
+
+/// The neighbour search's cell of a point (`as` saturates far outside the world).
+fn cell_of(p: Vec3) -> (i32, i32) {
+    (
+        (p.x / SCHEDULE_CELL).floor() as i32,
+        (p.y / SCHEDULE_CELL).floor() as i32,
+    )
+}
+
+/// A cell as one sortable key.
+fn cell_key(cell: (i32, i32)) -> u64 {
+    (u64::from(cell.0 as u32) << 32) | u64::from(cell.1 as u32)
 }
 
 /// A world and the neighbours of one character, for its tick in a wave: sweeps meet the
