@@ -35,6 +35,12 @@
 //! - `ns_per_move_median` is the median over the ticks of the crowd's tick wall time divided
 //!   by the bots (the trigger play after it is timed apart: the report's "median trigger
 //!   play").
+//! - `--threads N` steps the crowd with `Crowd::step_parallel` in a rayon pool of N threads
+//!   (the same counts, bit for bit); the JSON then goes on with `threads`,
+//!   `ms_per_tick_median` (a tick of all bots, wall time) and the plan's `waves_median`,
+//!   `waves_max`, `widest_wave_median`, `pairs_median`, `largest_island_median` and
+//!   `redone` (ticks redone in id order). `--scatter` starts the bots at seeded random free
+//!   spots dropped onto the floor (or onto a bot placed before) instead of the spawn points.
 //!
 //! Same seed, same map: the same counts (the controller and the crowd are deterministic;
 //! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.

@@ -115,6 +115,8 @@ pub struct SoakSummary {
     pub widest_median: usize,
     /// The median over the ticks of the neighbour pairs.
     pub pairs_median: usize,
+    /// The median over the ticks of the largest island of neighbours.
+    pub largest_island_median: usize,
     /// Ticks the parallel step redid in id order (a tick left its planned reach).
     pub redone: usize,
 }
@@ -122,18 +124,19 @@ pub struct SoakSummary {
 /// The soak's JSON object, fields in the contract's order (the counts, then the timing):
 /// `{"map":…,"bots":N,"ticks":T,"moves":N,"inside_solid":N,"overlapping":N,"fell_out":N,"stuck":N,"deaths":N,"teleports":N,"jumppad_launches":N,"ns_per_move_median":x}`.
 /// With [`SoakOptions::threads`] it goes on (the contract's fields unchanged):
-/// `…,"threads":N,"ms_per_tick_median":x,"waves_median":N,"waves_max":N,"widest_wave_median":N,"pairs_median":N,"redone":N}`.
+/// `…,"threads":N,"ms_per_tick_median":x,"waves_median":N,"waves_max":N,"widest_wave_median":N,"pairs_median":N,"largest_island_median":N,"redone":N}`.
 pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> String {
     let map = serde_json::Value::from(map);
     let parallel = match options.threads {
         Some(threads) => format!(
             ",\"threads\":{threads},\"ms_per_tick_median\":{:.3},\"waves_median\":{},\
-             \"waves_max\":{},\"widest_wave_median\":{},\"pairs_median\":{},\"redone\":{}",
+             \"waves_max\":{},\"widest_wave_median\":{},\"pairs_median\":{},\"largest_island_median\":{},\"redone\":{}",
             summary.median_tick_ms,
             summary.waves.0,
             summary.waves.1,
             summary.widest_median,
             summary.pairs_median,
+            summary.largest_island_median,
             summary.redone
         ),
         None => String::new(),
@@ -347,7 +350,7 @@ struct Soak<'a> {
     tick_ns: Vec<u32>,
     /// Each tick's wall time for all bots, ns, and its plan (waves, widest, pairs).
     tick_total_ns: Vec<u64>,
-    plans: Vec<(usize, usize, usize)>,
+    plans: Vec<(usize, usize, usize, usize)>,
     /// The pool of [`SoakOptions::threads`].
     #[cfg(feature = "parallel")]
     pool: Option<rayon::ThreadPool>,
@@ -462,7 +465,8 @@ impl<'a> Soak<'a> {
             let total = started.elapsed().as_nanos() as u64;
             self.tick_total_ns.push(total);
             let plan = self.crowd.schedule();
-            self.plans.push((plan.waves, plan.widest, plan.pairs));
+            self.plans
+                .push((plan.waves, plan.widest, plan.pairs, plan.largest_island));
             self.summary.redone += usize::from(plan.redone);
             let per_bot = total / self.bots.len().max(1) as u64;
             self.tick_ns
@@ -504,12 +508,13 @@ impl<'a> Soak<'a> {
         };
         self.summary.median_tick_ms = middle(self.tick_total_ns) as f64 / 1e6;
         let plans = std::mem::take(&mut self.plans);
-        let of = |f: fn(&(usize, usize, usize)) -> usize| {
+        let of = |f: fn(&(usize, usize, usize, usize)) -> usize| {
             middle(plans.iter().map(|p| f(p) as u64).collect()) as usize
         };
         self.summary.waves = (of(|p| p.0), plans.iter().map(|p| p.0).max().unwrap_or(0));
         self.summary.widest_median = of(|p| p.1);
         self.summary.pairs_median = of(|p| p.2);
+        self.summary.largest_island_median = of(|p| p.3);
         self.summary.median_touch_ns = median(self.touch_ns);
         Ok((self.summary, self.counted))
     }

@@ -10,7 +10,8 @@
 //!   body), so the cost of a sweep grows with the bodies near it, not the crowd;
 //! - results never depend on the order bodies were added or are visited: the earliest
 //!   impact wins, the world before a character at the same fraction, and among characters
-//!   the lowest id;
+//!   the lowest id (also among bodies a sweep starts and ends inside), so the parallel
+//!   crowd step's neighbour lists (`schedule.rs`) answer as the grid does;
 //! - a sweep meets a character exactly (`trace/body.rs`) and never ends inside one; the
 //!   mover itself, non-solid bodies and the ghosts it names (characters it already
 //!   overlapped, which it passes through until they part) are never met;

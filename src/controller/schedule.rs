@@ -226,6 +226,7 @@ impl Schedule {
         self.stats = CrowdSchedule {
             characters: n,
             pairs: self.neighbours.len() / 2,
+            largest_island: self.largest_island(),
             waves,
             widest,
             threads: rayon::current_num_threads(),
@@ -298,6 +299,35 @@ impl Schedule {
         for i in 0..n {
             self.neighbours[self.offsets[i] as usize..self.offsets[i + 1] as usize].sort_unstable();
         }
+    }
+
+    /// The most members linked through neighbours (union-find over the pairs).
+    fn largest_island(&mut self) -> usize {
+        let n = self.reach.len();
+        self.cursor.clear();
+        self.cursor.extend(0..n as u32);
+        fn root(parent: &mut [u32], mut i: u32) -> u32 {
+            while parent[i as usize] != i {
+                let up = parent[parent[i as usize] as usize];
+                parent[i as usize] = up;
+                i = up;
+            }
+            i
+        }
+        for &(i, j) in &self.edges {
+            let (a, b) = (root(&mut self.cursor, i), root(&mut self.cursor, j));
+            if a != b {
+                self.cursor[a.max(b) as usize] = a.min(b);
+            }
+        }
+        let mut size = vec![0usize; n];
+        let mut largest = usize::from(n > 0);
+        for i in 0..n as u32 {
+            let r = root(&mut self.cursor, i) as usize;
+            size[r] += 1;
+            largest = largest.max(size[r]);
+        }
+        largest
     }
 
     /// Steps `members` (inputs in [`Self::inputs`]) through `world` by waves; `true` when
