@@ -10,7 +10,12 @@
 //! - Bots are one [`Crowd`], stepped a tick at a time in id order; they block each other
 //!   unless [`SoakOptions::collide`] is off. They spawn at the map's `info_player_start` and
 //!   `info_player_deathmatch` origins in turn (a map with neither is refused); bots spawned
-//!   on one point are separated by the crowd on the first tick.
+//!   on one point are separated by the crowd on the first tick. With
+//!   [`SoakOptions::scatter`] they start at seeded random spots dropped onto the floor or
+//!   onto a bot placed before (`scatter_points`).
+//! - With [`SoakOptions::threads`] the crowd steps with [`Crowd::step_parallel`] in a rayon
+//!   pool of that many threads: the same counts, bit for bit; the summary adds the wall time
+//!   of a whole tick and the parallel plan's statistics.
 //! - Each bot holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps or
 //!   crouches.
 //! - The map compiles with [`SoakOptions::compile`] (`--game`, `--shaders`); its game

@@ -37,7 +37,8 @@ use crate::trace::{ModelPlacement, TraceShape};
 
 /// Fewest characters `Crowd::step_parallel` plans waves for: below it, the plan and the
 /// threads' wake-ups cost about what the moves save (64 bots of the fps_movement soak step
-/// in about 0.2 ms a tick on one thread and gained nothing on two).
+/// in about 0.2 ms a tick on one thread, a few times rayon's cost of waking a pool; an
+/// estimate, not a measured break-even).
 pub const PARALLEL_MIN_CHARACTERS: usize = 64;
 
 /// How many grid spots separation's flood visits before it gives up: room for a crowd of
