@@ -225,6 +225,31 @@ impl Bodies {
         true
     }
 
+    /// Moves the body at `index` (in increasing id order) to `slot`, a body of the same id
+    /// built by [`Slot::placed`]: [`Self::update`] with the parts already computed.
+    pub(super) fn place(&mut self, index: usize, slot: &Slot) {
+        let Some(old) = self.slots.get(index) else {
+            return;
+        };
+        debug_assert_eq!(old.id, slot.id);
+        let cell = cell_of(slot.at + slot.parts.center);
+        let moved_cell = old.cell != cell;
+        if moved_cell {
+            self.unlink(index);
+        }
+        let (cell_now, next) = (self.slots[index].cell, self.slots[index].next);
+        self.slots[index] = Slot {
+            cell: cell_now,
+            next,
+            ..*slot
+        };
+        self.reach = self.reach.max(horizontal_reach(&slot.parts));
+        self.reach_z = self.reach_z.max(vertical_reach(&slot.parts));
+        if moved_cell {
+            self.link(index, cell);
+        }
+    }
+
     /// Body `id`'s parts and reference point.
     pub(super) fn parts(&self, id: u32) -> Option<(Upright, Vec3)> {
         self.index(id)

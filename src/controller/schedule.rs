@@ -382,9 +382,10 @@ impl Schedule {
             self.stats.redone = true;
             return false;
         }
-        for m in members.iter() {
-            let c = &m.controller;
-            bodies.update(m.id, c.shape(), c.shape_center(), is_solid(c.mode()));
+        for (i, s) in self.scratch.iter().enumerate() {
+            if let Some(slot) = &s.slot {
+                bodies.place(i, slot);
+            }
         }
         if push.is_some() {
             let plan = &*self;
