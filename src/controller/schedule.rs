@@ -101,6 +101,10 @@ impl Shoves {
     }
 }
 
+/// A member in the neighbour search: its scheduled reach, the cell of the reach's low
+/// corner, and its index.
+type Entry = ((Vec3, Vec3), (i32, i32), u32);
+
 /// One character's tick in the parallel step, written by its own task.
 #[derive(Clone, Copy, Debug, Default)]
 struct Scratch {
@@ -136,6 +140,8 @@ pub(super) struct Schedule {
     cells: Vec<(u64, u32)>,
     /// The cell of each member's scheduled reach's low corner.
     low_cells: Vec<(i32, i32)>,
+    /// The sorted `cells` entries' members with their reach and low cell.
+    entries: Vec<Entry>,
     /// Where each cell's entries start in the sorted `cells`, and the end.
     groups: Vec<u32>,
     /// Neighbour pairs found in each cell.
@@ -251,14 +257,22 @@ impl Schedule {
         }
         self.groups.push(self.cells.len() as u32);
         self.edges.clear();
-        let (cells, reach, low_cells) = (&self.cells, &self.reach, &self.low_cells);
+        // Each entry with its member's reach and low cell, in cell order: the pair tests
+        // then read memory in sequence.
+        let (reach, low_cells) = (&self.reach, &self.low_cells);
+        self.entries.clear();
+        self.entries.par_extend(
+            self.cells
+                .par_iter()
+                .map(|&(_, i)| (reach[i as usize], low_cells[i as usize], i)),
+        );
+        let (cells, entries) = (&self.cells, &self.entries);
         let pairs_of = |group: &[u32]| {
-            let group = &cells[group[0] as usize..group[1] as usize];
+            let range = group[0] as usize..group[1] as usize;
+            let (key, group) = (cells[range.start].0, &entries[range]);
             let mut found = Vec::new();
-            for (a, &(key, i)) in group.iter().enumerate() {
-                let (ri, li) = (reach[i as usize], low_cells[i as usize]);
-                for &(_, j) in &group[a + 1..] {
-                    let (rj, lj) = (reach[j as usize], low_cells[j as usize]);
+            for (a, &(ri, li, i)) in group.iter().enumerate() {
+                for &(rj, lj, j) in &group[a + 1..] {
                     if boxes_overlap(ri, rj) && cell_key((li.0.max(lj.0), li.1.max(lj.1))) == key {
                         found.push((i, j));
                     }
