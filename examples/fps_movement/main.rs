@@ -35,6 +35,12 @@
 //! - `ns_per_move_median` is the median over the ticks of the crowd's tick wall time divided
 //!   by the bots (the trigger play after it is timed apart: the report's "median trigger
 //!   play").
+//! - `--threads N` steps the crowd with `Crowd::step_parallel` in a rayon pool of N threads
+//!   (the same counts, bit for bit); the JSON then goes on with `threads`,
+//!   `ms_per_tick_median` (a tick of all bots, wall time) and the plan's `waves_median`,
+//!   `waves_max`, `widest_wave_median`, `pairs_median`, `largest_island_median` and
+//!   `redone` (ticks redone in id order). `--scatter` starts the bots at seeded random free
+//!   spots dropped onto the floor (or onto a bot placed before) instead of the spawn points.
 //!
 //! Same seed, same map: the same counts (the controller and the crowd are deterministic;
 //! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
@@ -124,6 +130,15 @@ struct Args {
     /// Soak mode: the bots move as if alone instead of blocking each other.
     #[arg(long)]
     no_collide: bool,
+    /// Soak mode: step the crowd with `Crowd::step_parallel` on this many threads (same
+    /// bits as without); the JSON's `ms_per_tick_median` is the wall time of a tick of all
+    /// bots.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Soak mode: start the bots scattered over the map's floor (seeded) instead of on its
+    /// spawn points, for crowds of thousands.
+    #[arg(long)]
+    scatter: bool,
     /// Interactive mode: exit 0 after this many frames.
     #[arg(long)]
     frames: Option<u64>,
@@ -205,6 +220,8 @@ fn run(args: &Args) -> Result<(), String> {
         report: args.report,
         compile: compile_options(args),
         collide: !args.no_collide,
+        threads: args.threads,
+        scatter: args.scatter,
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let summary = soak(&bytes, &options).map_err(|e| format!("{path}: {e}"))?;

@@ -10,7 +10,12 @@
 //! - Bots are one [`Crowd`], stepped a tick at a time in id order; they block each other
 //!   unless [`SoakOptions::collide`] is off. They spawn at the map's `info_player_start` and
 //!   `info_player_deathmatch` origins in turn (a map with neither is refused); bots spawned
-//!   on one point are separated by the crowd on the first tick.
+//!   on one point are separated by the crowd on the first tick. With
+//!   [`SoakOptions::scatter`] they start at seeded random spots dropped onto the floor or
+//!   onto a bot placed before (`scatter_points`).
+//! - With [`SoakOptions::threads`] the crowd steps with [`Crowd::step_parallel`] in a rayon
+//!   pool of that many threads: the same counts, bit for bit; the summary adds the wall time
+//!   of a whole tick and the parallel plan's statistics.
 //! - Each bot holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps or
 //!   crouches.
 //! - The map compiles with [`SoakOptions::compile`] (`--game`, `--shaders`); its game
@@ -35,7 +40,7 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::controller::{
-    Activity, CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput, Tracer,
+    Activity, Bodies, CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput, Tracer,
     WorldWithBodies,
 };
 use planeshift::{CompiledMap, Game, MapFile, parse_map};
@@ -60,6 +65,12 @@ pub struct SoakOptions {
     pub compile: CompileOptions,
     /// Whether the bots block each other (the default); off, each moves as if alone.
     pub collide: bool,
+    /// `Some(n)`: the crowd steps with [`Crowd::step_parallel`] in a rayon pool of `n`
+    /// threads (the same bits as `None`, [`Crowd::step`]); needs the `parallel` feature.
+    pub threads: Option<usize>,
+    /// Bots start scattered over the map's floor (seeded random free spots) instead of on
+    /// its spawn points: room for thousands.
+    pub scatter: bool,
 }
 
 /// What a soak counted, summed over the bots.
@@ -100,16 +111,45 @@ pub struct SoakSummary {
     /// The median wall time of one bot's trigger play after a tick, ns; 0 when the map has
     /// no trigger the soak plays, whose soak skips it.
     pub median_touch_ns: u32,
+    /// The median over the ticks of the crowd's tick wall time (all bots), ms.
+    pub median_tick_ms: f64,
+    /// The median and the largest number of waves the parallel step planned per tick
+    /// ([`planeshift::controller::CrowdSchedule`]; 0 when it did not plan).
+    pub waves: (usize, usize),
+    /// The median over the ticks of the widest wave.
+    pub widest_median: usize,
+    /// The median over the ticks of the neighbour pairs.
+    pub pairs_median: usize,
+    /// The median over the ticks of the largest island of neighbours.
+    pub largest_island_median: usize,
+    /// Ticks the parallel step redid in id order (a tick left its planned reach).
+    pub redone: usize,
 }
 
 /// The soak's JSON object, fields in the contract's order (the counts, then the timing):
 /// `{"map":…,"bots":N,"ticks":T,"moves":N,"inside_solid":N,"overlapping":N,"fell_out":N,"stuck":N,"deaths":N,"teleports":N,"jumppad_launches":N,"ns_per_move_median":x}`.
+/// With [`SoakOptions::threads`] it goes on (the contract's fields unchanged):
+/// `…,"threads":N,"ms_per_tick_median":x,"waves_median":N,"waves_max":N,"widest_wave_median":N,"pairs_median":N,"largest_island_median":N,"redone":N}`.
 pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> String {
     let map = serde_json::Value::from(map);
+    let parallel = match options.threads {
+        Some(threads) => format!(
+            ",\"threads\":{threads},\"ms_per_tick_median\":{:.3},\"waves_median\":{},\
+             \"waves_max\":{},\"widest_wave_median\":{},\"pairs_median\":{},\"largest_island_median\":{},\"redone\":{}",
+            summary.median_tick_ms,
+            summary.waves.0,
+            summary.waves.1,
+            summary.widest_median,
+            summary.pairs_median,
+            summary.largest_island_median,
+            summary.redone
+        ),
+        None => String::new(),
+    };
     format!(
         "{{\"map\":{map},\"bots\":{},\"ticks\":{},\"moves\":{},\"inside_solid\":{},\
          \"overlapping\":{},\"fell_out\":{},\"stuck\":{},\"deaths\":{},\"teleports\":{},\
-         \"jumppad_launches\":{},\"ns_per_move_median\":{}}}",
+         \"jumppad_launches\":{},\"ns_per_move_median\":{}{parallel}}}",
         options.bots,
         options.ticks,
         summary.moves,
@@ -136,6 +176,70 @@ const STUCK_DISTANCE: f32 = 1.0;
 
 /// Chance per tick that a bot taps jump (about once every 4 s at 8 ms).
 const JUMP_CHANCE: f32 = 0.002;
+
+/// Random spots tried per bot scattered ([`SoakOptions::scatter`]) before giving up.
+const SCATTER_TRIES: usize = 200;
+
+/// The steepest floor a bot is scattered onto: the walkable slope's normal z (Quake's 0.7).
+const SCATTER_FLOOR_NORMAL_Z: f32 = 0.7;
+
+/// `count` origins on the floor of `world`, seeded: random points inside the world's
+/// bounds whose shape is free of the map and of the bots placed, dropped onto a walkable
+/// floor or a bot placed before.
+fn scatter_points(
+    world: &CompiledMap,
+    config: &ControllerConfig,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Vec3>, String> {
+    let probe = CharacterController::new(*config, Vec3::ZERO).map_err(|e| e.to_string())?;
+    let (shape, offset) = (
+        probe.shape().clone(),
+        probe.shape_center() - probe.position(),
+    );
+    let model = world
+        .models()
+        .first()
+        .ok_or("a map without a world model")?;
+    let (low, high) = (model.mins, model.maxs);
+    let mut rng = SplitMix(seed ^ 0x5ca7_7e12_0f10_0125);
+    let mut placed = Bodies::new();
+    let mut spots = Vec::with_capacity(count);
+    for _ in 0..count.saturating_mul(SCATTER_TRIES) {
+        if spots.len() == count {
+            break;
+        }
+        let center = low + (high - low) * Vec3::new(rng.unit(), rng.unit(), rng.unit());
+        if Tracer::overlaps(world, &shape, center) {
+            continue;
+        }
+        if !placed.overlapping(&shape, center, None).is_empty() {
+            continue;
+        }
+        // Dropped onto the floor or onto the head of a bot placed before (a crowd denser
+        // than the floor holds stacks, and walks apart).
+        let others = WorldWithBodies {
+            world,
+            bodies: &placed,
+            mover: None,
+            ghosts: &[],
+        };
+        let down = others.trace(&shape, center, center.with_z(low.z));
+        let floor = down.normal.is_some_and(|n| n.z >= SCATTER_FLOOR_NORMAL_Z);
+        if down.all_solid || !floor {
+            continue;
+        }
+        placed.insert(spots.len() as u32, &shape, down.end);
+        spots.push(down.end - offset);
+    }
+    if spots.len() < count {
+        return Err(format!(
+            "found floor for {} of {count} scattered bots",
+            spots.len()
+        ));
+    }
+    Ok(spots)
+}
 
 /// SplitMix64: a small seeded generator, so every bot's inputs replay exactly.
 struct SplitMix(u64);
@@ -249,6 +353,12 @@ struct Soak<'a> {
     ticks_per_second: usize,
     summary: SoakSummary,
     tick_ns: Vec<u32>,
+    /// Each tick's wall time for all bots, ns, and its plan (waves, widest, pairs).
+    tick_total_ns: Vec<u64>,
+    plans: Vec<(usize, usize, usize, usize)>,
+    /// The pool of [`SoakOptions::threads`].
+    #[cfg(feature = "parallel")]
+    pool: Option<rayon::ThreadPool>,
     touch_ns: Vec<u32>,
     /// The caller's test ([`soak_counting`]) and the bot ticks after which it held.
     count: &'a TickTest<'a>,
@@ -270,8 +380,30 @@ impl<'a> Soak<'a> {
             ..CrowdConfig::default()
         });
         let mut bots = Vec::with_capacity(options.bots);
+        let scattered = if options.scatter {
+            scatter_points(world, &config, options.bots, options.seed)?
+        } else {
+            Vec::new()
+        };
+        #[cfg(feature = "parallel")]
+        let pool = match options.threads {
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| e.to_string())?,
+            ),
+            None => None,
+        };
+        #[cfg(not(feature = "parallel"))]
+        if options.threads.is_some() {
+            return Err("--threads needs the `parallel` feature".to_string());
+        }
         for bot in 0..options.bots {
-            let spawn = spawns[bot % spawns.len()];
+            let spawn = scattered
+                .get(bot)
+                .copied()
+                .unwrap_or(spawns[bot % spawns.len()]);
             let controller = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
             crowd.insert(bot as u32, controller);
             let seed = options.seed ^ (bot as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
@@ -308,6 +440,10 @@ impl<'a> Soak<'a> {
                 ..SoakSummary::default()
             },
             tick_ns: Vec::with_capacity(options.ticks),
+            tick_total_ns: Vec::with_capacity(options.ticks),
+            plans: Vec::with_capacity(options.ticks),
+            #[cfg(feature = "parallel")]
+            pool,
             touch_ns: Vec::new(),
             count,
             counted: 0,
@@ -320,11 +456,24 @@ impl<'a> Soak<'a> {
             self.decide(tick);
             let started = Instant::now();
             let bots = &self.bots;
-            self.crowd.step(self.world, |id| {
+            let input = |id: u32| {
                 bots.get(id as usize)
                     .map_or(MoveInput::default(), |b| b.input)
-            });
-            let per_bot = u64::from(nanos_since(started)) / self.bots.len().max(1) as u64;
+            };
+            #[cfg(feature = "parallel")]
+            match &self.pool {
+                Some(pool) => pool.install(|| self.crowd.step_parallel(self.world, input)),
+                None => self.crowd.step(self.world, input),
+            }
+            #[cfg(not(feature = "parallel"))]
+            self.crowd.step(self.world, input);
+            let total = started.elapsed().as_nanos() as u64;
+            self.tick_total_ns.push(total);
+            let plan = self.crowd.schedule();
+            self.plans
+                .push((plan.waves, plan.widest, plan.pairs, plan.largest_island));
+            self.summary.redone += usize::from(plan.redone);
+            let per_bot = total / self.bots.len().max(1) as u64;
             self.tick_ns
                 .push(u32::try_from(per_bot).unwrap_or(u32::MAX));
             self.summary.overlapping += self.crowd.overlapping_pairs();
@@ -354,6 +503,23 @@ impl<'a> Soak<'a> {
             }
         }
         self.summary.median_tick_ns = median(self.tick_ns);
+        let middle = |mut v: Vec<u64>| {
+            let k = v.len() / 2;
+            if k < v.len() {
+                *v.select_nth_unstable(k).1
+            } else {
+                0
+            }
+        };
+        self.summary.median_tick_ms = middle(self.tick_total_ns) as f64 / 1e6;
+        let plans = std::mem::take(&mut self.plans);
+        let of = |f: fn(&(usize, usize, usize, usize)) -> usize| {
+            middle(plans.iter().map(|p| f(p) as u64).collect()) as usize
+        };
+        self.summary.waves = (of(|p| p.0), plans.iter().map(|p| p.0).max().unwrap_or(0));
+        self.summary.widest_median = of(|p| p.1);
+        self.summary.pairs_median = of(|p| p.2);
+        self.summary.largest_island_median = of(|p| p.3);
         self.summary.median_touch_ns = median(self.touch_ns);
         Ok((self.summary, self.counted))
     }

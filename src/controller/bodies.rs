@@ -10,7 +10,8 @@
 //!   body), so the cost of a sweep grows with the bodies near it, not the crowd;
 //! - results never depend on the order bodies were added or are visited: the earliest
 //!   impact wins, the world before a character at the same fraction, and among characters
-//!   the lowest id;
+//!   the lowest id (also among bodies a sweep starts and ends inside), so the parallel
+//!   crowd step's neighbour lists (`schedule.rs`) answer as the grid does;
 //! - a sweep meets a character exactly (`trace/body.rs`) and never ends inside one; the
 //!   mover itself, non-solid bodies and the ghosts it names (characters it already
 //!   overlapped, which it passes through until they part) are never met;
@@ -42,14 +43,14 @@ pub type CharacterIds = IdSet<MAX_CONTACTS>;
 
 /// One body.
 #[derive(Clone, Copy, Debug)]
-struct Slot {
-    id: u32,
+pub(super) struct Slot {
+    pub(super) id: u32,
     parts: Upright,
     /// The shape's reference point.
     at: Vec3,
     /// The world-space bounds, kept with the position.
     bounds: (Vec3, Vec3),
-    solid: bool,
+    pub(super) solid: bool,
     /// The grid cell of the bounds' centre.
     cell: (i32, i32),
     /// The next slot in the same bucket.
@@ -58,8 +59,23 @@ struct Slot {
 
 impl Slot {
     /// The world-space bounds.
-    fn bounds(&self) -> (Vec3, Vec3) {
+    pub(super) fn bounds(&self) -> (Vec3, Vec3) {
         self.bounds
+    }
+
+    /// Body `id`, `shape` at `at`, outside any grid (the parallel crowd step's copy of a
+    /// character's body, `schedule.rs`).
+    pub(super) fn placed(id: u32, shape: &TraceShape, at: Vec3, solid: bool) -> Slot {
+        let parts = Upright::of(shape);
+        Slot {
+            id,
+            parts,
+            at,
+            bounds: world_bounds(&parts, at),
+            solid,
+            cell: (0, 0),
+            next: NONE,
+        }
     }
 }
 
@@ -94,7 +110,7 @@ fn bucket_of(cell: (i32, i32), buckets: usize) -> usize {
 }
 
 /// Whether the closed boxes overlap (touching counts).
-fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
+pub(super) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
     a.0.cmple(b.1).all() && b.0.cmple(a.1).all()
 }
 
@@ -209,10 +225,41 @@ impl Bodies {
         true
     }
 
+    /// Moves the body at `index` (in increasing id order) to `slot`, a body of the same id
+    /// built by [`Slot::placed`]: [`Self::update`] with the parts already computed.
+    pub(super) fn place(&mut self, index: usize, slot: &Slot) {
+        let Some(old) = self.slots.get(index) else {
+            return;
+        };
+        debug_assert_eq!(old.id, slot.id);
+        let cell = cell_of(slot.at + slot.parts.center);
+        let moved_cell = old.cell != cell;
+        if moved_cell {
+            self.unlink(index);
+        }
+        let (cell_now, next) = (self.slots[index].cell, self.slots[index].next);
+        self.slots[index] = Slot {
+            cell: cell_now,
+            next,
+            ..*slot
+        };
+        self.reach = self.reach.max(horizontal_reach(&slot.parts));
+        self.reach_z = self.reach_z.max(vertical_reach(&slot.parts));
+        if moved_cell {
+            self.link(index, cell);
+        }
+    }
+
     /// Body `id`'s parts and reference point.
     pub(super) fn parts(&self, id: u32) -> Option<(Upright, Vec3)> {
         self.index(id)
             .map(|i| (self.slots[i].parts, self.slots[i].at))
+    }
+
+    /// The body at `index` in increasing id order (a crowd keeps its members in the same
+    /// order, so this is member `index`'s body).
+    pub(super) fn slot(&self, index: usize) -> Option<&Slot> {
+        self.slots.get(index)
     }
 
     /// The largest horizontal and vertical half extents of any body, in units (upper
@@ -278,17 +325,24 @@ impl Bodies {
     /// Calls `f` on every solid body whose bounds overlap the box `area`, each once, in no
     /// particular order.
     fn visit(&self, area: (Vec3, Vec3), mut f: impl FnMut(&Slot)) {
+        self.visit_indexed(area, |_, slot| f(slot));
+    }
+
+    /// [`Self::visit`], also giving each body's index in increasing id order.
+    pub(super) fn visit_indexed(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
         let grow = Vec3::new(self.reach, self.reach, 0.0);
         let (low, high) = (cell_of(area.0 - grow), cell_of(area.1 + grow));
         let columns = i64::from(high.0) - i64::from(low.0) + 1;
         let rows = i64::from(high.1) - i64::from(low.1) + 1;
-        let mut consider = |slot: &Slot| {
+        let mut consider = |i: usize, slot: &Slot| {
             if slot.solid && boxes_overlap(slot.bounds(), area) {
-                f(slot);
+                f(i, slot);
             }
         };
         if columns.saturating_mul(rows) > self.slots.len() as i64 || self.buckets.is_empty() {
-            self.slots.iter().for_each(&mut consider);
+            for (i, slot) in self.slots.iter().enumerate() {
+                consider(i, slot);
+            }
             return;
         }
         for x in low.0..=high.0 {
@@ -296,7 +350,7 @@ impl Bodies {
                 let mut i = self.buckets[bucket_of((x, y), self.buckets.len())];
                 while let Some(slot) = self.slots.get(i as usize) {
                     if slot.cell == (x, y) {
-                        consider(slot);
+                        consider(i as usize, slot);
                     }
                     i = slot.next;
                 }
@@ -400,8 +454,11 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 
     /// The first impact of the world and the bodies `candidates` visits for a box.
-    /// `world` is how the world is swept (`Tracer::trace` or `Tracer::trace_cached`).
-    fn trace_with(
+    /// `world` is how the world is swept (`Tracer::trace` or `Tracer::trace_cached`). The
+    /// answer is the same whatever order `candidates` visits them in: the earliest impact,
+    /// the world first at a tie, then the lowest id; among bodies the sweep starts and ends
+    /// inside, the lowest id.
+    pub(super) fn trace_with(
         &self,
         shape: &TraceShape,
         start: Vec3,
@@ -421,7 +478,12 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
             start.max(end) + high + margin,
         );
         candidates(area, &mut |slot: &Slot| {
-            if best.all_solid || !self.meets(slot) || !boxes_overlap(slot.bounds(), area) {
+            // Once a body holds the sweep all solid, only a lower id all solid replaces it.
+            let lower = best.character.is_none_or(|other| slot.id < other);
+            if (best.all_solid && !lower)
+                || !self.meets(slot)
+                || !boxes_overlap(slot.bounds(), area)
+            {
                 return;
             }
             let mut hit = trace_upright(shape, &parts, start, end, &slot.parts, slot.at);
@@ -431,7 +493,12 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
                 || (hit.fraction == best.fraction
                     && hit.fraction < 1.0
                     && best.character.is_some_and(|other| slot.id < other));
-            if hit.all_solid || earlier {
+            let take = if best.all_solid {
+                hit.all_solid
+            } else {
+                hit.all_solid || earlier
+            };
+            if take {
                 best = hit;
             }
             best.start_solid = start_solid;
@@ -441,7 +508,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
 
     /// Whether `shape` at `at` overlaps the world (`world` asks it) or a body `candidates`
     /// visits for a box.
-    fn overlaps_with(
+    pub(super) fn overlaps_with(
         &self,
         shape: &TraceShape,
         at: Vec3,

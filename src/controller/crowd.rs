@@ -16,6 +16,9 @@
 //! 3. with pushing configured, a character walking into another gives it a share of its
 //!    speed into it (Jolt's `mCanPushCharacter`; Quake blocks).
 //!
+//! [`Crowd::step_parallel`] (feature `parallel`) runs the same tick on rayon's threads
+//! (`schedule.rs`), giving the same bits.
+//!
 //! Guarantees: characters that do not overlap when a tick begins do not overlap when it
 //! ends (every move of every character is a sweep that also meets the others, and the
 //! unstuck table only accepts spots free of them too); the same inputs give the same bits
@@ -27,10 +30,16 @@ use glam::Vec3;
 use super::bodies::{Bodies, CharacterIds, Near, NearWorld, WorldWithBodies, horizontal_reach};
 use super::character::CharacterController;
 use super::ride::Ride;
-use super::tick::{MoveInput, MoveMode, MoveOutcome};
+use super::tick::{MoveInput, MoveMode, MoveOutcome, TouchList};
 use super::tracer::Tracer;
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{ModelPlacement, TraceShape};
+
+/// Fewest characters `Crowd::step_parallel` plans waves for: below it, the plan and the
+/// threads' wake-ups cost about what the moves save (64 bots of the fps_movement soak step
+/// in about 0.2 ms a tick on one thread, a few times rayon's cost of waking a pool; an
+/// estimate, not a measured break-even).
+pub const PARALLEL_MIN_CHARACTERS: usize = 64;
 
 /// How many grid spots separation's flood visits before it gives up: room for a crowd of
 /// a few hundred spawned on one point, round corners and along corridors.
@@ -109,15 +118,39 @@ pub enum MoverPush {
     },
 }
 
+/// How the last [`Crowd::step_parallel`] ran: its plan of waves (`schedule.rs`). All zero
+/// after a sequential step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CrowdSchedule {
+    /// Characters stepped by the plan.
+    pub characters: usize,
+    /// Pairs of characters whose scheduled reaches meet (neighbours: one waits for the
+    /// other).
+    pub pairs: usize,
+    /// Waves run one after another (characters of a wave step in parallel): 1 when no two
+    /// characters are near, up to the characters when each waits for the one before.
+    pub waves: usize,
+    /// The most characters in one wave.
+    pub widest: usize,
+    /// The most characters in one island (linked through neighbours): what stepping each
+    /// island in order on one thread would leave to the slowest thread.
+    pub largest_island: usize,
+    /// Threads of the rayon pool the step ran in.
+    pub threads: usize,
+    /// A tick left its scheduled reach: the parallel result was dropped and the tick redone
+    /// in id order (the same bits, sequential time).
+    pub redone: bool,
+}
+
 /// One character of a crowd.
 #[derive(Clone, Debug)]
-struct Member {
-    id: u32,
-    controller: CharacterController,
-    outcome: CrowdOutcome,
+pub(super) struct Member {
+    pub(super) id: u32,
+    pub(super) controller: CharacterController,
+    pub(super) outcome: CrowdOutcome,
     /// The characters it overlapped after separation, passed through this tick (all of
     /// them; the buffer keeps its capacity between ticks).
-    ghosts: Vec<u32>,
+    pub(super) ghosts: Vec<u32>,
     /// It may overlap another: the game changed it since the last tick (`insert`,
     /// `update`), or it ended the last tick overlapping. Only such characters are checked
     /// when a tick begins: the others cannot overlap anyone, since every move is a sweep.
@@ -126,7 +159,7 @@ struct Member {
 
 /// Whether a character in `mode` is met by others (and meets them): walking and frozen
 /// ones are; noclip, fly (spectators) and any other mode pass through.
-fn is_solid(mode: MoveMode) -> bool {
+pub(super) fn is_solid(mode: MoveMode) -> bool {
     matches!(mode, MoveMode::Walk | MoveMode::Frozen)
 }
 
@@ -168,6 +201,11 @@ pub struct Crowd {
     flood: Vec<((i32, i32, i32), Vec3)>,
     /// The bodies near the character stepping (a buffer kept between ticks).
     near: Near,
+    /// The parallel step's plan and buffers.
+    #[cfg(feature = "parallel")]
+    schedule: super::schedule::Schedule,
+    /// How the last step was scheduled.
+    stats: CrowdSchedule,
 }
 
 impl Crowd {
@@ -180,6 +218,9 @@ impl Crowd {
             config,
             flood: Vec::new(),
             near: Near::default(),
+            #[cfg(feature = "parallel")]
+            schedule: super::schedule::Schedule::default(),
+            stats: CrowdSchedule::default(),
         }
     }
 
@@ -309,13 +350,109 @@ impl Crowd {
     /// Advances every character one fixed tick, in increasing id order; `input` gives each
     /// one's input by id. The outcomes are read with [`Self::outcome`] or [`Self::iter`].
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, mut input: impl FnMut(u32) -> MoveInput) {
+        self.stats = CrowdSchedule::default();
+        self.begin(world);
+        self.step_in_order(world, |_, id| input(id));
+        self.finish();
+    }
+
+    /// [`Self::step`] on the threads of the current rayon pool (feature `parallel`): the
+    /// same bits as [`Self::step`], whatever the number of threads. `input` is called once
+    /// per character, in increasing id order, before any moves.
+    ///
+    /// Characters whose ticks cannot reach each other step at once; a character near
+    /// others waits for its lower-id neighbours and is waited for by its higher-id ones
+    /// (`schedule.rs`; [`Self::schedule`] tells how the last tick was planned). A tick that
+    /// leaves the reach it was planned with is redone in id order. Below
+    /// [`PARALLEL_MIN_CHARACTERS`] characters, or in a pool of one thread, it is
+    /// [`Self::step`].
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::controller::{CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput};
+    /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+    /// let config = ControllerConfig::default();
+    /// let mut one = Crowd::new(CrowdConfig::default());
+    /// for id in 0..100u32 {
+    ///     let at = Vec3::new((id % 10) as f32 * 40.0 - 180.0, (id / 10) as f32 * 40.0 - 180.0, 24.0 + 1.0 / 32.0);
+    ///     one.insert(id, CharacterController::new(config, at)?);
+    /// }
+    /// let mut two = one.clone();
+    /// let input = |id: u32| MoveInput { wish: Vec3::new(1.0, (id % 3) as f32 - 1.0, 0.0), ..MoveInput::default() };
+    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build()?;
+    /// for _ in 0..50 {
+    ///     one.step(&map, input);
+    ///     pool.install(|| two.step_parallel(&map, input));
+    /// }
+    /// for ((_, a, _), (_, b, _)) in one.iter().zip(two.iter()) {
+    ///     assert_eq!(a.state(), b.state());
+    /// }
+    /// assert!(two.schedule().waves >= 1 && two.schedule().threads == 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "parallel")]
+    pub fn step_parallel<T: Tracer + Sync + ?Sized>(
+        &mut self,
+        world: &T,
+        mut input: impl FnMut(u32) -> MoveInput,
+    ) {
+        if rayon::current_num_threads() < 2 || self.members.len() < PARALLEL_MIN_CHARACTERS {
+            self.step(world, input);
+            return;
+        }
+        self.begin(world);
+        self.schedule.inputs.clear();
+        self.schedule
+            .inputs
+            .extend(self.members.iter().map(|m| input(m.id)));
+        let push = self.config.push.map(|share| share.clamp(0.0, 1.0));
+        let done = self.schedule.run(
+            &mut self.members,
+            &mut self.bodies,
+            world,
+            self.config.collide,
+            push,
+        );
+        self.stats = self.schedule.stats;
+        if !done {
+            let mut inputs = std::mem::take(&mut self.schedule.inputs);
+            self.step_in_order(world, |i, _| inputs[i]);
+            inputs.clear();
+            self.schedule.inputs = inputs;
+        }
+        self.finish();
+    }
+
+    /// How the last step was planned ([`Self::step_parallel`]; all zero after [`Self::step`]).
+    #[must_use]
+    pub fn schedule(&self) -> &CrowdSchedule {
+        &self.stats
+    }
+
+    /// A tick's start: the outcomes cleared, and overlapping characters reported and
+    /// separated.
+    fn begin<T: Tracer + ?Sized>(&mut self, world: &T) {
         for m in &mut self.members {
-            m.outcome = CrowdOutcome::default();
+            // The tick's own outcome is written by every move (a large list of touches:
+            // not cleared twice).
+            m.outcome.overlapped = CharacterIds::default();
+            m.outcome.separated = None;
+            m.outcome.overlapping = CharacterIds::default();
             m.ghosts.clear();
         }
         if self.config.collide {
             self.separate(world);
         }
+    }
+
+    /// Every character's move, in increasing id order; `input` gives each one's input by
+    /// index and id.
+    fn step_in_order<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        mut input: impl FnMut(usize, u32) -> MoveInput,
+    ) {
         let push = self.config.push.map(|share| share.clamp(0.0, 1.0));
         for i in 0..self.members.len() {
             let Crowd {
@@ -327,7 +464,7 @@ impl Crowd {
             let member = &mut members[i];
             let id = member.id;
             let wanted = member.controller.velocity();
-            let input = input(id);
+            let input = input(i, id);
             let solid = is_solid(member.controller.mode());
             member.outcome.tick = if self.config.collide && solid {
                 near.gather(bodies, tick_reach(&member.controller));
@@ -350,6 +487,10 @@ impl Crowd {
                 self.push_touched(i, wanted, share);
             }
         }
+    }
+
+    /// A tick's end: which characters still overlap (only those with ghosts can).
+    fn finish(&mut self) {
         if self.config.collide {
             // Only characters with ghosts can end overlapping anyone.
             for m in &mut self.members {
@@ -539,27 +680,13 @@ impl Crowd {
     /// Gives the characters member `i` walked into a share of its speed into them.
     fn push_touched(&mut self, i: usize, wanted: Vec3, share: f32) {
         let touches = self.members[i].outcome.tick.touches;
-        let mut pushed = CharacterIds::default();
-        for touch in touches.as_slice() {
-            let Some(other) = touch.character else {
-                continue;
-            };
-            let Some(n) = touch.normal.truncate().try_normalize() else {
-                continue;
-            };
-            let into = wanted.truncate().dot(n);
-            if into >= 0.0 || pushed.contains(other as usize) {
-                continue;
-            }
-            pushed.insert(other);
-            let Some(j) = self.index(other) else {
-                continue;
-            };
-            if is_solid(self.members[j].controller.mode()) {
-                let shove = n.extend(0.0) * (into * share);
+        shoves(&touches, wanted, share, |other, shove| {
+            if let Some(j) = self.index(other)
+                && is_solid(self.members[j].controller.mode())
+            {
                 self.members[j].controller.apply_impulse(shove, 0.0);
             }
-        }
+        });
     }
 
     /// Moves the crowd out of a mover's way as the mover goes from `before` to `after`
@@ -662,6 +789,27 @@ impl Crowd {
     }
 }
 
+/// The shoves a character that wanted velocity `wanted` gives the characters its tick
+/// touched (`touches`), in order: `f(target, velocity change)`, each target once, only
+/// those walked into. The target applies it if it is solid.
+pub(super) fn shoves(touches: &TouchList, wanted: Vec3, share: f32, mut f: impl FnMut(u32, Vec3)) {
+    let mut pushed = CharacterIds::default();
+    for touch in touches.as_slice() {
+        let Some(other) = touch.character else {
+            continue;
+        };
+        let Some(n) = touch.normal.truncate().try_normalize() else {
+            continue;
+        };
+        let into = wanted.truncate().dot(n);
+        if into >= 0.0 || pushed.contains(other as usize) {
+            continue;
+        }
+        pushed.insert(other);
+        f(other, n.extend(0.0) * (into * share));
+    }
+}
+
 /// Where `shape` gets going from `from` to `target` (level with it): straight across, or up
 /// a step, across and back down onto the floor; `None` when a wall is in the way.
 fn reach<T: Tracer + ?Sized>(
@@ -695,7 +843,7 @@ fn reach<T: Tracer + ?Sized>(
 const TICK_REACH_SLACK: f32 = 8.0;
 
 /// The box a character's sweeps of the coming tick are expected to stay in.
-fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
+pub(super) fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
     let (low, high) = c.shape().bounds();
     let center = c.shape_center();
     let travel = c.velocity().abs() * c.config().tick;

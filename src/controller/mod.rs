@@ -49,6 +49,8 @@ mod ladder;
 mod modes;
 mod movers;
 mod ride;
+#[cfg(feature = "parallel")]
+mod schedule;
 mod slide;
 mod snap;
 mod step;
@@ -62,7 +64,9 @@ pub use crate::trace::TickCache;
 pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use character::CharacterController;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule};
-pub use crowd::{Crowd, CrowdConfig, CrowdOutcome, MoverPush};
+pub use crowd::{
+    Crowd, CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush, PARALLEL_MIN_CHARACTERS,
+};
 pub use ground::{Ground, GroundState};
 pub use ids::{IdSet, MAX_TRIGGERS, TriggerList, TriggerReport};
 pub use movers::{Mover, WorldWithMovers, carried_point};

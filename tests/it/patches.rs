@@ -1460,6 +1460,8 @@ fn bots_soak_clean_on_maps_with_patches() {
             report: true,
             compile: CompileOptions::default(),
             collide: true,
+            threads: None,
+            scatter: false,
         };
         let (summary, on_patches) =
             soak_counting(src, &options, &on_patch).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -17,6 +17,9 @@ use planeshift::tolerance::SURFACE_CLIP_EPSILON;
 mod crouch;
 /// Characters against characters (scenarios 74–78).
 mod crowd;
+/// The parallel crowd step against the sequential one, bit for bit.
+#[cfg(feature = "parallel")]
+mod crowd_parallel;
 /// Movers that crush and push (scenarios 79 and 80).
 mod crushing;
 /// Determinism, events and ground reports.

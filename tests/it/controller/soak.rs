@@ -45,6 +45,8 @@ fn options(bots: usize, ticks: usize, seed: u64) -> SoakOptions {
         report: false,
         compile: CompileOptions::default(),
         collide: true,
+        threads: None,
+        scatter: false,
     }
 }
 
@@ -172,13 +174,25 @@ fn a_map_without_a_hurt_volume_reports_no_deaths() {
 fn soak_is_deterministic_and_prints_the_contract() {
     let arena = read(&crate::support::repo_root().join("maps/arena.map"));
     let run = options(8, 1500, 3);
-    let counts = || {
-        let mut summary = soak(&arena, &run).unwrap();
+    let counts = |run: &SoakOptions| {
+        let mut summary = soak(&arena, run).unwrap();
         summary.median_tick_ns = 0;
         summary.median_touch_ns = 0;
+        summary.median_tick_ms = 0.0;
         summary
     };
-    assert_eq!(counts(), counts());
+    let first = counts(&run);
+    assert_eq!(first, counts(&run));
+    // The parallel crowd step counts the same (8 bots: below its threshold, it steps in
+    // order; its bits are tested in `crowd_parallel.rs`).
+    #[cfg(feature = "parallel")]
+    assert_eq!(
+        first,
+        counts(&SoakOptions {
+            threads: Some(2),
+            ..run.clone()
+        })
+    );
     let summary = soak(&arena, &run).unwrap();
     let line = summary_json("maps/arena.map", &run, &summary);
     assert!(
