@@ -67,9 +67,6 @@ pub struct CharacterController {
     unstuck: UnstuckTable,
     /// Ground friction factors per material (Source's surface friction), looked up in order.
     material_friction: Vec<(MaterialId, f32)>,
-    /// Everything at the water level's sample points when last sampled (copied into
-    /// [`CharacterState::contents`] at the end of each tick).
-    pub(super) sampled_contents: Contents,
     /// The last water-level sample, reused while the character stands where it was taken
     /// in the same world (a pure function of place, eye height and world: replays and
     /// restored states give the same results with or without it).
@@ -148,7 +145,6 @@ impl CharacterController {
             dead_offset,
             unstuck: UnstuckTable::new(config.step_height),
             material_friction: Vec::new(),
-            sampled_contents: Contents::EMPTY,
             water_memo: None,
             timer_tick: config.tick,
             timer_units: 1,
@@ -175,7 +171,6 @@ impl CharacterController {
     pub fn set_state(&mut self, state: CharacterState) -> bool {
         if state.position.is_finite() && state.velocity.is_finite() {
             self.state = state;
-            self.sampled_contents = state.contents;
             true
         } else {
             false
@@ -295,7 +290,6 @@ impl CharacterController {
         let start = self.state.position;
         let mut outcome = self.advance(world, input);
         self.snap_for_network(world);
-        self.state.contents = self.sampled_contents;
         self.update_triggers(world, start, &mut outcome);
         outcome
     }
@@ -568,7 +562,7 @@ impl CharacterController {
     fn report_water(&self, outcome: &mut MoveOutcome) {
         outcome.water_level = self.state.water_level;
         outcome.liquid = self.state.liquid;
-        outcome.contents = self.sampled_contents;
+        outcome.contents = self.state.contents;
     }
 
     /// Ground friction factors per material, replacing any given before (Source's surface

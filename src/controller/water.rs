@@ -100,7 +100,7 @@ impl CharacterController {
         let sample = memo.unwrap_or_else(|| sample_water(world, feet, eye));
         self.state.water_level = sample.level;
         self.state.liquid = sample.liquid;
-        self.sampled_contents = sample.contents;
+        self.state.contents = sample.contents;
         self.water_memo = id.map(|world| WaterMemo {
             world,
             feet,
