@@ -285,6 +285,15 @@ impl CharacterController {
         }
     }
 
+    internal! {
+        /// How many of this character's ticks walked the trees to gather, and how many
+        /// kept the brushes of an earlier tick ([`TickCache::gather_counts`]).
+        #[must_use]
+        pub fn tick_cache_gathers(&self) -> (u64, u64) {
+            self.tick_cache.gather_counts()
+        }
+    }
+
     /// [`Self::step`] through `world` as it is.
     fn step_through<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let start = self.state.position;

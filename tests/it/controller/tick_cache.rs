@@ -53,16 +53,16 @@ fn bots(map: &CompiledMap) -> Vec<CharacterController> {
         .collect()
 }
 
-/// Every bot's position and velocity after every tick, as bits, and the sweeps that read
-/// the cache and those that walked the tree.
+/// Bits of every state, (sweeps cached, walked), (ticks gathered, kept).
+type Replay = (Vec<[u32; 6]>, (u64, u64), (u64, u64));
+
 /// `world(tick, f)` calls `f` with the world of tick `tick`.
 type Worlds<'a> = &'a dyn Fn(usize, &mut dyn FnMut(&dyn Tracer));
 
-fn run(
-    mut bots: Vec<CharacterController>,
-    cached: bool,
-    world: Worlds<'_>,
-) -> (Vec<[u32; 6]>, (u64, u64)) {
+/// Every bot's position and velocity after every tick, as bits, the sweeps that read the
+/// cache and those that walked the tree, and the ticks that gathered and those that kept
+/// an earlier tick's gather.
+fn run(mut bots: Vec<CharacterController>, cached: bool, world: Worlds<'_>) -> Replay {
     let inputs: Vec<Vec<MoveInput>> = (0..bots.len()).map(|i| inputs(1800 + i as u64)).collect();
     for bot in &mut bots {
         bot.set_tick_cache(cached);
@@ -78,17 +78,18 @@ fn run(
             }
         });
     }
-    let counts = bots
-        .iter()
-        .map(CharacterController::tick_cache_counts)
-        .fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
-    (out, counts)
+    let sum = |pairs: &mut dyn Iterator<Item = (u64, u64)>| {
+        pairs.fold((0, 0), |(a, b), (c, d)| (a + c, b + d))
+    };
+    let counts = sum(&mut bots.iter().map(CharacterController::tick_cache_counts));
+    let gathers = sum(&mut bots.iter().map(CharacterController::tick_cache_gathers));
+    (out, counts, gathers)
 }
 
 /// Runs the bots with and without the cache and compares every state; returns the counts.
 fn compare(name: &str, bots: Vec<CharacterController>, world: Worlds<'_>) {
-    let (with, (cached, walked)) = run(bots.clone(), true, world);
-    let (without, (off_cached, off_walked)) = run(bots, false, world);
+    let (with, (cached, walked), (gathered, kept)) = run(bots.clone(), true, world);
+    let (without, (off_cached, off_walked), _) = run(bots, false, world);
     assert_eq!(
         (off_cached, off_walked),
         (0, 0),
@@ -109,10 +110,22 @@ fn compare(name: &str, bots: Vec<CharacterController>, world: Worlds<'_>) {
         );
     }
     let share = cached as f64 / (cached + walked).max(1) as f64;
-    println!("{name}: {cached} sweeps cached, {walked} walked ({share:.3})");
+    println!(
+        "{name}: {cached} sweeps cached, {walked} walked ({share:.3}); \
+         {gathered} ticks gathered, {kept} kept an earlier gather"
+    );
     assert!(
         share > 0.9,
         "{name}: most sweeps read the cache: {cached} cached, {walked} walked"
+    );
+    assert_eq!(
+        gathered + kept,
+        (BOTS * TICKS) as u64,
+        "{name}: one gather a tick"
+    );
+    assert!(
+        kept > gathered,
+        "{name}: most ticks keep an earlier gather: {gathered} gathered, {kept} kept"
     );
 }
 
@@ -171,6 +184,50 @@ fn cached_ticks_equal_walked_ticks_among_movers() {
             mask: Contents::MASK_PLAYER_SOLID,
         })
     });
+}
+
+#[test]
+fn a_gather_is_kept_only_for_a_region_inside_it_with_the_same_map_and_shapes() {
+    let map = world("arena");
+    let shape =
+        TraceShape::aabb(Vec3::new(-15.0, -15.0, -28.0), Vec3::new(15.0, 15.0, 28.0)).unwrap();
+    let center = Vec3::new(1024.0, 1024.0, 40.0);
+    let around = |c: Vec3| (c - 40.0, c + 40.0);
+    let mut cache = TickCache::new();
+    map.gather(&[&shape], around(center), &mut cache);
+    assert_eq!(cache.gather_counts(), (1, 0));
+    // A step away: still inside what was gathered, kept; the sweeps read it.
+    let near = center + Vec3::new(3.0, -2.0, 1.0);
+    map.gather(&[&shape], around(near), &mut cache);
+    assert_eq!(cache.gather_counts(), (1, 1));
+    let (a, b) = (near, near + Vec3::new(35.0, 30.0, -35.0));
+    assert_eq!(
+        map.trace_cached(&cache, &shape, a, b),
+        Tracer::trace(map, &shape, a, b)
+    );
+    assert_eq!(cache.counts(), (1, 0));
+    // Far away, another shape, another map: gathered again.
+    let far = center + Vec3::new(200.0, 0.0, 0.0);
+    map.gather(&[&shape], around(far), &mut cache);
+    assert_eq!(cache.gather_counts(), (2, 1));
+    let ball = TraceShape::sphere(16.0).unwrap();
+    map.gather(&[&ball], around(far), &mut cache);
+    assert_eq!(cache.gather_counts(), (3, 1));
+    let other = world("box_room");
+    other.gather(&[&ball], around(far), &mut cache);
+    assert_eq!(cache.gather_counts(), (4, 1));
+    // The sweeps of a kept gather give the tree's answers wherever they lie in it.
+    let mut rng = Pcg32::new(18);
+    for _ in 0..1000 {
+        let at = center + Vec3::new(rng.range_f64(-12.0, 12.0) as f32, 0.0, 0.0);
+        map.gather(&[&shape], around(at), &mut cache);
+        let step = |rng: &mut Pcg32| rng.range_f64(-40.0, 40.0) as f32;
+        let b = at + Vec3::new(step(&mut rng), step(&mut rng), step(&mut rng));
+        assert_eq!(
+            map.trace_cached(&cache, &shape, at, b),
+            Tracer::trace(map, &shape, at, b)
+        );
+    }
 }
 
 #[test]
