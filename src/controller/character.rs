@@ -239,22 +239,37 @@ impl CharacterController {
     /// network snap if configured ([`ControllerConfig::network_snap`]), then the triggers
     /// touched on the way ([`MoveOutcome::triggers`]).
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
+        let mut outcome = MoveOutcome::default();
+        self.step_into(world, input, &mut outcome);
+        outcome
+    }
+
+    /// [`Self::step`], writing the outcome over `outcome` (its touch and trigger lists are
+    /// emptied, not rewritten): a crowd keeps each character's outcome in place instead of
+    /// copying 2 KB per character and tick.
+    pub(super) fn step_into<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        outcome: &mut MoveOutcome,
+    ) {
+        outcome.reset();
         if !self.use_tick_cache {
-            return self.step_through(world, input);
+            return self.step_through(world, input, outcome);
         }
         // Taken out for the tick (swapped with a cache without a buffer: nothing allocates)
         // so the view can borrow it while the tick borrows the controller.
         let mut cache = std::mem::replace(&mut self.tick_cache, TickCache::unreserved());
         world.gather(&[self.current_shape()], self.tick_region(), &mut cache);
-        let outcome = self.step_through(
+        self.step_through(
             &Cached {
                 world,
                 cache: &cache,
             },
             input,
+            outcome,
         );
         self.tick_cache = cache;
-        outcome
     }
 
     /// The box the shape centres of the coming tick are expected to stay in (standing or
@@ -295,12 +310,16 @@ impl CharacterController {
     }
 
     /// [`Self::step`] through `world` as it is.
-    fn step_through<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
+    fn step_through<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        outcome: &mut MoveOutcome,
+    ) {
         let start = self.state.position;
-        let mut outcome = self.advance(world, input);
+        self.advance(world, input, outcome);
         self.snap_for_network(world);
-        self.update_triggers(world, start, &mut outcome);
-        outcome
+        self.update_triggers(world, start, outcome);
     }
 
     /// Advances one tick that lasts `msec` milliseconds, as a Quake 3 command carries its
@@ -342,9 +361,13 @@ impl CharacterController {
         outcome
     }
 
-    /// The move of one tick, without the snap and the triggers.
-    fn advance<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
-        let mut outcome = MoveOutcome::default();
+    /// The move of one tick, without the snap and the triggers, into `outcome` (reset).
+    fn advance<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        outcome: &mut MoveOutcome,
+    ) {
         let dead = self.state.mode == MoveMode::Dead;
         // Quake 3 `PmoveSingle`: a corpse's input is zeroed.
         let raw_input = if dead { &MoveInput::default() } else { input };
@@ -353,8 +376,8 @@ impl CharacterController {
             MoveMode::Frozen => {
                 // Quake 3 `PM_FREEZE`: nothing moves, nothing is remembered.
                 outcome.activity = Activity::Frozen;
-                self.report_water(&mut outcome);
-                return outcome;
+                self.report_water(outcome);
+                return;
             }
             MoveMode::Noclip => {
                 self.noclip_move(&input);
@@ -362,8 +385,8 @@ impl CharacterController {
                 self.cap_velocity();
                 self.set_water_level(world);
                 outcome.activity = Activity::Noclip;
-                self.report_water(&mut outcome);
-                return outcome;
+                self.report_water(outcome);
+                return;
             }
             MoveMode::Walk | MoveMode::Fly | MoveMode::Dead => {}
         }
@@ -374,12 +397,12 @@ impl CharacterController {
         let dt = self.config.tick;
 
         // 1. Never start a move inside solid.
-        if !self.recover(world, &mut outcome) {
+        if !self.recover(world, outcome) {
             outcome.stuck = true;
             self.state.velocity = Vec3::ZERO;
             self.keep_jump_key(input.jump, false);
-            self.report_water(&mut outcome);
-            return outcome;
+            self.report_water(outcome);
+            return;
         }
         // 2. Crouch or stand (a corpse keeps its shape). Crouching only shrinks the shape
         // and standing checks headroom, so this state is free of solid: the tick falls back
@@ -406,7 +429,7 @@ impl CharacterController {
             self.state.press_ticks = 0;
         }
         if self.state.mode == MoveMode::Fly {
-            self.fly_move(world, &input, &mut outcome);
+            self.fly_move(world, &input, outcome);
             self.state.ground = self.find_ground(world, None);
             self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Fly;
@@ -425,18 +448,18 @@ impl CharacterController {
         let walk_input = MoveInput { wish, ..input };
         // 4. Special moves: the water jump's flight, a ladder, swimming.
         if self.state.water_jump_ticks > 0 {
-            self.water_jump_move(world, &mut outcome);
+            self.water_jump_move(world, outcome);
             self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
             return self.end_tick(world, &input, safe, outcome);
         }
-        if !dead && self.ladder_move(world, &input, &mut outcome) {
+        if !dead && self.ladder_move(world, &input, outcome) {
             self.keep_jump_key(input.jump, outcome.jumped);
             outcome.activity = Activity::Ladder;
             return self.end_tick(world, &input, safe, outcome);
         }
         if self.state.water_level >= 2 {
-            self.swim_move(world, &input, &mut outcome);
+            self.swim_move(world, &input, outcome);
             self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
             return self.end_tick(world, &input, safe, outcome);
@@ -463,13 +486,13 @@ impl CharacterController {
         let fall_speed = -self.state.velocity.z;
         let walking = self.state.ground.is_walkable();
         if walking {
-            self.walk_move(world, &walk_input, &mut outcome);
+            self.walk_move(world, &walk_input, outcome);
         } else {
-            self.air_move(world, &walk_input, &mut outcome);
+            self.air_move(world, &walk_input, outcome);
         }
         // 7. Snap down onto walkable ground after walking off a step or down a slope.
         let below = if walking {
-            self.snap_to_ground(world, start_ground.normal, &mut outcome)
+            self.snap_to_ground(world, start_ground.normal, outcome)
         } else {
             None
         };
@@ -495,7 +518,7 @@ impl CharacterController {
         }
         self.state.ground = ground;
         outcome.activity = Activity::Walk;
-        self.end_tick(world, &input, safe, outcome)
+        self.end_tick(world, &input, safe, outcome);
     }
 
     /// The end of every tick that moved: timers, the velocity cap, the end-of-tick check,
@@ -505,18 +528,18 @@ impl CharacterController {
         world: &T,
         input: &MoveInput,
         safe: CharacterState,
-        mut outcome: MoveOutcome,
-    ) -> MoveOutcome {
+        outcome: &mut MoveOutcome,
+    ) {
         self.finish_timers(input);
         self.cap_velocity();
         let broken = !self.state.position.is_finite() || !self.state.velocity.is_finite();
-        if broken || !self.recover(world, &mut outcome) {
+        if broken || !self.recover(world, outcome) {
             // Nothing free in reach: undo the move rather than end inside solid.
             self.state = safe;
             self.state.velocity = Vec3::ZERO;
         }
         self.set_water_level(world);
-        self.report_water(&mut outcome);
+        self.report_water(outcome);
         outcome.ground_surface = self.state.ground.surface;
         outcome.ground_material = self.state.ground.material;
         let mut surfaces = self.state.ground.surface;
@@ -524,7 +547,6 @@ impl CharacterController {
             surfaces |= touch.surface;
         }
         outcome.surfaces = surfaces;
-        outcome
     }
 
     /// Counts the tick down on every timer and clock (after the move: a 200 ms hold covers

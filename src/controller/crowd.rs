@@ -466,7 +466,8 @@ impl Crowd {
             let wanted = member.controller.velocity();
             let input = input(i, id);
             let solid = is_solid(member.controller.mode());
-            member.outcome.tick = if self.config.collide && solid {
+            let outcome = &mut member.outcome.tick;
+            if self.config.collide && solid {
                 near.gather(bodies, tick_reach(&member.controller));
                 let world = NearWorld {
                     view: WorldWithBodies {
@@ -477,10 +478,10 @@ impl Crowd {
                     },
                     near,
                 };
-                member.controller.step(&world, &input)
+                member.controller.step_into(&world, &input, outcome);
             } else {
-                member.controller.step(world, &input)
-            };
+                member.controller.step_into(world, &input, outcome);
+            }
             let c = &member.controller;
             bodies.update(id, c.shape(), c.shape_center(), is_solid(c.mode()));
             if let Some(share) = push.filter(|_| self.config.collide && solid) {

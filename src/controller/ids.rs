@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 /// }
 /// assert_eq!(list.as_slice(), &[3, 7, 9]);
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Serialize, Deserialize)]
 #[serde(into = "Vec<u32>", try_from = "Vec<u32>")]
 pub struct IdSet<const N: usize> {
     values: [u32; N],
@@ -36,6 +36,15 @@ impl<const N: usize> Default for IdSet<N> {
         }
     }
 }
+
+/// Two sets are equal when their values are (the unused slots never count).
+impl<const N: usize> PartialEq for IdSet<N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<const N: usize> Eq for IdSet<N> {}
 
 impl<const N: usize> fmt::Debug for IdSet<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -70,6 +79,11 @@ impl<const N: usize> IdSet<N> {
     #[must_use]
     pub fn as_slice(&self) -> &[u32] {
         &self.values[..self.len]
+    }
+
+    /// Empties the set (the slots beyond the length are never read).
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// The values as `usize` (model indices), in increasing order.

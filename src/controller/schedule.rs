@@ -432,7 +432,7 @@ impl Schedule {
         s.escaped = false;
         let input = &self.inputs[i];
         if !self.meets[i] {
-            m.outcome.tick = m.controller.step(world, input);
+            m.controller.step_into(world, input, &mut m.outcome.tick);
         } else {
             for &k in self.near(i).iter().take_while(|&&k| (k as usize) < i) {
                 for shove in self.given[k as usize].to(m.id) {
@@ -452,7 +452,7 @@ impl Schedule {
                 current: &self.current,
                 escaped: Cell::new(false),
             };
-            m.outcome.tick = m.controller.step(&tracer, input);
+            m.controller.step_into(&tracer, input, &mut m.outcome.tick);
             s.escaped = tracer.escaped.get();
             if let Some(share) = push {
                 shoves(&m.outcome.tick.touches, wanted, share, |target, shove| {

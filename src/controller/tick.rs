@@ -140,8 +140,9 @@ pub struct Touch {
 }
 
 /// The planes hit in one tick, in the order they were hit, each once (same model and plane),
-/// at most `MAX_TOUCHES` (32) (Quake 3's `touchents`). Fixed capacity: no allocation.
-#[derive(Clone, Copy, PartialEq)]
+/// at most `MAX_TOUCHES` (32) (Quake 3's `touchents`). Fixed capacity: no allocation. Two
+/// lists are equal when their touches are.
+#[derive(Clone, Copy)]
 pub struct TouchList {
     items: [Touch; MAX_TOUCHES],
     len: usize,
@@ -165,6 +166,12 @@ impl Default for TouchList {
             items: [none; MAX_TOUCHES],
             len: 0,
         }
+    }
+}
+
+impl PartialEq for TouchList {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
     }
 }
 
@@ -217,6 +224,11 @@ impl TouchList {
 
     pub(super) fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);
+    }
+
+    /// Empties the list (the slots beyond the length are never read).
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
     }
 }
 
@@ -370,6 +382,50 @@ pub struct MoveOutcome {
     /// The trigger models touched this tick, entered and left (Quake 3 `G_TouchTriggers`,
     /// with Source's start and end of touch); empty in noclip.
     pub triggers: TriggerReport,
+}
+
+impl MoveOutcome {
+    /// Makes this the outcome of a tick that did nothing yet, as
+    /// [`MoveOutcome::default`] but without rewriting the lists' unused slots (2 KB).
+    pub(super) fn reset(&mut self) {
+        // Every field by name: a new field must be reset here too.
+        let MoveOutcome {
+            touches,
+            climbed,
+            snapped,
+            jumped,
+            landed,
+            unstuck_probes,
+            stuck,
+            activity,
+            water_level,
+            liquid,
+            contents,
+            water_jumped,
+            ground_surface,
+            ground_material,
+            surfaces,
+            triggers,
+        } = self;
+        touches.clear();
+        *climbed = 0.0;
+        *snapped = 0.0;
+        *jumped = false;
+        *landed = None;
+        *unstuck_probes = None;
+        *stuck = false;
+        *activity = Activity::default();
+        *water_level = 0;
+        *liquid = Contents::EMPTY;
+        *contents = Contents::EMPTY;
+        *water_jumped = false;
+        *ground_surface = SurfaceFlags::EMPTY;
+        *ground_material = None;
+        *surfaces = SurfaceFlags::EMPTY;
+        triggers.touched.clear();
+        triggers.entered.clear();
+        triggers.left.clear();
+    }
 }
 
 /// The moving state of a character: everything a replay needs. Restoring it
