@@ -356,37 +356,38 @@ impl Schedule {
         push: Option<f32>,
     ) -> bool {
         self.plan(members, bodies, collide);
-        for w in 0..self.stats.waves {
-            let wave = self.wave_start[w] as usize..self.wave_start[w + 1] as usize;
-            let mut scratch = std::mem::take(&mut self.scratch);
-            {
-                let plan = &*self;
-                let bodies = &*bodies;
-                let one = |i: usize, m: &mut Member, s: &mut Scratch| {
-                    plan.step_one(i, m, s, world, bodies, push);
-                };
-                if wave.len() < MIN_PARALLEL_WAVE {
-                    for &i in &plan.by_wave[wave.clone()] {
-                        let i = i as usize;
-                        one(i, &mut members[i], &mut scratch[i]);
-                    }
-                } else {
-                    let w = w as u32;
-                    members
-                        .par_iter_mut()
-                        .zip(scratch.par_iter_mut())
-                        .enumerate()
-                        .filter(|(i, _)| plan.wave[*i] == w)
-                        .for_each(|(i, (m, s))| one(i, m, s));
+        let mut scratch = std::mem::take(&mut self.scratch);
+        {
+            // Each member with its scratch, bucketed by wave once (each member is in exactly
+            // one wave, so the mutable borrows are disjoint): a wave hands out only its own.
+            let mut waves: Vec<Vec<(usize, &mut Member, &mut Scratch)>> = (0..self.stats.waves)
+                .map(|w| Vec::with_capacity((self.wave_start[w + 1] - self.wave_start[w]) as usize))
+                .collect();
+            for (i, (m, s)) in members.iter_mut().zip(scratch.iter_mut()).enumerate() {
+                if let Some(wave) = waves.get_mut(self.wave[i] as usize) {
+                    wave.push((i, m, s));
                 }
             }
-            for &i in &self.by_wave[wave] {
-                let i = i as usize;
-                self.current[i] = scratch[i].slot;
-                self.given[i] = scratch[i].shoves;
+            for wave in &mut waves {
+                {
+                    let plan = &*self;
+                    let bodies = &*bodies;
+                    let one = |(i, m, s): &mut (usize, &mut Member, &mut Scratch)| {
+                        plan.step_one(*i, m, s, world, bodies, push);
+                    };
+                    if wave.len() < MIN_PARALLEL_WAVE {
+                        wave.iter_mut().for_each(one);
+                    } else {
+                        wave.par_iter_mut().for_each(one);
+                    }
+                }
+                for (i, _, s) in wave.iter() {
+                    self.current[*i] = s.slot;
+                    self.given[*i] = s.shoves;
+                }
             }
-            self.scratch = scratch;
         }
+        self.scratch = scratch;
         if self.scratch.iter().any(|s| s.escaped) {
             for (m, s) in members.iter_mut().zip(&self.scratch) {
                 if let Some(state) = s.saved {
