@@ -94,6 +94,9 @@ enum Repr {
     Box {
         center: Vec3,
         half: Vec3,
+        /// The circumradius about the reference point, `|(|center| + half)|` (as
+        /// [`TraceShape::radius`] defines it), kept because every sweep asks for it.
+        radius: f32,
     },
     Hull {
         points: Box<[Vec3]>,
@@ -171,9 +174,11 @@ impl TraceShape {
     #[must_use]
     pub fn aabb(mins: Vec3, maxs: Vec3) -> Option<Self> {
         (within_extent(mins) && within_extent(maxs) && mins.cmple(maxs).all()).then(|| {
+            let (center, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);
             TraceShape(Repr::Box {
-                center: (mins + maxs) * 0.5,
-                half: (maxs - mins) * 0.5,
+                center,
+                half,
+                radius: (center.abs() + half).length(),
             })
         })
     }
@@ -239,7 +244,7 @@ impl TraceShape {
                 radius,
                 half_height,
             } => (Vec3::ZERO, Vec3::Z * *half_height, 0.0, *radius),
-            Repr::Box { center, half } => (*center, *half, 0.0, 0.0),
+            Repr::Box { center, half, .. } => (*center, *half, 0.0, 0.0),
             Repr::Hull { .. } => {
                 let (low, high) = self.bounds();
                 ((low + high) * 0.5, (high - low) * 0.5, 0.0, 0.0)
@@ -263,7 +268,7 @@ impl TraceShape {
                 radius,
                 half_height,
             } => radius * u.length() + half_height * u.z.abs(),
-            Repr::Box { center, half } => u.dot(*center) + u.abs().dot(*half),
+            Repr::Box { center, half, .. } => u.dot(*center) + u.abs().dot(*half),
             Repr::Hull { lanes, .. } => hull_support(lanes, u),
         }
     }
@@ -300,7 +305,7 @@ impl TraceShape {
                 radius,
                 half_height,
             } => u.normalize_or_zero() * *radius + Vec3::Z * sign(u.z) * *half_height,
-            Repr::Box { center, half } => {
+            Repr::Box { center, half, .. } => {
                 *center + Vec3::new(sign(u.x), sign(u.y), sign(u.z)) * *half
             }
             Repr::Hull { points, .. } => {
@@ -335,7 +340,7 @@ impl TraceShape {
                 radius,
                 half_height,
             } => radius + half_height,
-            Repr::Box { center, half } => (center.abs() + *half).length(),
+            Repr::Box { radius, .. } => *radius,
             Repr::Hull { radius, .. } => *radius,
         }
     }

@@ -41,7 +41,7 @@ impl<'a> Oriented<'a> {
         match (&self.shape.0, self.rotation) {
             (Repr::Point, _) => work.run(PointSupport),
             (Repr::Sphere { radius }, _) => work.run(SphereSupport(*radius)),
-            (Repr::Box { center, half }, None) => work.run(BoxSupport {
+            (Repr::Box { center, half, .. }, None) => work.run(BoxSupport {
                 center: *center,
                 half: *half,
             }),
@@ -90,7 +90,7 @@ impl<'a> Oriented<'a> {
         match (&self.shape.0, self.rotation) {
             (Repr::Point, _) => reach(Vec3::ZERO, Vec3::ZERO, 0.0),
             (Repr::Sphere { radius: r }, _) => reach(Vec3::ZERO, Vec3::ZERO, *r),
-            (Repr::Box { center, half }, None) => reach(*center, *half, 0.0),
+            (Repr::Box { center, half, .. }, None) => reach(*center, *half, 0.0),
             (
                 Repr::Capsule {
                     radius: r,
