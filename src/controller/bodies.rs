@@ -187,7 +187,17 @@ impl Bodies {
         };
         let place = self.slots.partition_point(|s| s.id < id);
         self.slots.insert(place, slot);
-        self.rebuild();
+        let size = (2 * self.slots.len()).next_power_of_two().max(MIN_BUCKETS);
+        if place + 1 == self.slots.len() && size == self.buckets.len() {
+            // Appended (ids usually come increasing) into a table of the right size: no
+            // index moved, so linking the new body is the whole update (adding n bodies
+            // in order costs O(n), not O(n²)).
+            self.reach = self.reach.max(horizontal_reach(&parts));
+            self.reach_z = self.reach_z.max(vertical_reach(&parts));
+            self.link(place, cell_of(at + parts.center));
+        } else {
+            self.rebuild();
+        }
     }
 
     /// Removes body `id`; whether it was there.
@@ -651,7 +661,14 @@ mod tests {
     #[test]
     fn the_grid_finds_what_brute_force_finds() {
         // 300 bodies moved about at random: every query answers what a scan of all of them
-        // answers, whatever the cells and buckets.
+        // answers, whatever the cells and buckets; added in decreasing id order (every
+        // insertion rebuilds the table) and in increasing order (most only link).
+        for increasing in [false, true] {
+            grid_against_brute_force(increasing);
+        }
+    }
+
+    fn grid_against_brute_force(increasing: bool) {
         let shape = player();
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut unit = || {
@@ -662,18 +679,17 @@ mod tests {
         };
         let mut bodies = Bodies::new();
         let mut places = Vec::new();
-        for id in (0..300u32).rev() {
+        let ids: Vec<u32> = if increasing {
+            (0..300).collect()
+        } else {
+            (0..300).rev().collect()
+        };
+        for id in ids {
             let at = Vec3::new(unit() * 1500.0, unit() * 1500.0, unit() * 50.0);
             bodies.insert(id * 3, &shape, at);
             places.push((id * 3, at));
         }
-        for round in 0..2000 {
-            let k = round % places.len();
-            let (id, at) = places[k];
-            let moved = at + Vec3::new(unit(), unit(), 0.0) * 200.0;
-            assert!(bodies.update(id, &shape, moved, round % 7 != 0));
-            places[k] = (id, moved);
-            let probe = Vec3::new(unit() * 1500.0, unit() * 1500.0, 0.0);
+        let check = |bodies: &Bodies, places: &[(u32, Vec3)], probe: Vec3, round: usize| {
             let found = bodies.overlapping(&shape, probe, None).as_slice().to_vec();
             let mut expected: Vec<u32> = places
                 .iter()
@@ -684,7 +700,25 @@ mod tests {
                 .map(|(id, _)| *id)
                 .collect();
             expected.sort_unstable();
-            assert_eq!(found, expected, "round {round}");
+            assert_eq!(
+                found, expected,
+                "round {round} (increasing ids: {increasing})"
+            );
+            found.len()
+        };
+        // As added: every body where it was put (probes on the bodies themselves).
+        let met: usize = (0..places.len())
+            .map(|k| check(&bodies, &places, places[k].1 + Vec3::X * 7.0, 0))
+            .sum();
+        assert!(met >= places.len(), "each probe meets its own body");
+        for round in 0..2000 {
+            let k = round % places.len();
+            let (id, at) = places[k];
+            let moved = at + Vec3::new(unit(), unit(), 0.0) * 200.0;
+            assert!(bodies.update(id, &shape, moved, round % 7 != 0));
+            places[k] = (id, moved);
+            let probe = Vec3::new(unit() * 1500.0, unit() * 1500.0, 0.0);
+            check(&bodies, &places, probe, round);
         }
         assert!(bodies.remove(3) && !bodies.remove(3));
         assert_eq!(bodies.len(), 299);
