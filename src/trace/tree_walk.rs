@@ -168,9 +168,7 @@ impl<S: Support> TraceWork<'_, S> {
                 return;
             };
             let n = node.normal;
-            let reaches = self
-                .reach
-                .both_sides(n, node.kappa, node.kappa_inexact, S::BOXED);
+            let reaches = S::node_reaches(&self.reach, n, node.kappa, node.kappa_inexact);
             let [front_reach, back_reach] = reaches;
             let t1 = n.dot(p1) - node.dist;
             let t2 = n.dot(p2) - node.dist;

@@ -11,6 +11,7 @@ use glam::{DVec3, Mat3, Vec3, Vec4};
 
 use super::{CullReach, Repr, TraceShape};
 use crate::compiled::CompiledBrush;
+use crate::tolerance::TREE_CULL_MARGIN;
 use crate::trace::rounded::Core;
 
 /// A shape seen from a frame rotated relative to the world: `rotation` maps directions of
@@ -177,6 +178,19 @@ pub(crate) trait Support: Copy {
     /// with it, where hulls are 15% and cylinders 3% faster).
     const BOXED: bool = true;
 
+    /// How far toward a node plane's front and back (unit normal `n`, the κ figures of the
+    /// brushes under each side) a sweep of this shape, whose cull figures are `reach`, can
+    /// be blocked ([`CullReach::both_sides`]).
+    #[inline(always)]
+    fn node_reaches(
+        reach: &CullReach,
+        n: Vec3,
+        kappa: [f32; 2],
+        kappa_inexact: [f32; 2],
+    ) -> [f32; 2] {
+        reach.both_sides(n, kappa, kappa_inexact, Self::BOXED)
+    }
+
     /// `h(u)` for a unit direction `u` in the sweep's frame.
     fn support(&self, u: Vec3) -> f32;
 
@@ -229,6 +243,27 @@ pub(crate) struct PointSupport;
 
 impl Support for PointSupport {
     const BOXED: bool = false;
+
+    /// The margin alone, bit for bit what [`CullReach::both_sides`] gives for a point: its
+    /// half extent, ρ and radius are zero, so each side is `max(0 + κ·0, κ'·0)` (±0, κ
+    /// finite) plus the margin, which is the margin. The point's walk then loads and
+    /// multiplies nothing per node for its reach.
+    #[inline(always)]
+    fn node_reaches(
+        reach: &CullReach,
+        n: Vec3,
+        kappa: [f32; 2],
+        kappa_inexact: [f32; 2],
+    ) -> [f32; 2] {
+        let margin = [TREE_CULL_MARGIN; 2];
+        debug_assert_eq!(
+            reach
+                .both_sides(n, kappa, kappa_inexact, false)
+                .map(f32::to_bits),
+            margin.map(f32::to_bits)
+        );
+        margin
+    }
 
     #[inline]
     fn support(&self, _: Vec3) -> f32 {
