@@ -204,9 +204,6 @@ impl CompiledMap {
     /// ```
     #[must_use]
     pub fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
-        if !in_range(start) || !in_range(end) {
-            return out_of_range(start);
-        }
         self.sweep_world(shape, start, end, mask, Through::World)
     }
 
@@ -285,9 +282,6 @@ impl CompiledMap {
             end: Vec3,
             mask: Contents,
         ) -> Trace {
-            if !in_range(start) || !in_range(end) {
-                return out_of_range(start);
-            }
             self.sweep_world(shape, start, end, mask, Through::AllWorldBrushes)
         }
     }
@@ -303,9 +297,6 @@ impl CompiledMap {
         end: Vec3,
         mask: Contents,
     ) -> Trace {
-        if !in_range(start) || !in_range(end) {
-            return out_of_range(start);
-        }
         self.sweep_world(shape, start, end, mask, Through::Cached(cache))
     }
 
@@ -323,7 +314,8 @@ impl CompiledMap {
             .collect()
     }
 
-    /// An unrotated sweep in world space through the brushes `through` names.
+    /// An unrotated sweep in world space through the brushes `through` names; out of range
+    /// (not finite, or beyond the world limit) it is start-solid and all-solid at `start`.
     fn sweep_world(
         &self,
         shape: &TraceShape,
@@ -332,6 +324,9 @@ impl CompiledMap {
         mask: Contents,
         through: Through<'_>,
     ) -> Trace {
+        if !in_range(start) || !in_range(end) {
+            return out_of_range(start);
+        }
         let oriented = Oriented::new(shape, None);
         let outcome = oriented.dispatch(Sweep {
             map: self,

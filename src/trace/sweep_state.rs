@@ -9,9 +9,37 @@
 use glam::Vec3;
 
 use super::shape::{CullReach, Oriented, Support};
-use crate::compiled::{CompiledMap, Plane};
+use crate::compiled::{CompiledBrush, CompiledMap, Plane};
 use crate::contents::Contents;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
+
+/// How far a sweep's segment box is padded on every side: the stop distance and the cull
+/// margin. A gather (`tick_cache`) pads its region the same way, so a sweep it serves has
+/// its padded box inside the padded region.
+pub(crate) fn segment_pad() -> Vec3 {
+    Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN)
+}
+
+/// How far below and above its bounds brush `brush_id` can block a shape with bounds
+/// `shape_bounds` and circumradius `radius`: by the shape's bounds when the brush has all
+/// six axial planes (box-exact brushes do, and most brushes the compiler makes: one flag
+/// derived at load), and within κ·R of itself always. The per-brush cull every way of
+/// choosing brushes shares (the tree's leaves, a tick cache's list, its gather).
+#[inline]
+pub(crate) fn brush_grow(
+    map: &CompiledMap,
+    brush_id: u32,
+    brush: &CompiledBrush,
+    (shape_mins, shape_maxs): (Vec3, Vec3),
+    radius: f32,
+) -> (Vec3, Vec3) {
+    if map.brush_axial_bounded(brush_id as usize) {
+        (shape_maxs, -shape_mins)
+    } else {
+        let r = Vec3::splat(brush.reach * radius);
+        (r, r)
+    }
+}
 
 /// What a sweep found, in the model's frame.
 #[derive(Clone, Copy, Debug)]
@@ -61,7 +89,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
         end: Vec3,
         mask: Contents,
     ) -> Self {
-        let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
+        let pad = segment_pad();
         let (shape_mins, shape_maxs) = support.bounds();
         TraceWork {
             map,

@@ -12,8 +12,9 @@
 //!   figures ([`CullReach`], bounds) of a gathered shape; any other sweep walks the tree;
 //! - the gathered list holds every brush that such a sweep's tree walk reaches and whose
 //!   per-brush bounds cull it would pass: the gather walks the same trees with the same node
-//!   reaches, from a box of followed points instead of a segment (grown by
-//!   [`GATHER_SLACK`]), and applies the same bounds test to the gathered box, which by
+//!   reaches (the support's own `Support::node_reaches`), from a box of followed points
+//!   instead of a segment (grown by [`GATHER_SLACK`]), and applies the same bounds test
+//!   (`sweep_state::brush_grow`, the sweep's padding) to the gathered box, which by
 //!   monotone rounding rejects only brushes the sweep would reject. Clipping that list in
 //!   increasing id order with the walk's own per-brush culls gives the tree's answer (ties
 //!   go to the lower plane, then the lower brush, whatever the order: invariant I3);
@@ -22,14 +23,15 @@
 //!   mask and shape figures: exactly what a fresh gather would accept;
 //! - nothing allocates once the list has grown to the largest neighbourhood seen.
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::Vec3;
 
 use super::shape::{CullReach, Oriented, Support, WithSupport};
+use super::sweep_state::{brush_grow, segment_pad};
 use crate::compiled::{CompiledMap, NodeChild};
 use crate::contents::Contents;
-use crate::tolerance::TREE_CULL_MARGIN;
 use crate::trace::TraceShape;
 
 /// How much farther than a sweep's own node test the gather walk reaches on each side of a
@@ -59,10 +61,23 @@ pub(crate) const MAX_GATHERED_SHAPES: usize = 2;
 /// figures equal to its own.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ShapeKey {
-    pub reach: CullReach,
-    pub boxed: bool,
-    pub mins: Vec3,
-    pub maxs: Vec3,
+    reach: CullReach,
+    boxed: bool,
+    mins: Vec3,
+    maxs: Vec3,
+}
+
+impl ShapeKey {
+    /// The key of a sweep whose support is `S`, with cull figures `reach` and bounds
+    /// `(mins, maxs)`: how a sweep and a gather both derive it.
+    pub(crate) fn new<S: Support>(reach: CullReach, (mins, maxs): (Vec3, Vec3)) -> ShapeKey {
+        ShapeKey {
+            reach,
+            boxed: S::BOXED,
+            mins,
+            maxs,
+        }
+    }
 }
 
 /// The brushes near a character for one tick: what a [`Tracer`](crate::controller::Tracer)
@@ -242,7 +257,7 @@ impl CompiledMap {
             return;
         }
         // The sweep's padded segment box must lie inside: pad as the sweep pads.
-        let pad = Vec3::splat(crate::tolerance::SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
+        let pad = segment_pad();
         let wanted = (region.0 - pad, region.1 + pad);
         if cache.holds(self.contents_id(), mask, wanted, shapes) {
             cache.reused += 1;
@@ -301,15 +316,10 @@ impl WithSupport for KeyOf<'_> {
     }
 }
 
-/// The cull figures a sweep of `shape` with `support` derives (`TraceWork`'s own).
+/// The cull figures a sweep of `shape` with `support` derives (`TraceWork::new`'s own).
 fn shape_key<S: Support>(shape: &Oriented<'_>, support: &S) -> ShapeKey {
-    let (mins, maxs) = support.bounds();
-    ShapeKey {
-        reach: shape.cull_reach((mins, maxs)),
-        boxed: S::BOXED,
-        mins,
-        maxs,
-    }
+    let bounds = support.bounds();
+    ShapeKey::new::<S>(shape.cull_reach(bounds), bounds)
 }
 
 /// One shape's gather: walks the world's trees from the box of points its sweeps follow.
@@ -327,7 +337,8 @@ impl WithSupport for Gather<'_> {
 
     fn run<S: Support>(self, support: S) -> Option<ShapeKey> {
         let key = shape_key(&self.shape, &support);
-        let mut walk = GatherWalk {
+        let mut walk = GatherWalk::<S> {
+            support: PhantomData,
             map: self.map,
             key,
             region: self.region,
@@ -350,7 +361,10 @@ impl WithSupport for Gather<'_> {
     }
 }
 
-struct GatherWalk<'a, 'o> {
+/// The gather's walk for a shape whose support is `S`: the node reaches are `S`'s own
+/// (`Support::node_reaches`), as its sweeps take them.
+struct GatherWalk<'a, 'o, S> {
+    support: PhantomData<S>,
     map: &'a CompiledMap,
     key: ShapeKey,
     region: (Vec3, Vec3),
@@ -360,7 +374,7 @@ struct GatherWalk<'a, 'o> {
     overflow: bool,
 }
 
-impl GatherWalk<'_, '_> {
+impl<S: Support> GatherWalk<'_, '_, S> {
     /// Every leaf under `child` that a sweep followed within `(lo, hi)` may reach.
     fn walk(&mut self, mut child: NodeChild, (lo, hi): (Vec3, Vec3)) {
         let (center, half) = ((lo + hi) * 0.5, (hi - lo) * 0.5);
@@ -378,9 +392,7 @@ impl GatherWalk<'_, '_> {
             };
             let n = node.normal;
             let [front_reach, back_reach] =
-                self.key
-                    .reach
-                    .both_sides(n, node.kappa, node.kappa_inexact, self.key.boxed);
+                S::node_reaches(&self.key.reach, n, node.kappa, node.kappa_inexact);
             let t = n.dot(center) - node.dist;
             let spread = n.abs().dot(half) + GATHER_SLACK;
             // The sweep takes the front where some followed point has t > −front_reach, the
@@ -416,12 +428,9 @@ impl GatherWalk<'_, '_> {
             if !brush.contents.intersects(self.mask) {
                 continue;
             }
-            let (grow_low, grow_high) = if map.brush_axial_bounded(brush_id as usize) {
-                (self.key.maxs, -self.key.mins)
-            } else {
-                let r = Vec3::splat(brush.reach * self.key.reach.radius());
-                (r, r)
-            };
+            let shape_bounds = (self.key.mins, self.key.maxs);
+            let (grow_low, grow_high) =
+                brush_grow(map, brush_id, brush, shape_bounds, self.key.reach.radius());
             if (brush.mins - grow_low).cmpgt(self.region.1).any()
                 || (brush.maxs + grow_high).cmplt(self.region.0).any()
             {

@@ -14,21 +14,21 @@
 //! support for boxes and vertical segments against box-exact brushes (whose bevels make them
 //! exact), plus κ·r for the round part of spheres, capsules and cylinders, and κ·R otherwise,
 //! where κ is the largest reach of those brushes (`brush::reach`, exact by LP duality), all
-//! plus [`TREE_CULL_MARGIN`]. Like Quake 3, each side gets the part of the sub-segment that
-//! can reach it (the parts overlap across the slab), near side first. A box is walked by its
-//! centre, where its reach toward a plane depends only on `|n|`. The walk loops down nodes
-//! the segment stays on one side of, recurses only at splits, at most `MAX_TREE_DEPTH` deep
-//! (checked at load), and allocates nothing.
+//! plus [`TREE_CULL_MARGIN`](crate::tolerance::TREE_CULL_MARGIN). Like Quake 3, each side
+//! gets the part of the sub-segment that can reach it (the parts overlap across the slab),
+//! near side first. A box is walked by its centre, where its reach toward a plane depends
+//! only on `|n|`. The walk loops down nodes the segment stays on one side of, recurses only
+//! at splits, at most `MAX_TREE_DEPTH` deep (checked at load), and allocates nothing.
 
 use glam::Vec3;
 
 use super::brush_clip::clip_brush;
 use super::shape::{Oriented, Support, WithSupport};
-use super::sweep_state::{Outcome, TraceWork};
+use super::sweep_state::{Outcome, TraceWork, brush_grow, segment_pad};
 use super::tick_cache::{ShapeKey, TickCache};
 use crate::compiled::{CompiledMap, NodeChild};
 use crate::contents::Contents;
-use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
+use crate::tolerance::TRACE_SEEN_BRUSHES;
 
 /// Which brushes a sweep clips.
 #[derive(Clone, Copy, Debug)]
@@ -67,12 +67,7 @@ impl WithSupport for Sweep<'_> {
             Through::Tree(root) => work.walk(root),
             Through::World => work.walk_world(),
             Through::Cached(cache) => {
-                let key = ShapeKey {
-                    reach: work.reach,
-                    boxed: S::BOXED,
-                    mins: work.shape_mins,
-                    maxs: work.shape_maxs,
-                };
+                let key = ShapeKey::new::<S>(work.reach, (work.shape_mins, work.shape_maxs));
                 let segment = (work.segment_mins, work.segment_maxs);
                 match cache.brushes_for(self.map, self.mask, &key, segment) {
                     Some(brushes) => {
@@ -238,15 +233,9 @@ impl<S: Support> TraceWork<'_, S> {
         if !brush.contents.intersects(self.mask) {
             return;
         }
-        // The brush blocks only within its bounds grown by the shape's bounds when it has
-        // all six axial planes (box-exact brushes do, and most brushes the compiler makes:
-        // one flag derived at load), and within κ·R of itself always.
-        let (grow_low, grow_high) = if map.brush_axial_bounded(brush_id as usize) {
-            (self.shape_maxs, -self.shape_mins)
-        } else {
-            let r = Vec3::splat(brush.reach * self.reach.radius());
-            (r, r)
-        };
+        let shape_bounds = (self.shape_mins, self.shape_maxs);
+        let (grow_low, grow_high) =
+            brush_grow(map, brush_id, brush, shape_bounds, self.reach.radius());
         if (brush.mins - grow_low).cmpgt(self.segment_maxs).any()
             || (brush.maxs + grow_high).cmplt(self.segment_mins).any()
         {
@@ -256,7 +245,7 @@ impl<S: Support> TraceWork<'_, S> {
         // segment misses, or enters only after the best hit so far, cannot stop it first
         // (its hits are pulled back by less than the padding). Dense brushes, such as a
         // curved patch's facets beside a diagonal sweep, are mostly left out here.
-        let pad = Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN);
+        let pad = segment_pad();
         let bounds = (brush.mins - grow_low - pad, brush.maxs + grow_high + pad);
         match segment_enter(self.start, self.end, bounds) {
             Some(enter) if enter <= self.found.fraction => {}
