@@ -32,6 +32,11 @@ const CELL: f32 = 64.0;
 /// The fewest hash buckets; the table then grows to twice the number of bodies.
 const MIN_BUCKETS: usize = 16;
 
+/// The hash table's bucket count for `bodies` bodies: at least twice as many, a power of two.
+fn table_size(bodies: usize) -> usize {
+    (2 * bodies).next_power_of_two().max(MIN_BUCKETS)
+}
+
 /// End of a bucket's list.
 const NONE: u32 = u32::MAX;
 
@@ -187,14 +192,11 @@ impl Bodies {
         };
         let place = self.slots.partition_point(|s| s.id < id);
         self.slots.insert(place, slot);
-        let size = (2 * self.slots.len()).next_power_of_two().max(MIN_BUCKETS);
-        if place + 1 == self.slots.len() && size == self.buckets.len() {
+        if place + 1 == self.slots.len() && table_size(self.slots.len()) == self.buckets.len() {
             // Appended (ids usually come increasing) into a table of the right size: no
             // index moved, so linking the new body is the whole update (adding n bodies
             // in order costs O(n), not O(n²)).
-            self.reach = self.reach.max(horizontal_reach(&parts));
-            self.reach_z = self.reach_z.max(vertical_reach(&parts));
-            self.link(place, cell_of(at + parts.center));
+            self.add_to_table(place);
         } else {
             self.rebuild();
         }
@@ -370,17 +372,21 @@ impl Bodies {
 
     /// Rebuilds the hash table (after an insertion or a removal).
     fn rebuild(&mut self) {
-        let size = (2 * self.slots.len()).next_power_of_two().max(MIN_BUCKETS);
         self.buckets.clear();
-        self.buckets.resize(size, NONE);
+        self.buckets.resize(table_size(self.slots.len()), NONE);
         self.reach = 0.0;
         self.reach_z = 0.0;
         for i in 0..self.slots.len() {
-            let slot = self.slots[i];
-            self.reach = self.reach.max(horizontal_reach(&slot.parts));
-            self.reach_z = self.reach_z.max(vertical_reach(&slot.parts));
-            self.link(i, cell_of(slot.at + slot.parts.center));
+            self.add_to_table(i);
         }
+    }
+
+    /// Links slot `i` into its cell's bucket and takes its reaches into the table's.
+    fn add_to_table(&mut self, i: usize) {
+        let slot = self.slots[i];
+        self.reach = self.reach.max(horizontal_reach(&slot.parts));
+        self.reach_z = self.reach_z.max(vertical_reach(&slot.parts));
+        self.link(i, cell_of(slot.at + slot.parts.center));
     }
 
     fn link(&mut self, i: usize, cell: (i32, i32)) {

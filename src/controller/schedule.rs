@@ -131,10 +131,9 @@ pub(super) struct Schedule {
     neighbours: Vec<u32>,
     /// Each member's wave.
     wave: Vec<u32>,
-    /// Members by wave: wave `w` is `by_wave[wave_start[w]..wave_start[w+1]]`.
-    by_wave: Vec<u32>,
-    wave_start: Vec<u32>,
-    /// The counting sorts' next place in each row or wave.
+    /// How many members each wave holds.
+    wave_sizes: Vec<u32>,
+    /// The counting sort's next place in each row (and the islands' parents).
     cursor: Vec<u32>,
     /// The grid cells each meeting member's scheduled reach covers, `(cell, member)`.
     cells: Vec<(u64, u32)>,
@@ -209,26 +208,12 @@ impl Schedule {
             self.wave.push(w);
             waves = waves.max(w as usize + 1);
         }
-        self.wave_start.clear();
-        self.wave_start.resize(waves + 1, 0);
+        self.wave_sizes.clear();
+        self.wave_sizes.resize(waves, 0);
         for &w in &self.wave {
-            self.wave_start[w as usize + 1] += 1;
+            self.wave_sizes[w as usize] += 1;
         }
-        for w in 0..waves {
-            self.wave_start[w + 1] += self.wave_start[w];
-        }
-        self.by_wave.clear();
-        self.by_wave.resize(n, 0);
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.wave_start);
-        for (i, &w) in self.wave.iter().enumerate() {
-            self.by_wave[self.cursor[w as usize] as usize] = i as u32;
-            self.cursor[w as usize] += 1;
-        }
-        let widest = (0..waves)
-            .map(|w| (self.wave_start[w + 1] - self.wave_start[w]) as usize)
-            .max()
-            .unwrap_or(0);
+        let widest = self.wave_sizes.iter().max().map_or(0, |&w| w as usize);
         self.stats = CrowdSchedule {
             characters: n,
             pairs: self.neighbours.len() / 2,
@@ -360,8 +345,10 @@ impl Schedule {
         {
             // Each member with its scratch, bucketed by wave once (each member is in exactly
             // one wave, so the mutable borrows are disjoint): a wave hands out only its own.
-            let mut waves: Vec<Vec<(usize, &mut Member, &mut Scratch)>> = (0..self.stats.waves)
-                .map(|w| Vec::with_capacity((self.wave_start[w + 1] - self.wave_start[w]) as usize))
+            let mut waves: Vec<Vec<(usize, &mut Member, &mut Scratch)>> = self
+                .wave_sizes
+                .iter()
+                .map(|&size| Vec::with_capacity(size as usize))
                 .collect();
             for (i, (m, s)) in members.iter_mut().zip(scratch.iter_mut()).enumerate() {
                 if let Some(wave) = waves.get_mut(self.wave[i] as usize) {
