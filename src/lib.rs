@@ -95,6 +95,8 @@ macro_rules! internal {
 
 mod bit_set;
 pub mod map;
+#[cfg(test)]
+mod test_rng;
 internal_mod! { mod game; }
 internal_mod! { mod geom; }
 internal_mod! { mod patch; }

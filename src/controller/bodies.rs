@@ -676,13 +676,7 @@ mod tests {
 
     fn grid_against_brute_force(increasing: bool) {
         let shape = player();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut unit = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut rng = crate::test_rng::XorShift::new(0x2545_f491_4f6c_dd1du64);
         let mut bodies = Bodies::new();
         let mut places = Vec::new();
         let ids: Vec<u32> = if increasing {
@@ -691,7 +685,7 @@ mod tests {
             (0..300).rev().collect()
         };
         for id in ids {
-            let at = Vec3::new(unit() * 1500.0, unit() * 1500.0, unit() * 50.0);
+            let at = Vec3::new(rng.unit() * 1500.0, rng.unit() * 1500.0, rng.unit() * 50.0);
             bodies.insert(id * 3, &shape, at);
             places.push((id * 3, at));
         }
@@ -720,10 +714,10 @@ mod tests {
         for round in 0..2000 {
             let k = round % places.len();
             let (id, at) = places[k];
-            let moved = at + Vec3::new(unit(), unit(), 0.0) * 200.0;
+            let moved = at + Vec3::new(rng.unit(), rng.unit(), 0.0) * 200.0;
             assert!(bodies.update(id, &shape, moved, round % 7 != 0));
             places[k] = (id, moved);
-            let probe = Vec3::new(unit() * 1500.0, unit() * 1500.0, 0.0);
+            let probe = Vec3::new(rng.unit() * 1500.0, rng.unit() * 1500.0, 0.0);
             check(&bodies, &places, probe, round);
         }
         assert!(bodies.remove(3) && !bodies.remove(3));

@@ -310,19 +310,13 @@ mod tests {
         // 20,000 seeded cases of 1 to 7 random planes: the result enters no plane, is no
         // longer than the velocity, never opposes it, and is the velocity itself when that
         // is allowed. Against brute force: no allowed candidate on a finer search is closer.
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut unit = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut rng = crate::test_rng::XorShift::new(0x2545_f491_4f6c_dd1du64);
         for case in 0..20_000 {
-            let v = Vec3::new(unit(), unit(), unit()) * 300.0;
+            let v = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 300.0;
             let mut c = Constraints::new();
             let planes = 1 + case % 7;
             for _ in 0..planes {
-                let n = Vec3::new(unit(), unit(), unit());
+                let n = Vec3::new(rng.unit(), rng.unit(), rng.unit());
                 if let Some(n) = n.try_normalize() {
                     c.push(n, true);
                 }

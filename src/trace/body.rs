@@ -463,21 +463,15 @@ mod tests {
             TraceShape::point(),
             TraceShape::aabb(Vec3::new(-8.0, -20.0, -4.0), Vec3::new(8.0, 4.0, 40.0)).unwrap(),
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut unit = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut rng = crate::test_rng::XorShift::new(0x9e37_79b9_7f4a_7c15u64);
         let mut hits = 0;
         for case in 0..20_000 {
             let a = &shapes[case % shapes.len()];
             let b = &shapes[(case / shapes.len()) % shapes.len()];
             let (ua, ub) = (Upright::of(a), Upright::of(b));
-            let start = Vec3::new(unit(), unit(), unit()) * 120.0 + Vec3::splat(1000.0);
-            let end = Vec3::new(unit(), unit(), unit()) * 120.0 + Vec3::splat(1000.0);
-            let at = Vec3::new(unit(), unit(), unit()) * 40.0 + Vec3::splat(1000.0);
+            let start = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 120.0 + Vec3::splat(1000.0);
+            let end = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 120.0 + Vec3::splat(1000.0);
+            let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 40.0 + Vec3::splat(1000.0);
             let trace = a.trace_against(start, end, b, at);
             if trace.start_solid {
                 assert!(uprights_overlap(&ua, start, &ub, at), "case {case}");

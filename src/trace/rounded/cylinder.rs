@@ -245,21 +245,14 @@ const CYLINDER_EDGE_STEPS: usize = 64;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compiled::{BrushFeatures, FacePlane, StoredPlane};
-    use crate::tolerance::FEATURE_EPSILON;
+    use crate::compiled::FacePlane;
     use crate::trace::gjk::{self, Simplex};
     use crate::trace::rounded::Core;
+    use crate::trace::rounded::tests::{Owned, cube};
 
     /// A cube and a brush with sloped edges (a cube cut by two slanted planes).
     fn brushes() -> Vec<Vec<FacePlane>> {
-        let cube = vec![
-            (DVec3::X, 64.0, 0),
-            (-DVec3::X, 0.0, 1),
-            (DVec3::Y, 64.0, 2),
-            (-DVec3::Y, 0.0, 3),
-            (DVec3::Z, 64.0, 4),
-            (-DVec3::Z, 0.0, 5),
-        ];
+        let cube = cube();
         let mut slanted = cube.clone();
         let n = DVec3::new(1.0, 0.5, 1.0).normalize();
         slanted.push((n, n.dot(DVec3::new(64.0, 32.0, 40.0)), 6));
@@ -270,13 +263,7 @@ mod tests {
 
     #[test]
     fn matches_gjk_around_boxes_and_sloped_edges() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut unit = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rng = crate::test_rng::XorShift::new(0x2545_f491_4f6c_dd1du64);
         let (radius, half_height) = (16.0, 28.0);
         let core = Core::Cylinder {
             radius,
@@ -290,27 +277,13 @@ mod tests {
                 .iter()
                 .map(|&(n, d, id)| (n.as_vec3().as_dvec3(), f64::from(d as f32), id))
                 .collect();
-            let Some((corners, edges)) = crate::compiled::corners_and_edges(&planes) else {
-                panic!("a valid brush");
-            };
-            let stored: Vec<StoredPlane> = planes
-                .iter()
-                .map(|&(n, d, id)| (n.as_vec3(), d as f32, id))
-                .collect();
-            let Some(shape) = Polytope::new(BrushFeatures {
-                planes: &stored,
-                corners: &corners,
-                edges: &edges,
-                scale: 64.0,
-                eps: FEATURE_EPSILON * 64.0,
-            }) else {
-                panic!("a brush with corners");
-            };
+            let owned = Owned::of(&planes);
+            let shape = owned.polytope_at(64.0);
             for _ in 0..4000 {
                 let center = DVec3::new(
-                    32.0 + unit() * 90.0,
-                    32.0 + unit() * 90.0,
-                    32.0 + unit() * 110.0,
+                    32.0 + rng.unit_f64() * 90.0,
+                    32.0 + rng.unit_f64() * 90.0,
+                    32.0 + rng.unit_f64() * 110.0,
                 );
                 let ours = nearest(&shape, center, radius, half_height);
                 let theirs = gjk::distance(&core, center, &shape, &mut Simplex::new(), 64.0);

@@ -73,7 +73,7 @@ mod tests {
     use glam::{DVec3, Vec3};
 
     /// A brush's features, owned, for tests that build brushes from planes.
-    struct Owned<'p> {
+    pub(super) struct Owned<'p> {
         planes: &'p [FacePlane],
         stored: Vec<StoredPlane>,
         corners: Vec<DVec3>,
@@ -81,7 +81,7 @@ mod tests {
     }
 
     impl<'p> Owned<'p> {
-        fn of(planes: &'p [FacePlane]) -> Self {
+        pub(super) fn of(planes: &'p [FacePlane]) -> Self {
             let (corners, edges) = crate::compiled::corners_and_edges(planes).unwrap();
             // The tests' planes are f32 planes widened, as a compiled map's are.
             let stored = planes
@@ -98,6 +98,11 @@ mod tests {
 
         fn polytope(&self) -> Polytope<'_> {
             let scale = self.planes.iter().fold(1.0f64, |m, p| m.max(p.1.abs()));
+            self.polytope_at(scale)
+        }
+
+        /// The brush as a polytope whose coordinates' magnitude is `scale`.
+        pub(super) fn polytope_at(&self, scale: f64) -> Polytope<'_> {
             Polytope::new(BrushFeatures {
                 planes: &self.stored,
                 corners: &self.corners,
@@ -110,7 +115,7 @@ mod tests {
     }
 
     /// A 64-unit cube at the origin.
-    fn cube() -> Vec<(DVec3, f64, u32)> {
+    pub(super) fn cube() -> Vec<(DVec3, f64, u32)> {
         vec![
             (DVec3::X, 64.0, 0),
             (-DVec3::X, 0.0, 1),

@@ -452,15 +452,9 @@ mod tests {
                 }
             }
         }
-        let mut state = 0x853c_49e6_748f_ea9bu64;
-        let mut unit = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut rng = crate::test_rng::XorShift::new(0x853c_49e6_748f_ea9bu64);
         let mut directions: Vec<Vec3> = (0..4096)
-            .map(|_| Vec3::new(unit(), unit(), unit()).normalize_or(Vec3::Z))
+            .map(|_| Vec3::new(rng.unit(), rng.unit(), rng.unit()).normalize_or(Vec3::Z))
             .collect();
         // Axial and bevel-like directions, as brush planes have them, signed zeros included.
         directions.extend([

@@ -10,24 +10,10 @@ use planeshift::controller::{CharacterState, GroundState, MoveInput, Tracer};
 use planeshift::trace::{Trace, TraceShape};
 
 use super::*;
-use crate::support::Pcg32;
 
-/// Seeded random inputs, each held for a while, as a player would.
+/// Seeded random inputs, each held 20 to 219 ticks, as a player would.
 fn inputs(seed: u64, ticks: usize) -> Vec<MoveInput> {
-    let mut rng = Pcg32::new(seed);
-    let mut out = Vec::with_capacity(ticks);
-    while out.len() < ticks {
-        let angle = rng.range_f64(0.0, 360.0) as f32;
-        let input = MoveInput {
-            wish: heading(angle) * (rng.below(3) as f32 / 2.0),
-            jump: rng.below(4) == 0,
-            crouch: rng.below(8) == 0,
-        };
-        let hold = 20 + rng.below(200);
-        out.extend(std::iter::repeat_n(input, hold));
-    }
-    out.truncate(ticks);
-    out
+    held_inputs(seed, ticks, 8, (20, 200))
 }
 
 fn replay(world: &(impl Tracer + ?Sized), inputs: &[MoveInput]) -> Vec<CharacterState> {

@@ -117,6 +117,31 @@ pub fn heading(degrees: f32) -> Vec3 {
     Vec3::new(r.cos(), r.sin(), 0.0)
 }
 
+/// Seeded random inputs, each held for a while as a player would: running, walking or
+/// standing in a random heading, jumping one time in four, crouching one time in
+/// `crouch_one_in`; each held `hold.0` ticks plus up to `hold.1` more.
+pub fn held_inputs(
+    seed: u64,
+    ticks: usize,
+    crouch_one_in: usize,
+    hold: (usize, usize),
+) -> Vec<MoveInput> {
+    let mut rng = crate::support::Pcg32::new(seed);
+    let mut out = Vec::with_capacity(ticks);
+    while out.len() < ticks {
+        let angle = rng.range_f64(0.0, 360.0) as f32;
+        let input = MoveInput {
+            wish: heading(angle) * (rng.below(3) as f32 / 2.0),
+            jump: rng.below(4) == 0,
+            crouch: rng.below(crouch_one_in) == 0,
+        };
+        let held = hold.0 + rng.below(hold.1);
+        out.extend(std::iter::repeat_n(input, held));
+    }
+    out.truncate(ticks);
+    out
+}
+
 /// What a tick left behind.
 #[derive(Clone, Copy, Debug)]
 pub struct Tick {

@@ -22,23 +22,10 @@ use crate::support::{Pcg32, read, real_maps_dir};
 const BOTS: usize = 64;
 const TICKS: usize = 500;
 
-/// Seeded inputs, each held for a while as a player would: running, walking or standing,
-/// jumping and crouching now and then.
+/// Seeded inputs, each held 10 to 109 ticks as a player would: running, walking or
+/// standing, jumping and crouching now and then.
 fn inputs(seed: u64) -> Vec<MoveInput> {
-    let mut rng = Pcg32::new(seed);
-    let mut out = Vec::with_capacity(TICKS);
-    while out.len() < TICKS {
-        let angle = rng.range_f64(0.0, 360.0) as f32;
-        let input = MoveInput {
-            wish: heading(angle) * (rng.below(3) as f32 / 2.0),
-            jump: rng.below(4) == 0,
-            crouch: rng.below(6) == 0,
-        };
-        let hold = 10 + rng.below(100);
-        out.extend(std::iter::repeat_n(input, hold));
-    }
-    out.truncate(TICKS);
-    out
+    held_inputs(seed, TICKS, 6, (10, 100))
 }
 
 /// The bots, spawned at the map's player spawns in turn.
