@@ -94,6 +94,7 @@ macro_rules! internal {
 }
 
 mod bit_set;
+pub mod import;
 pub mod map;
 #[cfg(test)]
 mod test_rng;

@@ -1,0 +1,14 @@
+//! The Quake 1 family (BSP29, BSP2, 2PSB, Half-Life BSP30) importer (being written): takes the file's bytes, gives an
+//! [`ImportedLevel`](super::ImportedLevel).
+
+use super::{BspFormat, ImportError, ImportedLevel};
+
+/// Reads a Quake 1 family (BSP29, BSP2, 2PSB, Half-Life BSP30) file.
+pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, ImportError> {
+    let _ = bytes;
+    Err(ImportError::Lump {
+        format: format.name(),
+        lump: "header",
+        problem: "this format's importer is not written yet".to_owned(),
+    })
+}
