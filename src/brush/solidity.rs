@@ -34,7 +34,7 @@
 //! decides ([`half_life_texture_contents`]); `func_water`, `func_illusionary` and
 //! `func_ladder` brushes are water, nothing and ladder ([`half_life_entity_contents`]).
 //!
-//! A Quake 3 map ([`is_quake3_map`]) follows Quake 3's rules instead: its faces name shaders,
+//! A Quake 3 map ([`Game::detect`](crate::Game::detect)) follows Quake 3's rules instead: its faces name shaders,
 //! and a brush's contents are q3map2's (`map.cpp` `SetBrushContents`, [`q3_brush_contents`])
 //! over its faces' shaders from a [`ShaderSet`], translated to [`Contents`]
 //! ([`quake3_brush_contents`]); the face triple counts only for the detail bit.
@@ -42,7 +42,7 @@
 use crate::contents::Contents;
 use crate::game::q3_flags::contents as q3;
 use crate::game::{Game, Q3Side, ShaderSet, q3_brush_contents};
-use crate::map::{BrushSyntax, MapFace, MapFile};
+use crate::map::MapFace;
 
 /// What a texture name says about its brush.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,28 +155,6 @@ pub(crate) fn brush_contents<'a>(faces: impl Iterator<Item = &'a MapFace> + Clon
     } else {
         Contents::SOLID
     }
-}
-
-/// The texture folder of Quake 3's tool shaders (`textures/common/*`), as `.map` faces name it.
-const QUAKE3_TOOL_PREFIX: &str = "common/";
-
-/// Whether `map` is a Quake 3 map, whose faces name shaders: it has a `brushDef` brush or a
-/// patch (only Quake 3 editors write them), or a face textured from Quake 3's tool folder
-/// (`common/caulk`, `common/clip`; Quake 1 and 2 name tools without a folder or from the
-/// map's own, `e1u1/clip`). The editor's `// Game:` header is read before this, by
-/// [`Game::detect`](crate::Game::detect).
-#[must_use]
-pub fn is_quake3_map(map: &MapFile) -> bool {
-    let patches = map.entities.iter().any(|e| !e.patches.is_empty());
-    patches
-        || map.brushes().any(|b| {
-            b.syntax == BrushSyntax::BrushDef
-                || b.faces.iter().any(|f| {
-                    f.texture
-                        .get(..QUAKE3_TOOL_PREFIX.len())
-                        .is_some_and(|p| p.eq_ignore_ascii_case(QUAKE3_TOOL_PREFIX))
-                })
-        })
 }
 
 /// Quake 3 content bits that mean the same in [`Contents`] (`surfaceflags.h`): solid, the

@@ -16,7 +16,7 @@
 //!    `Daikatana` say nothing: Quake and Half-Life maps share Valve 220, so Half-Life still
 //!    needs the signs of step 5.
 //! 3. Quake 3 when the map has a `brushDef`, a patch or a `common/` texture
-//!    ([`is_quake3_map`](crate::brush::is_quake3_map)).
+//!    ([`is_quake3_map`]).
 //! 4. Quake 2 when any face carries the contents/flags/value triple.
 //! 5. Half-Life when any texture starts with `!` (its liquids, `!cur_*` currents), or
 //!    `worldspawn` has `mapversion` 220 together with a `wad` key naming a `halflife.wad` or
@@ -26,7 +26,7 @@
 //! The header is the mapper's own declaration, so it wins over the heuristics; on the shared
 //! corpus (11 TrenchBroom maps with a header) the two never disagree.
 
-use crate::map::MapFile;
+use crate::map::{BrushSyntax, MapFile};
 
 /// The game a map is compiled for: it decides how a brush's faces combine into its contents
 /// ([`CompileOptions::game`](crate::CompileOptions::game); `None` detects it from the map).
@@ -97,7 +97,7 @@ impl Game {
         if let Some(game) = map.editor_format.as_deref().and_then(editor_format) {
             return game;
         }
-        if crate::brush::is_quake3_map(map) {
+        if is_quake3_map(map) {
             return Game::Quake3;
         }
         let mut faces = map.brushes().flat_map(|b| b.faces.iter());
@@ -190,4 +190,26 @@ fn has_valve_worldspawn(map: &MapFile) -> bool {
             .any(|name| VALVE_WADS.contains(&name))
     });
     version && wads
+}
+
+/// The texture folder of Quake 3's tool shaders (`textures/common/*`), as `.map` faces name it.
+const QUAKE3_TOOL_PREFIX: &str = "common/";
+
+/// Whether `map` is a Quake 3 map, whose faces name shaders: it has a `brushDef` brush or a
+/// patch (only Quake 3 editors write them), or a face textured from Quake 3's tool folder
+/// (`common/caulk`, `common/clip`; Quake 1 and 2 name tools without a folder or from the
+/// map's own, `e1u1/clip`). The editor's `// Game:` header is read before this, by
+/// [`Game::detect`](crate::Game::detect).
+#[must_use]
+pub(crate) fn is_quake3_map(map: &MapFile) -> bool {
+    let patches = map.entities.iter().any(|e| !e.patches.is_empty());
+    patches
+        || map.brushes().any(|b| {
+            b.syntax == BrushSyntax::BrushDef
+                || b.faces.iter().any(|f| {
+                    f.texture
+                        .get(..QUAKE3_TOOL_PREFIX.len())
+                        .is_some_and(|p| p.eq_ignore_ascii_case(QUAKE3_TOOL_PREFIX))
+                })
+        })
 }

@@ -36,6 +36,8 @@ mod shader;
 mod surfaces;
 /// Repository rules that keep docs true.
 mod tidy;
+/// Repository rule: no import cycle between files of a module or between stages.
+mod tidy_imports;
 /// Sweep properties that need no oracle.
 mod trace;
 /// Sweeps against the exact parry3d-f64 oracle: inside, lateness, clearance, ghost hits.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use crate::game::{GameArg, parse_game};
+use planeshift::Game;
 
 /// The planeshift map compiler.
 #[derive(Debug, Parser)]
@@ -155,4 +155,47 @@ fn parse_patch_tolerance(text: &str) -> Result<f64, String> {
         .validate()
         .map(|()| value)
         .map_err(|e| e.to_string())
+}
+
+/// A `--game` value.
+#[derive(Clone, Debug)]
+pub enum GameArg {
+    /// A built-in game.
+    Builtin(Game),
+    /// A custom game's TOML file.
+    File(PathBuf),
+}
+
+/// Reads a `--game` value: a file when it ends in `.toml`, else a built-in game's name.
+pub fn parse_game(value: &str) -> Result<GameArg, String> {
+    let is_toml = value
+        .len()
+        .checked_sub(".toml".len())
+        .and_then(|start| value.get(start..))
+        .is_some_and(|end| end.eq_ignore_ascii_case(".toml"));
+    if is_toml {
+        return Ok(GameArg::File(PathBuf::from(value)));
+    }
+    Game::from_name(value).map(GameArg::Builtin).ok_or_else(|| {
+        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
+        format!(
+            "unknown game `{value}` (expected {}, or a custom game's FILE.toml)",
+            names.join(", ")
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_values_are_names_or_toml_files() {
+        assert!(matches!(
+            parse_game("Quake3"),
+            Ok(GameArg::Builtin(Game::Quake3))
+        ));
+        assert!(matches!(parse_game("maps/x.TOML"), Ok(GameArg::File(_))));
+        assert!(parse_game("toml").is_err());
+    }
 }

@@ -6,41 +6,13 @@
 //! (`FILE: error: ...`), a malformed one exits 1 (`FILE:LINE:COL: error: ...` when the TOML
 //! reader says where, `FILE: error: ...` for a rule that is wrong).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use planeshift::compile::CompileOptions;
-use planeshift::{CustomGame, CustomGameError, Game};
+use planeshift::{CustomGame, CustomGameError};
 
 use crate::CliError;
-use crate::args::RulesArgs;
-
-/// A `--game` value.
-#[derive(Clone, Debug)]
-pub enum GameArg {
-    /// A built-in game.
-    Builtin(Game),
-    /// A custom game's TOML file.
-    File(PathBuf),
-}
-
-/// Reads a `--game` value: a file when it ends in `.toml`, else a built-in game's name.
-pub fn parse_game(value: &str) -> Result<GameArg, String> {
-    let is_toml = value
-        .len()
-        .checked_sub(".toml".len())
-        .and_then(|start| value.get(start..))
-        .is_some_and(|end| end.eq_ignore_ascii_case(".toml"));
-    if is_toml {
-        return Ok(GameArg::File(PathBuf::from(value)));
-    }
-    Game::from_name(value).map(GameArg::Builtin).ok_or_else(|| {
-        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
-        format!(
-            "unknown game `{value}` (expected {}, or a custom game's FILE.toml)",
-            names.join(", ")
-        )
-    })
-}
+use crate::args::{GameArg, RulesArgs};
 
 /// The compile options of `--shaders`, `--game` (a custom game's file read and checked) and
 /// `--patch-tolerance`.
@@ -103,13 +75,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn game_values_are_names_or_toml_files() {
-        assert!(matches!(
-            parse_game("Quake3"),
-            Ok(GameArg::Builtin(Game::Quake3))
-        ));
-        assert!(matches!(parse_game("maps/x.TOML"), Ok(GameArg::File(_))));
-        assert!(parse_game("toml").is_err());
+    fn line_column_counts_characters() {
         assert_eq!(line_column("a\nbc\nd", 4), (2, 3));
         assert_eq!(line_column("é\n", 1), (1, 1));
     }
