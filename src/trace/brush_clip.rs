@@ -140,6 +140,12 @@ pub(crate) fn clip_brush<S: Support>(
     if !(enter_fraction < leave_fraction && enter_plane.is_some() && earlier) {
         return;
     }
+    // A point is a sphere of radius 0 here: where it meets an edge or a corner it stops
+    // where it first comes within the stop distance of the brush. The entered plane alone
+    // would stop it the stop distance in front of that plane, which beside a sharp edge (a
+    // sliver's, whose faces meet at a few degrees) lies far outside the other face: a point
+    // passing 0.25 from a wedge of 7° was stopped there (`maps/sliver_wedges.map`).
+    let exact = exact.or_else(|| work.shape.point_core());
     match exact {
         // The shape meeting a face inside its outline: plane shifting is exact there.
         Some((core, radius))

@@ -256,34 +256,7 @@ impl CompiledMap {
         end: Vec3,
         mask: Contents,
     ) -> Trace {
-        if rotation == Quat::IDENTITY {
-            return self.trace(shape, start, end, mask);
-        }
-        let unit = rotation.normalize();
-        if !in_range(start) || !in_range(end) || !unit.is_finite() {
-            return out_of_range(start);
-        }
-        // `Oriented` takes the map from the sweep's (world) directions into the shape's own
-        // frame: the inverse rotation.
-        let to_world = Mat3::from_quat(unit);
-        let oriented = Oriented::new(shape, Some(to_world.transpose()));
-        let outcome = oriented.dispatch(Sweep {
-            map: self,
-            shape: oriented,
-            start,
-            end,
-            mask,
-            through: Through::World,
-        });
-        self.finish(
-            &outcome,
-            |u| to_world * shape.support_point(to_world.transpose() * u),
-            None,
-            start,
-            end,
-            |n| n,
-            |p| p,
-        )
+        self.sweep_rotated(shape, rotation, start, end, mask, Through::World)
     }
 
     /// Whether `shape` rotated by `rotation` about its reference point, placed at `at`,
@@ -373,6 +346,22 @@ impl CompiledMap {
         }
     }
 
+    internal! {
+        /// The same sweep as [`CompiledMap::trace_rotated`], clipping every brush of the
+        /// world without the tree: the reference the tree must match.
+        #[must_use]
+        pub fn trace_all_brushes_rotated(
+            &self,
+            shape: &TraceShape,
+            rotation: Quat,
+            start: Vec3,
+            end: Vec3,
+            mask: Contents,
+        ) -> Trace {
+            self.sweep_rotated(shape, rotation, start, end, mask, Through::AllWorldBrushes)
+        }
+    }
+
     /// [`Self::trace`] answered from the brushes `cache` gathered ([`Self::gather_near`])
     /// when the sweep lies inside what was gathered, by walking the tree otherwise: the
     /// same result either way, bit for bit.
@@ -399,6 +388,47 @@ impl CompiledMap {
         queries
             .map(|q| self.trace(&q.shape, q.start, q.end, q.mask))
             .collect()
+    }
+
+    /// A sweep of `shape` rotated by `rotation` through the brushes `through` names (the
+    /// identity: [`Self::sweep_world`]).
+    fn sweep_rotated(
+        &self,
+        shape: &TraceShape,
+        rotation: Quat,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+        through: Through<'_>,
+    ) -> Trace {
+        if rotation == Quat::IDENTITY {
+            return self.sweep_world(shape, start, end, mask, through);
+        }
+        let unit = rotation.normalize();
+        if !in_range(start) || !in_range(end) || !unit.is_finite() {
+            return out_of_range(start);
+        }
+        // `Oriented` takes the map from the sweep's (world) directions into the shape's own
+        // frame: the inverse rotation.
+        let to_world = Mat3::from_quat(unit);
+        let oriented = Oriented::new(shape, Some(to_world.transpose()));
+        let outcome = oriented.dispatch(Sweep {
+            map: self,
+            shape: oriented,
+            start,
+            end,
+            mask,
+            through,
+        });
+        self.finish(
+            &outcome,
+            |u| to_world * shape.support_point(to_world.transpose() * u),
+            None,
+            start,
+            end,
+            |n| n,
+            |p| p,
+        )
     }
 
     /// An unrotated sweep in world space through the brushes `through` names; out of range

@@ -149,6 +149,13 @@ impl<'a> Oriented<'a> {
         }
     }
 
+    /// A point as the core of a sphere of radius 0 (for the exact stop at edges and corners);
+    /// `None` for every other shape.
+    #[inline]
+    pub(crate) fn point_core(&self) -> Option<(Core<'a>, f32)> {
+        matches!(self.shape.0, Repr::Point).then_some((Core::Point, 0.0))
+    }
+
     /// Which brush sides this shape must clip against (exactness needs no more):
     /// faces only for points (bevels never change them), faces and box bevels for an
     /// axis-aligned box on a box-exact brush, every side otherwise.
