@@ -19,8 +19,11 @@
 //! [`BODY_CONTACT_TOLERANCE`] of the stop distance, or, cut short after [`MAX_BODY_STEPS`],
 //! early. As Quake's brush clip, only a sweep that would touch the other shape is stopped:
 //! one that merely passes within the stop distance (sliding along a neighbour a hair
-//! closer than the stop distance) goes on. Straight contacts (box faces, a cylinder's side) take one step. A hull meets and
-//! is met as its bounding box. Guarantees: exact up to the stop distance for the shapes a
+//! closer than the stop distance) goes on. Straight contacts (box faces, a cylinder's side) take one step. Here (the
+//! crate-internal [`Upright`] sum the crowd uses) a hull meets and is met as its bounding
+//! box; the public [`TraceShape::trace_against`] hands hulls, and
+//! [`TraceShape::trace_against_rotated`] rotated shapes, to the exact GJK sweep of
+//! `body_exact.rs`. Guarantees: exact up to the stop distance for the shapes a
 //! character uses, never inside, no allocation, f64 inside and the same bits on every
 //! machine (no platform maths).
 
@@ -283,8 +286,8 @@ impl TraceShape {
     /// Sweeps this shape from `start` to `end` against `other` standing with its reference
     /// point at `other_at`: the first impact, with the [`Trace`] contract (the end stops
     /// [`STOP_DISTANCE`](crate::STOP_DISTANCE) short, never inside; a sweep leaving a shape it
-    /// starts in is not stopped). Exact for points, spheres, upright cylinders and capsules,
-    /// and boxes, in any pair; a hull meets and is met as its bounding box. The result's
+    /// starts in is not stopped). Exact for every pair: points, spheres, upright cylinders
+    /// and capsules and boxes by a closed form, hulls by GJK. The result's
     /// `contents` is [`Contents::BODY`], its `model` and `character` are `None` (a crowd's
     /// tracer fills in the character).
     ///

@@ -31,11 +31,16 @@
 //!
 //! Moving models: [`CompiledMap::trace_model`] sweeps through model `k` placed by a
 //! [`ModelPlacement`]. The sweep is carried into the model's frame. Translation is exact for
-//! every shape. Under rotation, points, spheres, cylinders, capsules and hulls stay exact
-//! (their cores are rotated into the model's frame, and their refinement needs no bevels); a
-//! box becomes the rotated box, which keeps its exact support but the model's bevels were
-//! made for its own axes, so its edge hits may stop early (Quake 3's `CM_TransformedBoxTrace`
+//! every shape. Under rotation every shape stays exact: cores are rotated into the model's
+//! frame and their refinement needs no bevels; a box becomes the rotated box, whose edge and
+//! corner contacts (for which the model's bevels, made for its own axes, are only a bound)
+//! are refined on its exact distance like a hull's (Quake 3's `CM_TransformedBoxTrace`
 //! instead sweeps the unrotated box, which can pass into solid).
+//!
+//! Oriented shapes: [`CompiledMap::trace_rotated`] sweeps a shape rotated about its reference
+//! point through the world, the same way (the sweep's frame is the world's, the shape's
+//! support is read through the rotation), with no allocation; the identity is
+//! [`CompiledMap::trace`] bit for bit.
 
 mod body;
 mod body_exact;
@@ -84,8 +89,9 @@ pub struct Trace {
     /// The unit normal of the surface hit, facing the mover; `None` when nothing was hit or
     /// the sweep is all-solid (no normal is trusted there).
     pub normal: Option<Vec3>,
-    /// The brush side hit (unshifted, in world space); for a sphere, cylinder, capsule or hull
-    /// meeting an edge or a corner, the tangent plane through the contact point. `None`
+    /// The brush side hit (unshifted, in world space); for a point, sphere, cylinder,
+    /// capsule, hull or rotated box meeting an edge or a corner, the tangent plane through
+    /// the contact point. `None`
     /// exactly when `normal` is.
     pub plane: Option<Plane>,
     /// Contents of the brush hit (or started in, for all-solid); empty when nothing was hit.
