@@ -225,8 +225,8 @@ fn rotated_tree_equals_brute_force() {
     }
 }
 
-/// Points swept past the thin wedges of `maps/sliver_wedges.map` (dihedral edges of 1.4° to
-/// a few degrees), aimed within a unit of their edges from every direction: a stop is never
+/// Points swept past the thin wedges of `maps/sliver_wedges.map` (dihedral edges of 2° to
+/// 6°, and blunter ones), aimed within a unit of their edges from every direction: a stop is never
 /// farther than the stop distance from solid (plus 1e-3), and never inside or late.
 #[test]
 fn no_stop_farther_than_the_stop_distance_past_slivers() {
