@@ -42,6 +42,8 @@ mod tidy_imports;
 mod trace;
 /// Sweeps against the exact parry3d-f64 oracle: inside, lateness, clearance, ghost hits.
 mod trace_oracle;
+/// Oriented shapes in world and body sweeps, and stops past slivers, against the oracle.
+mod trace_orient;
 /// Trigger volumes: the touch query inside and outside every trigger, never blocking.
 mod triggers;
 /// The top-down viewer, headless: pixels against known points and `point_contents`.
