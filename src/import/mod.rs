@@ -154,3 +154,14 @@ pub(crate) fn read_level(bytes: &[u8]) -> Result<ImportedLevel, ImportError> {
         BspFormat::Ibsp46 => quake3::read(bytes, format),
     }
 }
+
+internal! {
+    /// The format, entities and brushes of a `.bsp` (the importer's stage before the back
+    /// end), for planeshift's own tests and benches.
+    ///
+    /// # Errors
+    /// As [`read_level`]: an [`ImportError`] naming the lump.
+    pub fn read_brushes(bytes: &[u8]) -> Result<(BspFormat, MapFile, BrushOutput), ImportError> {
+        read_level(bytes).map(|level| (level.format, level.map, level.brushes))
+    }
+}
