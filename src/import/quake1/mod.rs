@@ -3,7 +3,10 @@
 //! Takes the file's bytes and its format; gives an [`ImportedLevel`]: the entities lump, and
 //! each model's brushes: ericw-tools' BSPX `BRUSHLIST` when the file has it (the original
 //! brushes, clip brushes included, `brushlist.rs`), otherwise the convex regions of hull 0
-//! (`regions.rs`), with a note that clip brushes live only in the clip hulls. Model 0's
+//! (`regions.rs`), with a note that clip brushes live only in the clip hulls. Either way
+//! the void the compiler filled is tagged [`Contents::OUTSIDE`]: without `BRUSHLIST`, hull
+//! 0's solid regions on the world box; with it, hull 0's solid regions that no listed solid
+//! brush holds whole (the void, and walls ericw-tools merged with it). Model 0's
 //! brushes belong to the world, model k's to the entity whose `model` is `*k` (moved to its
 //! `origin`, as `world.c SV_HullForEntity` places it); a trigger entity's brushes are its
 //! volume ([`Contents::TRIGGER`]), as a `.map` brush of that entity would be. Guarantees:
@@ -34,7 +37,24 @@ pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, Imp
     let listed = brushlist::read(&file, game)?;
     let from_list = listed.is_some();
     let per_model: Vec<Vec<Brush>> = match listed {
-        Some(models) => models,
+        Some(mut models) => {
+            // The brushes are the author's; the void the compiler filled is hull 0's alone:
+            // its solid regions that no listed solid brush holds whole.
+            let regions = regions::model_regions(&file, 0, game)?.brushes;
+            if let Some(world) = models.first_mut() {
+                let void: Vec<Brush> = regions
+                    .into_iter()
+                    .filter(|r| r.contents.contains(Contents::SOLID))
+                    .filter(|r| !world.iter().any(|b| holds(b, r)))
+                    .map(|mut r| {
+                        r.contents = r.contents | Contents::OUTSIDE;
+                        r
+                    })
+                    .collect();
+                world.extend(void);
+            }
+            models
+        }
         None => {
             let mut models = Vec::with_capacity(file.models.len());
             let mut dropped = 0usize;
@@ -100,6 +120,22 @@ pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, Imp
         map,
         brushes: out,
     })
+}
+
+/// How far a region's corner may stand outside a brush that holds it, in units (the
+/// regions are cut in `f64` from the file's `f32` planes).
+const HOLD_EPSILON: f64 = 0.01;
+
+/// Whether solid brush `brush` holds all of `region`.
+fn holds(brush: &Brush, region: &Brush) -> bool {
+    brush.contents.contains(Contents::SOLID)
+        && (brush.mins - HOLD_EPSILON).cmple(region.mins).all()
+        && (brush.maxs + HOLD_EPSILON).cmpge(region.maxs).all()
+        && region
+            .sides
+            .iter()
+            .flat_map(|s| s.winding.points.iter())
+            .all(|&p| brush.contains(p, HOLD_EPSILON))
 }
 
 /// A note located at the file's start.
