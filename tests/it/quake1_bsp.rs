@@ -260,3 +260,128 @@ fn imported_and_compiled_agree() {
         assert!(pairs >= 1, "no .map/.bsp pair found");
     }
 }
+
+/// Player-box sweeps per level and hull (the count).
+const SWEEPS_PER_HULL: usize = 1_000;
+/// How far two sweeps' ends may differ and still agree, in units (the issue's).
+const END_TOLERANCE: f32 = 0.1;
+/// The longest sweep drawn, in units.
+const SWEEP_LENGTH: f64 = 384.0;
+
+/// The clip hull's box (`model.c Mod_LoadClipnodes`): hull 1 the player, hull 2 the large box.
+fn hull_box(hull: usize) -> (glam::Vec3, glam::Vec3) {
+    if hull == 1 {
+        (
+            glam::Vec3::new(-16.0, -16.0, -24.0),
+            glam::Vec3::new(16.0, 16.0, 32.0),
+        )
+    } else {
+        (
+            glam::Vec3::new(-32.0, -32.0, -24.0),
+            glam::Vec3::new(32.0, 32.0, 64.0),
+        )
+    }
+}
+
+/// On every shared id level, 1,000 seeded box sweeps from open space per clip hull through
+/// the compiled `.map` and the imported `.bsp` end within 0.1 unit of Quake's trace through
+/// hull 1 (the player box) and hull 2 (the large box), with the `func_wall` models, on
+/// ≥ 99 % (sweeps that start solid in the hull left out); every disagreement is classed.
+#[test]
+fn player_sweeps_agree_with_clip_hulls() {
+    use planeshift::compile::{CompileOptions, compile_map};
+    use planeshift::import::import_bsp;
+    use planeshift::trace::TraceShape;
+
+    let files = quake1_files("player_sweeps_agree_with_clip_hulls");
+    for (seed, (name, bytes)) in files.iter().enumerate() {
+        if !name.starts_with("id-quake-1996/") {
+            continue;
+        }
+        let Some(map_path) = source_map(name) else {
+            continue;
+        };
+        let hulls = Quake1Hulls::read(bytes).unwrap();
+        let compiled = compile_map(&read(&map_path)).unwrap().map;
+        let imported = import_bsp(bytes, &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .map;
+        let (_, entities, _) = read_brushes(bytes).unwrap();
+        let walls: Vec<usize> = entities
+            .entities
+            .iter()
+            .filter(|e| e.classname().eq_ignore_ascii_case("func_wall"))
+            .filter_map(|e| e.get("model")?.strip_prefix('*')?.parse().ok())
+            .filter(|&m: &usize| m < hulls.models.len())
+            .collect();
+        let world = hulls.models[0];
+        for hull in [1usize, 2] {
+            let (mins, maxs) = hull_box(hull);
+            let shape = TraceShape::aabb(mins, maxs).unwrap();
+            let mut rng = Pcg32::new(1000 * seed as u64 + hull as u64);
+            let mut classes: [BTreeMap<&str, usize>; 2] = Default::default();
+            let mut done = 0;
+            let mut attempts = 0;
+            while done < SWEEPS_PER_HULL && attempts < SWEEPS_PER_HULL * 1000 {
+                attempts += 1;
+                let start = DVec3::new(
+                    rng.range_f64(world.mins.x, world.maxs.x),
+                    rng.range_f64(world.mins.y, world.maxs.y),
+                    rng.range_f64(world.mins.z, world.maxs.z),
+                );
+                let end = start
+                    + DVec3::new(
+                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
+                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
+                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
+                    );
+                // From open space: not solid in the hull, and inside the level (hull 0 open).
+                if hulls.hull_solid(hull, start) || hulls.point_contents(0, start).0 == SOLID {
+                    continue;
+                }
+                let quake = hulls.trace(&walls, hull, start, end);
+                if quake.start_solid {
+                    continue;
+                }
+                done += 1;
+                let expected = quake.end.as_vec3();
+                for (k, level) in [&compiled, &imported].into_iter().enumerate() {
+                    let ours = level.trace(
+                        &shape,
+                        start.as_vec3(),
+                        end.as_vec3(),
+                        Contents::MASK_PLAYER_SOLID,
+                    );
+                    let class = if ours.start_solid {
+                        "planeshift starts solid"
+                    } else if ours.end.distance(expected) <= END_TOLERANCE {
+                        "agree"
+                    } else if ours.fraction < quake.fraction as f32 {
+                        "planeshift stops earlier"
+                    } else if ours.fraction > quake.fraction as f32 {
+                        "planeshift goes farther"
+                    } else {
+                        "same fraction, ends apart"
+                    };
+                    *classes[k].entry(class).or_default() += 1;
+                }
+            }
+            assert_eq!(
+                done, SWEEPS_PER_HULL,
+                "{name}: too few open starts in hull {hull}"
+            );
+            for (k, what) in ["compiled .map", "imported .bsp"].into_iter().enumerate() {
+                let agree = classes[k].get("agree").copied().unwrap_or(0);
+                let percent = 100.0 * agree as f64 / done as f64;
+                println!(
+                    "{name} hull {hull} {what}: {percent:.1} % agree; {:?}",
+                    classes[k]
+                );
+                assert!(
+                    percent >= 99.0,
+                    "{name} hull {hull} {what}: {percent:.1} % < 99 %"
+                );
+            }
+        }
+    }
+}

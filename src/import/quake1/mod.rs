@@ -7,8 +7,9 @@
 //! the void the compiler filled is tagged [`Contents::OUTSIDE`]: without `BRUSHLIST`, hull
 //! 0's solid regions on the world box; with it, hull 0's solid regions that no listed solid
 //! brush holds whole (the void, and walls ericw-tools merged with it). Model 0's
-//! brushes belong to the world, model k's to the entity whose `model` is `*k` (moved to its
-//! `origin`, as `world.c SV_HullForEntity` places it); a trigger entity's brushes are its
+//! brushes belong to the world, model k's to the entity whose `model` is `*k` (in the model's
+//! own frame: the back end places a model at its entity's `origin`, as `world.c
+//! SV_HullForEntity` does); a trigger entity's brushes are its
 //! volume ([`Contents::TRIGGER`]), as a `.map` brush of that entity would be. Guarantees:
 //! every record checked (`lumps.rs`); every error names its lump; no recursion.
 
@@ -16,8 +17,6 @@ mod brushlist;
 mod contents;
 mod lumps;
 mod regions;
-
-use glam::DVec3;
 
 use super::{BspFormat, ImportError, ImportedLevel, entities_from_lump};
 use crate::brush::{
@@ -82,11 +81,11 @@ pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, Imp
     }
     for (model, brushes) in per_model.into_iter().enumerate() {
         let placement = if model == 0 {
-            Some((BrushOwner::World, DVec3::ZERO, ""))
+            Some((BrushOwner::World, ""))
         } else {
             model_entity(&map, model)
         };
-        let Some((owner, origin, classname)) = placement else {
+        let Some((owner, classname)) = placement else {
             if !brushes.is_empty() {
                 out.diagnostics.push(note(
                     DiagnosticKind::UnplacedModel,
@@ -101,9 +100,6 @@ pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, Imp
         let trigger = is_trigger_class(classname);
         for mut brush in brushes {
             brush.owner = owner;
-            if origin != DVec3::ZERO {
-                translate(&mut brush, origin);
-            }
             if game == Game::HalfLife && model != 0 {
                 brush.contents = half_life_entity_contents(classname, brush.contents);
             }
@@ -148,38 +144,12 @@ fn note(kind: DiagnosticKind, message: String) -> Diagnostic {
     }
 }
 
-/// The entity whose `model` is `*model`: its owner, origin and class.
-fn model_entity(map: &MapFile, model: usize) -> Option<(BrushOwner, DVec3, &str)> {
+/// The entity whose `model` is `*model`: its owner and class.
+fn model_entity(map: &MapFile, model: usize) -> Option<(BrushOwner, &str)> {
     let name = format!("*{model}");
-    let (index, entity) = map
-        .entities
+    map.entities
         .iter()
         .enumerate()
-        .find(|(_, e)| e.get("model") == Some(name.as_str()))?;
-    let origin = entity
-        .get("origin")
-        .map(|o| {
-            let v: Vec<f64> = o
-                .split_whitespace()
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            match v.as_slice() {
-                [x, y, z] if v.iter().all(|c| c.is_finite()) => DVec3::new(*x, *y, *z),
-                _ => DVec3::ZERO,
-            }
-        })
-        .unwrap_or(DVec3::ZERO);
-    Some((BrushOwner::Entity(index), origin, entity.classname()))
-}
-
-/// Moves `brush` by `offset`.
-fn translate(brush: &mut Brush, offset: DVec3) {
-    for side in &mut brush.sides {
-        side.plane.dist += side.plane.normal.dot(offset);
-        for p in &mut side.winding.points {
-            *p += offset;
-        }
-    }
-    brush.mins += offset;
-    brush.maxs += offset;
+        .find(|(_, e)| e.get("model") == Some(name.as_str()))
+        .map(|(index, entity)| (BrushOwner::Entity(index), entity.classname()))
 }
