@@ -46,7 +46,7 @@ pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, Imp
                     .filter(|r| r.contents.contains(Contents::SOLID))
                     .filter(|r| !world.iter().any(|b| holds(b, r)))
                     .map(|mut r| {
-                        r.contents = r.contents | Contents::OUTSIDE;
+                        r.contents |= Contents::OUTSIDE;
                         r
                     })
                     .collect();

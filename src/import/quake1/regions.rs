@@ -141,7 +141,7 @@ fn region(
         }
     }
     if outside && contents == Contents::SOLID {
-        brush.contents = brush.contents | Contents::SOLID | Contents::OUTSIDE;
+        brush.contents |= Contents::SOLID | Contents::OUTSIDE;
     }
     brush.game_contents = game_contents;
     brush.solid = brush.contents.is_solid();
