@@ -30,6 +30,8 @@ mod patches;
 mod q3_contents;
 /// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.
 mod q3bsp;
+/// Quake 1 family `.bsp` files against Quake's own hulls.
+mod quake1_bsp;
 /// Quake 3 shader semantics on the real OpenArena scripts.
 mod shader;
 /// Surface flags, materials, game contents values and model kinds, through sweeps.
