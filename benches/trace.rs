@@ -146,7 +146,7 @@ fn sweeps(
                 rng.range(-128.0, 128.0),
                 rng.range(-32.0, 64.0),
             );
-        if world.overlaps(shape, start, Contents::MASK_SOLID) {
+        if world.overlaps(shape, start, Contents::MASK_ANY_BLOCKING) {
             continue;
         }
         let dir = Vec3::new(
@@ -171,7 +171,7 @@ fn report_agreement(
 ) {
     let (mut ours, mut theirs, mut errors, mut worst) = (0, 0, 0, 0.0f32);
     for &(s, e) in queries {
-        let t = world.trace(&case.ours, s, e, Contents::MASK_SOLID);
+        let t = world.trace(&case.ours, s, e, Contents::MASK_ANY_BLOCKING);
         let toi = match &case.theirs {
             None => compound.cast_ray(&Pose::identity(), &Ray::new(v(s), v(e - s)), 1.0, true),
             Some((shape, offset)) => {
@@ -259,7 +259,7 @@ fn sweep(c: &mut Criterion) {
                     b.iter(|| {
                         let (s, e) = queries[i % queries.len()];
                         i += 1;
-                        black_box(world.trace(&case.ours, s, e, Contents::MASK_SOLID))
+                        black_box(world.trace(&case.ours, s, e, Contents::MASK_ANY_BLOCKING))
                     })
                 });
                 let mut j = 0;

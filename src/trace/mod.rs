@@ -198,7 +198,7 @@ impl CompiledMap {
     ///   ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
     /// let world = planeshift::compile::compile_map(src).unwrap().map;
     /// let sphere = TraceShape::sphere(8.0).unwrap();
-    /// let down = world.trace(&sphere, Vec3::new(32.0, 32.0, 100.0), Vec3::new(32.0, 32.0, 0.0), Contents::MASK_SOLID);
+    /// let down = world.trace(&sphere, Vec3::new(32.0, 32.0, 100.0), Vec3::new(32.0, 32.0, 0.0), Contents::MASK_ANY_BLOCKING);
     /// assert!((down.end.z - (16.0 + 8.0 + 1.0 / 32.0)).abs() < 1e-3);
     /// assert_eq!(down.normal, Some(Vec3::Z));
     /// ```

@@ -165,7 +165,7 @@ pub fn trace(
     let world = load_world(file, options)?;
     let mut out = String::new();
     for q in &queries {
-        let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID);
+        let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_ANY_BLOCKING);
         let line = serde_json::to_string(&result_json(&world, &trace));
         out.push_str(&line.map_err(CliError::internal)?);
         out.push('\n');
@@ -211,7 +211,7 @@ pub fn bench(file: &Path, queries: &Path, reps: u32, threads: usize) -> Result<(
                 shape: q.shape.clone(),
                 start: q.start,
                 end: q.end,
-                mask: Contents::MASK_SOLID,
+                mask: Contents::MASK_ANY_BLOCKING,
             })
             .collect()
     };
