@@ -108,6 +108,7 @@ pub mod compile;
 pub mod compiled;
 pub mod contents;
 pub mod controller;
+pub mod scene;
 pub mod surface;
 pub mod trace;
 #[cfg(feature = "view")]
