@@ -9,7 +9,7 @@
 //! [`Bodies`]: crate::controller::Bodies
 
 mod filter;
-// mod query;
+mod query;
 
 pub use filter::{CollisionGroups, QueryFilter};
-// pub use query::{HitTarget, Scene, SceneHit};
+pub use query::{HitTarget, Scene, SceneHit};

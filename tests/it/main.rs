@@ -30,6 +30,8 @@ mod patches;
 mod q3_contents;
 /// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.
 mod q3bsp;
+/// The scene query (world, movers, characters) against a per-object reference.
+mod scene;
 /// Quake 3 shader semantics on the real OpenArena scripts.
 mod shader;
 /// Surface flags, materials, game contents values and model kinds, through sweeps.
