@@ -62,7 +62,7 @@ pub struct SceneHit {
 /// use planeshift::controller::Bodies;
 /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
-/// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0))?;
+/// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
 /// let mut bodies = Bodies::new();
 /// bodies.insert(1, &player, Vec3::new(-100.0, 0.0, 25.0));
 /// bodies.insert(2, &player, Vec3::new(100.0, 0.0, 25.0));
