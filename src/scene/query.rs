@@ -35,7 +35,15 @@ impl HitTarget {
     /// ground, which carry the same two fields).
     #[must_use]
     pub fn of(trace: &Trace) -> Option<HitTarget> {
-        match (trace.character, trace.model) {
+        HitTarget::from_parts(trace.character, trace.model)
+    }
+
+    /// The one rule behind [`HitTarget::of`], `Touch::target` and `Ground::target`: a
+    /// character when `character` is set (whatever `model` says), else the world for model
+    /// 0 or model `k`; `None` when neither is set.
+    #[must_use]
+    pub fn from_parts(character: Option<u32>, model: Option<usize>) -> Option<HitTarget> {
+        match (character, model) {
             (Some(id), _) => Some(HitTarget::Character(id)),
             (None, Some(0)) => Some(HitTarget::World),
             (None, Some(k)) => Some(HitTarget::Model(k)),
@@ -247,5 +255,29 @@ impl Scene<'_> {
                 }
                 best.start_solid = start_solid;
             });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_rule_names_a_character_a_model_or_the_world() {
+        // A crowd's touch says model 0 for a character; a trace says None: both name it.
+        for model in [None, Some(0), Some(3)] {
+            assert_eq!(
+                HitTarget::from_parts(Some(7), model),
+                Some(HitTarget::Character(7))
+            );
+        }
+        assert_eq!(HitTarget::from_parts(None, Some(0)), Some(HitTarget::World));
+        assert_eq!(
+            HitTarget::from_parts(None, Some(3)),
+            Some(HitTarget::Model(3))
+        );
+        assert_eq!(HitTarget::from_parts(None, None), None);
+        let miss = Trace::miss(Vec3::ONE);
+        assert_eq!(HitTarget::of(&miss), None);
     }
 }
