@@ -54,7 +54,6 @@ pub struct Ground {
 }
 
 impl Ground {
-    /// No ground.
     /// What the character stands on, as a [`Trace`](crate::Trace) and a
     /// [`Touch`](super::Touch) say it ([`HitTarget`](crate::scene::HitTarget)); `None` in
     /// the air.
@@ -63,6 +62,7 @@ impl Ground {
         crate::scene::HitTarget::from_parts(self.character, self.model)
     }
 
+    /// No ground.
     pub const AIR: Ground = Ground {
         state: GroundState::Air,
         normal: None,
