@@ -192,7 +192,7 @@ fn sweeps(
                 rng.range(-128.0, 128.0),
                 rng.range(-32.0, 64.0),
             );
-        if world.overlaps_rotated(shape, rotation, start, Contents::MASK_SOLID) {
+        if world.overlaps_rotated(shape, rotation, start, Contents::MASK_ANY_BLOCKING) {
             continue;
         }
         let dir = Vec3::new(
@@ -217,7 +217,7 @@ fn report_agreement(
 ) {
     let (mut ours, mut theirs, mut errors, mut worst) = (0, 0, 0, 0.0f32);
     for &(s, e) in queries {
-        let t = world.trace_rotated(&case.ours, case.rotation, s, e, Contents::MASK_SOLID);
+        let t = world.trace_rotated(&case.ours, case.rotation, s, e, Contents::MASK_ANY_BLOCKING);
         let toi = match &case.theirs {
             None => compound.cast_ray(&Pose::identity(), &Ray::new(v(s), v(e - s)), 1.0, true),
             Some((shape, offset)) => {
@@ -317,7 +317,7 @@ fn sweep(c: &mut Criterion) {
                             case.rotation,
                             s,
                             e,
-                            Contents::MASK_SOLID,
+                            Contents::MASK_ANY_BLOCKING,
                         ))
                     })
                 });

@@ -66,11 +66,16 @@ impl Contents {
     pub const DONOTENTER: Contents = Contents(0x20_0000);
     /// Blocks bots only (Quake 3 `CONTENTS_BOTCLIP`).
     pub const BOTCLIP: Contents = Contents(0x40_0000);
-    /// Another character (Quake 3 `CONTENTS_BODY`, Quake 2 `CONTENTS_MONSTER`): what a sweep
-    /// reports when it meets a character of a crowd
-    /// ([`WorldWithBodies`](crate::controller::WorldWithBodies)). No mask names it:
-    /// characters block each other through that tracer, never through the map.
+    /// A living character (Quake 3 `CONTENTS_BODY`, Quake 2 `CONTENTS_MONSTER`): what a
+    /// character's body is made of, and what a sweep reports when it meets one
+    /// ([`WorldWithBodies`](crate::controller::WorldWithBodies)). The map never holds it, so
+    /// a mask naming it changes no sweep of the map alone; it decides which characters a
+    /// query through a crowd meets.
     pub const BODY: Contents = Contents(0x200_0000);
+    /// A dead character (Quake 3 `CONTENTS_CORPSE`, `0x400_0000`, a bit Quake 2 leaves
+    /// unused): shots hit it ([`Contents::MASK_SHOT`]), movement passes through it (no
+    /// movement mask names it). Never in the map.
+    pub const CORPSE: Contents = Contents(0x400_0000);
     /// A rotation pivot brush (Quake 2/3 `CONTENTS_ORIGIN`); the compiler keeps these out of
     /// collision.
     pub const ORIGIN: Contents = Contents(0x100_0000);
@@ -88,7 +93,7 @@ impl Contents {
     pub const TRIGGER: Contents = Contents(0x4000_0000);
 
     /// Every named bit with its name, in bit order.
-    pub const NAMED: [(&'static str, Contents); 23] = [
+    pub const NAMED: [(&'static str, Contents); 24] = [
         ("solid", Self::SOLID),
         ("window", Self::WINDOW),
         ("aux", Self::AUX),
@@ -107,6 +112,7 @@ impl Contents {
         ("botclip", Self::BOTCLIP),
         ("origin", Self::ORIGIN),
         ("body", Self::BODY),
+        ("corpse", Self::CORPSE),
         ("detail", Self::DETAIL),
         ("translucent", Self::TRANSLUCENT),
         ("ladder", Self::LADDER),
@@ -118,37 +124,60 @@ impl Contents {
     /// counts as [`Contents::SOLID`] (qbsp3).
     pub const QUAKE2_SOLIDITY_MASK: u32 = 0x3007f;
 
-    /// What blocks something: the union of [`Contents::MASK_PLAYER_SOLID`],
-    /// [`Contents::MASK_MONSTER_SOLID`] and [`Contents::MASK_BOT_SOLID`] (solid, window, sky,
-    /// player clip, monster clip, bot clip, do-not-enter). The default sweep mask (a sweep
-    /// with it stops at every clip, so a game moving a player uses
-    /// [`Contents::MASK_PLAYER_SOLID`]) and what [`Contents::is_solid`] tests; the compiler
-    /// calls a brush solid when its contents meet it.
-    pub const MASK_SOLID: Contents =
-        Contents(Self::MASK_PLAYER_SOLID.0 | Self::MASK_MONSTER_SOLID.0 | Self::MASK_BOT_SOLID.0);
+    /// What blocks everything, whoever moves: solid, window and sky, never a clip. Quake's
+    /// `MASK_SOLID` (Quake 2: `CONTENTS_SOLID | CONTENTS_WINDOW`; Quake 3: `CONTENTS_SOLID`,
+    /// its compiler making glass and sky brushes solid; both in `q_shared.h` /
+    /// `surfaceflags.h`). Ours names [`Contents::SKY`] because our sky brushes carry that bit
+    /// instead of `SOLID`. Code ported from Quake that traces with `MASK_SOLID` (a line of
+    /// sight for a spawn spot, an item drop) means this. The union of everything that blocks
+    /// someone is [`Contents::MASK_ANY_BLOCKING`].
+    pub const MASK_SOLID: Contents = Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0);
 
-    /// What blocks a player: solid, window, sky and player clip (Quake 2's
-    /// `MASK_PLAYERSOLID`; Quake 3's without bodies). The controller moves with it.
+    /// What blocks something: the union of every blocking mask ([`Contents::MASK_SOLID`],
+    /// the player's, the monster's and the bot's masks: solid, window, sky, player clip,
+    /// monster clip, bot clip, do-not-enter) without the characters' bits ([`Contents::BODY`],
+    /// [`Contents::CORPSE`]), so a sweep of the map under it and under its former spelling
+    /// agree. The sweep mask of the tools and of the oracle suites (a sweep with it stops at
+    /// every clip; a game moving a player uses [`Contents::MASK_PLAYER_SOLID`]) and what
+    /// [`Contents::is_solid`] tests; the compiler calls a brush solid when its contents meet
+    /// it. (Before this name existed, `MASK_SOLID` meant this union.)
+    pub const MASK_ANY_BLOCKING: Contents = Contents(
+        Self::MASK_SOLID.0
+            | Self::PLAYERCLIP.0
+            | Self::MONSTERCLIP.0
+            | Self::BOTCLIP.0
+            | Self::DONOTENTER.0,
+    );
+
+    /// What blocks a player: solid, window, sky, player clip and other living characters
+    /// (Quake 3's `MASK_PLAYERSOLID`: `CONTENTS_SOLID | CONTENTS_PLAYERCLIP | CONTENTS_BODY`;
+    /// Quake 2's `MASK_PLAYERSOLID` adds window and its `CONTENTS_MONSTER`, our
+    /// [`Contents::BODY`]). Corpses do not block a player. The controller moves with it. The
+    /// map holds no body, so a sweep of the map alone answers as without [`Contents::BODY`].
     pub const MASK_PLAYER_SOLID: Contents =
-        Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::PLAYERCLIP.0);
+        Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::PLAYERCLIP.0 | Self::BODY.0);
 
-    /// What blocks a monster: solid, window, sky and monster clip (Quake 2's
-    /// `MASK_MONSTERSOLID`).
+    /// What blocks a monster: solid, window, sky, monster clip and living characters (Quake
+    /// 2's `MASK_MONSTERSOLID`: `CONTENTS_SOLID | CONTENTS_MONSTERCLIP | CONTENTS_WINDOW |
+    /// CONTENTS_MONSTER`). Corpses do not block.
     pub const MASK_MONSTER_SOLID: Contents =
-        Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::MONSTERCLIP.0);
+        Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::MONSTERCLIP.0 | Self::BODY.0);
 
-    /// What blocks a bot: a player's mask plus bot clip and do-not-enter (Quake 3's bot
-    /// library routes around both).
+    /// What blocks a bot: a player's mask (bodies included) plus bot clip and do-not-enter
+    /// (Quake 3's bot library routes around both).
     pub const MASK_BOT_SOLID: Contents =
         Contents(Self::MASK_PLAYER_SOLID.0 | Self::BOTCLIP.0 | Self::DONOTENTER.0);
 
-    /// What stops a shot or a line of sight: solid, window and sky; clips let shots through
-    /// (Quake 3's `MASK_SHOT` without bodies).
-    pub const MASK_SHOT: Contents = Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0);
+    /// What stops a shot: solid, window, sky, living characters and corpses; clips let shots
+    /// through (Quake 3's `MASK_SHOT`: `CONTENTS_SOLID | CONTENTS_BODY | CONTENTS_CORPSE`).
+    /// A line of sight that characters must not block uses [`Contents::MASK_SOLID`].
+    pub const MASK_SHOT: Contents =
+        Contents(Self::SOLID.0 | Self::WINDOW.0 | Self::SKY.0 | Self::BODY.0 | Self::CORPSE.0);
 
     /// The masks that block: a sweep under any of them passes through triggers.
-    pub const BLOCKING_MASKS: [Contents; 5] = [
+    pub const BLOCKING_MASKS: [Contents; 6] = [
         Self::MASK_SOLID,
+        Self::MASK_ANY_BLOCKING,
         Self::MASK_PLAYER_SOLID,
         Self::MASK_MONSTER_SOLID,
         Self::MASK_BOT_SOLID,
@@ -158,10 +187,10 @@ impl Contents {
     /// The liquids: water, slime, lava (Quake 2's `MASK_WATER`).
     pub const MASK_LIQUID: Contents = Contents(Self::WATER.0 | Self::SLIME.0 | Self::LAVA.0);
 
-    /// Whether this blocks movement under the default mask.
+    /// Whether this blocks someone: meets [`Contents::MASK_ANY_BLOCKING`].
     #[must_use]
     pub const fn is_solid(self) -> bool {
-        self.intersects(Self::MASK_SOLID)
+        self.intersects(Self::MASK_ANY_BLOCKING)
     }
 }
 
@@ -223,6 +252,42 @@ mod tests {
     }
 
     #[test]
+    fn masks_named_like_quakes_mean_what_quakes_mean() {
+        use crate::game::q3_flags::contents as q3;
+        // The character bits are Quake 3's own.
+        assert_eq!(Contents::BODY.0, q3::BODY);
+        assert_eq!(Contents::CORPSE.0, q3::CORPSE);
+        // MASK_SOLID: no clip, no character; the union has its own name.
+        for clip in [
+            Contents::PLAYERCLIP,
+            Contents::MONSTERCLIP,
+            Contents::BOTCLIP,
+        ] {
+            assert!(!clip.intersects(Contents::MASK_SOLID), "{clip}");
+            assert!(clip.intersects(Contents::MASK_ANY_BLOCKING), "{clip}");
+        }
+        assert!(Contents::MASK_SOLID.contains(Contents::SOLID | Contents::WINDOW));
+        for characters in [Contents::MASK_SOLID, Contents::MASK_ANY_BLOCKING] {
+            assert!(!characters.intersects(Contents::BODY | Contents::CORPSE));
+        }
+        // Shots hit the living and the dead; movement meets the living only.
+        assert!(Contents::MASK_SHOT.contains(Contents::BODY | Contents::CORPSE));
+        assert_eq!(Contents::MASK_SHOT.0 & q3::MASK_SHOT, q3::MASK_SHOT);
+        for walk in [
+            Contents::MASK_PLAYER_SOLID,
+            Contents::MASK_MONSTER_SOLID,
+            Contents::MASK_BOT_SOLID,
+        ] {
+            assert!(walk.contains(Contents::BODY) && !walk.intersects(Contents::CORPSE));
+        }
+        // Every blocking mask is the union's map bits plus at most the character bits.
+        for mask in Contents::BLOCKING_MASKS {
+            let map_bits = mask & !(Contents::BODY | Contents::CORPSE);
+            assert!(Contents::MASK_ANY_BLOCKING.contains(map_bits), "{mask}");
+        }
+    }
+
+    #[test]
     fn the_outside_blocks_only_with_solid() {
         assert!(!Contents::OUTSIDE.is_solid());
         for mask in Contents::BLOCKING_MASKS {
@@ -235,7 +300,7 @@ mod tests {
     #[test]
     fn set_operations_are_bit_operations() {
         let mut c = Contents::SOLID | Contents::PLAYERCLIP;
-        assert!(c.contains(Contents::SOLID) && !c.contains(Contents::MASK_SOLID));
+        assert!(c.contains(Contents::SOLID) && !c.contains(Contents::MASK_ANY_BLOCKING));
         c &= !Contents::SOLID;
         assert_eq!(c, Contents::PLAYERCLIP);
         c |= Contents(0x8_0000);

@@ -15,7 +15,7 @@
 //! // Sweep Quake's player box 276 units east into a wall.
 //! let player = TraceShape::from_spec("box:-16,-16,-24,16,16,32")?;
 //! let (from, to) = (Vec3::new(1024.0, 768.0, 32.0), Vec3::new(1300.0, 768.0, 32.0));
-//! let hit = world.trace(&player, from, to, Contents::MASK_SOLID);
+//! let hit = world.trace(&player, from, to, Contents::MASK_ANY_BLOCKING);
 //! assert!(hit.hit());
 //! assert_eq!(hit.end.x, 1152.0 - 16.0 - planeshift::STOP_DISTANCE); // 1/32 before the wall
 //!
@@ -108,6 +108,7 @@ pub mod compile;
 pub mod compiled;
 pub mod contents;
 pub mod controller;
+pub mod scene;
 pub mod surface;
 pub mod trace;
 #[cfg(feature = "view")]

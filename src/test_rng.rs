@@ -21,6 +21,11 @@ impl XorShift {
         state
     }
 
+    /// A uniform u32 from the state's top 32 bits.
+    pub(crate) fn next_u32(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+
     /// A uniform f32 in `[-1, 1)` from the state's top 24 bits.
     pub(crate) fn unit(&mut self) -> f32 {
         (self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0

@@ -433,9 +433,9 @@ fn a_rotated_sweep_allocates_nothing() {
         );
         let start = Vec3::new(rng.unit(), rng.unit(), rng.unit() * 0.25) * 2048.0;
         let end = start + (Vec3::new(rng.unit(), rng.unit(), rng.unit()) - 0.5) * 512.0;
-        let t = world.trace_rotated(shape, rotation, start, end, Contents::MASK_SOLID);
+        let t = world.trace_rotated(shape, rotation, start, end, Contents::MASK_ANY_BLOCKING);
         hits += usize::from(t.hit());
-        let _ = world.overlaps_rotated(shape, rotation, t.end, Contents::MASK_SOLID);
+        let _ = world.overlaps_rotated(shape, rotation, t.end, Contents::MASK_ANY_BLOCKING);
         let at = start + (end - start) * rng.unit();
         let b = shape.trace_against_rotated(rotation, start, end, &other, at);
         hits += usize::from(b.hit());

@@ -134,7 +134,7 @@ fn custom_brush_meaning(
         _ if origin => textured,
         Some(EntityMeaning::Liquid(liquid)) => liquid,
         Some(EntityMeaning::Ladder) => Contents::LADDER,
-        Some(EntityMeaning::Illusionary) => textured & !Contents::MASK_SOLID,
+        Some(EntityMeaning::Illusionary) => textured & !Contents::MASK_ANY_BLOCKING,
         _ => textured,
     };
     BrushMeaning {
@@ -153,7 +153,7 @@ fn combine(how: FaceCombine, faces: impl Iterator<Item = Contents>) -> Contents 
                 (all | c, open || !c.is_solid())
             });
             if open {
-                all & !Contents::MASK_SOLID
+                all & !Contents::MASK_ANY_BLOCKING
             } else {
                 all
             }

@@ -76,7 +76,7 @@ pub struct Brush {
     /// 3's bits, Quake's and Half-Life's enum as `i32` bits; a trigger entity's brush keeps
     /// its faces' value while `contents` says trigger).
     pub game_contents: u32,
-    /// Whether it blocks something: contents that meet [`Contents::MASK_SOLID`] and not a
+    /// Whether it blocks something: contents that meet [`Contents::MASK_ANY_BLOCKING`] and not a
     /// trigger entity's brush.
     pub solid: bool,
     /// The model it belongs to.

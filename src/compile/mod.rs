@@ -129,7 +129,7 @@ fn tree_contents(brush: &Brush) -> Contents {
     let contents = if brush.solid {
         brush.contents
     } else {
-        brush.contents & !Contents::MASK_SOLID
+        brush.contents & !Contents::MASK_ANY_BLOCKING
     };
     if (contents & !SPLITTING_ONLY).is_empty() {
         Contents::EMPTY

@@ -25,7 +25,7 @@ impl CompiledMap {
     /// use glam::Vec3;
     /// use planeshift::{Contents, TraceShape, compile_map};
     /// let world = compile_map(&std::fs::read("maps/arena.map")?)?.map;
-    /// let down = world.trace(&TraceShape::point(), Vec3::new(1024.0, 1024.0, 64.0), Vec3::new(1024.0, 1024.0, -64.0), Contents::MASK_SOLID);
+    /// let down = world.trace(&TraceShape::point(), Vec3::new(1024.0, 1024.0, 64.0), Vec3::new(1024.0, 1024.0, -64.0), Contents::MASK_ANY_BLOCKING);
     /// let floor = down.material.and_then(|m| world.material_name(m));
     /// assert!(floor.is_some());
     /// # Ok::<(), Box<dyn std::error::Error>>(())

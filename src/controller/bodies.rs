@@ -20,7 +20,12 @@
 use glam::Vec3;
 
 use super::ids::IdSet;
-use super::tracer::{Tracer, forward_world_queries};
+use super::tracer::{
+    Tracer, forward_world_queries, gather_under, overlaps_cached_under, overlaps_under,
+    trace_cached_under, trace_under,
+};
+use crate::contents::Contents;
+use crate::scene::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
 
@@ -56,6 +61,14 @@ pub(super) struct Slot {
     /// The world-space bounds, kept with the position.
     bounds: (Vec3, Vec3),
     pub(super) solid: bool,
+    /// What the body is made of: [`Contents::BODY`] when solid, [`Contents::CORPSE`] for a
+    /// dead character, empty for one that meets no one (noclip, a spectator).
+    pub(super) contents: Contents,
+    /// The body's collision groups.
+    pub(super) groups: CollisionGroups,
+    /// What blocks this character when it moves (its movement mask): which other bodies it
+    /// meets, by their contents.
+    pub(super) mask: Contents,
     /// The grid cell of the bounds' centre.
     cell: (i32, i32),
     /// The next slot in the same bucket.
@@ -68,16 +81,21 @@ impl Slot {
         self.bounds
     }
 
-    /// Body `id`, `shape` at `at`, outside any grid (the parallel crowd step's copy of a
-    /// character's body, `schedule.rs`).
-    pub(super) fn placed(id: u32, shape: &TraceShape, at: Vec3, solid: bool) -> Slot {
+    /// Body `id`, `shape` at `at`, made of `contents` (solid when they hold
+    /// [`Contents::BODY`]), outside any grid (the parallel crowd step's copy of a
+    /// character's body, `schedule.rs`), in every group, moving with the player's mask
+    /// ([`Bodies::place`] keeps the groups and mask the body had).
+    pub(super) fn placed(id: u32, shape: &TraceShape, at: Vec3, contents: Contents) -> Slot {
         let parts = Upright::of(shape);
         Slot {
             id,
             parts,
             at,
             bounds: world_bounds(&parts, at),
-            solid,
+            solid: contents.intersects(Contents::BODY),
+            contents,
+            groups: CollisionGroups::ALL,
+            mask: Contents::MASK_PLAYER_SOLID,
             cell: (0, 0),
             next: NONE,
         }
@@ -174,7 +192,9 @@ impl Bodies {
         self.slots.binary_search_by_key(&id, |s| s.id).ok()
     }
 
-    /// Adds (or replaces) body `id`: `shape` with its reference point at `at`, solid.
+    /// Adds (or replaces) body `id`: `shape` with its reference point at `at`, solid
+    /// ([`Contents::BODY`], every group, moving with [`Contents::MASK_PLAYER_SOLID`] until
+    /// [`Self::set_contents`], [`Self::set_groups`] or [`Self::set_mask`] say otherwise).
     pub fn insert(&mut self, id: u32, shape: &TraceShape, at: Vec3) {
         if self.index(id).is_some() {
             self.update(id, shape, at, true);
@@ -187,6 +207,9 @@ impl Bodies {
             at,
             bounds: world_bounds(&parts, at),
             solid: true,
+            contents: Contents::BODY,
+            groups: CollisionGroups::ALL,
+            mask: Contents::MASK_PLAYER_SOLID,
             cell: (0, 0),
             next: NONE,
         };
@@ -212,9 +235,29 @@ impl Bodies {
         true
     }
 
-    /// Moves body `id` (reshaping it, and making it solid or not: a non-solid body is never
-    /// met); whether it was there.
+    /// Moves body `id` (reshaping it, and making it solid or not: a solid body is made of
+    /// [`Contents::BODY`], a non-solid one of nothing and is never met); whether it was
+    /// there.
     pub fn update(&mut self, id: u32, shape: &TraceShape, at: Vec3, solid: bool) -> bool {
+        let contents = if solid {
+            Contents::BODY
+        } else {
+            Contents::EMPTY
+        };
+        self.update_as(id, shape, at, contents)
+    }
+
+    /// [`Self::update`] with the body's contents given: solid when they hold
+    /// [`Contents::BODY`] (a corpse, [`Contents::CORPSE`], is met by queries whose mask
+    /// names it, never by moving characters).
+    pub(super) fn update_as(
+        &mut self,
+        id: u32,
+        shape: &TraceShape,
+        at: Vec3,
+        contents: Contents,
+    ) -> bool {
+        let solid = contents.intersects(Contents::BODY);
         let Some(i) = self.index(id) else {
             return false;
         };
@@ -229,6 +272,7 @@ impl Bodies {
         slot.at = at;
         slot.bounds = world_bounds(&parts, at);
         slot.solid = solid;
+        slot.contents = contents;
         self.reach = self.reach.max(horizontal_reach(&parts));
         self.reach_z = self.reach_z.max(vertical_reach(&parts));
         if moved_cell {
@@ -250,9 +294,12 @@ impl Bodies {
             self.unlink(index);
         }
         let (cell_now, next) = (self.slots[index].cell, self.slots[index].next);
+        let (groups, mask) = (self.slots[index].groups, self.slots[index].mask);
         self.slots[index] = Slot {
             cell: cell_now,
             next,
+            groups,
+            mask,
             ..*slot
         };
         self.reach = self.reach.max(horizontal_reach(&slot.parts));
@@ -260,6 +307,72 @@ impl Bodies {
         if moved_cell {
             self.link(index, cell);
         }
+    }
+
+    /// Makes body `id` of `contents` (solid when they hold [`Contents::BODY`]: a dead
+    /// character is [`Contents::CORPSE`], which shots meet and movement passes); whether it
+    /// was there.
+    pub fn set_contents(&mut self, id: u32, contents: Contents) -> bool {
+        let Some(slot) = self.index(id).and_then(|i| self.slots.get_mut(i)) else {
+            return false;
+        };
+        slot.contents = contents;
+        slot.solid = contents.intersects(Contents::BODY);
+        true
+    }
+
+    /// Puts body `id` in `groups`; whether it was there.
+    pub fn set_groups(&mut self, id: u32, groups: CollisionGroups) -> bool {
+        let Some(slot) = self.index(id).and_then(|i| self.slots.get_mut(i)) else {
+            return false;
+        };
+        slot.groups = groups;
+        true
+    }
+
+    /// Gives body `id` the movement mask `mask`: when it moves (as the mover of a
+    /// [`WorldWithBodies`]) it meets the bodies whose contents meet `mask`; whether it was
+    /// there.
+    pub fn set_mask(&mut self, id: u32, mask: Contents) -> bool {
+        let Some(slot) = self.index(id).and_then(|i| self.slots.get_mut(i)) else {
+            return false;
+        };
+        slot.mask = mask;
+        true
+    }
+
+    /// Body `id`'s contents and groups.
+    #[must_use]
+    pub fn filter_of(&self, id: u32) -> Option<(Contents, CollisionGroups)> {
+        self.index(id)
+            .map(|i| (self.slots[i].contents, self.slots[i].groups))
+    }
+
+    /// The filter body `id` moves with: its mask and groups, skipping itself. The default
+    /// player filter when there is no such body.
+    pub(super) fn movement_filter(&self, id: Option<u32>) -> QueryFilter {
+        let slot = id
+            .and_then(|id| self.index(id))
+            .and_then(|i| self.slots.get(i));
+        match slot {
+            Some(slot) => QueryFilter::new(slot.mask)
+                .groups(slot.groups)
+                .skip_character(slot.id),
+            None => QueryFilter::new(Contents::MASK_PLAYER_SOLID),
+        }
+    }
+
+    /// Calls `f` with the id, contents, groups, parts and reference point of every body,
+    /// solid or not, whose bounds overlap the box `area` (the scene's queries,
+    /// `scene/query.rs`), each once, in no particular order.
+    pub(crate) fn for_each_body_in(
+        &self,
+        area: (Vec3, Vec3),
+        mut f: impl FnMut(u32, Contents, CollisionGroups, &Upright, Vec3),
+    ) {
+        self.visit_any(area, |_, slot| {
+            f(slot.id, slot.contents, slot.groups, &slot.parts, slot.at);
+        });
     }
 
     /// Body `id`'s parts and reference point.
@@ -342,12 +455,22 @@ impl Bodies {
 
     /// [`Self::visit`], also giving each body's index in increasing id order.
     pub(super) fn visit_indexed(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
+        self.visit_any(area, |i, slot| {
+            if slot.solid {
+                f(i, slot);
+            }
+        });
+    }
+
+    /// Calls `f` on every body, solid or not, whose bounds overlap the box `area`, each
+    /// once, in no particular order, with its index in increasing id order.
+    pub(super) fn visit_any(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
         let grow = Vec3::new(self.reach, self.reach, 0.0);
         let (low, high) = (cell_of(area.0 - grow), cell_of(area.1 + grow));
         let columns = i64::from(high.0) - i64::from(low.0) + 1;
         let rows = i64::from(high.1) - i64::from(low.1) + 1;
         let mut consider = |i: usize, slot: &Slot| {
-            if slot.solid && boxes_overlap(slot.bounds(), area) {
+            if boxes_overlap(slot.bounds(), area) {
                 f(i, slot);
             }
         };
@@ -463,10 +586,26 @@ pub struct WorldWithBodies<'a, T: Tracer + ?Sized> {
     pub ghosts: &'a [u32],
 }
 
+/// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
+/// own) for the player's default mask, so a player's sweeps stay the world's, bit for bit.
+fn world_mask(me: &QueryFilter) -> Option<Contents> {
+    (me.mask != Contents::MASK_PLAYER_SOLID).then_some(me.mask)
+}
+
 impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
-    /// Whether body `slot` is met by this mover.
-    fn meets(&self, slot: &Slot) -> bool {
-        Some(slot.id) != self.mover && !self.ghosts.contains(&slot.id)
+    /// The mask the mover sweeps the world with ([`Bodies::set_mask`]; `None`: the
+    /// world's own).
+    pub(super) fn world_mask(&self) -> Option<Contents> {
+        world_mask(&self.bodies.movement_filter(self.mover))
+    }
+
+    /// Whether body `slot` is met by this mover, whose filter is `me`
+    /// ([`Bodies::movement_filter`]: its mask against the body's contents, its groups
+    /// against the body's).
+    fn meets(&self, me: &QueryFilter, slot: &Slot) -> bool {
+        Some(slot.id) != self.mover
+            && me.meets_character(slot.id, slot.contents, slot.groups)
+            && !self.ghosts.contains(&slot.id)
     }
 
     /// The first impact of the world and the bodies `candidates` visits for a box.
@@ -479,10 +618,11 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         shape: &TraceShape,
         start: Vec3,
         end: Vec3,
-        world: impl FnOnce() -> Trace,
+        world: impl FnOnce(Option<Contents>) -> Trace,
         candidates: impl FnOnce((Vec3, Vec3), &mut dyn FnMut(&Slot)),
     ) -> Trace {
-        let mut best = world();
+        let me = self.bodies.movement_filter(self.mover);
+        let mut best = world(world_mask(&me));
         if best.all_solid || self.bodies.is_empty() {
             return best;
         }
@@ -497,7 +637,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
             // Once a body holds the sweep all solid, only a lower id all solid replaces it.
             let lower = best.character.is_none_or(|other| slot.id < other);
             if (best.all_solid && !lower)
-                || !self.meets(slot)
+                || !self.meets(&me, slot)
                 || !boxes_overlap(slot.bounds(), area)
             {
                 return;
@@ -528,10 +668,11 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         &self,
         shape: &TraceShape,
         at: Vec3,
-        world: impl FnOnce() -> bool,
+        world: impl FnOnce(Option<Contents>) -> bool,
         candidates: impl FnOnce((Vec3, Vec3), &mut dyn FnMut(&Slot)),
     ) -> bool {
-        if world() {
+        let me = self.bodies.movement_filter(self.mover);
+        if world(world_mask(&me)) {
             return true;
         }
         let parts = Upright::of(shape);
@@ -540,7 +681,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         let mut any = false;
         candidates(area, &mut |slot: &Slot| {
             any = any
-                || (self.meets(slot)
+                || (self.meets(&me, slot)
                     && boxes_overlap(slot.bounds(), area)
                     && uprights_overlap(&parts, at, &slot.parts, slot.at));
         });
@@ -550,31 +691,31 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
 
 impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = || self.world.trace(shape, start, end);
+        let world = |mask| trace_under(self.world, mask, shape, start, end);
         self.trace_with(shape, start, end, world, |area, f| {
             self.bodies.visit(area, f)
         })
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let world = || self.world.overlaps(shape, at);
+        let world = |mask| overlaps_under(self.world, mask, shape, at);
         self.overlaps_with(shape, at, world, |area, f| self.bodies.visit(area, f))
     }
 
     /// The world's gather: bodies move within a tick, and `Near` gathers them apart.
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        self.world.gather(shapes, region, cache);
+        gather_under(self.world, self.world_mask(), shapes, region, cache);
     }
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = || self.world.trace_cached(cache, shape, start, end);
+        let world = |mask| trace_cached_under(self.world, mask, cache, shape, start, end);
         self.trace_with(shape, start, end, world, |area, f| {
             self.bodies.visit(area, f)
         })
     }
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        let world = || self.world.overlaps_cached(cache, shape, at);
+        let world = |mask| overlaps_cached_under(self.world, mask, cache, shape, at);
         self.overlaps_with(shape, at, world, |area, f| self.bodies.visit(area, f))
     }
 
@@ -623,7 +764,7 @@ pub(super) struct NearWorld<'a, T: Tracer + ?Sized> {
 impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let (view, bodies) = (&self.view, self.view.bodies);
-        let world = || view.world.trace(shape, start, end);
+        let world = |mask| trace_under(view.world, mask, shape, start, end);
         view.trace_with(shape, start, end, world, |area, f| {
             self.near.visit(bodies, area, f)
         })
@@ -631,17 +772,23 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
         let (view, bodies) = (&self.view, self.view.bodies);
-        let world = || view.world.overlaps(shape, at);
+        let world = |mask| overlaps_under(view.world, mask, shape, at);
         view.overlaps_with(shape, at, world, |area, f| self.near.visit(bodies, area, f))
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        self.view.world.gather(shapes, region, cache);
+        gather_under(
+            self.view.world,
+            self.view.world_mask(),
+            shapes,
+            region,
+            cache,
+        );
     }
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let (view, bodies) = (&self.view, self.view.bodies);
-        let world = || view.world.trace_cached(cache, shape, start, end);
+        let world = |mask| trace_cached_under(view.world, mask, cache, shape, start, end);
         view.trace_with(shape, start, end, world, |area, f| {
             self.near.visit(bodies, area, f)
         })
@@ -649,7 +796,7 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
         let (view, bodies) = (&self.view, self.view.bodies);
-        let world = || view.world.overlaps_cached(cache, shape, at);
+        let world = |mask| overlaps_cached_under(view.world, mask, cache, shape, at);
         view.overlaps_with(shape, at, world, |area, f| self.near.visit(bodies, area, f))
     }
 

@@ -14,7 +14,7 @@ use super::ids::TriggerList;
 use super::slide::Slide;
 use super::step::{StepRules, step_slide};
 use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
-use super::tracer::{Cached, Offset, Tracer};
+use super::tracer::{Cached, Masked, Offset, Tracer};
 use super::unstuck::UnstuckTable;
 use super::water_level::WaterMemo;
 use super::{ground, slide};
@@ -254,6 +254,22 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         outcome.reset();
+        if self.config.mask != Contents::MASK_PLAYER_SOLID {
+            // A monster, a bot: the world under its own mask (a player's sweeps stay the
+            // world's own, bit for bit).
+            let mask = self.config.mask;
+            return self.step_masked(&Masked { world, mask }, input, outcome);
+        }
+        self.step_masked(world, input, outcome);
+    }
+
+    /// [`Self::step_into`] through `world` as given.
+    fn step_masked<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        outcome: &mut MoveOutcome,
+    ) {
         if !self.use_tick_cache {
             return self.step_through(world, input, outcome);
         }

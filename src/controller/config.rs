@@ -7,6 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::contents::Contents;
+use crate::scene::CollisionGroups;
 use crate::tolerance::{
     MAX_CHARACTER_HALF_WIDTH, MAX_CHARACTER_HEIGHT, MAX_CONFIG_ACCELERATION, MAX_CONFIG_DELAY,
     MAX_CONFIG_RATE, MAX_CONFIG_SPEED, MAX_STEP_TREAD_FRACTION, MAX_TICK, MIN_TICK,
@@ -328,6 +330,16 @@ pub struct ControllerConfig {
     /// (`trap_SnapVector`, so `msg.c` sends it in 13 bits) or Quake 2's 1/8-unit grid
     /// (`PM_SnapPosition`). Default none: the full f32 state needs no snapping.
     pub network_snap: NetworkSnap,
+    /// What blocks the character's movement, brushes and other characters alike, by
+    /// contents: [`Contents::MASK_PLAYER_SOLID`] by default; a monster moves with
+    /// [`Contents::MASK_MONSTER_SOLID`] (it stops at monster clip and passes player clip), a
+    /// bot with [`Contents::MASK_BOT_SOLID`]. Must hold [`Contents::SOLID`]. Serialized as
+    /// the bits (a number).
+    pub mask: Contents,
+    /// The character's collision groups in a crowd: two characters block each other only
+    /// when their groups interact ([`CollisionGroups::team`] for teams whose members pass
+    /// through each other, [`CollisionGroups::NONE`] for a spectator). Default: every group.
+    pub groups: CollisionGroups,
 }
 
 impl Default for ControllerConfig {
@@ -381,6 +393,8 @@ impl Default for ControllerConfig {
             jump_buffer: 0.0,
             air_step_falling: false,
             network_snap: NetworkSnap::None,
+            mask: Contents::MASK_PLAYER_SOLID,
+            groups: CollisionGroups::ALL,
         }
     }
 }
@@ -817,6 +831,11 @@ impl ControllerConfig {
                 "ground_probe",
                 self.ground_probe <= self.step_height.max(1.0),
                 "at most step_height (or 1 unit when that is smaller)",
+            ),
+            (
+                "mask",
+                self.mask.contains(Contents::SOLID),
+                "a contents mask holding solid",
             ),
         ];
         for (field, ok, rule) in checks {

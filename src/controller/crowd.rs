@@ -32,6 +32,7 @@ use super::character::CharacterController;
 use super::ride::Ride;
 use super::tick::{MoveInput, MoveMode, MoveOutcome, TouchList};
 use super::tracer::Tracer;
+use crate::contents::Contents;
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{ModelPlacement, TraceShape};
 
@@ -161,6 +162,17 @@ pub(super) struct Member {
 /// ones are; noclip, fly (spectators) and any other mode pass through.
 pub(super) fn is_solid(mode: MoveMode) -> bool {
     matches!(mode, MoveMode::Walk | MoveMode::Frozen)
+}
+
+/// What a character in `mode` is made of: [`Contents::BODY`] when solid ([`is_solid`]),
+/// [`Contents::CORPSE`] when dead (shots meet it, movement passes it: Quake 3's
+/// `CONTENTS_CORPSE`), nothing otherwise (noclip, fly: a spectator meets no query).
+pub(super) fn body_contents(mode: MoveMode) -> Contents {
+    match mode {
+        MoveMode::Dead => Contents::CORPSE,
+        mode if is_solid(mode) => Contents::BODY,
+        _ => Contents::EMPTY,
+    }
 }
 
 /// Many characters, by id, stepped together through one world.
@@ -342,8 +354,11 @@ impl Crowd {
     fn sync(&mut self, id: u32) {
         if let Some(i) = self.index(id) {
             let c = &self.members[i].controller;
+            let (mask, groups) = (c.config().mask, c.config().groups);
             self.bodies
-                .update(id, c.shape(), c.shape_center(), is_solid(c.mode()));
+                .update_as(id, c.shape(), c.shape_center(), body_contents(c.mode()));
+            self.bodies.set_mask(id, mask);
+            self.bodies.set_groups(id, groups);
         }
     }
 
@@ -483,7 +498,7 @@ impl Crowd {
                 member.controller.step_into(world, &input, outcome);
             }
             let c = &member.controller;
-            bodies.update(id, c.shape(), c.shape_center(), is_solid(c.mode()));
+            bodies.update_as(id, c.shape(), c.shape_center(), body_contents(c.mode()));
             if let Some(share) = push.filter(|_| self.config.collide && solid) {
                 self.push_touched(i, wanted, share);
             }

@@ -54,6 +54,14 @@ pub struct Ground {
 }
 
 impl Ground {
+    /// What the character stands on, as a [`Trace`](crate::Trace) and a
+    /// [`Touch`](super::Touch) say it ([`HitTarget`](crate::scene::HitTarget)); `None` in
+    /// the air.
+    #[must_use]
+    pub fn target(&self) -> Option<crate::scene::HitTarget> {
+        crate::scene::HitTarget::from_parts(self.character, self.model)
+    }
+
     /// No ground.
     pub const AIR: Ground = Ground {
         state: GroundState::Air,

@@ -75,7 +75,7 @@ pub use ride::Ride;
 pub use tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, Touch, TouchList, WallContacts,
 };
-pub use tracer::Tracer;
+pub use tracer::{Masked, Tracer};
 
 #[cfg(doc)]
 use crate::compiled::CompiledMap;

@@ -36,12 +36,19 @@ pub struct WorldWithMovers<'a> {
 }
 
 impl WorldWithMovers<'_> {
-    /// `best`, the static world's answer, against every mover's.
-    fn with_movers(&self, mut best: Trace, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+    /// `best`, the static world's answer, against every mover's under `mask`.
+    fn with_movers(
+        &self,
+        mut best: Trace,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+    ) -> Trace {
         for mover in self.movers.iter().filter(|m| m.model != 0) {
-            let hit =
-                self.map
-                    .trace_model(mover.model, &mover.placement, shape, start, end, self.mask);
+            let hit = self
+                .map
+                .trace_model(mover.model, &mover.placement, shape, start, end, mask);
             let start_solid = best.start_solid || hit.start_solid;
             let earlier = hit.fraction < best.fraction
                 || (hit.fraction == best.fraction && hit.fraction < 1.0 && hit.model < best.model);
@@ -81,26 +88,63 @@ impl WorldWithMovers<'_> {
 
 impl Tracer for WorldWithMovers<'_> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        self.with_movers(
-            self.map.trace(shape, start, end, self.mask),
-            shape,
-            start,
-            end,
-        )
+        self.trace_masked(shape, start, end, self.mask)
     }
 
     /// The static world's brushes near `region` ([`TickCache`]); movers are swept as ever.
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        self.map.gather_near(shapes, region, self.mask, cache);
+        self.gather_masked(shapes, region, self.mask, cache);
     }
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = self.map.trace_cached(cache, shape, start, end, self.mask);
-        self.with_movers(world, shape, start, end)
+        self.trace_cached_masked(cache, shape, start, end, self.mask)
     }
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
         self.trace_cached(cache, shape, at, at).start_solid
+    }
+
+    /// The map and the movers under `mask` instead of [`WorldWithMovers::mask`].
+    fn trace_masked(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
+        let world = self.map.trace(shape, start, end, mask);
+        self.with_movers(world, shape, start, end, mask)
+    }
+
+    fn overlaps_masked(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> bool {
+        self.trace_masked(shape, at, at, mask).start_solid
+    }
+
+    fn gather_masked(
+        &self,
+        shapes: &[&TraceShape],
+        region: (Vec3, Vec3),
+        mask: Contents,
+        cache: &mut TickCache,
+    ) {
+        self.map.gather_near(shapes, region, mask, cache);
+    }
+
+    fn trace_cached_masked(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+    ) -> Trace {
+        let world = self.map.trace_cached(cache, shape, start, end, mask);
+        self.with_movers(world, shape, start, end, mask)
+    }
+
+    fn overlaps_cached_masked(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        at: Vec3,
+        mask: Contents,
+    ) -> bool {
+        self.trace_cached_masked(cache, shape, at, at, mask)
+            .start_solid
     }
 
     /// The static world's contents ([`CompiledMap::point_contents`]) and every mover's at

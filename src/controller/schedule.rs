@@ -45,9 +45,12 @@ use rayon::prelude::*;
 
 use super::bodies::{Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap};
 use super::character::CharacterController;
-use super::crowd::{CrowdSchedule, Member, is_solid, shoves};
+use super::crowd::{CrowdSchedule, Member, body_contents, is_solid, shoves};
 use super::tick::{CharacterState, MoveInput};
 use super::tracer::{Tracer, forward_world_queries};
+use super::tracer::{
+    gather_under, overlaps_cached_under, overlaps_under, trace_cached_under, trace_under,
+};
 use crate::trace::{TickCache, Trace, TraceShape};
 
 /// How far a character's scheduled reach extends beyond its travel at its current speed,
@@ -449,7 +452,7 @@ impl Schedule {
             }
         }
         let c = &m.controller;
-        let slot = Slot::placed(m.id, c.shape(), c.shape_center(), is_solid(c.mode()));
+        let slot = Slot::placed(m.id, c.shape(), c.shape_center(), body_contents(c.mode()));
         if self.meets[i] {
             let (reach, (low, high)) = (self.reach[i], slot.bounds());
             s.escaped |= !(reach.0.cmple(low).all() && high.cmple(reach.1).all());
@@ -510,29 +513,35 @@ impl<T: Tracer + ?Sized> ReachWorld<'_, T> {
 
 impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = || self.view.world.trace(shape, start, end);
+        let world = |mask| trace_under(self.view.world, mask, shape, start, end);
         self.view
             .trace_with(shape, start, end, world, |area, f| self.visit(area, f))
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let world = || self.view.world.overlaps(shape, at);
+        let world = |mask| overlaps_under(self.view.world, mask, shape, at);
         self.view
             .overlaps_with(shape, at, world, |area, f| self.visit(area, f))
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        self.view.world.gather(shapes, region, cache);
+        gather_under(
+            self.view.world,
+            self.view.world_mask(),
+            shapes,
+            region,
+            cache,
+        );
     }
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = || self.view.world.trace_cached(cache, shape, start, end);
+        let world = |mask| trace_cached_under(self.view.world, mask, cache, shape, start, end);
         self.view
             .trace_with(shape, start, end, world, |area, f| self.visit(area, f))
     }
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        let world = || self.view.world.overlaps_cached(cache, shape, at);
+        let world = |mask| overlaps_cached_under(self.view.world, mask, cache, shape, at);
         self.view
             .overlaps_with(shape, at, world, |area, f| self.visit(area, f))
     }

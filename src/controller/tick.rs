@@ -139,6 +139,18 @@ pub struct Touch {
     pub character: Option<u32>,
 }
 
+impl Touch {
+    /// What was touched, said as a [`Trace`](crate::Trace) and a
+    /// [`Ground`](super::Ground) say it ([`HitTarget`](crate::scene::HitTarget)): a
+    /// character when `character` is set (whatever `model` holds), else the world or model
+    /// `model`.
+    #[must_use]
+    pub fn target(&self) -> crate::scene::HitTarget {
+        crate::scene::HitTarget::from_parts(self.character, Some(self.model))
+            .unwrap_or(crate::scene::HitTarget::World)
+    }
+}
+
 /// The planes hit in one tick, in the order they were hit, each once (same model and plane),
 /// at most `MAX_TOUCHES` (32) (Quake 3's `touchents`). Fixed capacity: no allocation. Two
 /// lists are equal when their touches are.

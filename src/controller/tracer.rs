@@ -99,6 +99,96 @@ pub trait Tracer {
         let _ = cache;
         self.overlaps(shape, at)
     }
+
+    /// [`Self::trace`] with the world's brushes tested against `mask` instead of this
+    /// world's own mask (a character's [`ControllerConfig::mask`](super::ControllerConfig),
+    /// through [`Masked`]). Default: the mask is ignored (a scripted world has one rule).
+    fn trace_masked(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
+        let _ = mask;
+        self.trace(shape, start, end)
+    }
+
+    /// [`Self::overlaps`] under `mask` ([`Self::trace_masked`]). Default: the mask is
+    /// ignored.
+    fn overlaps_masked(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> bool {
+        let _ = mask;
+        self.overlaps(shape, at)
+    }
+
+    /// [`Self::gather`] for sweeps under `mask`. Default: the mask is ignored.
+    fn gather_masked(
+        &self,
+        shapes: &[&TraceShape],
+        region: (Vec3, Vec3),
+        mask: Contents,
+        cache: &mut TickCache,
+    ) {
+        let _ = mask;
+        self.gather(shapes, region, cache);
+    }
+
+    /// [`Self::trace_cached`] under `mask`. Default: the mask is ignored.
+    fn trace_cached_masked(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+    ) -> Trace {
+        let _ = mask;
+        self.trace_cached(cache, shape, start, end)
+    }
+
+    /// [`Self::overlaps_cached`] under `mask`. Default: the mask is ignored.
+    fn overlaps_cached_masked(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        at: Vec3,
+        mask: Contents,
+    ) -> bool {
+        let _ = mask;
+        self.overlaps_cached(cache, shape, at)
+    }
+}
+
+/// A world swept under one mask: every sweep of [`Tracer`] goes to the world's `*_masked`
+/// method with `mask` (a monster's [`Contents::MASK_MONSTER_SOLID`]). The controller views
+/// its world through it with its config's mask, so a player's sweeps (the player mask, the
+/// map's own default) are bit for bit what they were. No allocation.
+#[derive(Clone, Copy, Debug)]
+pub struct Masked<'a, T: Tracer + ?Sized> {
+    /// The world.
+    pub world: &'a T,
+    /// What blocks.
+    pub mask: Contents,
+}
+
+impl<T: Tracer + ?Sized> Tracer for Masked<'_, T> {
+    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        self.world.trace_masked(shape, start, end, self.mask)
+    }
+
+    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_masked(shape, at, self.mask)
+    }
+
+    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
+        self.world.gather_masked(shapes, region, self.mask, cache);
+    }
+
+    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+        self.world
+            .trace_cached_masked(cache, shape, start, end, self.mask)
+    }
+
+    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
+        self.world
+            .overlaps_cached_masked(cache, shape, at, self.mask)
+    }
+
+    forward_world_queries!(world);
 }
 
 impl Tracer for CompiledMap {
@@ -106,6 +196,45 @@ impl Tracer for CompiledMap {
     /// ([`Contents::MASK_PLAYER_SOLID`]).
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         CompiledMap::trace(self, shape, start, end, Contents::MASK_PLAYER_SOLID)
+    }
+
+    fn trace_masked(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
+        CompiledMap::trace(self, shape, start, end, mask)
+    }
+
+    fn overlaps_masked(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> bool {
+        CompiledMap::trace(self, shape, at, at, mask).start_solid
+    }
+
+    fn gather_masked(
+        &self,
+        shapes: &[&TraceShape],
+        region: (Vec3, Vec3),
+        mask: Contents,
+        cache: &mut TickCache,
+    ) {
+        self.gather_near(shapes, region, mask, cache);
+    }
+
+    fn trace_cached_masked(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+    ) -> Trace {
+        CompiledMap::trace_cached(self, cache, shape, start, end, mask)
+    }
+
+    fn overlaps_cached_masked(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        at: Vec3,
+        mask: Contents,
+    ) -> bool {
+        self.trace_cached(cache, shape, at, at, mask).start_solid
     }
 
     /// The world model's and the static models' brushes near `region`
@@ -263,4 +392,76 @@ impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
     }
 
     forward_world_queries!(world);
+}
+
+/// `world`'s sweep under `mask`, or under its own mask when `mask` is `None` (the views
+/// over a crowd sweep the world with the mover's mask only when it is not the player's
+/// default, so a player's sweeps are the world's own, bit for bit).
+pub(super) fn trace_under<T: Tracer + ?Sized>(
+    world: &T,
+    mask: Option<Contents>,
+    shape: &TraceShape,
+    start: Vec3,
+    end: Vec3,
+) -> Trace {
+    match mask {
+        None => world.trace(shape, start, end),
+        Some(mask) => world.trace_masked(shape, start, end, mask),
+    }
+}
+
+/// [`trace_under`] for [`Tracer::overlaps`].
+pub(super) fn overlaps_under<T: Tracer + ?Sized>(
+    world: &T,
+    mask: Option<Contents>,
+    shape: &TraceShape,
+    at: Vec3,
+) -> bool {
+    match mask {
+        None => world.overlaps(shape, at),
+        Some(mask) => world.overlaps_masked(shape, at, mask),
+    }
+}
+
+/// [`trace_under`] for [`Tracer::gather`].
+pub(super) fn gather_under<T: Tracer + ?Sized>(
+    world: &T,
+    mask: Option<Contents>,
+    shapes: &[&TraceShape],
+    region: (Vec3, Vec3),
+    cache: &mut TickCache,
+) {
+    match mask {
+        None => world.gather(shapes, region, cache),
+        Some(mask) => world.gather_masked(shapes, region, mask, cache),
+    }
+}
+
+/// [`trace_under`] for [`Tracer::trace_cached`].
+pub(super) fn trace_cached_under<T: Tracer + ?Sized>(
+    world: &T,
+    mask: Option<Contents>,
+    cache: &TickCache,
+    shape: &TraceShape,
+    start: Vec3,
+    end: Vec3,
+) -> Trace {
+    match mask {
+        None => world.trace_cached(cache, shape, start, end),
+        Some(mask) => world.trace_cached_masked(cache, shape, start, end, mask),
+    }
+}
+
+/// [`trace_under`] for [`Tracer::overlaps_cached`].
+pub(super) fn overlaps_cached_under<T: Tracer + ?Sized>(
+    world: &T,
+    mask: Option<Contents>,
+    cache: &TickCache,
+    shape: &TraceShape,
+    at: Vec3,
+) -> bool {
+    match mask {
+        None => world.overlaps_cached(cache, shape, at),
+        Some(mask) => world.overlaps_cached_masked(cache, shape, at, mask),
+    }
 }

@@ -116,7 +116,7 @@ pub enum FaceCombine {
     #[default]
     First,
     /// Every voting face counts, in any order: the union of their contents, without the
-    /// blocking bits ([`Contents::MASK_SOLID`]) when one of them blocks nothing (a liquid,
+    /// blocking bits ([`Contents::MASK_ANY_BLOCKING`]) when one of them blocks nothing (a liquid,
     /// ladder or fog face makes its brush a liquid, ladder or fog, as q3map2 lets such a
     /// side override the brush's shader).
     Any,

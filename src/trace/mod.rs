@@ -205,7 +205,7 @@ impl CompiledMap {
     ///   ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
     /// let world = planeshift::compile::compile_map(src).unwrap().map;
     /// let sphere = TraceShape::sphere(8.0).unwrap();
-    /// let down = world.trace(&sphere, Vec3::new(32.0, 32.0, 100.0), Vec3::new(32.0, 32.0, 0.0), Contents::MASK_SOLID);
+    /// let down = world.trace(&sphere, Vec3::new(32.0, 32.0, 100.0), Vec3::new(32.0, 32.0, 0.0), Contents::MASK_ANY_BLOCKING);
     /// assert!((down.end.z - (16.0 + 8.0 + 1.0 / 32.0)).abs() < 1e-3);
     /// assert_eq!(down.normal, Some(Vec3::Z));
     /// ```
@@ -246,12 +246,12 @@ impl CompiledMap {
     /// let capsule = TraceShape::capsule(4.0, 20.0).unwrap();
     /// let lying = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
     /// let (from, to) = (Vec3::new(32.0, 32.0, 100.0), Vec3::new(32.0, 32.0, 0.0));
-    /// let down = world.trace_rotated(&capsule, lying, from, to, Contents::MASK_SOLID);
+    /// let down = world.trace_rotated(&capsule, lying, from, to, Contents::MASK_ANY_BLOCKING);
     /// assert!((down.end.z - (16.0 + 4.0 + 1.0 / 32.0)).abs() < 1e-3);
-    /// let upright = world.trace(&capsule, from, to, Contents::MASK_SOLID);
-    /// assert_eq!(world.trace_rotated(&capsule, glam::Quat::IDENTITY, from, to, Contents::MASK_SOLID), upright);
-    /// assert!(world.overlaps_rotated(&capsule, lying, Vec3::new(32.0, 32.0, 19.0), Contents::MASK_SOLID));
-    /// assert!(!world.overlaps_rotated(&capsule, lying, Vec3::new(32.0, 32.0, 21.0), Contents::MASK_SOLID));
+    /// let upright = world.trace(&capsule, from, to, Contents::MASK_ANY_BLOCKING);
+    /// assert_eq!(world.trace_rotated(&capsule, glam::Quat::IDENTITY, from, to, Contents::MASK_ANY_BLOCKING), upright);
+    /// assert!(world.overlaps_rotated(&capsule, lying, Vec3::new(32.0, 32.0, 19.0), Contents::MASK_ANY_BLOCKING));
+    /// assert!(!world.overlaps_rotated(&capsule, lying, Vec3::new(32.0, 32.0, 21.0), Contents::MASK_ANY_BLOCKING));
     /// ```
     #[must_use]
     pub fn trace_rotated(

@@ -149,7 +149,7 @@ impl Sweep {
     /// Sweeps `shape` from `start` to `end` through `world` (default solid mask).
     #[must_use]
     pub fn cast(world: &CompiledMap, shape: TraceShape, start: Vec3, end: Vec3) -> Sweep {
-        let trace = world.trace(&shape, start, end, Contents::MASK_SOLID);
+        let trace = world.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
         Sweep {
             footprint: Footprint::of(&shape),
             shape,

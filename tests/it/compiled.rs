@@ -664,7 +664,7 @@ fn probe_world(map: &CompiledMap, rng: &mut Pcg32) {
     ];
     for shape in &shapes {
         let (start, end) = (random_point(rng, map), random_point(rng, map));
-        let trace = map.trace(shape, start, end, Contents::MASK_SOLID);
+        let trace = map.trace(shape, start, end, Contents::MASK_ANY_BLOCKING);
         assert!(
             trace.end.is_finite() && (0.0..=1.0).contains(&trace.fraction),
             "{trace:?}"
@@ -675,7 +675,14 @@ fn probe_world(map: &CompiledMap, rng: &mut Pcg32) {
                 offset: Vec3::new(8.0, 0.0, 0.0),
                 rotation: Quat::from_rotation_z(0.3),
             };
-            let moved = map.trace_model(model, &placement, shape, start, end, Contents::MASK_SOLID);
+            let moved = map.trace_model(
+                model,
+                &placement,
+                shape,
+                start,
+                end,
+                Contents::MASK_ANY_BLOCKING,
+            );
             assert!(
                 moved.end.is_finite() && moved.fraction.is_finite(),
                 "{moved:?}"

@@ -297,7 +297,7 @@ fn world_solid_and_illusionary_classes() {
     assert_eq!(custom.point_contents(fence), Contents::EMPTY);
     assert!(
         !custom
-            .trace(&player(), fence, fence, Contents::MASK_SOLID)
+            .trace(&player(), fence, fence, Contents::MASK_ANY_BLOCKING)
             .start_solid
     );
 }
@@ -389,8 +389,8 @@ fn a_custom_game_without_rules_is_its_base_game() {
                 coord(mins.z, maxs.z),
             );
             let (a, b) = (
-                custom.trace(&player(), p, q, Contents::MASK_SOLID),
-                quake.trace(&player(), p, q, Contents::MASK_SOLID),
+                custom.trace(&player(), p, q, Contents::MASK_ANY_BLOCKING),
+                quake.trace(&player(), p, q, Contents::MASK_ANY_BLOCKING),
             );
             assert_eq!(
                 (a.fraction, a.contents, a.surface),

@@ -172,7 +172,7 @@ fn mutated_maps_never_panic_and_errors_point_inside() {
                                                 &shape,
                                                 glam::Vec3::splat(-64.0),
                                                 glam::Vec3::splat(64.0),
-                                                planeshift::contents::Contents::MASK_SOLID,
+                                                planeshift::contents::Contents::MASK_ANY_BLOCKING,
                                             );
                                         }
                                         Ok(true)

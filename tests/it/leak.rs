@@ -446,7 +446,7 @@ fn check_fill(name: &str, src: &[u8]) {
         if before.is_empty() {
             open_seeds += 1;
             let up = Vec3::new(seed.x, seed.y, maxs.z + 2.0 * OUTSIDE_MARGIN as f32);
-            let hit = filled.trace(&TraceShape::point(), seed, up, Contents::MASK_SOLID);
+            let hit = filled.trace(&TraceShape::point(), seed, up, Contents::MASK_ANY_BLOCKING);
             assert!(
                 hit.hit() && hit.end.z < maxs.z + step,
                 "{name}: seed {seed} {hit:?}"

@@ -32,6 +32,8 @@ mod q3_contents;
 mod q3bsp;
 /// Quake 1 family `.bsp` files against Quake's own hulls.
 mod quake1_bsp;
+/// The scene query (world, movers, characters) against a per-object reference.
+mod scene;
 /// Quake 3 shader semantics on the real OpenArena scripts.
 mod shader;
 /// Surface flags, materials, game contents values and model kinds, through sweeps.

@@ -209,7 +209,7 @@ fn nonsolid_patches_let_everything_through_and_clip_patches_stop_players_only() 
     assert!((142.5..=142.85).contains(&face), "{}", t.end);
     for mask in [
         Contents::MASK_SHOT,
-        Contents::MASK_SOLID & !Contents::PLAYERCLIP,
+        Contents::MASK_ANY_BLOCKING & !Contents::PLAYERCLIP,
     ] {
         let shot = world.trace(&TraceShape::point(), from, to, mask);
         assert!(!shot.hit(), "the clip curtain stopped {mask}: {shot:?}");
@@ -232,7 +232,7 @@ fn points_stop_at_the_true_surface_from_the_front_and_from_behind() {
             let Some((s, n)) = surface.sample(&mut rng) else {
                 continue;
             };
-            let [f, b] = across(&world, s, n, Contents::MASK_SOLID);
+            let [f, b] = across(&world, s, n, Contents::MASK_ANY_BLOCKING);
             if let Some(d) = f {
                 // In front: the facet within the tolerance, the stop distance before it.
                 assert!(
@@ -299,7 +299,7 @@ fn a_wrapped_pillar_has_no_seam() {
                 shape,
                 from.as_vec3(),
                 centre.as_vec3(),
-                Contents::MASK_SOLID,
+                Contents::MASK_ANY_BLOCKING,
             );
             assert!(
                 t.hit(),
@@ -358,7 +358,7 @@ fn a_patch_in_a_func_static_belongs_to_its_model() {
         &TraceShape::point(),
         Vec3::new(320.0, -448.0, 100.0),
         Vec3::new(320.0, -448.0, -8.0),
-        Contents::MASK_SOLID,
+        Contents::MASK_ANY_BLOCKING,
     );
     assert!(t.hit());
     assert_eq!(t.model, Some(hump_model));
@@ -1072,7 +1072,7 @@ fn no_ghost_hits_sliding_over_curved_floors() {
                 continue;
             }
             made += 1;
-            let t = world.trace(&shape, start, end, Contents::MASK_SOLID);
+            let t = world.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
             if t.hit() {
                 stops.push(format!(
                     "{name} {params:?} {start}->{end}: stopped at {} ({:?})",
@@ -1141,8 +1141,9 @@ fn sweeps_at_patches_meet_the_exact_oracle_and_brute_force() {
                 let target = point_in(&mut rng, &front.winding.points);
                 let n = front.plane.normal * if case % 3 == 0 { -1.0 } else { 1.0 };
                 let (start, end) = approach(&mut rng, &shape, target, n, 48.0);
-                let t = world.trace(&shape, start, end, Contents::MASK_SOLID);
-                let brute = world.trace_all_brushes(&shape, start, end, Contents::MASK_SOLID);
+                let t = world.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
+                let brute =
+                    world.trace_all_brushes(&shape, start, end, Contents::MASK_ANY_BLOCKING);
                 assert_eq!(
                     (t.start_solid, t.all_solid, t.fraction),
                     (brute.start_solid, brute.all_solid, brute.fraction),
@@ -1267,7 +1268,7 @@ fn sweeps_at_patches_agree_with_a_fine_tessellation() {
         };
         let n = if case % 3 == 0 { -n } else { n };
         let (start, end) = approach(&mut rng, &shape, target, n, 32.0);
-        let t = world.trace(&shape, start, end, Contents::MASK_SOLID);
+        let t = world.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
         if t.start_solid {
             continue;
         }

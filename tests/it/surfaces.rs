@@ -164,7 +164,7 @@ fn a_sweep_reports_the_material_and_flags_of_the_face_it_hits() {
                 start[axis] = 200.0 * sign;
                 let mut end = start;
                 end[axis] = 0.0;
-                let trace = map.trace(shape, start, end, Contents::MASK_SOLID);
+                let trace = map.trace(shape, start, end, Contents::MASK_ANY_BLOCKING);
                 assert!(trace.hit());
                 let name = trace.material.and_then(|m| map.material_name(m));
                 assert_eq!(
@@ -182,7 +182,7 @@ fn a_sweep_reports_the_material_and_flags_of_the_face_it_hits() {
         &shapes[0],
         Vec3::splat(300.0),
         Vec3::splat(400.0),
-        Contents::MASK_SOLID,
+        Contents::MASK_ANY_BLOCKING,
     );
     assert_eq!((miss.material, miss.surface), (None, SurfaceFlags::EMPTY));
 }
@@ -248,8 +248,8 @@ fn bevels_carry_the_movement_flags_of_the_faces_they_bevel() {
             200.0,
         );
         let end = Vec3::new(start.x, rng.range_f64(-80.0, 80.0) as f32, 60.0);
-        let hit = slick.trace(shape, start, end, Contents::MASK_SOLID);
-        let bare = plain.trace(shape, start, end, Contents::MASK_SOLID);
+        let hit = slick.trace(shape, start, end, Contents::MASK_ANY_BLOCKING);
+        let bare = plain.trace(shape, start, end, Contents::MASK_ANY_BLOCKING);
         assert_eq!(hit.fraction, bare.fraction, "flags changed geometry");
         if !hit.hit() {
             continue;

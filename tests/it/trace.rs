@@ -154,8 +154,8 @@ fn tree_equals_brute_force_over_all_brushes() {
             for _ in 0..CASES_PER_KIND {
                 let shape = ShapeParams::random(&mut rng, kind).shape();
                 let (start, end) = random_sweep(&mut rng, &map, 512.0);
-                let tree = map.trace(&shape, start, end, Contents::MASK_SOLID);
-                let brute = map.trace_all_brushes(&shape, start, end, Contents::MASK_SOLID);
+                let tree = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
+                let brute = map.trace_all_brushes(&shape, start, end, Contents::MASK_ANY_BLOCKING);
                 assert_eq!(
                     tree.start_solid, brute.start_solid,
                     "{name} {kind:?} {start} {end}"
@@ -199,10 +199,13 @@ fn the_tree_gives_brute_force_results_bit_for_bit() {
             for _ in 0..CASES_PER_KIND / 4 {
                 let shape = ShapeParams::random(&mut rng, kind).shape();
                 let (start, end) = random_sweep(&mut rng, &map, 256.0);
-                let tree = map.trace(&shape, start, end, Contents::MASK_SOLID);
-                let brute = map.trace_all_brushes(&shape, start, end, Contents::MASK_SOLID);
+                let tree = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
+                let brute = map.trace_all_brushes(&shape, start, end, Contents::MASK_ANY_BLOCKING);
                 if tree.all_solid {
-                    assert!(tree.contents.intersects(Contents::MASK_SOLID), "{name}");
+                    assert!(
+                        tree.contents.intersects(Contents::MASK_ANY_BLOCKING),
+                        "{name}"
+                    );
                     let tree = Trace {
                         contents: brute.contents,
                         ..tree
@@ -228,7 +231,7 @@ fn normals_are_unit_and_face_the_mover_and_ends_are_consistent() {
             for _ in 0..CASES_PER_KIND {
                 let shape = ShapeParams::random(&mut rng, kind).shape();
                 let (start, end) = random_sweep(&mut rng, &map, 512.0);
-                let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+                let t = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
                 assert!((0.0..=1.0).contains(&t.fraction), "{name}");
                 if t.fraction == 1.0 {
                     assert_eq!(t.end, end, "{name}: fraction 1 returns end exactly");
@@ -270,13 +273,13 @@ fn stop_distance_is_monotone_in_sweep_length() {
             for _ in 0..CASES_PER_KIND {
                 let shape = ShapeParams::random(&mut rng, kind).shape();
                 let (start, end) = random_sweep(&mut rng, &map, 512.0);
-                let full = map.trace(&shape, start, end, Contents::MASK_SOLID);
+                let full = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
                 if full.start_solid {
                     continue;
                 }
                 let scale = between(&mut rng, 0.05, 1.0);
                 let short_end = start + (end - start) * scale;
-                let short = map.trace(&shape, start, short_end, Contents::MASK_SOLID);
+                let short = map.trace(&shape, start, short_end, Contents::MASK_ANY_BLOCKING);
                 let (full_dist, short_dist) =
                     ((full.end - start).length(), (short.end - start).length());
                 // A shorter sweep never goes further; where the long one is free, the short
@@ -306,8 +309,8 @@ fn fraction_is_monotone_in_shape_size() {
                 let params = ShapeParams::random(&mut rng, kind);
                 let bigger = params.grown(between(&mut rng, 0.5, 8.0));
                 let (start, end) = random_sweep(&mut rng, &map, 512.0);
-                let small = map.trace(&params.shape(), start, end, Contents::MASK_SOLID);
-                let large = map.trace(&bigger.shape(), start, end, Contents::MASK_SOLID);
+                let small = map.trace(&params.shape(), start, end, Contents::MASK_ANY_BLOCKING);
+                let large = map.trace(&bigger.shape(), start, end, Contents::MASK_ANY_BLOCKING);
                 if small.start_solid {
                     assert!(
                         large.start_solid,
@@ -337,16 +340,16 @@ fn start_solid_all_solid_and_chaining() {
             for _ in 0..CASES_PER_KIND {
                 let shape = ShapeParams::random(&mut rng, kind).shape();
                 let (start, end) = random_sweep(&mut rng, &map, 512.0);
-                let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+                let t = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
                 // A zero-length sweep is the position test.
-                let position = map.trace(&shape, start, start, Contents::MASK_SOLID);
+                let position = map.trace(&shape, start, start, Contents::MASK_ANY_BLOCKING);
                 assert_eq!(
                     position.start_solid, t.start_solid,
                     "{name} {kind:?} at {start}"
                 );
                 assert_eq!(position.start_solid, position.all_solid, "{name}");
                 assert_eq!(
-                    map.overlaps(&shape, start, Contents::MASK_SOLID),
+                    map.overlaps(&shape, start, Contents::MASK_ANY_BLOCKING),
                     t.start_solid,
                     "{name}"
                 );
@@ -355,7 +358,7 @@ fn start_solid_all_solid_and_chaining() {
                 }
                 // The end is a valid start: not in solid.
                 assert!(
-                    !map.overlaps(&shape, t.end, Contents::MASK_SOLID),
+                    !map.overlaps(&shape, t.end, Contents::MASK_ANY_BLOCKING),
                     "{name} {kind:?}: end {} in solid",
                     t.end
                 );
@@ -372,7 +375,12 @@ fn start_solid_all_solid_and_chaining() {
                             break d.normalize();
                         }
                     };
-                    let next = map.trace(&shape, t.end, t.end + away * 64.0, Contents::MASK_SOLID);
+                    let next = map.trace(
+                        &shape,
+                        t.end,
+                        t.end + away * 64.0,
+                        Contents::MASK_ANY_BLOCKING,
+                    );
                     assert!(
                         !next.start_solid,
                         "{name} {kind:?}: chained sweep from {} starts solid",
@@ -400,7 +408,7 @@ fn start_solid_semantics_on_a_box_room() {
     ))
     .map;
     let sphere = TraceShape::sphere(16.0).expect("sphere");
-    let solid = Contents::MASK_SOLID;
+    let solid = Contents::MASK_ANY_BLOCKING;
     // Start inside the floor (top at z = 0), leave upward: start-solid, not blocked.
     let out = map.trace(
         &sphere,
@@ -518,8 +526,13 @@ fn sweeps_are_translation_invariant() {
             for _ in 0..CASES_PER_KIND / 2 {
                 let shape = ShapeParams::random(&mut rng, kind).shape();
                 let (start, end) = random_sweep(&mut rng, &map, 512.0);
-                let a = map.trace(&shape, start, end, Contents::MASK_SOLID);
-                let b = moved.trace(&shape, start + shift, end + shift, Contents::MASK_SOLID);
+                let a = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
+                let b = moved.trace(
+                    &shape,
+                    start + shift,
+                    end + shift,
+                    Contents::MASK_ANY_BLOCKING,
+                );
                 // f32 rounding differs between the two placements: allow a few ulps of the
                 // coordinates over the sweep length, and skip grazing cases where the start
                 // is within rounding of a surface.
@@ -548,7 +561,7 @@ fn near_surface(map: &CompiledMap, shape: &TraceShape, start: Vec3, end: Vec3, t
         shape,
         start,
         start + (end - start) * (t.fraction + 1e-3).min(1.0),
-        Contents::MASK_SOLID,
+        Contents::MASK_ANY_BLOCKING,
     );
     (nudged.fraction - 1.0).abs() > 1e-6 || nudged.start_solid
 }
@@ -575,8 +588,8 @@ fn bevels_never_change_point_results() {
         let point = TraceShape::point();
         for _ in 0..CASES_PER_KIND * 2 {
             let (start, end) = random_sweep(&mut rng, &with, 1024.0);
-            let a = with.trace(&point, start, end, Contents::MASK_SOLID);
-            let b = without.trace(&point, start, end, Contents::MASK_SOLID);
+            let a = with.trace(&point, start, end, Contents::MASK_ANY_BLOCKING);
+            let b = without.trace(&point, start, end, Contents::MASK_ANY_BLOCKING);
             // The plane table merges planes within DIST_EPSILON, so with bevels a face may
             // take the plane of a bevel that far from it (q3dm6ish: a bevel at y = -463.9999
             // beside faces at -464): the stop may move by that much along the hit plane's
@@ -613,7 +626,7 @@ fn batch_results_equal_single_sweeps_in_order() {
                 shape,
                 start,
                 end,
-                mask: Contents::MASK_SOLID,
+                mask: Contents::MASK_ANY_BLOCKING,
             }
         })
         .collect();
@@ -665,7 +678,7 @@ fn a_sweep_cutting_a_corner_of_the_shifted_planes_stops_at_the_edge() {
         TraceShape::sphere(16.0).expect("sphere"),
         TraceShape::capsule(16.0, 20.0).expect("capsule"),
     ] {
-        let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+        let t = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
         assert!(t.hit(), "{shape:?} passes the edge: {t:?}");
         assert!(
             t.fraction <= contact && (contact - t.fraction) * length < 2e-3,
@@ -699,7 +712,7 @@ fn a_cylinder_grazing_a_top_edge_past_its_bevel_stops_on_the_top() {
     let cylinder = TraceShape::cylinder(15.066799, 9.525237).expect("cylinder");
     let start = Vec3::new(305.48346, 635.95703, 248.16602);
     let end = Vec3::new(298.4888, 462.77887, 85.42168);
-    let t = map.trace(&cylinder, start, end, Contents::MASK_SOLID);
+    let t = map.trace(&cylinder, start, end, Contents::MASK_ANY_BLOCKING);
     assert!(t.hit(), "passes the edge: {t:?}");
     assert_eq!(t.normal, Some(Vec3::Z));
     assert!(
@@ -711,7 +724,12 @@ fn a_cylinder_grazing_a_top_edge_past_its_bevel_stops_on_the_top() {
         Vec3::new(-15.066799, -15.066799, -9.525237),
         Vec3::new(15.066799, 15.066799, 9.525237),
     );
-    let b = map.trace(&square.expect("box"), start, end, Contents::MASK_SOLID);
+    let b = map.trace(
+        &square.expect("box"),
+        start,
+        end,
+        Contents::MASK_ANY_BLOCKING,
+    );
     assert_eq!((b.fraction, b.normal), (t.fraction, t.normal));
 }
 
@@ -739,7 +757,7 @@ fn flat_caps_and_side_lines_meet_faces_exactly() {
             &cylinder,
             start,
             Vec3::new(x, y, 8.0 + 1.0),
-            Contents::MASK_SOLID,
+            Contents::MASK_ANY_BLOCKING,
         );
         if lands {
             assert_eq!(t.normal, Some(Vec3::Z), "x {x}: {t:?}");
@@ -755,7 +773,7 @@ fn flat_caps_and_side_lines_meet_faces_exactly() {
         &capsule,
         Vec3::new(300.0, 32.0, 24.0),
         Vec3::new(100.0, 32.0, 24.0),
-        Contents::MASK_SOLID,
+        Contents::MASK_ANY_BLOCKING,
     );
     assert_eq!(t.normal, Some(Vec3::X));
     assert!((t.end.x - (216.0 + 12.0 + stop)).abs() < 1e-3, "{t:?}");
@@ -822,9 +840,17 @@ fn rotated_models_refine_capsules_and_hulls_in_their_frame() {
             let start = target + jitter - direction * between(&mut rng, 60.0, 100.0);
             let end = target + jitter + direction * 40.0;
             let at_rest = ModelPlacement::default();
-            let plain = map.trace_model(1, &at_rest, shape, start, end, Contents::MASK_SOLID);
+            let plain =
+                map.trace_model(1, &at_rest, shape, start, end, Contents::MASK_ANY_BLOCKING);
             let (ts, te) = (turn * start, turn * end);
-            let rotated = map.trace_model(1, &turned, shape_turned, ts, te, Contents::MASK_SOLID);
+            let rotated = map.trace_model(
+                1,
+                &turned,
+                shape_turned,
+                ts,
+                te,
+                Contents::MASK_ANY_BLOCKING,
+            );
             assert_eq!(
                 plain.start_solid, rotated.start_solid,
                 "{shape:?} {start} {end}"
@@ -866,7 +892,14 @@ fn moving_models_are_traced_in_their_placement() {
         Vec3::new(900.0, 1472.0, 64.0),
     );
     let at_rest = ModelPlacement::default();
-    let hit = map.trace_model(1, &at_rest, &sphere, start, end, Contents::MASK_SOLID);
+    let hit = map.trace_model(
+        1,
+        &at_rest,
+        &sphere,
+        start,
+        end,
+        Contents::MASK_ANY_BLOCKING,
+    );
     assert!(
         (hit.end.x - (768.0 - 8.0 - 1.0 / 32.0)).abs() < 1e-3,
         "{hit:?}"
@@ -878,7 +911,7 @@ fn moving_models_are_traced_in_their_placement() {
         ..at_rest
     };
     assert_eq!(
-        map.trace_model(1, &raised, &sphere, start, end, Contents::MASK_SOLID)
+        map.trace_model(1, &raised, &sphere, start, end, Contents::MASK_ANY_BLOCKING)
             .fraction,
         1.0
     );
@@ -887,7 +920,7 @@ fn moving_models_are_traced_in_their_placement() {
         offset: Vec3::new(-32.0, 0.0, 0.0),
         ..at_rest
     };
-    let t = map.trace_model(1, &closer, &sphere, start, end, Contents::MASK_SOLID);
+    let t = map.trace_model(1, &closer, &sphere, start, end, Contents::MASK_ANY_BLOCKING);
     assert!((t.end.x - (hit.end.x - 32.0)).abs() < 1e-3);
     // Rotated a quarter turn about Z around the pivot (the map origin): a sphere sweep
     // equals the unrotated sweep of the query rotated back, with the normal rotated.
@@ -897,7 +930,7 @@ fn moving_models_are_traced_in_their_placement() {
         ..at_rest
     };
     let (rs, re) = (quarter * start, quarter * end);
-    let rotated = map.trace_model(1, &turned, &sphere, rs, re, Contents::MASK_SOLID);
+    let rotated = map.trace_model(1, &turned, &sphere, rs, re, Contents::MASK_ANY_BLOCKING);
     assert!(
         (rotated.fraction - hit.fraction).abs() < 1e-5,
         "{rotated:?} vs {hit:?}"
@@ -907,8 +940,15 @@ fn moving_models_are_traced_in_their_placement() {
     assert!((rotated.end - quarter * hit.end).length() < 1e-2);
     // Unknown models are never hit.
     assert_eq!(
-        map.trace_model(99, &at_rest, &sphere, start, end, Contents::MASK_SOLID)
-            .fraction,
+        map.trace_model(
+            99,
+            &at_rest,
+            &sphere,
+            start,
+            end,
+            Contents::MASK_ANY_BLOCKING
+        )
+        .fraction,
         1.0
     );
 }
@@ -925,7 +965,7 @@ const BLOCK: &[u8] = br#"{ "classname" "worldspawn"
 #[test]
 fn hits_report_the_contact_point_and_the_world_model() {
     let world = compile(BLOCK).map;
-    let mask = Contents::MASK_SOLID;
+    let mask = Contents::MASK_ANY_BLOCKING;
     let on_plane = |t: &Trace| {
         let (plane, contact) = (t.plane.unwrap(), t.contact.unwrap());
         plane.distance(contact).abs() < 1e-4
@@ -1010,7 +1050,7 @@ fn shapes_beyond_the_extent_limit_are_refused() {
     for shape in largest {
         let shape = shape.expect("the largest shape is accepted");
         for (start, end) in [(Vec3::ZERO, Vec3::X * 100.0), (far, -far), (-far, far)] {
-            let trace = map.trace(&shape, start, end, Contents::MASK_SOLID);
+            let trace = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
             assert!(
                 trace.end.is_finite() && trace.fraction.is_finite(),
                 "{shape:?} {trace:?}"

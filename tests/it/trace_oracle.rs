@@ -124,7 +124,7 @@ fn check_map(name: &str, src: &[u8], cases: usize, clearances: &mut Clearances) 
             let params = ShapeParams::random(&mut rng, kind);
             let (shape, exact) = (params.shape(), oracle_shape(&params));
             let (start, end) = random_sweep(&mut rng, &map, 256.0);
-            let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+            let t = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
             checked += 1;
             if t.start_solid {
                 continue;
@@ -283,7 +283,7 @@ fn no_ghost_hits_on_tiled_floors_and_coplanar_walls() {
                 Vec3::new(p(&mut rng), p(&mut rng), z),
             )
         };
-        let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+        let t = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
         slides += 1;
         if t.hit() {
             stops.push(format!(
@@ -361,7 +361,7 @@ fn no_ghost_hits_on_real_map_floors() {
             }
             made += 1;
             slides += 1;
-            let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+            let t = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
             if t.hit() {
                 // A slide may stop where it passes within the stop distance of solid it does
                 // not touch (Quake's skin: a gentle slope just above the floor); a stop
@@ -484,7 +484,12 @@ fn issue_13_points_stop_outside_faces_a_little_off_an_axis() {
                 (Vec3::new(400.0, y, 64.0), Vec3::new(128.0, y, 64.0), 4),
                 (Vec3::new(128.0, y, 300.0), Vec3::new(128.0, y, 64.0), 5),
             ] {
-                let t = map.trace(&TraceShape::point(), start, end, Contents::MASK_SOLID);
+                let t = map.trace(
+                    &TraceShape::point(),
+                    start,
+                    end,
+                    Contents::MASK_ANY_BLOCKING,
+                );
                 assert!(t.hit(), "block {i} {start}->{end}: no hit");
                 let p = t.end.as_dvec3();
                 // Outside the brush as written: in front of at least one file plane.
@@ -557,7 +562,7 @@ fn issue_13_rounded_shapes_pass_and_meet_many_sided_prisms_exactly() {
                     .first_hit(&exact, start.as_dvec3(), end.as_dvec3())
                     .is_none()
                 {
-                    let t = map.trace(&shape, start, end, Contents::MASK_SOLID);
+                    let t = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
                     assert!(
                         !t.hit(),
                         "{params:?} {start}->{end}: stopped at {} in open space (clearance {})",
@@ -568,7 +573,7 @@ fn issue_13_rounded_shapes_pass_and_meet_many_sided_prisms_exactly() {
                 }
                 // Head on, towards the axis.
                 let from = centre + out * (radius + reach + 40.0);
-                let t = map.trace(&shape, from, centre, Contents::MASK_SOLID);
+                let t = map.trace(&shape, from, centre, Contents::MASK_ANY_BLOCKING);
                 assert!(t.hit(), "{params:?} {from}: no hit");
                 let clearance = oracle.distance(&exact, t.end.as_dvec3(), 64.0);
                 assert!(
@@ -610,7 +615,12 @@ fn issue_13_points_stop_at_the_stop_distance_on_far_slanted_terrain() {
             let x = rng.range_f64(x0 + 1.0, x0 + 511.0) as f32;
             let y = rng.range_f64(3841.0, 4351.0) as f32;
             let (start, end) = (Vec3::new(x, y, 300.0), Vec3::new(x, y, 0.0));
-            let t = map.trace(&TraceShape::point(), start, end, Contents::MASK_SOLID);
+            let t = map.trace(
+                &TraceShape::point(),
+                start,
+                end,
+                Contents::MASK_ANY_BLOCKING,
+            );
             assert!(t.hit(), "{start}->{end}: no hit");
             let p = t.end.as_dvec3();
             let (n, d) = planes[0];
@@ -646,7 +656,12 @@ fn issue_13_points_stop_at_the_stop_distance_on_far_slanted_terrain() {
             let y = rng.range_f64(f64::from(lo.y) + 1.0, f64::from(hi.y) - 1.0) as f32;
             let (start, end) = (Vec3::new(x, y, 700.0), Vec3::new(x, y, -200.0));
             let exact = OracleShape::Point;
-            let t = map.trace(&TraceShape::point(), start, end, Contents::MASK_SOLID);
+            let t = map.trace(
+                &TraceShape::point(),
+                start,
+                end,
+                Contents::MASK_ANY_BLOCKING,
+            );
             let first = oracle.first_hit(&exact, start.as_dvec3(), end.as_dvec3());
             assert_eq!(t.hit(), first.is_some(), "{start}->{end}");
             if !t.hit() {

@@ -132,11 +132,16 @@ fn check_rotated(name: &str, src: &[u8], per_kind: usize, seed: u64) -> [usize; 
             let shape = params.shape();
             let rotation = random_rotation(&mut rng);
             let (start, end) = random_sweep(&mut rng, &map, 256.0);
-            let t = map.trace_rotated(&shape, rotation, start, end, Contents::MASK_SOLID);
+            let t = map.trace_rotated(&shape, rotation, start, end, Contents::MASK_ANY_BLOCKING);
             if case % 16 == 0 {
-                let upright = map.trace(&shape, start, end, Contents::MASK_SOLID);
-                let identity =
-                    map.trace_rotated(&shape, Quat::IDENTITY, start, end, Contents::MASK_SOLID);
+                let upright = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
+                let identity = map.trace_rotated(
+                    &shape,
+                    Quat::IDENTITY,
+                    start,
+                    end,
+                    Contents::MASK_ANY_BLOCKING,
+                );
                 assert_eq!(identity, upright, "{name} {kind:?} identity");
             }
             if t.start_solid {
@@ -150,7 +155,7 @@ fn check_rotated(name: &str, src: &[u8], per_kind: usize, seed: u64) -> [usize; 
                 let at = t.end.as_dvec3();
                 assert!(!exact_overlaps(&oracle, &exact, at), "{label}");
                 assert!(
-                    !map.overlaps_rotated(&shape, rotation, t.end, Contents::MASK_SOLID),
+                    !map.overlaps_rotated(&shape, rotation, t.end, Contents::MASK_ANY_BLOCKING),
                     "{label}: the stop overlaps by the sweep's own test"
                 );
             }
@@ -217,9 +222,14 @@ fn rotated_tree_equals_brute_force() {
             let shape = ShapeParams::random(&mut rng, kind).shape();
             let rotation = random_rotation(&mut rng);
             let (start, end) = random_sweep(&mut rng, &map, 256.0);
-            let tree = map.trace_rotated(&shape, rotation, start, end, Contents::MASK_SOLID);
-            let all =
-                map.trace_all_brushes_rotated(&shape, rotation, start, end, Contents::MASK_SOLID);
+            let tree = map.trace_rotated(&shape, rotation, start, end, Contents::MASK_ANY_BLOCKING);
+            let all = map.trace_all_brushes_rotated(
+                &shape,
+                rotation,
+                start,
+                end,
+                Contents::MASK_ANY_BLOCKING,
+            );
             assert_eq!(tree, all, "{kind:?} {rotation:?} {start}->{end}");
         }
     }
@@ -269,7 +279,12 @@ fn no_stop_farther_than_the_stop_distance_past_slivers() {
             (target - direction * 64.0).as_vec3(),
             (target + direction * 64.0).as_vec3(),
         );
-        let t = map.trace(&TraceShape::point(), start, end, Contents::MASK_SOLID);
+        let t = map.trace(
+            &TraceShape::point(),
+            start,
+            end,
+            Contents::MASK_ANY_BLOCKING,
+        );
         if t.start_solid {
             continue;
         }

@@ -26,6 +26,8 @@ mod crushing;
 mod determinism;
 /// Jump, gravity, friction and acceleration.
 mod jump;
+/// Masks and collision groups in movement (monster clip, teams, spectators, corpses).
+mod masks;
 /// Ladders, surfaces, modes, impulses and air tech (scenarios 55–73).
 mod modes;
 /// Moving platforms, pushers and the configuration file.

@@ -22,7 +22,12 @@ const NO_SPAWN: [&str; 2] = ["ericw-tools/shearedcube.map", "librequake/b_rock1.
 
 /// Maps with no walls (issue 13's exactness maps: a floor or a platform in the void). Bots
 /// walk off their edges and fall out of the world, which the soak counts as it should.
-const OPEN: [&str; 3] = ["far_slabs.map", "many_sided.map", "offaxis_faces.map"];
+const OPEN: [&str; 4] = [
+    "clip_corridor.map",
+    "far_slabs.map",
+    "many_sided.map",
+    "offaxis_faces.map",
+];
 
 /// Maps with a deadly `trigger_hurt` (on at the start, not healing): the only ones whose
 /// bots may die.

@@ -80,6 +80,11 @@ pub enum Command {
         /// One query's end: X,Y,Z.
         #[arg(long, allow_hyphen_values = true)]
         to: Option<String>,
+        /// What blocks: player, monster, bot, shot, solid (Quake's: no clip), or contents
+        /// names joined by commas; a query line's "mask":[names] overrides it. Default:
+        /// whatever blocks anyone (every clip included).
+        #[arg(long)]
+        mask: Option<String>,
         /// The rules a map is compiled by.
         #[command(flatten)]
         rules: RulesArgs,

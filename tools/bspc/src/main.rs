@@ -131,12 +131,14 @@ fn run(args: Args) -> Result<(), CliError> {
             shape,
             from,
             to,
+            mask,
             rules,
         } => trace::trace(
             &file,
             queries.as_deref(),
             output.as_deref(),
             (shape, from, to),
+            mask.as_deref(),
             &game::compile_options(rules)?,
         ),
         Command::Contents {

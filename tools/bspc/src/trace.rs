@@ -42,6 +42,9 @@ struct QueryJson {
     shape: ShapeJson,
     start: [f32; 3],
     end: [f32; 3],
+    /// This query's mask, as `--mask` names it (one name per element).
+    #[serde(default)]
+    mask: Option<Vec<String>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -61,6 +64,28 @@ pub struct Query {
     shape: TraceShape,
     start: Vec3,
     end: Vec3,
+    /// The line's own mask, if it gives one.
+    mask: Option<Contents>,
+}
+
+/// The mask `name` names: `player`, `monster`, `bot`, `shot`, `solid` (Quake's: no clip)
+/// or contents names joined by commas (`solid,playerclip`).
+pub fn parse_mask(name: &str) -> Result<Contents, String> {
+    Ok(match name {
+        "player" => Contents::MASK_PLAYER_SOLID,
+        "monster" => Contents::MASK_MONSTER_SOLID,
+        "bot" => Contents::MASK_BOT_SOLID,
+        "shot" => Contents::MASK_SHOT,
+        "solid" => Contents::MASK_SOLID,
+        names => {
+            let mut mask = Contents::EMPTY;
+            for part in names.split(',') {
+                mask |= Contents::from_name(part.trim())
+                    .ok_or_else(|| format!("unknown mask or contents name '{part}'"))?;
+            }
+            mask
+        }
+    })
 }
 
 fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
@@ -106,7 +131,22 @@ pub fn read_queries(path: &Path) -> Result<Vec<Query>, CliError> {
         if !start.is_finite() || !end.is_finite() {
             return Err("start and end must be finite".to_owned());
         }
-        Ok(Query { shape, start, end })
+        let mask = match query.mask {
+            Some(names) => {
+                let mut mask = Contents::EMPTY;
+                for name in &names {
+                    mask |= parse_mask(name)?;
+                }
+                Some(mask)
+            }
+            None => None,
+        };
+        Ok(Query {
+            shape,
+            start,
+            end,
+            mask,
+        })
     })
 }
 
@@ -147,14 +187,20 @@ pub fn trace(
     queries: Option<&Path>,
     output: Option<&Path>,
     single: (Option<String>, Option<String>, Option<String>),
+    mask: Option<&str>,
     options: &CompileOptions,
 ) -> Result<(), CliError> {
+    let default_mask = match mask {
+        Some(name) => parse_mask(name).map_err(CliError::usage)?,
+        None => Contents::MASK_ANY_BLOCKING,
+    };
     let queries = match (queries, single) {
         (Some(path), _) => read_queries(path)?,
         (None, (Some(shape), Some(from), Some(to))) => vec![Query {
             shape: TraceShape::from_spec(&shape).map_err(|e| CliError::usage(e.to_string()))?,
             start: parse_point(&from, "from")?,
             end: parse_point(&to, "to")?,
+            mask: None,
         }],
         _ => {
             return Err(CliError::usage(
@@ -165,7 +211,8 @@ pub fn trace(
     let world = load_world(file, options)?;
     let mut out = String::new();
     for q in &queries {
-        let trace = world.trace(&q.shape, q.start, q.end, Contents::MASK_SOLID);
+        let mask = q.mask.unwrap_or(default_mask);
+        let trace = world.trace(&q.shape, q.start, q.end, mask);
         let line = serde_json::to_string(&result_json(&world, &trace));
         out.push_str(&line.map_err(CliError::internal)?);
         out.push('\n');
@@ -211,7 +258,7 @@ pub fn bench(file: &Path, queries: &Path, reps: u32, threads: usize) -> Result<(
                 shape: q.shape.clone(),
                 start: q.start,
                 end: q.end,
-                mask: Contents::MASK_SOLID,
+                mask: q.mask.unwrap_or(Contents::MASK_ANY_BLOCKING),
             })
             .collect()
     };

@@ -525,6 +525,86 @@ fn trace_single_query_and_errors() {
 }
 
 #[test]
+fn trace_mask_names_who_is_blocked() {
+    // maps/clip_corridor.map: monster clip at x 128..144, player clip at x -144..-128.
+    let through = |mask: &str, to: &str| -> f64 {
+        let out = bspc(&[
+            "trace",
+            &bundled("clip_corridor.map"),
+            "--shape",
+            "point",
+            "--from",
+            "0,0,64",
+            "--to",
+            to,
+            "--mask",
+            mask,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{mask}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        json["fraction"].as_f64().expect("fraction")
+    };
+    assert!(through("player", "400,0,64") == 1.0);
+    assert!(through("monster", "400,0,64") < 0.33);
+    assert!(through("solid", "400,0,64") == 1.0);
+    assert!(through("shot", "-400,0,64") == 1.0);
+    assert!(through("player", "-400,0,64") < 0.33);
+    assert!(through("solid,monsterclip", "400,0,64") < 0.33);
+    let bad = bspc(&[
+        "trace",
+        &bundled("clip_corridor.map"),
+        "--shape",
+        "point",
+        "--from",
+        "0,0,64",
+        "--to",
+        "1,1,1",
+        "--mask",
+        "granite",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let lines = temp_file(
+        "masks.jsonl",
+        b"{\"shape\":{\"kind\":\"point\"},\"start\":[0,0,64],\"end\":[400,0,64],\"mask\":[\"monster\"]}\n{\"shape\":{\"kind\":\"point\"},\"start\":[0,0,64],\"end\":[400,0,64],\"mask\":[\"solid\",\"playerclip\"]}\n",
+    );
+    let out = bspc(&[
+        "trace",
+        &bundled("clip_corridor.map"),
+        "--queries",
+        lines.to_str().expect("path"),
+        "--mask",
+        "shot",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let fractions: Vec<f64> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("json");
+            v["fraction"].as_f64().expect("fraction")
+        })
+        .collect();
+    assert_eq!(fractions.len(), 2);
+    assert!(
+        fractions[0] < 0.33,
+        "the line's monster mask wins over --mask shot"
+    );
+    assert_eq!(fractions[1], 1.0);
+    let bad_line = temp_file(
+        "bad_mask.jsonl",
+        b"{\"shape\":{\"kind\":\"point\"},\"start\":[0,0,64],\"end\":[1,0,64],\"mask\":[\"granite\"]}\n",
+    );
+    let out = bspc(&[
+        "trace",
+        &bundled("clip_corridor.map"),
+        "--queries",
+        bad_line.to_str().expect("path"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad_mask.jsonl:1: error"));
+}
+
+#[test]
 fn bench_prints_one_line_per_kind_and_all() {
     let queries = temp_file(
         "bench.jsonl",
