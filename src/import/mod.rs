@@ -2,7 +2,7 @@
 //! entities the rest of the compiler takes.
 //!
 //! Takes the bytes of a `.bsp` (Quake 1 BSP29, BSP2 and 2PSB, Half-Life BSP30, Quake 2 IBSP
-//! 38 and Qbism QBSP 38, Quake 3 IBSP 46); gives an [`ImportedLevel`]: the entities lump as
+//! 38 and Qbism QBSP 38, Quake 3 IBSP 46); gives an `ImportedLevel`: the entities lump as
 //! a [`MapFile`] without brushes, and each model's brushes as the brush stage gives them
 //! ([`BrushOutput`]), so bevels, the tree and the compiled file are made by the same code as
 //! for a `.map`. Guarantees: every count, offset and index read from the file is checked
@@ -254,7 +254,7 @@ internal! {
     /// end), for planeshift's own tests and benches.
     ///
     /// # Errors
-    /// As [`read_level`]: an [`ImportError`] naming the lump.
+    /// As the importers give it: an [`ImportError`] naming the lump.
     pub fn read_brushes(bytes: &[u8]) -> Result<(BspFormat, MapFile, BrushOutput), ImportError> {
         read_level(bytes).map(|level| (level.format, level.map, level.brushes))
     }
