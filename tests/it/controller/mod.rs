@@ -13,6 +13,8 @@ use planeshift::controller::{
 };
 use planeshift::tolerance::SURFACE_CLIP_EPSILON;
 
+/// Commands from the view and the eye.
+mod command;
 /// Crouching and standing up.
 mod crouch;
 /// Characters against characters (scenarios 74–78).
