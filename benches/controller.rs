@@ -134,6 +134,7 @@ fn script(ticks: usize, tick_seconds: f32) -> Vec<Vec<MoveInput>> {
                     wish,
                     jump: jump && k < JUMP_TICKS,
                     crouch: false,
+                    command: None,
                 };
             }
             t += hold;

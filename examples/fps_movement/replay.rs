@@ -137,6 +137,7 @@ pub fn replay_world(
             wish,
             jump: value["jump"].as_bool().unwrap_or(false),
             crouch: value["crouch"].as_bool().unwrap_or(false),
+            command: None,
         };
         let outcome = match &value["msec"] {
             Value::Null => c.step(world, &input),

@@ -219,6 +219,39 @@ impl CharacterController {
         self.state.position + self.offset()
     }
 
+    /// The eye's height above the feet as the character stands now: `eye_height`, or
+    /// `crouch_eye_height` crouched, or `dead_eye_height` for a corpse (Quake 3's
+    /// `viewheight`: `DEFAULT_VIEWHEIGHT` 26, `CROUCH_VIEWHEIGHT` 12, `DEAD_VIEWHEIGHT` −16
+    /// above the origin, which sits `feet_to_origin` above the feet).
+    #[must_use]
+    pub fn eye_height(&self) -> f32 {
+        if self.state.mode == MoveMode::Dead {
+            self.config.dead_eye_height
+        } else if self.state.crouched {
+            self.config.crouch_eye_height
+        } else {
+            self.config.eye_height
+        }
+    }
+
+    /// Where the character's eye is: [`Self::eye_height`] above the feet (Quake 3's
+    /// `origin + viewheight`), where a hitscan or a camera starts. The view's vectors come
+    /// from the command ([`MoveCommand::view_vectors`](crate::controller::MoveCommand::view_vectors)).
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::controller::{CharacterController, ControllerConfig};
+    /// let player = CharacterController::new(ControllerConfig::default(), Vec3::new(0.0, 0.0, 24.0))?;
+    /// // Quake 3: the origin 24 above the feet, the eye 26 above the origin.
+    /// assert_eq!(player.eye_position(), Vec3::new(0.0, 0.0, 50.0));
+    /// # Ok::<(), planeshift::controller::ConfigError>(())
+    /// ```
+    #[must_use]
+    pub fn eye_position(&self) -> Vec3 {
+        self.state.position + Vec3::Z * (self.eye_height() - self.config.feet_to_origin)
+    }
+
     pub(super) fn offset(&self) -> Vec3 {
         if self.state.mode == MoveMode::Dead {
             self.dead_offset
@@ -408,7 +441,7 @@ impl CharacterController {
         }
         // Walking uses the wish's horizontal part at its own length (capped at 1), as Quake 3
         // flattens the view's forward before normalizing.
-        let flat_wish = at_most_unit(raw_input.wish.with_z(0.0));
+        let flat_wish = walk_wish(raw_input);
         self.state.walls = self.walls_still_touched(world);
         let dt = self.config.tick;
 
@@ -1044,12 +1077,26 @@ fn redirect_along(velocity: Vec3, normal: Vec3) -> Vec3 {
     along.normalize_or_zero() * speed
 }
 
+/// The input the tick's 3-D moves read (swimming, ladders, fly, noclip, the water jump's
+/// facing): the wish at most 1 long, or the command's whole-view wish (then no command is
+/// left in it, so nothing reads the command twice).
 fn sanitize(input: &MoveInput) -> MoveInput {
+    let wish = input.command.map_or(input.wish, |c| c.view_wish());
     MoveInput {
-        wish: at_most_unit(input.wish),
+        wish: at_most_unit(wish),
         jump: input.jump,
         crouch: input.crouch,
+        command: None,
     }
+}
+
+/// The wish of walking and the air: the wish's horizontal part at its own length, or the
+/// command's flattened view (Quake 3 `PM_WalkMove`), at most 1 long.
+fn walk_wish(input: &MoveInput) -> Vec3 {
+    let wish = input
+        .command
+        .map_or(input.wish.with_z(0.0), |c| c.walk_wish());
+    at_most_unit(wish)
 }
 
 /// `wish` at most 1 long (longer ones normalized), zero when not finite.

@@ -40,6 +40,7 @@
 
 mod bodies;
 mod character;
+mod command;
 mod config;
 mod crowd;
 mod ground;
@@ -64,6 +65,7 @@ mod water_level;
 pub use crate::trace::TickCache;
 pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use character::CharacterController;
+pub use command::MoveCommand;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, NetworkSnap};
 pub use crowd::{
     Crowd, CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush, PARALLEL_MIN_CHARACTERS,

@@ -11,6 +11,7 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+use super::command::MoveCommand;
 use super::ground::Ground;
 use super::ids::{TriggerList, TriggerReport};
 use crate::compiled::MaterialId;
@@ -33,6 +34,38 @@ pub struct MoveInput {
     pub jump: bool,
     /// The crouch key is down (in water and in fly or noclip mode it also moves down).
     pub crouch: bool,
+    /// A player's command (view angles and moves). When given, it replaces `wish`: the
+    /// tick turns it into the wish once it knows how the character moves, as Quake 3 does
+    /// (walking and the air use the flattened view, so pitch never changes ground speed;
+    /// swimming, ladders, fly and noclip use the whole view). `None` (default): `wish`, for
+    /// scripted movement.
+    pub command: Option<MoveCommand>,
+}
+
+impl MoveInput {
+    /// The input of a player's `command`, no button down (set `jump` and `crouch` after).
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
+    /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+    /// let mut player = CharacterController::new(ControllerConfig::default(), Vec3::new(0.0, 0.0, 24.0))?;
+    /// // Running along +y while looking 45° down.
+    /// let run = MoveInput::from_command(MoveCommand { pitch: 45.0, yaw: 90.0, forward: 1.0, ..MoveCommand::default() });
+    /// for _ in 0..100 {
+    ///     player.step(&world, &run);
+    /// }
+    /// assert!(player.position().y > 50.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn from_command(command: MoveCommand) -> Self {
+        MoveInput {
+            command: Some(command),
+            ..MoveInput::default()
+        }
+    }
 }
 
 /// How the character moves, as the game set it ([`crate::controller::CharacterController::set_mode`]).

@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use super::character::{CharacterController, accelerate, at_most_unit};
 use super::slide;
-use super::tick::{MoveInput, MoveMode, MoveOutcome};
+use super::tick::{MoveInput, MoveOutcome};
 use super::tracer::Tracer;
 use super::water_level::{FEET_SAMPLE, WaterMemo, bits, sample_water};
 use crate::contents::Contents;
@@ -33,13 +33,7 @@ impl CharacterController {
     /// move; where the character has not moved since the last sample, in the same world
     /// ([`Tracer::contents_id`]), that sample is reused.
     pub(super) fn set_water_level<T: Tracer + ?Sized>(&mut self, world: &T) {
-        let eye = if self.state.mode == MoveMode::Dead {
-            self.config.dead_eye_height
-        } else if self.state.crouched {
-            self.config.crouch_eye_height
-        } else {
-            self.config.eye_height
-        };
+        let eye = self.eye_height();
         let feet = self.state.position - Vec3::Z * self.config.feet_to_origin;
         let id = world.contents_id();
         let memo = self

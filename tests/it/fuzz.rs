@@ -362,6 +362,7 @@ fn mutated_configs_load_or_name_the_bad_field_quickly() {
                         ),
                         jump: tick % 3 == 0,
                         crouch: tick % 4 == 1,
+                        command: None,
                     };
                     let _ = character.step(&world, &input);
                     assert!(

@@ -10,6 +10,7 @@ const CROUCH_FORWARD: MoveInput = MoveInput {
     wish: Vec3::X,
     jump: false,
     crouch: true,
+    command: None,
 };
 
 fn source() -> ControllerConfig {

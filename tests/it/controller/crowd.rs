@@ -349,6 +349,7 @@ fn seeded_input(seed: u64, id: u32, tick: usize) -> MoveInput {
         wish: Vec3::new(angle.cos(), angle.sin(), 0.0),
         jump: jump_rng.below(200) == 0,
         crouch: false,
+        command: None,
     }
 }
 

@@ -36,6 +36,7 @@ fn input(id: u32, tick: usize) -> MoveInput {
         wish: Vec3::new(angle.cos(), angle.sin(), 0.0),
         jump: jump_rng.below(100) == 0,
         crouch,
+        command: None,
     }
 }
 

@@ -9,6 +9,7 @@ const JUMP: MoveInput = MoveInput {
     wish: Vec3::ZERO,
     jump: true,
     crouch: false,
+    command: None,
 };
 
 #[test]
@@ -154,6 +155,7 @@ fn s41_air_control() {
         wish: Vec3::X,
         jump: true,
         crouch: false,
+        command: None,
     };
     let mut gained = 0.0;
     for _ in 0..40 {

@@ -13,6 +13,8 @@ use planeshift::controller::{
 };
 use planeshift::tolerance::SURFACE_CLIP_EPSILON;
 
+/// Commands from the view and the eye.
+mod command;
 /// Crouching and standing up.
 mod crouch;
 /// Characters against characters (scenarios 74–78).
@@ -136,6 +138,7 @@ pub fn held_inputs(
             wish: heading(angle) * (rng.below(3) as f32 / 2.0),
             jump: rng.below(4) == 0,
             crouch: rng.below(crouch_one_in) == 0,
+            command: None,
         };
         let held = hold.0 + rng.below(hold.1);
         out.extend(std::iter::repeat_n(input, held));

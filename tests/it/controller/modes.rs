@@ -13,6 +13,7 @@ const IDLE: MoveInput = MoveInput {
     wish: Vec3::ZERO,
     jump: false,
     crouch: false,
+    command: None,
 };
 
 /// A Quake 2 map of boxes `(mins, maxs, contents, flags)`.
@@ -278,6 +279,7 @@ fn s62_dead_slides_to_a_stop() {
             wish: heading(i as f32 * 40.0),
             jump: true,
             crouch: i % 2 == 0,
+            command: None,
         };
         let o = c.step(w, &input);
         assert!(!o.jumped && !c.overlaps(w));
@@ -325,6 +327,7 @@ fn s62_frozen() {
             wish: heading(i as f32 * 7.0),
             jump: i % 2 == 0,
             crouch: i % 3 == 0,
+            command: None,
         };
         assert_eq!(c.step(w, &input).activity, Activity::Frozen);
     }

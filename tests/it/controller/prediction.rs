@@ -87,6 +87,7 @@ fn walker(t: usize) -> MoveInput {
         },
         jump: t.is_multiple_of(37),
         crouch: false,
+        command: None,
     }
 }
 
@@ -177,6 +178,7 @@ const IDLE: MoveInput = MoveInput {
     wish: Vec3::ZERO,
     jump: false,
     crouch: false,
+    command: None,
 };
 
 /// The highest the feet get above where they started in a standing jump on flat ground.
@@ -240,6 +242,7 @@ fn s83_network_snapping() {
             wish,
             jump: rng.below(100) == 0,
             crouch: false,
+            command: None,
         };
         c.step(map, &input);
         assert!(on_grid(c.velocity()), "tick {tick}: {}", c.velocity());

@@ -71,6 +71,7 @@ fn s32_fuzz_invariant() {
                     wish: heading(angle.to_degrees()) * (rng.below(4) as f32 / 3.0),
                     jump: rng.below(5) == 0,
                     crouch: rng.below(6) == 0,
+                    command: None,
                 };
                 hold = 30 + rng.below(150);
             }

@@ -114,6 +114,7 @@ fn s22_acute_wedges_walking_and_jumping() {
                     wish: -Vec3::Y,
                     jump: jumping && i % 2 == 0,
                     crouch: false,
+                    command: None,
                 };
                 c.step(w, &input);
                 assert!(!c.overlaps(w), "inside at {}", c.position());

@@ -27,6 +27,7 @@ const IDLE: MoveInput = MoveInput {
     wish: Vec3::ZERO,
     jump: false,
     crouch: false,
+    command: None,
 };
 
 #[test]
