@@ -30,6 +30,7 @@ pub use bevel::{
 };
 pub use convert::{Rejection, brush_from_planes};
 pub(crate) use custom_rules::GameRules;
+pub(crate) use patches::{MeantPatch, PatchMeaning, add_meant_patches};
 pub use solidity::{
     contents_from_quake2, contents_from_quake3, half_life_entity_contents,
     half_life_texture_contents, is_origin_texture, is_trigger_class, is_world_class,

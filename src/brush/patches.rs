@@ -30,11 +30,30 @@ use crate::patch::{SurfaceGrid, control_grid, facet_solids, subdivide};
 use crate::surface::SurfaceFlags;
 
 /// What one patch means, from its shader.
-struct Meaning {
-    contents: Contents,
-    game_contents: u32,
-    solid: bool,
-    surface: SurfaceFlags,
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PatchMeaning {
+    /// Its contents, translated.
+    pub(crate) contents: Contents,
+    /// Its game's own contents bits.
+    pub(crate) game_contents: u32,
+    /// Whether it blocks something.
+    pub(crate) solid: bool,
+    /// The surface flags of every side of its facets.
+    pub(crate) surface: SurfaceFlags,
+}
+
+use PatchMeaning as Meaning;
+
+/// A patch with its model and meaning, ready for [`add_meant_patches`].
+pub(crate) struct MeantPatch<'a> {
+    /// Its model.
+    pub(crate) owner: BrushOwner,
+    /// Its index among the level's patches ([`Brush::patch`]).
+    pub(crate) index: usize,
+    /// Its control points and shader.
+    pub(crate) patch: &'a MapPatch,
+    /// What it means.
+    pub(crate) meaning: PatchMeaning,
 }
 
 /// A patch ready to be cut into facets.
@@ -83,8 +102,7 @@ pub(super) fn add_patches(
     shaders: &ShaderSet,
     tolerance: f64,
 ) {
-    // Per model: the world first, then every other entity with patches, in file order.
-    let mut groups: Vec<(BrushOwner, Vec<Ready>)> = vec![(BrushOwner::World, Vec::new())];
+    let mut meant = Vec::new();
     let mut index = 0;
     for (entity_index, entity) in map.entities.iter().enumerate() {
         let classname = entity.classname();
@@ -94,16 +112,34 @@ pub(super) fn add_patches(
             BrushOwner::Entity(entity_index)
         };
         for patch in &entity.patches {
-            let this = index;
+            meant.push(MeantPatch {
+                owner,
+                index,
+                patch,
+                meaning: meaning(rules, patch, classname, shaders),
+            });
             index += 1;
-            let grid = match control_grid(patch) {
-                Ok(grid) => grid,
-                Err(problem) => {
-                    warn(out, patch, DiagnosticKind::PatchesIgnored, format!("patch ignored: {problem}"));
-                    continue;
-                }
-            };
-            let meaning = meaning(rules, patch, classname, shaders);
+        }
+    }
+    add_meant_patches(out, &meant, tolerance);
+}
+
+/// Appends the facet brushes of `patches` (each with its model and meaning, in order) to
+/// `out`, facets within `tolerance` map units of each surface: the patch stage of a `.map`
+/// and of an imported Quake 3 `.bsp`.
+pub(crate) fn add_meant_patches(out: &mut BrushOutput, patches: &[MeantPatch<'_>], tolerance: f64) {
+    // Per model: the world first, then every other owner with patches, in order.
+    let mut groups: Vec<(BrushOwner, Vec<Ready>)> = vec![(BrushOwner::World, Vec::new())];
+    for meant in patches {
+        let (owner, this, patch, meaning) = (meant.owner, meant.index, meant.patch, meant.meaning);
+        {
+                let grid = match control_grid(patch) {
+                    Ok(grid) => grid,
+                    Err(problem) => {
+                        warn(out, patch, DiagnosticKind::PatchesIgnored, format!("patch ignored: {problem}"));
+                        continue;
+                    }
+                };
             if (meaning.contents & !Contents::DETAIL).is_empty() {
                 continue;
             }

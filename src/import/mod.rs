@@ -12,6 +12,7 @@
 // The skeleton: the importers are being written on top of it (remove once they are).
 #![allow(dead_code, unused_imports)]
 
+mod brushes;
 mod entities;
 mod quake1;
 mod quake2;
@@ -65,7 +66,7 @@ pub fn import_bsp(bytes: &[u8], options: &CompileOptions) -> Result<CompileOutpu
         .map
         .entities
         .iter()
-        .map(|e| !rules.is_world_class(e.classname()) && submodel_index(e).is_some())
+        .map(|e| submodel_index(e).is_some())
         .collect();
     for brush in &level.brushes.brushes {
         if let BrushOwner::Entity(index) = brush.owner

@@ -20,6 +20,8 @@ mod fuzz;
 /// Game profiles: detection (the editor header, then the map) on every real map, Quake 2 and
 /// Half-Life brush rules.
 mod games;
+/// Imported Quake 2 and Quake 3 `.bsp` files against the files' own point contents.
+mod import;
 /// Leaks: the flood from point entities, trails, pointfiles and the outside fill.
 mod leak;
 /// Reader: dialects, lexical details and exact error messages.

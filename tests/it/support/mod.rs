@@ -5,6 +5,7 @@
 pub mod oracle;
 #[cfg(test)]
 mod oracle_tests;
+pub mod q2bsp;
 pub mod q3bsp;
 pub mod quake1_hulls;
 mod real_maps;

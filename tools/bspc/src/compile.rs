@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
+use planeshift::compile::{CompileError, CompileOptions, compile_level};
 use planeshift::compiled::{CompiledMap, EXTENSION};
 use serde::Serialize;
 
@@ -106,8 +106,9 @@ pub fn compile(
     pointfile: Option<&Path>,
 ) -> Result<(), CliError> {
     let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
-    let compiled = compile_map_with(&src, &options).map_err(|e| match e {
+    let compiled = compile_level(&src, &options).map_err(|e| match e {
         CompileError::Parse(p) => CliError::syntax(input, &p),
+        CompileError::Import(i) => CliError::input(format!("{}: error: {i}", input.display())),
         other => CliError::internal(other),
     })?;
     let bytes = compiled.map.to_bytes();

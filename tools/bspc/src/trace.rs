@@ -16,7 +16,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use glam::Vec3;
-use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
+use planeshift::compile::{CompileError, CompileOptions, compile_level};
 use planeshift::compiled::{CompiledMap, MAGIC};
 use planeshift::contents::Contents;
 use planeshift::trace::{ShapeKind, Trace, TraceQuery, TraceShape};
@@ -107,17 +107,18 @@ fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
     }
 }
 
-/// Loads a world: a compiled file by its magic, otherwise a map compiled in memory (with the
+/// Loads a world: a compiled file by its magic, otherwise a `.map` or a `.bsp` (by content) compiled in memory (with the
 /// shader folders, for a Quake 3 map, and the patch tolerance).
 pub fn load_world(path: &Path, options: &CompileOptions) -> Result<CompiledMap, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     if bytes.starts_with(&MAGIC) {
         return CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e));
     }
-    compile_map_with(&bytes, options)
+    compile_level(&bytes, options)
         .map(|c| c.map)
         .map_err(|e| match e {
             CompileError::Parse(p) => CliError::syntax(path, &p),
+            CompileError::Import(i) => CliError::input(format!("{}: error: {i}", path.display())),
             other => CliError::internal(other),
         })
 }
