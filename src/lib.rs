@@ -108,6 +108,7 @@ pub mod compile;
 pub mod compiled;
 pub mod contents;
 pub mod controller;
+pub mod filter;
 pub mod scene;
 pub mod surface;
 pub mod trace;
@@ -120,7 +121,8 @@ internal_mod! {
 
 pub use compile::{
     BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Leak,
-    Severity, check_brushes, check_brushes_for, compile_map, compile_map_with,
+    Severity, check_brushes, check_brushes_for, compile_level, compile_map, compile_map_with,
+    import_bsp,
 };
 pub use compiled::{CompiledMap, Entity, LoadError, MaterialId, Model, ModelKind, WorldSummary};
 pub use contents::Contents;

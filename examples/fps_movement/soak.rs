@@ -38,12 +38,13 @@
 use std::time::Instant;
 
 use glam::Vec3;
+use planeshift::compile::import_bsp;
 use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::controller::{
     Activity, Bodies, CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput, Tracer,
     WorldWithBodies,
 };
-use planeshift::import::{BspFormat, import_bsp};
+use planeshift::import::BspFormat;
 use planeshift::{CompiledMap, Game, MapFile, parse_map};
 
 use super::game::{Level, TELEPORT_HOLD, Trigger};

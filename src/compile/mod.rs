@@ -18,6 +18,7 @@
 use std::path::PathBuf;
 
 mod back_end;
+mod from_bsp;
 mod models;
 mod tables;
 
@@ -34,6 +35,7 @@ use crate::import::{BspFormat, ImportError};
 pub use crate::leak::Leak;
 use crate::leak::find_outside;
 use crate::map::{MapFile, ParseError, parse_map};
+pub use from_bsp::import_bsp;
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -373,7 +375,7 @@ pub fn compile_map_with(
 
 /// Compiles a level given by its bytes, a `.map` or a compiled `.bsp` of any format
 /// [`BspFormat::detect`] knows, told apart by content: a `.bsp` goes through
-/// [`import_bsp`](crate::import::import_bsp), anything else through [`compile_map_with`].
+/// [`import_bsp`](import_bsp), anything else through [`compile_map_with`].
 /// [`CompileOutput::format`] says which it was.
 ///
 /// # Examples
@@ -396,7 +398,7 @@ pub fn compile_level(
     options: &CompileOptions,
 ) -> Result<CompileOutput, CompileError> {
     if BspFormat::detect(bytes).is_some() {
-        crate::import::import_bsp(bytes, options)
+        import_bsp(bytes, options)
     } else {
         compile_map_with(bytes, options)
     }

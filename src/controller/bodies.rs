@@ -25,7 +25,7 @@ use super::tracer::{
     trace_cached_under, trace_under,
 };
 use crate::contents::Contents;
-use crate::scene::{CollisionGroups, QueryFilter};
+use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
 

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::contents::Contents;
-use crate::scene::CollisionGroups;
+use crate::filter::CollisionGroups;
 use crate::tolerance::{
     MAX_CHARACTER_HALF_WIDTH, MAX_CHARACTER_HEIGHT, MAX_CONFIG_ACCELERATION, MAX_CONFIG_DELAY,
     MAX_CONFIG_RATE, MAX_CONFIG_SPEED, MAX_STEP_TREAD_FRACTION, MAX_TICK, MIN_TICK,

@@ -55,11 +55,11 @@ pub struct Ground {
 
 impl Ground {
     /// What the character stands on, as a [`Trace`](crate::Trace) and a
-    /// [`Touch`](super::Touch) say it ([`HitTarget`](crate::scene::HitTarget)); `None` in
+    /// [`Touch`](super::Touch) say it ([`HitTarget`](crate::filter::HitTarget)); `None` in
     /// the air.
     #[must_use]
-    pub fn target(&self) -> Option<crate::scene::HitTarget> {
-        crate::scene::HitTarget::from_parts(self.character, self.model)
+    pub fn target(&self) -> Option<crate::filter::HitTarget> {
+        crate::filter::HitTarget::from_parts(self.character, self.model)
     }
 
     /// No ground.

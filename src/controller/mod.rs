@@ -47,6 +47,7 @@ mod ground;
 mod ids;
 mod impulse;
 mod ladder;
+mod members;
 mod modes;
 mod movers;
 mod ride;
@@ -67,11 +68,10 @@ pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use character::CharacterController;
 pub use command::MoveCommand;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, NetworkSnap};
-pub use crowd::{
-    Crowd, CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush, PARALLEL_MIN_CHARACTERS,
-};
+pub use crowd::{Crowd, PARALLEL_MIN_CHARACTERS};
 pub use ground::{Ground, GroundState};
 pub use ids::{IdSet, MAX_TRIGGERS, TriggerList, TriggerReport};
+pub use members::{CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use ride::Ride;
 pub use tick::{

@@ -45,7 +45,7 @@ use rayon::prelude::*;
 
 use super::bodies::{Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap};
 use super::character::CharacterController;
-use super::crowd::{CrowdSchedule, Member, body_contents, is_solid, shoves};
+use super::members::{CrowdSchedule, Member, body_contents, is_solid, shoves};
 use super::tick::{CharacterState, MoveInput};
 use super::tracer::{Tracer, forward_world_queries};
 use super::tracer::{

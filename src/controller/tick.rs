@@ -174,13 +174,13 @@ pub struct Touch {
 
 impl Touch {
     /// What was touched, said as a [`Trace`](crate::Trace) and a
-    /// [`Ground`](super::Ground) say it ([`HitTarget`](crate::scene::HitTarget)): a
+    /// [`Ground`](super::Ground) say it ([`HitTarget`](crate::filter::HitTarget)): a
     /// character when `character` is set (whatever `model` holds), else the world or model
     /// `model`.
     #[must_use]
-    pub fn target(&self) -> crate::scene::HitTarget {
-        crate::scene::HitTarget::from_parts(self.character, Some(self.model))
-            .unwrap_or(crate::scene::HitTarget::World)
+    pub fn target(&self) -> crate::filter::HitTarget {
+        crate::filter::HitTarget::from_parts(self.character, Some(self.model))
+            .unwrap_or(crate::filter::HitTarget::World)
     }
 }
 

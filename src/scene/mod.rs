@@ -8,8 +8,7 @@
 //!
 //! [`Bodies`]: crate::controller::Bodies
 
-mod filter;
 mod query;
 
-pub use filter::{CollisionGroups, QueryFilter};
-pub use query::{HitTarget, Scene, SceneHit};
+pub use crate::filter::{CollisionGroups, HitTarget, QueryFilter};
+pub use query::{Scene, SceneHit};

@@ -11,46 +11,12 @@
 
 use glam::Vec3;
 
-use super::filter::QueryFilter;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
 use crate::controller::{Bodies, Mover};
+use crate::filter::{HitTarget, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{Trace, TraceShape, Upright, trace_upright, uprights_overlap};
-
-/// What a query hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HitTarget {
-    /// The world model (model 0).
-    World,
-    /// Submodel `*k`: a mover or a static model.
-    Model(usize),
-    /// A character, by its id in the [`Bodies`].
-    Character(u32),
-}
-
-impl HitTarget {
-    /// What `trace` hit, from its `character` and `model` fields; `None` when it hit
-    /// nothing. The one reading of those fields for [`Trace`] (and a crowd's touches and
-    /// ground, which carry the same two fields).
-    #[must_use]
-    pub fn of(trace: &Trace) -> Option<HitTarget> {
-        HitTarget::from_parts(trace.character, trace.model)
-    }
-
-    /// The one rule behind [`HitTarget::of`], `Touch::target` and `Ground::target`: a
-    /// character when `character` is set (whatever `model` says), else the world for model
-    /// 0 or model `k`; `None` when neither is set.
-    #[must_use]
-    pub fn from_parts(character: Option<u32>, model: Option<usize>) -> Option<HitTarget> {
-        match (character, model) {
-            (Some(id), _) => Some(HitTarget::Character(id)),
-            (None, Some(0)) => Some(HitTarget::World),
-            (None, Some(k)) => Some(HitTarget::Model(k)),
-            (None, None) => None,
-        }
-    }
-}
 
 /// A scene query's answer: the sweep, and what stopped it.
 #[derive(Clone, Copy, Debug)]

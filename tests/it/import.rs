@@ -3,7 +3,7 @@
 //! Takes every `.bsp` under `$PLANESHIFT_REAL_MAPS` whose header is Quake 2 (IBSP/QBSP 38)
 //! or Quake 3 (IBSP 46) (skipped, with a message, when the folder is missing; the Quake 1
 //! family is `quake1_import.rs`'s); gives, per file: it imports through
-//! `planeshift::import::import_bsp`, and at seeded points in and next to the file's world
+//! `planeshift::compile::import_bsp`, and at seeded points in and next to the file's world
 //! brushes (100,000 per map, `PLANESHIFT_CASES` to change) the compiled world's point
 //! contents equal the file's own on at least 99.9 %: Quake 2 the leaf contents of a
 //! test-side tree walk (`CM_PointContents`, `support/q2bsp.rs`) where the leaf lists a brush
@@ -15,7 +15,8 @@ use glam::Vec3;
 use planeshift::Contents;
 use planeshift::brush::{contents_from_quake2, contents_from_quake3};
 use planeshift::compile::CompileOptions;
-use planeshift::import::{BspFormat, import_bsp};
+use planeshift::compile::import_bsp;
+use planeshift::import::BspFormat;
 
 use crate::support::q2bsp::Q2Bsp;
 use crate::support::q3bsp::Q3Bsp;

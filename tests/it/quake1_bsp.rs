@@ -301,8 +301,8 @@ fn hull_box(hull: usize) -> (glam::Vec3, glam::Vec3) {
 /// ≥ 99 % (sweeps that start solid in the hull left out); every disagreement is classed.
 #[test]
 fn player_sweeps_agree_with_clip_hulls() {
+    use planeshift::compile::import_bsp;
     use planeshift::compile::{CompileOptions, compile_map};
-    use planeshift::import::import_bsp;
     use planeshift::trace::TraceShape;
 
     let files = quake1_files("player_sweeps_agree_with_clip_hulls");

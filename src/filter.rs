@@ -1,7 +1,10 @@
-//! [`CollisionGroups`] and [`QueryFilter`]: which bodies a query or a moving character meets.
+//! [`CollisionGroups`] and [`QueryFilter`]: which bodies a query or a moving character
+//! meets, and [`HitTarget`]: what a query hit.
 //!
-//! Takes contents masks and group bits; gives the two filters every scene query and every
-//! character's movement applies. Guarantees: plain bit tests, no allocation; the defaults
+//! Shared by the runtime's stages (the controller's movement and the scene's queries), so
+//! it sits below both. Takes contents masks and group bits; gives the two filters every scene
+//! query and every character's movement applies, and the one reading of a hit's model and
+//! character fields. Guarantees: plain bit tests, no allocation; the defaults
 //! meet everything a mask lets through (every group, nothing skipped), so a filter built from
 //! a mask alone answers as the mask did before filters existed.
 
@@ -157,6 +160,40 @@ impl QueryFilter {
     #[must_use]
     pub fn meets_model(&self, model: usize) -> bool {
         self.skip_model != Some(model)
+    }
+}
+
+/// What a query hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HitTarget {
+    /// The world model (model 0).
+    World,
+    /// Submodel `*k`: a mover or a static model.
+    Model(usize),
+    /// A character, by its id in the crowd's [`Bodies`](crate::controller::Bodies).
+    Character(u32),
+}
+
+impl HitTarget {
+    /// What `trace` hit, from its `character` and `model` fields; `None` when it hit
+    /// nothing. The one reading of those fields for [`Trace`](crate::trace::Trace) (and a crowd's touches and
+    /// ground, which carry the same two fields).
+    #[must_use]
+    pub fn of(trace: &crate::trace::Trace) -> Option<HitTarget> {
+        HitTarget::from_parts(trace.character, trace.model)
+    }
+
+    /// The one rule behind [`HitTarget::of`], `Touch::target` and `Ground::target`: a
+    /// character when `character` is set (whatever `model` says), else the world for model
+    /// 0 or model `k`; `None` when neither is set.
+    #[must_use]
+    pub fn from_parts(character: Option<u32>, model: Option<usize>) -> Option<HitTarget> {
+        match (character, model) {
+            (Some(id), _) => Some(HitTarget::Character(id)),
+            (None, Some(0)) => Some(HitTarget::World),
+            (None, Some(k)) => Some(HitTarget::Model(k)),
+            (None, None) => None,
+        }
     }
 }
 
