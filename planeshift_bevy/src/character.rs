@@ -127,12 +127,13 @@ pub struct CharacterSnapshot(pub CharacterState);
 /// Something done to a character before the next fixed step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CharacterAction {
-    /// Move to `to` with `velocity` (Bevy units); the rendered transform snaps there.
+    /// Move to `to` with `velocity` (Bevy units; `None` keeps the velocity); the rendered
+    /// transform snaps there.
     Teleport {
         /// Where, in Bevy units.
         to: Vec3,
-        /// The velocity after, Bevy units per second.
-        velocity: Vec3,
+        /// The velocity after, Bevy units per second; `None` keeps it.
+        velocity: Option<Vec3>,
     },
     /// Add a velocity change (Bevy units per second), with a hold in seconds during which
     /// ground friction does not eat it (knockback).

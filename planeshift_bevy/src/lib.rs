@@ -43,6 +43,7 @@ use planeshift::{ControllerConfig, CrowdConfig};
 
 mod assets;
 mod character;
+pub mod headless;
 mod messages;
 mod query;
 mod simulation;
@@ -89,6 +90,9 @@ pub struct PlaneshiftPlugin {
     pub parallel: bool,
     /// How map units and axes become Bevy's.
     pub space: MapSpace,
+    /// Characters collide with the level's movers (true by default). The replay contract of
+    /// `fps_movement` sweeps the static world alone: its example turns this off.
+    pub movers_collide: bool,
 }
 
 impl Default for PlaneshiftPlugin {
@@ -100,6 +104,7 @@ impl Default for PlaneshiftPlugin {
             crowd: CrowdConfig::default(),
             parallel: false,
             space: MapSpace::default(),
+            movers_collide: true,
         }
     }
 }
@@ -114,6 +119,7 @@ impl Plugin for PlaneshiftPlugin {
             .insert_resource(Simulation {
                 crowd_config: self.crowd,
                 parallel: self.parallel,
+                movers_collide: self.movers_collide,
                 ..Simulation::default()
             })
             .add_message::<CharacterRequest>()

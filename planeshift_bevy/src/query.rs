@@ -40,7 +40,13 @@ pub struct LevelQuery<'w> {
 impl LevelQuery<'_> {
     /// Sweeps `shape` (map units: shapes keep the map's sizes) from `from` to `to` (Bevy).
     #[must_use]
-    pub fn trace(&self, shape: &TraceShape, from: Vec3, to: Vec3, mask: Contents) -> Option<LevelHit> {
+    pub fn trace(
+        &self,
+        shape: &TraceShape,
+        from: Vec3,
+        to: Vec3,
+        mask: Contents,
+    ) -> Option<LevelHit> {
         let map = self.sim.map()?;
         let t = map.trace(shape, self.space.to_map(from), self.space.to_map(to), mask);
         Some(LevelHit {

@@ -87,12 +87,13 @@ pub struct Simulation {
     pub(crate) crowd: Option<Crowd>,
     pub(crate) crowd_config: CrowdConfig,
     pub(crate) parallel: bool,
-    ids: BTreeMap<Entity, u32>,
-    entities: BTreeMap<u32, Entity>,
-    models: BTreeMap<usize, Entity>,
-    movers: Vec<Mover>,
-    mover_entities: Vec<Entity>,
-    next_id: u32,
+    pub(crate) movers_collide: bool,
+    pub(crate) ids: BTreeMap<Entity, u32>,
+    pub(crate) entities: BTreeMap<u32, Entity>,
+    pub(crate) models: BTreeMap<usize, Entity>,
+    pub(crate) movers: Vec<Mover>,
+    pub(crate) mover_entities: Vec<Entity>,
+    pub(crate) next_id: u32,
 }
 
 impl Simulation {
@@ -252,11 +253,9 @@ pub(crate) fn apply_requests(
         let snap = crowd
             .update(id, |c| match request.action {
                 CharacterAction::Teleport { to, velocity } => {
-                    c.teleport(
-                        space.to_map(to),
-                        space.dir_to_map(velocity) * space.units_per_bevy,
-                        0.0,
-                    );
+                    let velocity = velocity
+                        .map_or(c.velocity(), |v| space.dir_to_map(v) * space.units_per_bevy);
+                    c.teleport(space.to_map(to), velocity, 0.0);
                     true
                 }
                 CharacterAction::Push { delta_v, hold } => {
@@ -365,8 +364,7 @@ pub(crate) fn step_crowd(
             .map(|&(_, m)| m)
             .unwrap_or_default()
     };
-    let movers = sim.movers.iter().any(|m| m.placement != ModelPlacement::default());
-    if movers {
+    if sim.movers_collide && !sim.movers.is_empty() {
         let world = WorldWithMovers {
             map: &map,
             movers: &sim.movers,
@@ -445,7 +443,9 @@ pub(crate) fn write_back(
         match snapshot {
             Some(mut s) => s.0 = *c.state(),
             None => {
-                commands.entity(entity).insert(CharacterSnapshot(*c.state()));
+                commands
+                    .entity(entity)
+                    .insert(CharacterSnapshot(*c.state()));
             }
         }
         let at = space.to_bevy(c.position());

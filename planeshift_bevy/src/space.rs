@@ -48,14 +48,22 @@ impl MapSpace {
     /// ```
     #[must_use]
     pub fn dir_to_bevy(&self, v: Vec3) -> Vec3 {
-        if self.y_up { Vec3::new(-v.y, v.z, -v.x) } else { v }
+        if self.y_up {
+            Vec3::new(-v.y, v.z, -v.x)
+        } else {
+            v
+        }
     }
 
     /// A direction from Bevy axes to map axes (no scaling): the inverse of
     /// [`Self::dir_to_bevy`].
     #[must_use]
     pub fn dir_to_map(&self, v: Vec3) -> Vec3 {
-        if self.y_up { Vec3::new(-v.z, -v.x, v.y) } else { v }
+        if self.y_up {
+            Vec3::new(-v.z, -v.x, v.y)
+        } else {
+            v
+        }
     }
 
     /// A point in map units to Bevy.
