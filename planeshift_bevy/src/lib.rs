@@ -44,6 +44,10 @@ use planeshift::{ControllerConfig, CrowdConfig};
 mod assets;
 mod character;
 pub mod headless;
+#[cfg(feature = "debug")]
+mod debug;
+#[cfg(feature = "debug")]
+pub use debug::PlaneshiftDebugPlugin;
 mod messages;
 mod query;
 mod simulation;
