@@ -14,7 +14,7 @@ use std::time::Duration;
 use support::{Pcg32, real_map};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use parry3d::math::{Pose, Rot3, Vector};
 use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
 use parry3d::shape::{
@@ -53,6 +53,8 @@ fn parry_world(src: &[u8]) -> Compound {
 struct Case {
     name: &'static str,
     ours: TraceShape,
+    /// The shape's rotation about its reference point (the identity: upright).
+    rotation: Quat,
     theirs: Option<(Box<dyn Shape>, Pose)>,
 }
 
@@ -69,16 +71,22 @@ fn cases() -> Vec<Case> {
         })
         .collect();
     let parry_hull: Vec<Vector> = hull.iter().map(|p| v(*p)).collect();
+    let rotated_hull = hull.clone();
+    // A rotation off every axis, the same on both sides.
+    let tilted = Quat::from_euler(glam::EulerRot::ZYX, 0.7, 0.4, -0.9);
+    let parry_tilted = Rot3::from_xyzw(tilted.x, tilted.y, tilted.z, tilted.w);
     let shape = |s: Option<TraceShape>| s.unwrap_or_else(TraceShape::point);
     vec![
         Case {
             name: "point",
             ours: TraceShape::point(),
+            rotation: Quat::IDENTITY,
             theirs: None,
         },
         Case {
             name: "sphere",
             ours: shape(TraceShape::sphere(16.0)),
+            rotation: Quat::IDENTITY,
             theirs: Some((Box::new(Ball::new(16.0)), Pose::identity())),
         },
         Case {
@@ -87,6 +95,7 @@ fn cases() -> Vec<Case> {
                 Vec3::new(-16.0, -16.0, -24.0),
                 Vec3::new(16.0, 16.0, 32.0),
             )),
+            rotation: Quat::IDENTITY,
             theirs: Some((
                 Box::new(Cuboid::new(Vector::new(16.0, 16.0, 28.0))),
                 Pose::from_translation(Vector::new(0.0, 0.0, 4.0)),
@@ -95,6 +104,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "cylinder",
             ours: shape(TraceShape::cylinder(16.0, 28.0)),
+            rotation: Quat::IDENTITY,
             theirs: Some((
                 Box::new(Cylinder::new(28.0, 16.0)),
                 Pose::from_rotation(upright),
@@ -103,13 +113,48 @@ fn cases() -> Vec<Case> {
         Case {
             name: "capsule",
             ours: shape(TraceShape::capsule(16.0, 20.0)),
+            rotation: Quat::IDENTITY,
             theirs: Some((Box::new(Capsule::new_z(20.0, 16.0)), Pose::identity())),
         },
         Case {
             name: "hull",
             ours: shape(TraceShape::hull(hull)),
+            rotation: Quat::IDENTITY,
             theirs: ConvexPolyhedron::from_convex_hull(&parry_hull)
                 .map(|h| (Box::new(h) as Box<dyn Shape>, Pose::identity())),
+        },
+        Case {
+            name: "box_rotated",
+            ours: shape(TraceShape::aabb(
+                Vec3::new(-16.0, -16.0, -24.0),
+                Vec3::new(16.0, 16.0, 32.0),
+            )),
+            rotation: tilted,
+            theirs: Some((
+                Box::new(Cuboid::new(Vector::new(16.0, 16.0, 28.0))),
+                Pose::from_rotation(parry_tilted)
+                    * Pose::from_translation(Vector::new(0.0, 0.0, 4.0)),
+            )),
+        },
+        Case {
+            name: "capsule_tilted",
+            ours: shape(TraceShape::capsule(16.0, 20.0)),
+            rotation: tilted,
+            theirs: Some((
+                Box::new(Capsule::new_z(20.0, 16.0)),
+                Pose::from_rotation(parry_tilted),
+            )),
+        },
+        Case {
+            name: "hull_rotated",
+            ours: shape(TraceShape::hull(rotated_hull)),
+            rotation: tilted,
+            theirs: ConvexPolyhedron::from_convex_hull(&parry_hull).map(|h| {
+                (
+                    Box::new(h) as Box<dyn Shape>,
+                    Pose::from_rotation(parry_tilted),
+                )
+            }),
         },
     ]
 }
@@ -131,6 +176,7 @@ fn sweeps(
     world: &CompiledMap,
     seeds: &[Vec3],
     shape: &TraceShape,
+    rotation: Quat,
     seed: u64,
     lengths: (f32, f32),
 ) -> Vec<(Vec3, Vec3)> {
@@ -146,7 +192,7 @@ fn sweeps(
                 rng.range(-128.0, 128.0),
                 rng.range(-32.0, 64.0),
             );
-        if world.overlaps(shape, start, Contents::MASK_SOLID) {
+        if world.overlaps_rotated(shape, rotation, start, Contents::MASK_SOLID) {
             continue;
         }
         let dir = Vec3::new(
@@ -171,7 +217,7 @@ fn report_agreement(
 ) {
     let (mut ours, mut theirs, mut errors, mut worst) = (0, 0, 0, 0.0f32);
     for &(s, e) in queries {
-        let t = world.trace(&case.ours, s, e, Contents::MASK_SOLID);
+        let t = world.trace_rotated(&case.ours, case.rotation, s, e, Contents::MASK_SOLID);
         let toi = match &case.theirs {
             None => compound.cast_ray(&Pose::identity(), &Ray::new(v(s), v(e - s)), 1.0, true),
             Some((shape, offset)) => {
@@ -248,7 +294,14 @@ fn sweep(c: &mut Criterion) {
         );
         for (k, case) in cases().iter().enumerate() {
             for (set, lengths) in [("long", (16.0, 256.0)), ("short", (0.25, 16.0))] {
-                let queries = sweeps(&world, &seeds, &case.ours, 0x5eed + k as u64, lengths);
+                let queries = sweeps(
+                    &world,
+                    &seeds,
+                    &case.ours,
+                    case.rotation,
+                    0x5eed + k as u64,
+                    lengths,
+                );
                 if queries.is_empty() {
                     continue;
                 }
@@ -259,7 +312,13 @@ fn sweep(c: &mut Criterion) {
                     b.iter(|| {
                         let (s, e) = queries[i % queries.len()];
                         i += 1;
-                        black_box(world.trace(&case.ours, s, e, Contents::MASK_SOLID))
+                        black_box(world.trace_rotated(
+                            &case.ours,
+                            case.rotation,
+                            s,
+                            e,
+                            Contents::MASK_SOLID,
+                        ))
                     })
                 });
                 let mut j = 0;

@@ -396,3 +396,51 @@ fn a_crowd_tick_allocates_nothing() {
     );
     assert!(met > 0, "the crowd never met");
 }
+
+/// Rotated sweeps and overlaps of every kind, through the world (`trace_rotated`,
+/// `overlaps_rotated`) and against an upright character (`trace_against_rotated`,
+/// `overlaps_rotated`), allocate nothing: no hull is built per query.
+#[test]
+fn a_rotated_sweep_allocates_nothing() {
+    use planeshift::trace::TraceShape;
+    let world = compile(&bundled("arena"));
+    let hull = TraceShape::hull(vec![
+        Vec3::new(-12.0, -8.0, -20.0),
+        Vec3::new(14.0, -6.0, -18.0),
+        Vec3::new(0.0, 15.0, -22.0),
+        Vec3::new(3.0, 2.0, 30.0),
+        Vec3::new(-9.0, 6.0, 24.0),
+    ])
+    .unwrap();
+    let shapes = [
+        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap(),
+        TraceShape::cylinder(16.0, 28.0).unwrap(),
+        TraceShape::capsule(12.0, 20.0).unwrap(),
+        hull,
+        TraceShape::point(),
+    ];
+    let other = TraceShape::cylinder(16.0, 28.0).unwrap();
+    let mut rng = Rng(0x0123_4567);
+    let before = allocations();
+    let mut hits = 0;
+    for case in 0..4000 {
+        let shape = &shapes[case % shapes.len()];
+        let rotation = Quat::from_euler(
+            glam::EulerRot::ZYX,
+            rng.unit() * 6.3,
+            rng.unit() * 6.3,
+            rng.unit() * 6.3,
+        );
+        let start = Vec3::new(rng.unit(), rng.unit(), rng.unit() * 0.25) * 2048.0;
+        let end = start + (Vec3::new(rng.unit(), rng.unit(), rng.unit()) - 0.5) * 512.0;
+        let t = world.trace_rotated(shape, rotation, start, end, Contents::MASK_SOLID);
+        hits += usize::from(t.hit());
+        let _ = world.overlaps_rotated(shape, rotation, t.end, Contents::MASK_SOLID);
+        let at = start + (end - start) * rng.unit();
+        let b = shape.trace_against_rotated(rotation, start, end, &other, at);
+        hits += usize::from(b.hit());
+        let _ = shape.overlaps_rotated(rotation, b.end, &other, at);
+    }
+    assert_eq!(allocations() - before, 0, "rotated sweeps allocated");
+    assert!(hits > 400, "{hits}");
+}

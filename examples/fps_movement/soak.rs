@@ -43,6 +43,7 @@ use planeshift::controller::{
     Activity, Bodies, CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput, Tracer,
     WorldWithBodies,
 };
+use planeshift::import::{BspFormat, import_bsp};
 use planeshift::{CompiledMap, Game, MapFile, parse_map};
 
 use super::game::{Level, TELEPORT_HOLD, Trigger};
@@ -325,15 +326,26 @@ pub fn soak_counting(
     options: &SoakOptions,
     count: &TickTest<'_>,
 ) -> Result<(SoakSummary, usize), String> {
-    let map = parse_map(bytes).map_err(|e| e.to_string())?;
-    let spawns = spawn_points(&map);
+    let (world, spawns, game) = if BspFormat::detect(bytes).is_some() {
+        // A compiled .bsp: imported, its spawn points from its entities lump.
+        let world = import_bsp(bytes, &options.compile)
+            .map_err(|e| e.to_string())?
+            .map;
+        let spawns: Vec<Vec3> = world.player_spawns().filter(|o| o.is_finite()).collect();
+        let game = options.compile.game.or(world.game()).unwrap_or(Game::Quake);
+        (world, spawns, game)
+    } else {
+        let map = parse_map(bytes).map_err(|e| e.to_string())?;
+        let spawns = spawn_points(&map);
+        let game = options.compile.game.unwrap_or_else(|| Game::detect(&map));
+        let world = compile_map_with(bytes, &options.compile)
+            .map_err(|e| e.to_string())?
+            .map;
+        (world, spawns, game)
+    };
     if spawns.is_empty() {
         return Err("no info_player_start or info_player_deathmatch to spawn bots at".to_string());
     }
-    let game = options.compile.game.unwrap_or_else(|| Game::detect(&map));
-    let world = compile_map_with(bytes, &options.compile)
-        .map_err(|e| e.to_string())?
-        .map;
     let level = Level::of(&world, game, &options.config);
     Soak::new(&world, &level, &spawns, options, count)?.run()
 }

@@ -155,6 +155,11 @@ pub enum DiagnosticKind {
     /// An entity key/value beyond the compiled file's limits (its length, or the number an
     /// entity may hold) was left out of the compiled entity.
     EntityPropertyDropped,
+    /// A compiled `.bsp` without the original brushes: its clip brushes exist only in its
+    /// clip hulls and were not imported.
+    ClipHullOnly,
+    /// A brush model of a compiled `.bsp` that no entity names was left out.
+    UnplacedModel,
 }
 
 /// A problem that did not stop the stage.

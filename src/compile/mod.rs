@@ -16,30 +16,24 @@
 //! its surface, in its entity's model, with its shader's meaning.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
+mod back_end;
 mod models;
 mod tables;
 
-use glam::{DVec3, Vec3};
+pub(crate) use back_end::{Level, Stopwatch, compile_level_stages};
 
+use crate::brush::Brush;
 use crate::brush::GameRules;
-use crate::brush::{Brush, BrushOwner, bevel_source_face, brush_bevels_with, is_origin_texture};
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
-use crate::bsp::{BrushInput, BspTree, PlaneTable, build_tree};
-use crate::compiled::{
-    CompileStats, CompiledBrush, CompiledMap, CompiledSide, LoadError, MapData, Model, ModelKind,
-    Plane,
-};
+use crate::compiled::{CompiledMap, LoadError};
 use crate::contents::Contents;
 use crate::game::custom::CustomRules;
 use crate::game::{CustomGame, CustomGameError, Game, ShaderSet};
+use crate::import::{BspFormat, ImportError};
 pub use crate::leak::Leak;
 use crate::leak::find_outside;
 use crate::map::{MapFile, ParseError, parse_map};
-use crate::surface::SurfaceFlags;
-use models::{custom_model_kind, model_bounds, model_kind, origin_key};
-use tables::{MaterialTable, append_tree, entity_records};
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -67,6 +61,38 @@ pub enum CompileError {
         /// What went wrong: the file, with line and column for a malformed script.
         message: String,
     },
+    /// A `.bsp` could not be read (the error names its lump).
+    #[error(transparent)]
+    Import(#[from] ImportError),
+}
+
+/// What a compile was given: a `.map`, or a compiled `.bsp` of some format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SourceFormat {
+    /// A `.map` source.
+    Map,
+    /// A compiled `.bsp`, imported.
+    Bsp(BspFormat),
+}
+
+impl SourceFormat {
+    /// The name `bspc check --json` reports in `"format"`: `map`, or the `.bsp`'s
+    /// [`BspFormat::name`].
+    ///
+    /// # Examples
+    /// ```
+    /// use planeshift::compile::SourceFormat;
+    /// use planeshift::import::BspFormat;
+    /// assert_eq!(SourceFormat::Map.name(), "map");
+    /// assert_eq!(SourceFormat::Bsp(BspFormat::Ibsp46).name(), "ibsp46");
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceFormat::Map => "map",
+            SourceFormat::Bsp(format) => format.name(),
+        }
+    }
 }
 
 /// Everything a compile produces.
@@ -81,8 +107,11 @@ pub struct CompileOutput {
     /// leaks. `None` for a sealed map, or one without point entities to flood from. A leak
     /// is a warning: the map compiles all the same.
     pub leak: Option<Leak>,
-    /// Seconds spent per stage, in order: parse, brushes, leaks, bevels, tree, pack.
+    /// Seconds spent per stage, in order: parse (`import` for a `.bsp`), brushes, leaks,
+    /// bevels, tree, pack.
     pub timings: Vec<(&'static str, f64)>,
+    /// What the compile was given.
+    pub format: SourceFormat,
 }
 
 /// Bits that alone do not make a brush worth storing: they change splitting only.
@@ -171,7 +200,7 @@ impl CompileOptions {
 
     /// [`validate`](Self::validate), giving the custom game's checked rules when there is
     /// one.
-    fn resolve(&self) -> Result<Option<CustomRules>, CompileError> {
+    pub(crate) fn resolve(&self) -> Result<Option<CustomRules>, CompileError> {
         use crate::tolerance::{MAX_PATCH_TOLERANCE, MIN_PATCH_TOLERANCE};
         let t = self.patch_tolerance;
         if !(t.is_finite() && (MIN_PATCH_TOLERANCE..=MAX_PATCH_TOLERANCE).contains(&t)) {
@@ -315,201 +344,60 @@ pub fn compile_map_with(
     src: &[u8],
     options: &CompileOptions,
 ) -> Result<CompileOutput, CompileError> {
-    let mut timings = Vec::new();
-    let mut clock = Instant::now();
-    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, f64)>| {
-        timings.push((name, clock.elapsed().as_secs_f64()));
-        clock = Instant::now();
-    };
-
+    let mut stopwatch = back_end::Stopwatch::start();
     let custom = options.resolve()?;
     let map = parse_map(src)?;
-    lap("parse", &mut timings);
+    stopwatch.lap("parse");
     let rules = options.rules(custom.as_ref(), &map);
     let shaders = load_shaders(rules.base(), options)?;
-    let mut output =
-        crate::brush::brushes_from_map_by(&map, rules, &shaders, options.patch_tolerance);
-    lap("brushes", &mut timings);
-
-    // Leaks, and the outside filled when asked (its brushes are the world's, but not the
-    // map's: the statistics count the map's).
-    let world_brushes = output.world_brush_count() as u32;
-    let outside = find_outside(&map, &output.brushes);
-    if options.fill_outside {
-        let fill = outside.fill_brushes(&mut output.diagnostics);
-        output.brushes.extend(fill);
-    }
-    let leak = outside.leak;
-    lap("leaks", &mut timings);
-
-    // Models: the world (its entity is the first `worldspawn`), then each brush entity in
-    // file order.
-    let worldspawn = map
+    let output = crate::brush::brushes_from_map_by(&map, rules, &shaders, options.patch_tolerance);
+    stopwatch.lap("brushes");
+    let model_entities = map
         .entities
         .iter()
-        .position(|e| e.classname().eq_ignore_ascii_case("worldspawn"));
-    let mut model_brushes: Vec<(Option<usize>, Vec<&Brush>)> = vec![(worldspawn, Vec::new())];
-    let mut model_of_entity: Vec<Option<u32>> = vec![None; map.entities.len()];
-    if let Some(w) = worldspawn {
-        model_of_entity[w] = Some(0);
-    }
-    for (index, entity) in map.entities.iter().enumerate() {
-        let world = rules.is_world_class(entity.classname());
-        if !world && (!entity.brushes.is_empty() || !entity.patches.is_empty()) {
-            model_of_entity[index] = Some(model_brushes.len() as u32);
-            model_brushes.push((Some(index), Vec::new()));
-        }
-    }
-    let entities = entity_records(&map.entities, &model_of_entity, &mut output.diagnostics);
-    let output = output;
-    let mut origins: Vec<Option<DVec3>> = vec![None; model_brushes.len()];
-    for brush in &output.brushes {
-        let model = match brush.owner {
-            BrushOwner::World => 0,
-            // Owners index the same entity list.
-            BrushOwner::Entity(e) => model_of_entity[e].map_or(0, |m| m as usize),
-        };
-        if brush.patch.is_none() && brush.sides.iter().all(|s| is_origin_texture(&s.texture)) {
-            origins[model] = Some((brush.mins + brush.maxs) * 0.5);
-        }
-        if tree_contents(brush) != Contents::EMPTY {
-            model_brushes[model].1.push(brush);
-        }
-    }
-
-    // Bevels and the plane table.
-    let mut planes = PlaneTable::new();
-    let mut materials = MaterialTable::default();
-    let mut data = MapData::default();
-    let mut inputs: Vec<Vec<BrushInput>> = Vec::with_capacity(model_brushes.len());
-    for (_, brushes) in &model_brushes {
-        let mut model_inputs = Vec::with_capacity(brushes.len());
-        for brush in brushes {
-            let first_side = data.sides.len() as u32;
-            let mut sides = Vec::with_capacity(brush.sides.len());
-            let face_materials: Vec<u32> = brush
-                .sides
-                .iter()
-                .map(|side| materials.id(&side.texture))
-                .collect();
-            for (side, &material) in brush.sides.iter().zip(&face_materials) {
-                let id = planes.find_or_add(side.plane);
-                data.sides.push(CompiledSide {
-                    plane: id.0,
-                    bevel: false,
-                    surface: side.surface,
-                    material,
-                });
-                sides.push((id, side.winding.clone()));
-            }
-            let bevels = if options.bevels {
-                // Patch facets take the box bevels only (`brush_bevels_with`).
-                brush_bevels_with(brush, brush.patch.is_none())
-            } else {
-                crate::brush::BrushBevels {
-                    bevels: Vec::new(),
-                    box_exact: false,
-                    reach: crate::brush::face_reach(brush),
-                }
-            };
-            // Faces, then Quake's box bevels, then the rounding bevels: box and point sweeps
-            // stop reading where their exactness needs no more.
-            let (box_bevels, round_bevels): (Vec<&crate::brush::Bevel>, Vec<&crate::brush::Bevel>) =
-                bevels.bevels.iter().partition(|b| b.kind.is_box_bevel());
-            let face_count = data.sides.len() as u32 - first_side;
-            for bevel in box_bevels.iter().chain(round_bevels.iter()) {
-                let id = planes.find_or_add(bevel.plane);
-                // A bevel carries the movement flags and the material of the face it bevels.
-                let source = bevel_source_face(brush, bevel).unwrap_or(0);
-                data.sides.push(CompiledSide {
-                    plane: id.0,
-                    bevel: true,
-                    surface: brush
-                        .sides
-                        .get(source)
-                        .map_or(SurfaceFlags::EMPTY, |s| s.surface & SurfaceFlags::MOVEMENT),
-                    material: face_materials.get(source).copied().unwrap_or(0),
-                });
-            }
-            let contents = tree_contents(brush);
-            data.brushes.push(CompiledBrush {
-                contents,
-                game_contents: brush.game_contents,
-                first_side,
-                side_count: data.sides.len() as u32 - first_side,
-                face_count,
-                box_side_count: face_count + box_bevels.len() as u32,
-                mins: brush.mins.as_vec3(),
-                maxs: brush.maxs.as_vec3(),
-                box_exact: bevels.box_exact,
-                // Rounded up, so that the f32 bound is never below the f64 one.
-                reach: (bevels.reach as f32).next_up(),
-                patch: brush.patch.is_some(),
-            });
-            model_inputs.push(BrushInput {
-                sides,
-                contents,
-                detail: brush.patch.is_some(),
-            });
-        }
-        inputs.push(model_inputs);
-    }
-    lap("bevels", &mut timings);
-
-    let trees: Vec<BspTree> = inputs.iter().map(|i| build_tree(i, &planes)).collect();
-    lap("tree", &mut timings);
-
-    data.planes = planes
-        .planes()
-        .iter()
-        .map(|p| Plane {
-            normal: p.normal.as_vec3(),
-            dist: p.dist as f32,
+        .map(|e| {
+            !rules.is_world_class(e.classname()) && (!e.brushes.is_empty() || !e.patches.is_empty())
         })
         .collect();
-    data.materials = materials.names;
-    data.game = rules.name().to_owned();
-    let mut first_brush = 0u32;
-    for (((entity, brushes), tree), origin) in model_brushes.iter().zip(&trees).zip(&origins) {
-        let root = append_tree(&mut data, tree, first_brush);
-        let (mins, maxs) = model_bounds(brushes);
-        let entity_index = entity.map(|e| e as u32);
-        let entity = entity.and_then(|e| map.entities.get(e));
-        let entity = entity.filter(|_| entity_index != worldspawn.map(|w| w as u32));
-        let kind = if data.models.is_empty() {
-            ModelKind::World
-        } else {
-            custom_model_kind(rules, entity, brushes)
-                .unwrap_or_else(|| model_kind(rules.base(), entity, brushes))
-        };
-        data.models.push(Model {
-            kind,
-            root,
-            first_brush,
-            brush_count: brushes.len() as u32,
-            mins,
-            maxs,
-            origin: origin
-                .map(|o| o.as_vec3())
-                .or_else(|| entity.and_then(origin_key))
-                .unwrap_or(Vec3::ZERO),
-            entity: entity_index,
-        });
-        first_brush += brushes.len() as u32;
-    }
-    data.entities = entities;
-    data.stats = CompileStats {
-        brushes: map.brushes().count() as u32,
-        world_brushes,
-        patches: map.entities.iter().map(|e| e.patches.len()).sum::<usize>() as u32,
-        patch_facets: output.patch_facet_count() as u32,
+    let level = back_end::Level {
+        format: SourceFormat::Map,
+        brush_count: map.brushes().count() as u32,
+        patch_count: map.entities.iter().map(|e| e.patches.len()).sum::<usize>() as u32,
+        map: &map,
+        output,
+        rules,
+        model_entities,
     };
-    let compiled = CompiledMap::from_data(data).map_err(CompileError::Output)?;
-    lap("pack", &mut timings);
-    Ok(CompileOutput {
-        map: compiled,
-        diagnostics: output.diagnostics,
-        leak,
-        timings,
-    })
+    compile_level_stages(level, options, stopwatch)
+}
+
+/// Compiles a level given by its bytes, a `.map` or a compiled `.bsp` of any format
+/// [`BspFormat::detect`] knows, told apart by content: a `.bsp` goes through
+/// [`import_bsp`](crate::import::import_bsp), anything else through [`compile_map_with`].
+/// [`CompileOutput::format`] says which it was.
+///
+/// # Examples
+/// ```
+/// use planeshift::compile::{CompileOptions, SourceFormat, compile_level};
+/// let out = compile_level(
+///     &std::fs::read("maps/arena.map")?,
+///     &CompileOptions::default(),
+/// )?;
+/// assert_eq!(out.format, SourceFormat::Map);
+/// assert_eq!(out.format.name(), "map");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// What [`compile_map_with`] gives for a `.map`, [`CompileError::Import`] for a `.bsp` that
+/// cannot be read.
+pub fn compile_level(
+    bytes: &[u8],
+    options: &CompileOptions,
+) -> Result<CompileOutput, CompileError> {
+    if BspFormat::detect(bytes).is_some() {
+        crate::import::import_bsp(bytes, options)
+    } else {
+        compile_map_with(bytes, options)
+    }
 }

@@ -16,7 +16,7 @@ use super::step::{StepRules, step_slide};
 use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
 use super::tracer::{Cached, Offset, Tracer};
 use super::unstuck::UnstuckTable;
-use super::water::WaterMemo;
+use super::water_level::WaterMemo;
 use super::{ground, slide};
 use crate::compiled::MaterialId;
 use crate::contents::Contents;

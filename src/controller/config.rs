@@ -7,11 +7,26 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use super::snap::NetworkSnap;
 use crate::tolerance::{
     MAX_CHARACTER_HALF_WIDTH, MAX_CHARACTER_HEIGHT, MAX_CONFIG_ACCELERATION, MAX_CONFIG_DELAY,
     MAX_CONFIG_RATE, MAX_CONFIG_SPEED, MAX_STEP_TREAD_FRACTION, MAX_TICK, MIN_TICK,
 };
+
+/// How a tick's end state is quantized for the network.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NetworkSnap {
+    /// Nothing: the f32 state as it is.
+    #[default]
+    None,
+    /// Quake 3: each velocity component rounded to the nearest integer, ties to even (what
+    /// `snapvector.nasm`'s `fistp` does in the FPU's default mode). The origin is kept.
+    Quake3Velocity,
+    /// Quake 2: velocity and origin in eighths of a unit, truncated toward zero; the origin
+    /// tries the roundings away from zero too, in Quake 2's order, and keeps the first whose
+    /// shape is free.
+    Quake2Grid,
+}
 
 /// The shape the character sweeps, around its origin (the origin sits
 /// [`ControllerConfig::feet_to_origin`] above the feet).

@@ -59,11 +59,12 @@ mod tracer;
 mod triggers;
 mod unstuck;
 mod water;
+mod water_level;
 
 pub use crate::trace::TickCache;
 pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use character::CharacterController;
-pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule};
+pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, NetworkSnap};
 pub use crowd::{
     Crowd, CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush, PARALLEL_MIN_CHARACTERS,
 };
@@ -71,7 +72,6 @@ pub use ground::{Ground, GroundState};
 pub use ids::{IdSet, MAX_TRIGGERS, TriggerList, TriggerReport};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use ride::Ride;
-pub use snap::NetworkSnap;
 pub use tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, Touch, TouchList, WallContacts,
 };

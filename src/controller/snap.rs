@@ -11,9 +11,9 @@
 //! free).
 
 use glam::Vec3;
-use serde::{Deserialize, Serialize};
 
 use super::character::CharacterController;
+use super::config::NetworkSnap;
 use super::tick::MoveMode;
 use super::tracer::Tracer;
 
@@ -23,22 +23,6 @@ const QUAKE2_GRID: f32 = 8.0;
 /// Quake 2's order of the away-from-zero roundings to try (`jitterbits`): bit `i` rounds
 /// axis `i` away from zero instead of toward it; z alone first, then x, y, and the rest.
 const QUAKE2_JITTER: [u8; 8] = [0, 4, 1, 2, 3, 5, 6, 7];
-
-/// How a tick's end state is quantized for the network.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NetworkSnap {
-    /// Nothing: the f32 state as it is.
-    #[default]
-    None,
-    /// Quake 3: each velocity component rounded to the nearest integer, ties to even (what
-    /// `snapvector.nasm`'s `fistp` does in the FPU's default mode). The origin is kept.
-    Quake3Velocity,
-    /// Quake 2: velocity and origin in eighths of a unit, truncated toward zero; the origin
-    /// tries the roundings away from zero too, in Quake 2's order, and keeps the first whose
-    /// shape is free.
-    Quake2Grid,
-}
 
 impl CharacterController {
     /// Quantizes the end-of-tick state as [`ControllerConfig::network_snap`] says.

@@ -13,10 +13,8 @@ use super::character::{CharacterController, accelerate, at_most_unit};
 use super::slide;
 use super::tick::{MoveInput, MoveMode, MoveOutcome};
 use super::tracer::Tracer;
+use super::water_level::{FEET_SAMPLE, WaterMemo, bits, sample_water};
 use crate::contents::Contents;
-
-/// Quake 3 samples the lowest point one unit above the feet (`MINS_Z + 1`).
-const FEET_SAMPLE: f32 = 1.0;
 
 /// How far ahead of the shape's side the water jump looks for a wall, units: Quake 3 looks
 /// 30 ahead of the origin of a 15-wide half box, so 15 past its face.
@@ -27,56 +25,6 @@ const WATER_JUMP_WALL_RISE: f32 = 4.0;
 
 /// The opening must be free this far above the wall sample (Quake 3's `spot[2] += 16`).
 const WATER_JUMP_OPENING: f32 = 16.0;
-
-/// A water-level sample and where it was taken.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct WaterMemo {
-    /// The world's [`Tracer::contents_id`] (set when the memo is kept).
-    world: u64,
-    /// The feet.
-    feet: Vec3,
-    /// The eye height above the feet.
-    eye: f32,
-    /// The water level, 0 to 3.
-    level: u8,
-    /// The liquid at the lowest wet sample.
-    liquid: Contents,
-    /// Everything at the sample points.
-    contents: Contents,
-}
-
-/// The water level at `feet` with the eyes `eye` above them (Quake 3 `PM_SetWaterLevel`).
-fn sample_water<T: Tracer + ?Sized>(world: &T, feet: Vec3, eye: f32) -> WaterMemo {
-    let heights = [FEET_SAMPLE, (0.5 * eye).floor(), eye];
-    let mut level = 0u8;
-    let mut liquid = Contents::EMPTY;
-    let mut all = Contents::EMPTY;
-    let samples = world.contents3(heights.map(|h| feet + Vec3::Z * h));
-    for (k, here) in samples.into_iter().enumerate() {
-        all |= here;
-        let wet = here.intersection(Contents::MASK_LIQUID);
-        if wet.is_empty() || usize::from(level) != k {
-            continue;
-        }
-        if k == 0 {
-            liquid = wet;
-        }
-        level += 1;
-    }
-    WaterMemo {
-        world: 0,
-        feet,
-        eye,
-        level,
-        liquid,
-        contents: all,
-    }
-}
-
-/// A point's coordinates as bits (a sample is reused only at exactly the same place).
-fn bits(p: Vec3) -> [u32; 3] {
-    p.to_array().map(f32::to_bits)
-}
 
 impl CharacterController {
     /// Samples the contents at the feet + 1, the waist and the eyes, stopping at the first

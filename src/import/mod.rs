@@ -21,9 +21,94 @@ mod reader;
 pub(crate) use entities::entities_from_lump;
 pub(crate) use reader::{Lump, Lumps, Record, Records};
 
-use crate::brush::BrushOutput;
+use crate::brush::{BrushOutput, BrushOwner, GameRules};
+use crate::compile::{
+    CompileError, CompileOptions, CompileOutput, Level, SourceFormat, Stopwatch,
+    compile_level_stages,
+};
 use crate::game::Game;
 use crate::map::MapFile;
+
+/// Imports a compiled `.bsp` (any [`BspFormat`]) into a collision world: the file's brushes
+/// (its own bevel sides dropped), contents and surface flags in its game's meaning, then the
+/// same leak, model, bevel, tree and validation stages a `.map` goes through
+/// ([`compile_map_with`](crate::compile::compile_map_with)). A brush entity (`"model"
+/// "*k"`) with an `origin` key is placed there, its origin the model's pivot. The options
+/// read are [`CompileOptions::bevels`], [`CompileOptions::fill_outside`],
+/// [`CompileOptions::patch_tolerance`] (Quake 3 patches) and
+/// [`CompileOptions::custom_game`] (its entity rules); the game is the file's.
+/// [`crate::compile::compile_level`] takes a `.map` or a `.bsp` by content.
+///
+/// # Examples
+/// ```
+/// use planeshift::compile::{CompileError, CompileOptions};
+/// use planeshift::import::{ImportError, import_bsp};
+/// // Bytes that are no .bsp are refused (a .map goes to `compile_map_with`).
+/// let err = import_bsp(b"{ \"classname\" \"worldspawn\" }", &CompileOptions::default());
+/// assert!(matches!(err, Err(CompileError::Import(ImportError::UnknownFormat))));
+/// ```
+///
+/// # Errors
+/// [`CompileError::Import`] for a file that is no `.bsp` this crate reads or is malformed
+/// (naming the lump); [`CompileError::PatchTolerance`] and [`CompileError::CustomGame`] for
+/// options out of range.
+pub fn import_bsp(bytes: &[u8], options: &CompileOptions) -> Result<CompileOutput, CompileError> {
+    let mut stopwatch = Stopwatch::start();
+    let custom = options.resolve()?;
+    let level = read_level_with(bytes, options.patch_tolerance)?;
+    stopwatch.lap("import");
+    let rules = match custom.as_ref() {
+        Some(custom) => GameRules::Custom(custom),
+        None => GameRules::Builtin(level.game),
+    };
+    let mut model_entities: Vec<bool> = level
+        .map
+        .entities
+        .iter()
+        .map(|e| !rules.is_world_class(e.classname()) && submodel_index(e).is_some())
+        .collect();
+    for brush in &level.brushes.brushes {
+        if let BrushOwner::Entity(index) = brush.owner
+            && let Some(slot) = model_entities.get_mut(index)
+        {
+            *slot = true;
+        }
+    }
+    let brush_count = level
+        .brushes
+        .brushes
+        .iter()
+        .filter(|b| b.patch.is_none())
+        .count() as u32;
+    let mut patches: Vec<usize> = level
+        .brushes
+        .brushes
+        .iter()
+        .filter_map(|b| b.patch)
+        .collect();
+    patches.dedup();
+    let back_end = Level {
+        format: SourceFormat::Bsp(level.format),
+        map: &level.map,
+        output: level.brushes,
+        rules,
+        model_entities,
+        brush_count,
+        patch_count: patches.len() as u32,
+    };
+    compile_level_stages(back_end, options, stopwatch)
+}
+
+/// The brush model an entity's `"model" "*k"` key names (`k` ≥ 1; model 0 is the world).
+pub(crate) fn submodel_index(entity: &crate::map::Entity) -> Option<usize> {
+    let k: usize = entity
+        .get("model")?
+        .trim()
+        .strip_prefix('*')?
+        .parse()
+        .ok()?;
+    (k >= 1).then_some(k)
+}
 
 /// Which kind of `.bsp` a file is, by its header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -145,12 +230,32 @@ pub(crate) struct ImportedLevel {
 /// Reads `bytes` as a `.bsp` of any format this crate knows, to the level the compiler's back
 /// end takes.
 pub(crate) fn read_level(bytes: &[u8]) -> Result<ImportedLevel, ImportError> {
+    read_level_with(bytes, crate::tolerance::DEFAULT_PATCH_TOLERANCE)
+}
+
+/// [`read_level`], cutting Quake 3 patches to facets within `patch_tolerance` map units of
+/// their surface.
+pub(crate) fn read_level_with(
+    bytes: &[u8],
+    patch_tolerance: f64,
+) -> Result<ImportedLevel, ImportError> {
     let format = BspFormat::detect(bytes).ok_or(ImportError::UnknownFormat)?;
     match format {
         BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30 => {
             quake1::read(bytes, format)
         }
         BspFormat::Ibsp38 | BspFormat::Qbsp38 => quake2::read(bytes, format),
-        BspFormat::Ibsp46 => quake3::read(bytes, format),
+        BspFormat::Ibsp46 => quake3::read(bytes, format, patch_tolerance),
+    }
+}
+
+internal! {
+    /// The format, entities and brushes of a `.bsp` (the importer's stage before the back
+    /// end), for planeshift's own tests and benches.
+    ///
+    /// # Errors
+    /// As [`read_level`]: an [`ImportError`] naming the lump.
+    pub fn read_brushes(bytes: &[u8]) -> Result<(BspFormat, MapFile, BrushOutput), ImportError> {
+        read_level(bytes).map(|level| (level.format, level.map, level.brushes))
     }
 }

@@ -4,8 +4,12 @@
 use super::{BspFormat, ImportError, ImportedLevel};
 
 /// Reads a Quake 3 (IBSP 46) file.
-pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, ImportError> {
-    let _ = bytes;
+pub(super) fn read(
+    bytes: &[u8],
+    format: BspFormat,
+    patch_tolerance: f64,
+) -> Result<ImportedLevel, ImportError> {
+    let _ = (bytes, patch_tolerance);
     Err(ImportError::Lump {
         format: format.name(),
         lump: "header",

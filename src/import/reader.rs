@@ -174,7 +174,12 @@ pub(crate) struct Record<'a> {
     bytes: &'a [u8],
 }
 
-impl Record<'_> {
+impl<'a> Record<'a> {
+    /// A record over `bytes` (a lump read field by field, such as a miptex directory).
+    pub(crate) fn new(bytes: &'a [u8]) -> Record<'a> {
+        Record { bytes }
+    }
+
     /// The `i32` at byte `at`.
     pub(crate) fn i32(&self, at: usize) -> i32 {
         read_i32(self.bytes, at).unwrap_or(0)

@@ -19,14 +19,18 @@
 //! [`BODY_CONTACT_TOLERANCE`] of the stop distance, or, cut short after [`MAX_BODY_STEPS`],
 //! early. As Quake's brush clip, only a sweep that would touch the other shape is stopped:
 //! one that merely passes within the stop distance (sliding along a neighbour a hair
-//! closer than the stop distance) goes on. Straight contacts (box faces, a cylinder's side) take one step. A hull meets and
-//! is met as its bounding box. Guarantees: exact up to the stop distance for the shapes a
+//! closer than the stop distance) goes on. Straight contacts (box faces, a cylinder's side) take one step. Here (the
+//! crate-internal [`Upright`] sum the crowd uses) a hull meets and is met as its bounding
+//! box; the public [`TraceShape::trace_against`] hands hulls, and
+//! [`TraceShape::trace_against_rotated`] rotated shapes, to the exact GJK sweep of
+//! `body_exact.rs`. Guarantees: exact up to the stop distance for the shapes a
 //! character uses, never inside, no allocation, f64 inside and the same bits on every
 //! machine (no platform maths).
 
-use glam::{DVec2, DVec3, Vec3};
+use glam::{DVec2, DVec3, Quat, Vec3};
 
-use super::{Trace, TraceShape, in_range, out_of_range};
+use super::body_exact::{overlap_exact, rotation_matrix, trace_exact};
+use super::{ShapeKind, Trace, TraceShape, in_range, out_of_range};
 use crate::compiled::Plane;
 use crate::contents::Contents;
 use crate::tolerance::{BODY_CONTACT_TOLERANCE, MAX_BODY_STEPS, SURFACE_CLIP_EPSILON};
@@ -282,8 +286,8 @@ impl TraceShape {
     /// Sweeps this shape from `start` to `end` against `other` standing with its reference
     /// point at `other_at`: the first impact, with the [`Trace`] contract (the end stops
     /// [`STOP_DISTANCE`](crate::STOP_DISTANCE) short, never inside; a sweep leaving a shape it
-    /// starts in is not stopped). Exact for points, spheres, upright cylinders and capsules,
-    /// and boxes, in any pair; a hull meets and is met as its bounding box. The result's
+    /// starts in is not stopped). Exact for every pair: points, spheres, upright cylinders
+    /// and capsules and boxes by a closed form, hulls by GJK. The result's
     /// `contents` is [`Contents::BODY`], its `model` and `character` are `None` (a crowd's
     /// tracer fills in the character).
     ///
@@ -306,6 +310,9 @@ impl TraceShape {
         other: &TraceShape,
         other_at: Vec3,
     ) -> Trace {
+        if self.kind() == ShapeKind::Hull || other.kind() == ShapeKind::Hull {
+            return trace_exact(self, None, start, end, other, other_at);
+        }
         trace_upright(
             self,
             &Upright::of(self),
@@ -314,6 +321,71 @@ impl TraceShape {
             &Upright::of(other),
             other_at,
         )
+    }
+
+    /// Sweeps this shape rotated by `rotation` about its reference point from `start` to
+    /// `end` against `other` (upright, as characters are) standing with its reference point
+    /// at `other_at`, with the [`Trace`] contract of [`Self::trace_against`]. Exact for every
+    /// pair, hulls and rotated boxes, cylinders and capsules included (GJK distance with
+    /// conservative advancement, never inside, never late); the identity gives
+    /// [`Self::trace_against`], bit for bit. A rotation that is not finite or does not
+    /// normalise gives a start-solid, all-solid result at `start`.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::{Quat, Vec3};
+    /// use planeshift::TraceShape;
+    /// // A plank 64 long lying along y, turned 90° about z so it lies along x, swept along
+    /// // x toward a cylinder: its end (32 ahead of its centre) meets the cylinder's side.
+    /// let plank = TraceShape::aabb(Vec3::new(-2.0, -32.0, -2.0), Vec3::new(2.0, 32.0, 2.0)).unwrap();
+    /// let turned = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    /// let other = TraceShape::cylinder(16.0, 28.0).unwrap();
+    /// let at = Vec3::new(100.0, 0.0, 0.0);
+    /// let hit = plank.trace_against_rotated(turned, Vec3::ZERO, Vec3::new(200.0, 0.0, 0.0), &other, at);
+    /// assert!((hit.end.x - (100.0 - 16.0 - 32.0 - 1.0 / 32.0)).abs() < 1e-3, "{hit:?}");
+    /// assert!(!plank.overlaps_rotated(turned, hit.end, &other, at));
+    /// assert!(plank.overlaps_rotated(turned, hit.end + Vec3::X * 0.1, &other, at));
+    /// ```
+    #[must_use]
+    pub fn trace_against_rotated(
+        &self,
+        rotation: Quat,
+        start: Vec3,
+        end: Vec3,
+        other: &TraceShape,
+        other_at: Vec3,
+    ) -> Trace {
+        match rotation_matrix(rotation) {
+            Ok(None) => self.trace_against(start, end, other, other_at),
+            // A point's or a sphere's sweep does not depend on its rotation.
+            Ok(Some(_)) if matches!(self.kind(), ShapeKind::Point | ShapeKind::Sphere) => {
+                self.trace_against(start, end, other, other_at)
+            }
+            Ok(Some(r)) => trace_exact(self, Some(r), start, end, other, other_at),
+            Err(()) => out_of_range(start),
+        }
+    }
+
+    /// Whether this shape rotated by `rotation` about its reference point at `at` overlaps
+    /// `other` (upright) at `other_at`; touching counts. Exact for every pair (hulls too);
+    /// a rotation that does not normalise counts as overlapping (as an out-of-range sweep is
+    /// solid). See [`Self::trace_against_rotated`].
+    #[must_use]
+    pub fn overlaps_rotated(
+        &self,
+        rotation: Quat,
+        at: Vec3,
+        other: &TraceShape,
+        other_at: Vec3,
+    ) -> bool {
+        let hull = self.kind() == ShapeKind::Hull || other.kind() == ShapeKind::Hull;
+        match rotation_matrix(rotation) {
+            Ok(None) if !hull => {
+                uprights_overlap(&Upright::of(self), at, &Upright::of(other), other_at)
+            }
+            Ok(r) => overlap_exact(self, r, at, other, other_at),
+            Err(()) => true,
+        }
     }
 }
 

@@ -7,8 +7,8 @@
 //!   fraction 0 with a valid plane and is not start-solid; moving away never hits.
 //! - A start inside the brush sets `start_solid` and the brush does not block a sweep that
 //!   leaves it; start and end inside set `all_solid` with fraction 0.
-//! - The hit normal is a brush side's unit normal facing the mover (`d1 > d2`). For spheres,
-//!   cylinders, capsules and hulls the plane-shifted hit is kept where the shape meets the
+//! - The hit normal is a brush side's unit normal facing the mover (`d1 > d2`). For points,
+//!   spheres, cylinders, capsules, hulls and rotated boxes the plane-shifted hit is kept where the shape meets the
 //!   entered face inside its outline (exact there) and otherwise refined on the exact
 //!   distance (`rounded`) from the brush's enter fraction on (to the end of the sweep, not to
 //!   Quake's leave fraction, see `refine`); a refined contact at an edge or corner gets the
@@ -140,6 +140,12 @@ pub(crate) fn clip_brush<S: Support>(
     if !(enter_fraction < leave_fraction && enter_plane.is_some() && earlier) {
         return;
     }
+    // A point is a sphere of radius 0 here: where it meets an edge or a corner it stops
+    // where it first comes within the stop distance of the brush. The entered plane alone
+    // would stop it the stop distance in front of that plane, which beside a sharp edge (a
+    // sliver's, whose faces meet at a few degrees) lies far outside the other face: a point
+    // passing 0.5 beside a wedge of 2° was stopped there (`maps/sliver_wedges.map`).
+    let exact = exact.or_else(|| work.shape.point_core());
     match exact {
         // The shape meeting a face inside its outline: plane shifting is exact there.
         Some((core, radius))

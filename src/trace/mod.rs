@@ -31,13 +31,19 @@
 //!
 //! Moving models: [`CompiledMap::trace_model`] sweeps through model `k` placed by a
 //! [`ModelPlacement`]. The sweep is carried into the model's frame. Translation is exact for
-//! every shape. Under rotation, points, spheres, cylinders, capsules and hulls stay exact
-//! (their cores are rotated into the model's frame, and their refinement needs no bevels); a
-//! box becomes the rotated box, which keeps its exact support but the model's bevels were
-//! made for its own axes, so its edge hits may stop early (Quake 3's `CM_TransformedBoxTrace`
+//! every shape. Under rotation every shape stays exact: cores are rotated into the model's
+//! frame and their refinement needs no bevels; a box becomes the rotated box, whose edge and
+//! corner contacts (for which the model's bevels, made for its own axes, are only a bound)
+//! are refined on its exact distance like a hull's (Quake 3's `CM_TransformedBoxTrace`
 //! instead sweeps the unrotated box, which can pass into solid).
+//!
+//! Oriented shapes: [`CompiledMap::trace_rotated`] sweeps a shape rotated about its reference
+//! point through the world, the same way (the sweep's frame is the world's, the shape's
+//! support is read through the rotation), with no allocation; the identity is
+//! [`CompiledMap::trace`] bit for bit.
 
 mod body;
+mod body_exact;
 mod brush_clip;
 mod gjk;
 mod rounded;
@@ -83,8 +89,9 @@ pub struct Trace {
     /// The unit normal of the surface hit, facing the mover; `None` when nothing was hit or
     /// the sweep is all-solid (no normal is trusted there).
     pub normal: Option<Vec3>,
-    /// The brush side hit (unshifted, in world space); for a sphere, cylinder, capsule or hull
-    /// meeting an edge or a corner, the tangent plane through the contact point. `None`
+    /// The brush side hit (unshifted, in world space); for a point, sphere, cylinder,
+    /// capsule, hull or rotated box meeting an edge or a corner, the tangent plane through
+    /// the contact point. `None`
     /// exactly when `normal` is.
     pub plane: Option<Plane>,
     /// Contents of the brush hit (or started in, for all-solid); empty when nothing was hit.
@@ -213,6 +220,65 @@ impl CompiledMap {
         self.trace(shape, at, at, mask).start_solid
     }
 
+    /// Sweeps `shape` rotated by `rotation` about its reference point from `start` to `end`
+    /// through the world model and its static models, as [`Self::trace`] does for the
+    /// upright shape (the identity gives [`Self::trace`], bit for bit): a box becomes an
+    /// oriented box, a cylinder or capsule a tilted one, a hull its rotated points, with no
+    /// allocation and no hull built. The stop, normal, plane and contact are in world space.
+    ///
+    /// Input out of range (as for [`Self::trace`], or a rotation that is not finite or does
+    /// not normalise) returns a start-solid, all-solid result at `start`.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::{Quat, Vec3};
+    /// use planeshift::{contents::Contents, trace::TraceShape};
+    /// let src = br#"{ "classname" "worldspawn"
+    /// { ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
+    ///   ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) a 0 0 0 1 1
+    ///   ( 0 0 0 ) ( 0 0 1 ) ( 1 0 0 ) a 0 0 0 1 1
+    ///   ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) a 0 0 0 1 1
+    ///   ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
+    ///   ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
+    /// let world = planeshift::compile::compile_map(src).unwrap().map;
+    /// // A capsule 2·(20 + 4) long, laid on its side: it lands on its round side, 4 above
+    /// // the floor, where the upright one stands 24 above it.
+    /// let capsule = TraceShape::capsule(4.0, 20.0).unwrap();
+    /// let lying = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+    /// let (from, to) = (Vec3::new(32.0, 32.0, 100.0), Vec3::new(32.0, 32.0, 0.0));
+    /// let down = world.trace_rotated(&capsule, lying, from, to, Contents::MASK_SOLID);
+    /// assert!((down.end.z - (16.0 + 4.0 + 1.0 / 32.0)).abs() < 1e-3);
+    /// let upright = world.trace(&capsule, from, to, Contents::MASK_SOLID);
+    /// assert_eq!(world.trace_rotated(&capsule, glam::Quat::IDENTITY, from, to, Contents::MASK_SOLID), upright);
+    /// assert!(world.overlaps_rotated(&capsule, lying, Vec3::new(32.0, 32.0, 19.0), Contents::MASK_SOLID));
+    /// assert!(!world.overlaps_rotated(&capsule, lying, Vec3::new(32.0, 32.0, 21.0), Contents::MASK_SOLID));
+    /// ```
+    #[must_use]
+    pub fn trace_rotated(
+        &self,
+        shape: &TraceShape,
+        rotation: Quat,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+    ) -> Trace {
+        self.sweep_rotated(shape, rotation, start, end, mask, Through::World)
+    }
+
+    /// Whether `shape` rotated by `rotation` about its reference point, placed at `at`,
+    /// overlaps anything `mask` names (touching counts); see [`Self::trace_rotated`].
+    #[must_use]
+    pub fn overlaps_rotated(
+        &self,
+        shape: &TraceShape,
+        rotation: Quat,
+        at: Vec3,
+        mask: Contents,
+    ) -> bool {
+        self.trace_rotated(shape, rotation, at, at, mask)
+            .start_solid
+    }
+
     /// Sweeps through model `model` (0 is the world) standing at `placement`. Positions and
     /// the result are in world space. An unknown model is never hit. Input out of range (as
     /// for [`Self::trace`], or an offset beyond [`MAX_COORD`](crate::MAX_COORD), or a rotation that
@@ -259,7 +325,7 @@ impl CompiledMap {
         });
         self.finish(
             &outcome,
-            shape,
+            |u| shape.support_point(u),
             Some(model),
             start,
             end,
@@ -283,6 +349,22 @@ impl CompiledMap {
             mask: Contents,
         ) -> Trace {
             self.sweep_world(shape, start, end, mask, Through::AllWorldBrushes)
+        }
+    }
+
+    internal! {
+        /// The same sweep as [`CompiledMap::trace_rotated`], clipping every brush of the
+        /// world without the tree: the reference the tree must match.
+        #[must_use]
+        pub fn trace_all_brushes_rotated(
+            &self,
+            shape: &TraceShape,
+            rotation: Quat,
+            start: Vec3,
+            end: Vec3,
+            mask: Contents,
+        ) -> Trace {
+            self.sweep_rotated(shape, rotation, start, end, mask, Through::AllWorldBrushes)
         }
     }
 
@@ -314,6 +396,47 @@ impl CompiledMap {
             .collect()
     }
 
+    /// A sweep of `shape` rotated by `rotation` through the brushes `through` names (the
+    /// identity: [`Self::sweep_world`]).
+    fn sweep_rotated(
+        &self,
+        shape: &TraceShape,
+        rotation: Quat,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+        through: Through<'_>,
+    ) -> Trace {
+        if rotation == Quat::IDENTITY {
+            return self.sweep_world(shape, start, end, mask, through);
+        }
+        let unit = rotation.normalize();
+        if !in_range(start) || !in_range(end) || !unit.is_finite() {
+            return out_of_range(start);
+        }
+        // `Oriented` takes the map from the sweep's (world) directions into the shape's own
+        // frame: the inverse rotation.
+        let to_world = Mat3::from_quat(unit);
+        let oriented = Oriented::new(shape, Some(to_world.transpose()));
+        let outcome = oriented.dispatch(Sweep {
+            map: self,
+            shape: oriented,
+            start,
+            end,
+            mask,
+            through,
+        });
+        self.finish(
+            &outcome,
+            |u| to_world * shape.support_point(to_world.transpose() * u),
+            None,
+            start,
+            end,
+            |n| n,
+            |p| p,
+        )
+    }
+
     /// An unrotated sweep in world space through the brushes `through` names; out of range
     /// (not finite, or beyond the world limit) it is start-solid and all-solid at `start`.
     fn sweep_world(
@@ -336,14 +459,24 @@ impl CompiledMap {
             mask,
             through,
         });
-        self.finish(&outcome, shape, None, start, end, |n| n, |p| p)
+        self.finish(
+            &outcome,
+            |u| shape.support_point(u),
+            None,
+            start,
+            end,
+            |n| n,
+            |p| p,
+        )
     }
 
+    /// The [`Trace`] of a sweep's outcome; `support_point` gives the moving shape's support
+    /// point along a world direction (for the contact).
     #[allow(clippy::too_many_arguments)]
     fn finish(
         &self,
         work: &Outcome,
-        shape: &TraceShape,
+        support_point: impl Fn(Vec3) -> Vec3,
         model: Option<usize>,
         start: Vec3,
         end: Vec3,
@@ -368,7 +501,7 @@ impl CompiledMap {
             start + (end - start) * work.fraction
         };
         let contact = plane.map(|p| {
-            let touching = end + shape.support_point(-p.normal);
+            let touching = end + support_point(-p.normal);
             touching - p.normal * p.distance(touching)
         });
         let side = match (plane, work.hit_brush, work.hit_plane) {

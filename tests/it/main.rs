@@ -30,6 +30,8 @@ mod patches;
 mod q3_contents;
 /// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.
 mod q3bsp;
+/// Quake 1 family `.bsp` files against Quake's own hulls.
+mod quake1_bsp;
 /// Quake 3 shader semantics on the real OpenArena scripts.
 mod shader;
 /// Surface flags, materials, game contents values and model kinds, through sweeps.
@@ -42,6 +44,8 @@ mod tidy_imports;
 mod trace;
 /// Sweeps against the exact parry3d-f64 oracle: inside, lateness, clearance, ghost hits.
 mod trace_oracle;
+/// Oriented shapes in world and body sweeps, and stops past slivers, against the oracle.
+mod trace_orient;
 /// Trigger volumes: the touch query inside and outside every trigger, never blocking.
 mod triggers;
 /// The top-down viewer, headless: pixels against known points and `point_contents`.

@@ -26,6 +26,7 @@ use crate::support::{Pcg32, files_in, read, real_maps_dir};
 fn bsps_in(dir: &Path) -> Vec<(String, PathBuf)> {
     files_in(dir, "bsp")
         .into_iter()
+        .filter(|(_, path)| is_quake3_bsp(path))
         .map(|(_, path)| {
             let stem = path
                 .file_stem()
@@ -36,7 +37,14 @@ fn bsps_in(dir: &Path) -> Vec<(String, PathBuf)> {
         .collect()
 }
 
-/// The real `.bsp` files, read and parsed (the data is the test's own: a refusal fails).
+/// Whether the file at `path` opens with Quake 3's header (`IBSP`, version 46): the other
+/// games' `.bsp` files in the folder are read by the importer's own tests.
+fn is_quake3_bsp(path: &Path) -> bool {
+    let head = read(path);
+    head.get(..8) == Some(b"IBSP\x2e\0\0\0".as_slice())
+}
+
+/// The real Quake 3 `.bsp` files, read and parsed (the data is the test's own: a refusal fails).
 fn real_bsps(test: &str) -> Vec<(String, Vec<u8>, Q3Bsp)> {
     let Some(dir) = real_maps_dir(test) else {
         return Vec::new();

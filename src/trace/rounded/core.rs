@@ -1,5 +1,5 @@
 //! The part of a shape that rounding by a radius turns into the shape: a point, a segment,
-//! a point set or an upright cylinder, relative to the sweep's reference point.
+//! a point set, a rotated box or a cylinder, relative to the sweep's reference point.
 //!
 //! Takes a shape's dimensions (from `trace::shape`); gives its [`Core`], the core's support
 //! map for GJK and where it touches a plane. Guarantees: the core rounded by its radius has
@@ -22,6 +22,14 @@ pub(crate) enum Core<'a> {
     Points {
         points: &'a [Vec3],
         rotation: Option<DMat3>,
+    },
+    /// A box of half extents `half` about `center` (the shape's own frame), seen through
+    /// `rotation` as for [`Core::Points`] (a rotated box: the upright one is exact with
+    /// bevels and has no core). Its rounding radius is 0.
+    Box {
+        center: DVec3,
+        half: DVec3,
+        rotation: DMat3,
     },
     /// An upright cylinder of `radius` spanning `−half_height..half_height` on its own Z;
     /// `rotation` as for [`Core::Points`]. Its rounding radius is 0: the disk is the core.
@@ -79,6 +87,28 @@ impl Core<'_> {
                     let p = p.as_dvec3();
                     along.dot(p) <= lowest + slack
                         && test(Patch::Point(unrotate(rotation, p).as_vec3()))
+                })
+            }
+            Core::Box {
+                center,
+                half,
+                rotation,
+            } => {
+                // Each corner within `slack` of the lowest along `n` (a box lying flat gives
+                // the four corners of its side, as a hull gives its lowest points).
+                let along = rotation * n.as_dvec3();
+                let slack = f64::from(slack);
+                let corner = |i: usize| {
+                    let pick = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
+                    center + DVec3::new(pick(1), pick(2), pick(4)) * half
+                };
+                let lowest = (0..8)
+                    .map(|i| along.dot(corner(i)))
+                    .fold(f64::INFINITY, f64::min);
+                (0..8).any(|i| {
+                    let c = corner(i);
+                    along.dot(c) <= lowest + slack
+                        && test(Patch::Point(unrotate(Some(rotation), c).as_vec3()))
                 })
             }
             Core::Cylinder {
@@ -153,6 +183,17 @@ impl SupportMap for Core<'_> {
                     }
                 }
                 unrotate(rotation, best)
+            }
+            Core::Box {
+                center,
+                half,
+                rotation,
+            } => {
+                let along = rotation * d;
+                let sign = |c: f64| if c >= 0.0 { 1.0 } else { -1.0 };
+                let corner =
+                    center + DVec3::new(sign(along.x), sign(along.y), sign(along.z)) * half;
+                unrotate(Some(rotation), corner)
             }
             Core::Cylinder {
                 radius,

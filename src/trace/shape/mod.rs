@@ -78,7 +78,7 @@ impl ShapeKind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-enum Repr {
+pub(in crate::trace) enum Repr {
     Point,
     Sphere {
         radius: f32,
@@ -115,7 +115,7 @@ enum Repr {
 
 /// A shape to sweep, positioned relative to the sweep's reference point (Z up).
 #[derive(Clone, Debug, PartialEq)]
-pub struct TraceShape(Repr);
+pub struct TraceShape(pub(in crate::trace) Repr);
 
 /// In `(0, MAX_SHAPE_EXTENT]` (a NaN fails).
 fn positive(v: f32) -> bool {

@@ -108,7 +108,8 @@ impl<'a> Oriented<'a> {
     }
 
     /// The core and rounding radius of the shapes whose contacts `rounded` refines exactly
-    /// (spheres, cylinders, capsules and hulls), in this frame; `None` for points and boxes.
+    /// (spheres, cylinders, capsules, hulls and rotated boxes), in this frame; `None` for
+    /// points and upright boxes.
     #[inline]
     pub(crate) fn core(&self) -> Option<(Core<'a>, f32)> {
         match &self.shape.0 {
@@ -134,6 +135,18 @@ impl<'a> Oriented<'a> {
                 },
                 0.0,
             )),
+            // A rotated box: the bevels were made for the world's axes, so its edge and
+            // corner contacts are refined on the exact distance.
+            Repr::Box { center, half, .. } => self.rotation.map(|r| {
+                (
+                    Core::Box {
+                        center: center.as_dvec3(),
+                        half: half.as_dvec3(),
+                        rotation: r.as_dmat3(),
+                    },
+                    0.0,
+                )
+            }),
             Repr::Cylinder {
                 radius,
                 half_height,
@@ -147,6 +160,13 @@ impl<'a> Oriented<'a> {
             )),
             _ => None,
         }
+    }
+
+    /// A point as the core of a sphere of radius 0 (for the exact stop at edges and corners);
+    /// `None` for every other shape.
+    #[inline]
+    pub(crate) fn point_core(&self) -> Option<(Core<'a>, f32)> {
+        matches!(self.shape.0, Repr::Point).then_some((Core::Point, 0.0))
     }
 
     /// Which brush sides this shape must clip against (exactness needs no more):

@@ -261,3 +261,65 @@ fn bots_use_teleporters_and_jump_pads_and_never_overlap() {
     );
     assert!(alone.overlapping > 0, "{alone:?}");
 }
+
+/// Bots per `.bsp` soak and ticks: sized for CI (the full-size run is 64 × 20,000 in
+/// release; `PLANESHIFT_CASES` sets the ticks).
+const BSP_SOAK_BOTS: usize = 64;
+const BSP_SOAK_TICKS: usize = 300;
+
+/// Every shared Quake 1 family `.bsp`, imported, soaked by 64 bots: none ends a tick inside
+/// solid or overlapping another, none falls out, none is stuck.
+#[test]
+fn soak_every_quake1_bsp() {
+    use planeshift::import::BspFormat;
+    let Some(dir) = crate::support::real_maps_dir("soak_every_quake1_bsp") else {
+        return;
+    };
+    let ticks = std::env::var("PLANESHIFT_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(BSP_SOAK_TICKS);
+    let files: Vec<(String, Vec<u8>)> = crate::support::files_in(&dir, "bsp")
+        .into_iter()
+        .map(|(name, path)| (name, read(&path)))
+        .filter(|(_, bytes)| {
+            matches!(
+                BspFormat::detect(bytes),
+                Some(
+                    BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30
+                )
+            )
+        })
+        .collect();
+    let run = options(BSP_SOAK_BOTS, ticks, 11);
+    let results = in_parallel(2, |thread, _| {
+        files
+            .iter()
+            .skip(thread)
+            .step_by(2)
+            .map(|(name, bytes)| (name.clone(), soak(bytes, &run)))
+            .collect::<Vec<_>>()
+    });
+    for (name, result) in results.into_iter().flatten() {
+        let summary = result.unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!(
+            "{name}: {} moves, inside {}, overlapping {}, stuck {}, fell out {}",
+            summary.moves,
+            summary.inside_solid,
+            summary.overlapping,
+            summary.stuck,
+            summary.fell_out
+        );
+        assert_eq!(summary.moves, BSP_SOAK_BOTS * ticks, "{name}");
+        assert_eq!(
+            (
+                summary.inside_solid,
+                summary.overlapping,
+                summary.stuck,
+                summary.fell_out
+            ),
+            (0, 0, 0, 0),
+            "{name}: {summary:?}"
+        );
+    }
+}

@@ -6,6 +6,7 @@ pub mod oracle;
 #[cfg(test)]
 mod oracle_tests;
 pub mod q3bsp;
+pub mod quake1_hulls;
 mod real_maps;
 
 pub use real_maps::{bundled_maps, files_in, real_maps, real_maps_dir, repo_root};

@@ -821,3 +821,14 @@ fn slab_enter(start: DVec3, motion: DVec3, lo: DVec3, hi: DVec3, bound: f64) -> 
     }
     Some(t0)
 }
+
+/// The distance between the convex hulls of `a` placed at `a_at` and `b` placed at `b_at`
+/// (0 when they intersect), by parry's GJK: the exact reference for two polytopes.
+pub fn hull_distance(a: &[DVec3], a_at: DVec3, b: &[DVec3], b_at: DVec3) -> f64 {
+    let cloud = |points: &[DVec3]| PointCloud(points.iter().map(|p| to_parry(*p)).collect());
+    let (ga, gb) = (cloud(a), cloud(b));
+    let pose = Pose::from_parts(to_parry(a_at - b_at), Rotation::IDENTITY);
+    gjk_distance(&pose, &ga, &gb)
+        .or_else(|| gjk_intersects(&pose, &ga, &gb).then_some(0.0))
+        .expect("oracle: GJK distance between hulls did not converge")
+}

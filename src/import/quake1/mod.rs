@@ -1,0 +1,155 @@
+//! The Quake 1 family importer: BSP29, BSP2, 2PSB and Half-Life BSP30.
+//!
+//! Takes the file's bytes and its format; gives an [`ImportedLevel`]: the entities lump, and
+//! each model's brushes: ericw-tools' BSPX `BRUSHLIST` when the file has it (the original
+//! brushes, clip brushes included, `brushlist.rs`), otherwise the convex regions of hull 0
+//! (`regions.rs`), with a note that clip brushes live only in the clip hulls. Either way
+//! the void the compiler filled is tagged [`Contents::OUTSIDE`]: without `BRUSHLIST`, hull
+//! 0's solid regions on the world box; with it, hull 0's solid regions that no listed solid
+//! brush holds whole (the void, and walls ericw-tools merged with it). Model 0's
+//! brushes belong to the world, model k's to the entity whose `model` is `*k` (in the model's
+//! own frame: the back end places a model at its entity's `origin`, as `world.c
+//! SV_HullForEntity` does); a trigger entity's brushes are its
+//! volume ([`Contents::TRIGGER`]), as a `.map` brush of that entity would be. Guarantees:
+//! every record checked (`lumps.rs`); every error names its lump; no recursion.
+
+mod brushlist;
+mod contents;
+mod lumps;
+mod regions;
+
+use super::{BspFormat, ImportError, ImportedLevel, entities_from_lump};
+use crate::brush::{
+    Brush, BrushOutput, BrushOwner, Diagnostic, DiagnosticKind, Severity,
+    half_life_entity_contents, is_trigger_class,
+};
+use crate::contents::Contents;
+use crate::game::Game;
+use crate::map::{MapFile, SourceLoc};
+
+/// Reads a Quake 1 family (BSP29, BSP2, 2PSB, Half-Life BSP30) file.
+pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, ImportError> {
+    let game = format.game();
+    let file = lumps::read_file(bytes, format)?;
+    let map = entities_from_lump(&file.lumps, file.entities)?;
+    let mut out = BrushOutput::default();
+    let listed = brushlist::read(&file, game)?;
+    let from_list = listed.is_some();
+    let per_model: Vec<Vec<Brush>> = match listed {
+        Some(mut models) => {
+            // The brushes are the author's; the void the compiler filled is hull 0's alone:
+            // its solid regions that no listed solid brush holds whole.
+            let regions = regions::model_regions(&file, 0, game)?.brushes;
+            if let Some(world) = models.first_mut() {
+                let void: Vec<Brush> = regions
+                    .into_iter()
+                    .filter(|r| r.contents.contains(Contents::SOLID))
+                    .filter(|r| !world.iter().any(|b| holds(b, r)))
+                    .map(|mut r| {
+                        r.contents |= Contents::OUTSIDE;
+                        r
+                    })
+                    .collect();
+                world.extend(void);
+            }
+            models
+        }
+        None => {
+            let mut models = Vec::with_capacity(file.models.len());
+            let mut dropped = 0usize;
+            for model in 0..file.models.len() {
+                let regions = regions::model_regions(&file, model, game)?;
+                dropped += regions.dropped;
+                models.push(regions.brushes);
+            }
+            if dropped > 0 {
+                out.diagnostics.push(note(
+                    DiagnosticKind::NoVolume,
+                    format!("{dropped} hull-0 leaf region(s) without volume were left out"),
+                ));
+            }
+            models
+        }
+    };
+    if !from_list {
+        out.diagnostics.push(note(
+            DiagnosticKind::ClipHullOnly,
+            "no BSPX BRUSHLIST: clip brushes exist only in the file's clip hulls and are not \
+             imported (the brushes are hull 0's regions)"
+                .to_owned(),
+        ));
+    }
+    for (model, brushes) in per_model.into_iter().enumerate() {
+        let placement = if model == 0 {
+            Some((BrushOwner::World, ""))
+        } else {
+            model_entity(&map, model)
+        };
+        let Some((owner, classname)) = placement else {
+            if !brushes.is_empty() {
+                out.diagnostics.push(note(
+                    DiagnosticKind::UnplacedModel,
+                    format!(
+                        "model *{model} is named by no entity: its {} brush(es) are left out",
+                        brushes.len()
+                    ),
+                ));
+            }
+            continue;
+        };
+        let trigger = is_trigger_class(classname);
+        for mut brush in brushes {
+            brush.owner = owner;
+            if game == Game::HalfLife && model != 0 {
+                brush.contents = half_life_entity_contents(classname, brush.contents);
+            }
+            if trigger {
+                brush.contents = Contents::TRIGGER;
+            }
+            brush.solid = brush.contents.is_solid() && !trigger;
+            out.brushes.push(brush);
+        }
+    }
+    Ok(ImportedLevel {
+        format,
+        game,
+        map,
+        brushes: out,
+    })
+}
+
+/// How far a region's corner may stand outside a brush that holds it, in units (the
+/// regions are cut in `f64` from the file's `f32` planes).
+const HOLD_EPSILON: f64 = 0.01;
+
+/// Whether solid brush `brush` holds all of `region`.
+fn holds(brush: &Brush, region: &Brush) -> bool {
+    brush.contents.contains(Contents::SOLID)
+        && (brush.mins - HOLD_EPSILON).cmple(region.mins).all()
+        && (brush.maxs + HOLD_EPSILON).cmpge(region.maxs).all()
+        && region
+            .sides
+            .iter()
+            .flat_map(|s| s.winding.points.iter())
+            .all(|&p| brush.contains(p, HOLD_EPSILON))
+}
+
+/// A note located at the file's start.
+fn note(kind: DiagnosticKind, message: String) -> Diagnostic {
+    Diagnostic {
+        loc: SourceLoc { line: 1, column: 1 },
+        severity: Severity::Note,
+        kind,
+        message,
+    }
+}
+
+/// The entity whose `model` is `*model`: its owner and class.
+fn model_entity(map: &MapFile, model: usize) -> Option<(BrushOwner, &str)> {
+    let name = format!("*{model}");
+    map.entities
+        .iter()
+        .enumerate()
+        .find(|(_, e)| e.get("model") == Some(name.as_str()))
+        .map(|(index, entity)| (BrushOwner::Entity(index), entity.classname()))
+}
