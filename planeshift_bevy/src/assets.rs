@@ -1,4 +1,5 @@
-//! Levels as assets: `.map` compiled on load, `.pbsp` read as written by `bspc`.
+//! Levels as assets: `.map` compiled on load, `.bsp` imported (planeshift's importer), `.pbsp`
+//! read as written by `bspc`.
 //!
 //! Takes a file's bytes through Bevy's `AssetServer`; gives a [`LevelAsset`] holding the
 //! compiled world. Guarantees: a bad file is a load error ([`LevelLoadError`]), never a panic;
@@ -168,5 +169,36 @@ impl AssetLoader for PbspLoader {
 
     fn extensions(&self) -> &[&str] {
         &["pbsp"]
+    }
+}
+
+/// Imports compiled `.bsp` files (the games planeshift's importer reads), with the `.map`
+/// loader's settings.
+#[derive(Default, TypePath)]
+pub struct BspLoader;
+
+impl AssetLoader for BspLoader {
+    type Asset = LevelAsset;
+    type Settings = MapLoaderSettings;
+    type Error = LevelLoadError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        settings: &MapLoaderSettings,
+        _: &mut LoadContext<'_>,
+    ) -> Result<LevelAsset, LevelLoadError> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).await?;
+        let options = settings.compile_options()?;
+        let output = planeshift::import::import_bsp(&bytes, &options)?;
+        Ok(LevelAsset {
+            diagnostics: output.diagnostics.len(),
+            map: Arc::new(output.map),
+        })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["bsp"]
     }
 }

@@ -46,7 +46,13 @@ fn draw_box(gizmos: &mut Gizmos, space: &MapSpace, mins: Vec3, maxs: Vec3, color
 fn draw(sim: Res<Simulation>, space: Res<MapSpace>, mut gizmos: Gizmos) {
     if let Some(map) = sim.map() {
         for model in map.models().iter().filter(|m| m.kind == ModelKind::Trigger) {
-            draw_box(&mut gizmos, &space, model.mins, model.maxs, Color::srgb(1.0, 0.5, 0.0));
+            draw_box(
+                &mut gizmos,
+                &space,
+                model.mins,
+                model.maxs,
+                Color::srgb(1.0, 0.5, 0.0),
+            );
         }
     }
     let Some(crowd) = sim.crowd() else {
@@ -55,7 +61,13 @@ fn draw(sim: Res<Simulation>, space: Res<MapSpace>, mut gizmos: Gizmos) {
     for (_, c, outcome) in crowd.iter() {
         let (mins, maxs) = c.shape().bounds();
         let center = c.shape_center();
-        draw_box(&mut gizmos, &space, center + mins, center + maxs, Color::srgb(0.2, 0.9, 0.2));
+        draw_box(
+            &mut gizmos,
+            &space,
+            center + mins,
+            center + maxs,
+            Color::srgb(0.2, 0.9, 0.2),
+        );
         let at = space.to_bevy(center);
         for touch in outcome.tick.touches.as_slice() {
             let tip = at + space.dir_to_bevy(touch.normal) * space.length_to_bevy(16.0);

@@ -1,7 +1,7 @@
 //! planeshift in Bevy: Quake-family levels as assets, characters moved in the fixed step,
 //! and what they touched as messages.
 //!
-//! Takes a level file (`.map`, compiled on load, or `.pbsp`) through the `AssetServer`, a
+//! Takes a level file (`.map`, compiled on load; `.bsp`, imported; or `.pbsp`) through the `AssetServer`, a
 //! [`Level`] entity holding its handle, and [`Character`] entities with a
 //! [`CharacterInput`] each; gives, every fixed step, each character's
 //! [`CharacterStatus`] and [`CharacterSnapshot`], messages ([`TriggerEntered`],
@@ -43,9 +43,9 @@ use planeshift::{ControllerConfig, CrowdConfig};
 
 mod assets;
 mod character;
-pub mod headless;
 #[cfg(feature = "debug")]
 mod debug;
+pub mod headless;
 #[cfg(feature = "debug")]
 pub use debug::PlaneshiftDebugPlugin;
 mod messages;
@@ -53,7 +53,7 @@ mod query;
 mod simulation;
 mod space;
 
-pub use assets::{LevelAsset, LevelLoadError, MapLoader, MapLoaderSettings, PbspLoader};
+pub use assets::{BspLoader, LevelAsset, LevelLoadError, MapLoader, MapLoaderSettings, PbspLoader};
 pub use character::{
     Character, CharacterAction, CharacterInput, CharacterRequest, CharacterSnapshot,
     CharacterStatus,
@@ -119,6 +119,7 @@ impl Plugin for PlaneshiftPlugin {
         app.init_asset::<LevelAsset>()
             .init_asset_loader::<MapLoader>()
             .init_asset_loader::<PbspLoader>()
+            .init_asset_loader::<BspLoader>()
             .insert_resource(self.space)
             .insert_resource(Simulation {
                 crowd_config: self.crowd,

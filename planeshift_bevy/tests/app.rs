@@ -400,3 +400,28 @@ fn a_mover_driven_by_its_transform_carries_a_character_and_a_blocked_push_is_a_m
     assert_eq!(blocked[0].mover, plat);
     assert_eq!(blocked[0].character, e);
 }
+
+#[test]
+fn a_bsp_loads_through_the_asset_server_when_the_shared_maps_are_there() {
+    let Some(dir) = std::env::var_os("PLANESHIFT_REAL_MAPS") else {
+        println!("skipped: PLANESHIFT_REAL_MAPS is not set");
+        return;
+    };
+    let path = PathBuf::from(dir).join("id-quake-1996/dm2.bsp");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let expected = planeshift::import::import_bsp(&bytes, &planeshift::CompileOptions::default())
+        .expect("dm2.bsp imports")
+        .map;
+    let mut app = headless_app(
+        &[("dm2.bsp", &bytes), ("bad.bsp", b"IBSP")],
+        PlaneshiftPlugin::default(),
+    );
+    let handle = load_level(&mut app, "dm2.bsp").expect("dm2.bsp");
+    let assets = app.world().resource::<bevy_asset::Assets<LevelAsset>>();
+    assert_eq!(
+        assets.get(&handle).expect("loaded").map.summary(),
+        expected.summary()
+    );
+    assert!(load_level(&mut app, "bad.bsp").is_err());
+    app.update();
+}
