@@ -125,7 +125,7 @@ impl Default for CharacterStatus {
 pub struct CharacterSnapshot(pub CharacterState);
 
 /// Something done to a character before the next fixed step.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum CharacterAction {
     /// Move to `to` with `velocity` (Bevy units; `None` keeps the velocity); the rendered
     /// transform snaps there.
@@ -148,11 +148,11 @@ pub enum CharacterAction {
     /// Change the movement mode.
     SetMode(MoveMode),
     /// Restore a saved state (map units); the rendered transform snaps there.
-    Restore(CharacterState),
+    Restore(Box<CharacterState>),
 }
 
 /// A [`CharacterAction`] for one character entity.
-#[derive(Message, Clone, Copy, Debug, PartialEq)]
+#[derive(Message, Clone, Debug, PartialEq)]
 pub struct CharacterRequest {
     /// The character.
     pub character: Entity,

@@ -23,7 +23,6 @@ pub const MAX_LOAD_UPDATES: usize = 10_000;
 
 /// An app with the headless plugins, `files` (path, bytes) in an in-memory asset source, and
 /// `plugin`; time steps by the plugin's tick per `update()`.
-#[must_use]
 pub fn headless_app(files: &[(&str, &[u8])], plugin: PlaneshiftPlugin) -> App {
     let dir = Dir::default();
     for (path, bytes) in files {

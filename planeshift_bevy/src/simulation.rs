@@ -251,27 +251,27 @@ pub(crate) fn apply_requests(
             continue;
         };
         let snap = crowd
-            .update(id, |c| match request.action {
-                CharacterAction::Teleport { to, velocity } => {
+            .update(id, |c| match &request.action {
+                &CharacterAction::Teleport { to, velocity } => {
                     let velocity = velocity
                         .map_or(c.velocity(), |v| space.dir_to_map(v) * space.units_per_bevy);
                     c.teleport(space.to_map(to), velocity, 0.0);
                     true
                 }
-                CharacterAction::Push { delta_v, hold } => {
+                &CharacterAction::Push { delta_v, hold } => {
                     c.apply_impulse(space.dir_to_map(delta_v) * space.units_per_bevy, hold);
                     false
                 }
-                CharacterAction::Launch(delta_v) => {
+                &CharacterAction::Launch(delta_v) => {
                     c.launch(space.dir_to_map(delta_v) * space.units_per_bevy);
                     false
                 }
-                CharacterAction::SetMode(mode) => {
+                &CharacterAction::SetMode(mode) => {
                     c.set_mode(mode);
                     false
                 }
                 CharacterAction::Restore(state) => {
-                    c.set_state(state);
+                    c.set_state(**state);
                     true
                 }
             })
@@ -392,6 +392,18 @@ fn step<T: planeshift::Tracer + Sync + ?Sized>(
     crowd.step(world, input);
 }
 
+/// The messages a step writes, in the order [`write_back`] fills them.
+type StepWriters<'w> = (
+    MessageWriter<'w, TriggerEntered>,
+    MessageWriter<'w, TriggerTouched>,
+    MessageWriter<'w, TriggerLeft>,
+    MessageWriter<'w, Landed>,
+    MessageWriter<'w, Jumped>,
+    MessageWriter<'w, Stepped>,
+    MessageWriter<'w, Touched>,
+    MessageWriter<'w, SpawnedOverlapping>,
+);
+
 /// After each step: status, snapshot, fixed positions and messages.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn write_back(
@@ -404,16 +416,7 @@ pub(crate) fn write_back(
         Option<&mut CharacterSnapshot>,
     )>,
     mut commands: Commands,
-    mut writers: (
-        MessageWriter<TriggerEntered>,
-        MessageWriter<TriggerTouched>,
-        MessageWriter<TriggerLeft>,
-        MessageWriter<Landed>,
-        MessageWriter<Jumped>,
-        MessageWriter<Stepped>,
-        MessageWriter<Touched>,
-        MessageWriter<SpawnedOverlapping>,
-    ),
+    mut writers: StepWriters,
 ) {
     let Some(crowd) = sim.crowd.as_ref() else {
         return;

@@ -181,7 +181,7 @@ fn wish(id: u32, step: usize) -> MoveInput {
     let a = (id as f32) * 1.3 + (step / 120) as f32 * 2.1;
     MoveInput {
         wish: Vec3::new(a.cos(), a.sin(), 0.0),
-        jump: (step + id as usize * 7) % 90 == 0,
+        jump: (step + id as usize * 7).is_multiple_of(90),
         crouch: false,
     }
 }
