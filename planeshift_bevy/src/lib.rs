@@ -25,10 +25,21 @@
 //!
 //! # Example
 //! ```
-//! use bevy_app::App;
-//! use planeshift_bevy::{MapSpace, PlaneshiftPlugin};
-//! let mut app = App::new();
-//! app.add_plugins(PlaneshiftPlugin::default());
+//! use planeshift_bevy::headless::{headless_app, load_level};
+//! use planeshift_bevy::planeshift::ControllerConfig;
+//! use planeshift_bevy::{Character, CharacterStatus, Level, MapSpace, PlaneshiftPlugin};
+//! let map = std::fs::read("../maps/box_room.map").unwrap();
+//! let mut app = headless_app(&[("box_room.map", &map)], PlaneshiftPlugin::default());
+//! let level = load_level(&mut app, "box_room.map").unwrap();
+//! app.world_mut().spawn(Level(level));
+//! let origin = Some(glam::Vec3::new(0.0, 0.0, 80.0));
+//! let player = app.world_mut().spawn(Character { config: ControllerConfig::default(), map_origin: origin }).id();
+//! for _ in 0..100 {
+//!     app.update(); // one 8 ms fixed step each
+//! }
+//! let status = app.world().get::<CharacterStatus>(player).unwrap();
+//! assert_eq!(status.steps, 100);
+//! assert_eq!(status.ground, planeshift_bevy::planeshift::GroundState::Walkable); // fell and landed
 //! assert_eq!(*app.world().resource::<MapSpace>(), MapSpace::TRENCHBROOM);
 //! ```
 
