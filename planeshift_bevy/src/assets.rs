@@ -191,7 +191,7 @@ impl AssetLoader for BspLoader {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).await?;
         let options = settings.compile_options()?;
-        let output = planeshift::import::import_bsp(&bytes, &options)?;
+        let output = planeshift::compile::import_bsp(&bytes, &options)?;
         Ok(LevelAsset {
             diagnostics: output.diagnostics.len(),
             map: Arc::new(output.map),

@@ -10,7 +10,7 @@ use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::message::Message;
 use glam::Vec3;
-use planeshift::controller::{Activity, MoveMode};
+use planeshift::controller::{Activity, MoveCommand, MoveMode};
 use planeshift::{CharacterState, Contents, ControllerConfig, GroundState, MoveInput};
 
 use crate::space::MapSpace;
@@ -57,25 +57,28 @@ pub struct CharacterInput {
 }
 
 impl CharacterInput {
-    /// The library's input for one tick: the wish from the view's yaw (walking flattens the
-    /// view) and the moves, or the scripted wish turned into map axes.
+    /// The library's input for one tick: the command from the view (turned into a wish
+    /// inside the tick as Quake 3's `PM_CmdScale` and `AngleVectors` do: walking flattens
+    /// the view, swimming, flying and ladders use it whole), or the scripted wish turned into
+    /// map axes.
     #[must_use]
     pub fn to_move_input(&self, space: &MapSpace) -> MoveInput {
-        let wish = match self.wish {
-            Some(w) => space.dir_to_map(w),
-            None => {
-                let yaw = self.view[1].to_radians();
-                let (sin, cos) = yaw.sin_cos();
-                let forward = Vec3::new(cos, sin, 0.0);
-                let right = Vec3::new(sin, -cos, 0.0);
-                forward * self.moves.x + right * self.moves.y + Vec3::Z * self.moves.z
-            }
+        let mut input = match self.wish {
+            Some(w) => MoveInput {
+                wish: space.dir_to_map(w),
+                ..MoveInput::default()
+            },
+            None => MoveInput::from_command(MoveCommand {
+                pitch: self.view[0],
+                yaw: self.view[1],
+                forward: self.moves.x,
+                side: self.moves.y,
+                up: self.moves.z,
+            }),
         };
-        MoveInput {
-            wish,
-            jump: self.jump,
-            crouch: self.crouch,
-        }
+        input.jump = self.jump;
+        input.crouch = self.crouch;
+        input
     }
 }
 

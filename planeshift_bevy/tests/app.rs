@@ -183,6 +183,7 @@ fn wish(id: u32, step: usize) -> MoveInput {
         wish: Vec3::new(a.cos(), a.sin(), 0.0),
         jump: (step + id as usize * 7).is_multiple_of(90),
         crouch: false,
+        command: None,
     }
 }
 
@@ -409,7 +410,7 @@ fn a_bsp_loads_through_the_asset_server_when_the_shared_maps_are_there() {
     };
     let path = PathBuf::from(dir).join("id-quake-1996/dm2.bsp");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let expected = planeshift::import::import_bsp(&bytes, &planeshift::CompileOptions::default())
+    let expected = planeshift::compile::import_bsp(&bytes, &planeshift::CompileOptions::default())
         .expect("dm2.bsp imports")
         .map;
     let mut app = headless_app(

@@ -9,7 +9,6 @@
 //! before use (`reader.rs`); a bad file is an [`ImportError`] naming the lump, never a
 //! panic; memory is bounded by the file's size.
 
-
 mod brushes;
 mod entities;
 mod quake1;
