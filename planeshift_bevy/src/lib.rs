@@ -182,3 +182,8 @@ impl Plugin for PlaneshiftPlugin {
         );
     }
 }
+
+/// The package README's example, compiled as a doc test (`no_run`: it opens no window).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
