@@ -12,7 +12,7 @@ use super::{
 use crate::brush::{BrushOwner, GameRules};
 use crate::import::{read_level_with, submodel_index};
 
-/// Imports a compiled `.bsp` (any [`BspFormat`]) into a collision world: the file's brushes
+/// Imports a compiled `.bsp` (any [`BspFormat`](crate::import::BspFormat)) into a collision world: the file's brushes
 /// (its own bevel sides dropped), contents and surface flags in its game's meaning, then the
 /// same leak, model, bevel, tree and validation stages a `.map` goes through
 /// ([`compile_map_with`](crate::compile::compile_map_with)). A brush entity (`"model"

@@ -375,7 +375,7 @@ pub fn compile_map_with(
 
 /// Compiles a level given by its bytes, a `.map` or a compiled `.bsp` of any format
 /// [`BspFormat::detect`] knows, told apart by content: a `.bsp` goes through
-/// [`import_bsp`](import_bsp), anything else through [`compile_map_with`].
+/// [`import_bsp`], anything else through [`compile_map_with`].
 /// [`CompileOutput::format`] says which it was.
 ///
 /// # Examples

@@ -55,7 +55,7 @@ pub struct CrowdOutcome {
     pub overlapping: CharacterIds,
 }
 
-/// What a mover's move did to a crowd ([`Crowd::push_mover`]; Quake 3 `G_MoverPush`).
+/// What a mover's move did to a crowd ([`Crowd::push_mover`](super::Crowd::push_mover); Quake 3 `G_MoverPush`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoverPush {
     /// Every character the mover met was carried or pushed out of its way (or none was
@@ -76,7 +76,7 @@ pub enum MoverPush {
     },
 }
 
-/// How the last [`Crowd::step_parallel`] ran: its plan of waves (`schedule.rs`). All zero
+/// How the last [`Crowd::step_parallel`](super::Crowd::step_parallel) ran: its plan of waves (`schedule.rs`). All zero
 /// after a sequential step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CrowdSchedule {

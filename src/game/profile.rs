@@ -16,7 +16,7 @@
 //!    `Daikatana` say nothing: Quake and Half-Life maps share Valve 220, so Half-Life still
 //!    needs the signs of step 5.
 //! 3. Quake 3 when the map has a `brushDef`, a patch or a `common/` texture
-//!    ([`is_quake3_map`]).
+//!    (`is_quake3_map`).
 //! 4. Quake 2 when any face carries the contents/flags/value triple.
 //! 5. Half-Life when any texture starts with `!` (its liquids, `!cur_*` currents), or
 //!    `worldspawn` has `mapversion` 220 together with a `wad` key naming a `halflife.wad` or

@@ -4,7 +4,7 @@
 //! Takes the bytes of a `.bsp` (Quake 1 BSP29, BSP2 and 2PSB, Half-Life BSP30, Quake 2 IBSP
 //! 38 and Qbism QBSP 38, Quake 3 IBSP 46); gives an `ImportedLevel`: the entities lump as
 //! a [`MapFile`] without brushes, and each model's brushes as the brush stage gives them
-//! ([`BrushOutput`]), so bevels, the tree and the compiled file are made by the same code as
+//! (`BrushOutput`), so bevels, the tree and the compiled file are made by the same code as
 //! for a `.map`. Guarantees: every count, offset and index read from the file is checked
 //! before use (`reader.rs`); a bad file is an [`ImportError`] naming the lump, never a
 //! panic; memory is bounded by the file's size.

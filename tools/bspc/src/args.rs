@@ -81,7 +81,7 @@ pub enum Command {
         #[arg(long, allow_hyphen_values = true)]
         to: Option<String>,
         /// What blocks: player, monster, bot, shot, solid (Quake's: no clip), or contents
-        /// names joined by commas; a query line's "mask":[names] overrides it. Default:
+        /// names joined by commas; a query line's `"mask":[names]` overrides it. Default:
         /// whatever blocks anyone (every clip included).
         #[arg(long)]
         mask: Option<String>,
