@@ -203,7 +203,7 @@ impl Tracer for CompiledMap {
     }
 
     fn overlaps_masked(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> bool {
-        CompiledMap::trace(self, shape, at, at, mask).start_solid
+        CompiledMap::overlaps(self, shape, at, mask)
     }
 
     fn gather_masked(

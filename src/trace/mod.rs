@@ -411,29 +411,16 @@ impl CompiledMap {
             return self.sweep_world(shape, start, end, mask, through);
         }
         let unit = rotation.normalize();
-        if !in_range(start) || !in_range(end) || !unit.is_finite() {
+        if !unit.is_finite() {
             return out_of_range(start);
         }
-        // `Oriented` takes the map from the sweep's (world) directions into the shape's own
-        // frame: the inverse rotation.
-        let to_world = Mat3::from_quat(unit);
-        let oriented = Oriented::new(shape, Some(to_world.transpose()));
-        let outcome = oriented.dispatch(Sweep {
-            map: self,
-            shape: oriented,
+        self.sweep_oriented(
+            shape,
+            Some(Mat3::from_quat(unit)),
             start,
             end,
             mask,
             through,
-        });
-        self.finish(
-            &outcome,
-            |u| to_world * shape.support_point(to_world.transpose() * u),
-            None,
-            start,
-            end,
-            |n| n,
-            |p| p,
         )
     }
 
@@ -447,10 +434,27 @@ impl CompiledMap {
         mask: Contents,
         through: Through<'_>,
     ) -> Trace {
+        self.sweep_oriented(shape, None, start, end, mask, through)
+    }
+
+    /// A sweep of `shape` turned into the world by `to_world` (`None`: upright) through the
+    /// brushes `through` names; out of range (not finite, or beyond the world limit) it is
+    /// start-solid and all-solid at `start`.
+    fn sweep_oriented(
+        &self,
+        shape: &TraceShape,
+        to_world: Option<Mat3>,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+        through: Through<'_>,
+    ) -> Trace {
         if !in_range(start) || !in_range(end) {
             return out_of_range(start);
         }
-        let oriented = Oriented::new(shape, None);
+        // `Oriented` takes the map from the sweep's (world) directions into the shape's own
+        // frame: the inverse rotation.
+        let oriented = Oriented::new(shape, to_world.map(|m| m.transpose()));
         let outcome = oriented.dispatch(Sweep {
             map: self,
             shape: oriented,
@@ -459,15 +463,26 @@ impl CompiledMap {
             mask,
             through,
         });
-        self.finish(
-            &outcome,
-            |u| shape.support_point(u),
-            None,
-            start,
-            end,
-            |n| n,
-            |p| p,
-        )
+        match to_world {
+            None => self.finish(
+                &outcome,
+                |u| shape.support_point(u),
+                None,
+                start,
+                end,
+                |n| n,
+                |p| p,
+            ),
+            Some(m) => self.finish(
+                &outcome,
+                |u| m * shape.support_point(m.transpose() * u),
+                None,
+                start,
+                end,
+                |n| n,
+                |p| p,
+            ),
+        }
     }
 
     /// The [`Trace`] of a sweep's outcome; `support_point` gives the moving shape's support

@@ -11,25 +11,12 @@
 //! tree, not a sibling import, and is not an edge.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::tidy::rust_files;
 
 /// A module by its path from the crate root (`["controller", "water"]`).
 type ModPath = Vec<String>;
-
-/// Every `.rs` file below `dir`.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The module path of `file` in the crate whose root file is `root_file`.
 fn module_of(root_dir: &Path, file: &Path) -> ModPath {
