@@ -5,7 +5,12 @@
 //! Takes the map's bytes, the compile options, a configuration, the input lines and
 //! optionally a saved state; gives the output lines and the state after the last tick.
 //! `IN.jsonl`: first `{"spawn":[x,y,z]}` (the origin; optional `"velocity"`), then one line
-//! per tick `{"wish":[x,y,z],"jump":bool,"crouch":bool}` with optional `"impulse":[x,y,z]`
+//! per tick `{"wish":[x,y,z],"jump":bool,"crouch":bool}`, or instead of the wish a player's
+//! command: `"view":[pitch,yaw]` in degrees (Quake's convention: pitch positive looks down,
+//! yaw 0 along +x, counter-clockwise) and `"move":[forward,side,up]` each in [-1, 1], turned
+//! into the wish inside the tick (`MoveInput::from_command`: walking flattens the view, so
+//! pitch never changes ground speed; swimming, flying and ladders use it whole). Optional
+//! `"impulse":[x,y,z]`
 //! (added before the tick, no hold), `"teleport":[x,y,z]` (the velocity kept),
 //! `"mode":"walk"|"noclip"|"fly"|"frozen"|"dead"` and `"msec":n` (the tick lasts n ms instead
 //! of the configured tick, as a Quake 3 command carries its own). With a saved state
@@ -17,31 +22,22 @@
 //! `"walk"` or `"swim"`: `Activity::name`). The state file
 //! (`--state-out`) is one JSON object `{"tick":n,"state":{..}}`: the next tick's number and
 //! the serialized [`CharacterState`], floats as f32's shortest round-trip text, read back
-//! as f32 exactly. Guarantees: the same inputs give the same bytes; a run cut in two by
+//! as f32 exactly. Guarantees: a line with a key the contract does not name, or a bad
+//! value (wrong type or length, not finite, a move outside [-1, 1], a wish with a view or
+//! move), is an error naming the line and the key, never ignored (`replay_input.rs`); the
+//! same inputs give the same bytes; a run cut in two by
 //! `--state-out` and `--state-in` gives the same lines, bit for bit, as the whole run.
 
 use glam::Vec3;
 use planeshift::CompiledMap;
 use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::controller::{
-    CharacterController, CharacterState, ControllerConfig, GroundState, MoveInput, MoveMode,
-};
+use planeshift::controller::{CharacterController, CharacterState, ControllerConfig, GroundState};
 use serde_json::Value;
 
-/// A vector from a JSON array of three numbers.
-fn vec3(value: &Value, what: &str, line: usize) -> Result<Vec3, String> {
-    let items = value
-        .as_array()
-        .filter(|a| a.len() == 3)
-        .ok_or_else(|| format!("line {line}: `{what}` must be [x, y, z]"))?;
-    let mut out = [0.0f32; 3];
-    for (o, v) in out.iter_mut().zip(items) {
-        *o = v
-            .as_f64()
-            .ok_or_else(|| format!("line {line}: `{what}` must hold numbers"))? as f32;
-    }
-    Ok(Vec3::from_array(out))
-}
+#[path = "replay_input.rs"]
+mod replay_input;
+
+use replay_input::{spawn_line, tick_line};
 
 /// `[x,y,z]` with each f32 in its shortest round-trip form.
 fn triple(v: Vec3) -> String {
@@ -100,13 +96,11 @@ pub fn replay_world(
             (c, saved.tick)
         }
         None => {
-            let (_, first) = lines.next().ok_or("the replay is empty")?;
-            let first: Value = serde_json::from_str(first).map_err(|e| format!("line 1: {e}"))?;
-            let spawn = vec3(&first["spawn"], "spawn", 1)?;
-            let mut c = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
-            if !first["velocity"].is_null() {
-                let v = vec3(&first["velocity"], "velocity", 1)?;
-                c.teleport(spawn, v, 0.0);
+            let (index, first) = lines.next().ok_or("the replay is empty")?;
+            let spawn = spawn_line(first, index + 1)?;
+            let mut c = CharacterController::new(config, spawn.at).map_err(|e| e.to_string())?;
+            if let Some(v) = spawn.velocity {
+                c.teleport(spawn.at, v, 0.0);
             }
             (c, 0)
         }
@@ -115,39 +109,19 @@ pub fn replay_world(
     let mut tick = first_tick;
     for (index, line) in lines {
         let n = index + 1;
-        let value: Value = serde_json::from_str(line).map_err(|e| format!("line {n}: {e}"))?;
-        if let Some(mode) = value["mode"].as_str() {
-            let mode = MoveMode::from_name(mode)
-                .ok_or_else(|| format!("line {n}: unknown mode `{mode}`"))?;
+        let tick_input = tick_line(line, n)?;
+        if let Some(mode) = tick_input.mode {
             c.set_mode(mode);
         }
-        if !value["teleport"].is_null() {
-            let to = vec3(&value["teleport"], "teleport", n)?;
+        if let Some(to) = tick_input.teleport {
             c.teleport(to, c.velocity(), 0.0);
         }
-        if !value["impulse"].is_null() {
-            c.apply_impulse(vec3(&value["impulse"], "impulse", n)?, 0.0);
+        if let Some(impulse) = tick_input.impulse {
+            c.apply_impulse(impulse, 0.0);
         }
-        let wish = if value["wish"].is_null() {
-            Vec3::ZERO
-        } else {
-            vec3(&value["wish"], "wish", n)?
-        };
-        let input = MoveInput {
-            wish,
-            jump: value["jump"].as_bool().unwrap_or(false),
-            crouch: value["crouch"].as_bool().unwrap_or(false),
-            command: None,
-        };
-        let outcome = match &value["msec"] {
-            Value::Null => c.step(world, &input),
-            msec => {
-                let msec = msec
-                    .as_u64()
-                    .and_then(|m| u32::try_from(m).ok())
-                    .ok_or_else(|| format!("line {n}: `msec` must be a whole number"))?;
-                c.step_msec(world, &input, msec)
-            }
+        let outcome = match tick_input.msec {
+            None => c.step(world, &tick_input.input),
+            Some(msec) => c.step_msec(world, &tick_input.input, msec),
         };
         let ground = match c.ground().state {
             GroundState::Walkable => "walkable",

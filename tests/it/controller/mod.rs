@@ -40,6 +40,8 @@ mod prediction;
 mod recovery;
 /// The replay contract of the `fps_movement` example.
 mod replay;
+/// The replay contract's commands from the view, and its refusals of bad lines.
+mod replay_commands;
 /// Slopes.
 mod slopes;
 /// The soak contract of the `fps_movement` example, its deaths in `trigger_hurt` volumes.
