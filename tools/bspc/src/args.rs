@@ -85,6 +85,11 @@ pub enum Command {
         /// whatever blocks anyone (every clip included).
         #[arg(long)]
         mask: Option<String>,
+        /// Characters in the scene, JSON Lines, one
+        /// {"id":n,"shape":..,"at":[x,y,z],"contents":["body"]} per line ("corpse" for a
+        /// dead one); each result line names the one hit in "body".
+        #[arg(long, value_name = "BODIES.jsonl")]
+        bodies: Option<PathBuf>,
         /// The rules a map is compiled by.
         #[command(flatten)]
         rules: RulesArgs,

@@ -132,6 +132,7 @@ fn run(args: Args) -> Result<(), CliError> {
             from,
             to,
             mask,
+            bodies,
             rules,
         } => trace::trace(
             &file,
@@ -139,6 +140,7 @@ fn run(args: Args) -> Result<(), CliError> {
             output.as_deref(),
             (shape, from, to),
             mask.as_deref(),
+            bodies.as_deref(),
             &game::compile_options(rules)?,
         ),
         Command::Contents {

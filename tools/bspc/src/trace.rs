@@ -9,8 +9,16 @@
 //! "contents":[names],"surface":[names],"material":"name"}`: for a hit (fraction below 1) the
 //! contents names of the brush hit, the surface flag names and the material of the side hit
 //! (an all-solid sweep names the contents it is in, no surface and a null material); `null`
-//! for all three when nothing was hit. Sweeps use the world model with its static models and
-//! the default mask. `bench` times them, on as many threads as asked.
+//! for all three when nothing was hit, and `"body":n`: the id of the character hit, `null`
+//! when the world or nothing was hit. Sweeps go through a [`Scene`]: the world model with
+//! its static models and, with `--bodies BODIES.jsonl`, characters, one line each:
+//! `{"id":n,"shape":SHAPE,"at":[x,y,z],"contents":["body"]}` (`["corpse"]` for a dead
+//! one; SHAPE as in a query line, `at` where its centre stands, the contents any names
+//! `--mask` takes one by one). A character blocks a query whose mask meets its contents
+//! (`shot` meets bodies and corpses, `player` bodies only). A bad body line (an unknown key,
+//! a bad shape, a non-finite point, no or an unknown contents name, an id given twice) is
+//! an error naming `FILE:LINE`. `bench` times the world's sweeps, on as many threads as
+//! asked.
 
 use std::path::Path;
 use std::time::Instant;
@@ -19,6 +27,8 @@ use glam::Vec3;
 use planeshift::compile::{CompileError, CompileOptions, compile_level};
 use planeshift::compiled::{CompiledMap, MAGIC};
 use planeshift::contents::Contents;
+use planeshift::controller::Bodies;
+use planeshift::scene::{HitTarget, QueryFilter, Scene};
 use planeshift::trace::{ShapeKind, Trace, TraceQuery, TraceShape};
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +67,16 @@ struct ResultJson {
     contents: Option<Vec<&'static str>>,
     surface: Option<Vec<&'static str>>,
     material: Option<String>,
+    body: Option<u32>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BodyJson {
+    id: u32,
+    shape: ShapeJson,
+    at: [f32; 3],
+    contents: Vec<String>,
 }
 
 /// A parsed query.
@@ -151,7 +171,38 @@ pub fn read_queries(path: &Path) -> Result<Vec<Query>, CliError> {
     })
 }
 
-fn result_json(world: &CompiledMap, trace: &Trace) -> ResultJson {
+/// Reads the characters of `--bodies`, one JSON object per line; blank lines are skipped.
+pub fn read_bodies(path: &Path) -> Result<Bodies, CliError> {
+    let seen = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let parsed = read_lines(path, |body: BodyJson| {
+        let shape =
+            shape_from_json(body.shape).ok_or_else(|| "invalid shape parameters".to_owned())?;
+        let at = Vec3::from(body.at);
+        if !at.is_finite() {
+            return Err("at must be finite".to_owned());
+        }
+        if body.contents.is_empty() {
+            return Err("contents must name at least one contents (body, corpse)".to_owned());
+        }
+        let mut contents = Contents::EMPTY;
+        for name in &body.contents {
+            contents |= Contents::from_name(name)
+                .ok_or_else(|| format!("unknown contents name '{name}'"))?;
+        }
+        if !seen.borrow_mut().insert(body.id) {
+            return Err(format!("body id {} given twice", body.id));
+        }
+        Ok((body.id, shape, at, contents))
+    })?;
+    let mut bodies = Bodies::new();
+    for (id, shape, at, contents) in parsed {
+        bodies.insert(id, &shape, at);
+        bodies.set_contents(id, contents);
+    }
+    Ok(bodies)
+}
+
+fn result_json(world: &CompiledMap, trace: &Trace, target: Option<HitTarget>) -> ResultJson {
     let hit = trace.hit();
     ResultJson {
         fraction: trace.fraction,
@@ -166,6 +217,10 @@ fn result_json(world: &CompiledMap, trace: &Trace) -> ResultJson {
             .filter(|_| hit)
             .and_then(|m| world.material_name(m))
             .map(str::to_owned),
+        body: match target {
+            Some(HitTarget::Character(id)) => Some(id),
+            _ => None,
+        },
     }
 }
 
@@ -189,6 +244,7 @@ pub fn trace(
     output: Option<&Path>,
     single: (Option<String>, Option<String>, Option<String>),
     mask: Option<&str>,
+    bodies: Option<&Path>,
     options: &CompileOptions,
 ) -> Result<(), CliError> {
     let default_mask = match mask {
@@ -209,12 +265,21 @@ pub fn trace(
             ));
         }
     };
+    let bodies = match bodies {
+        Some(path) => read_bodies(path)?,
+        None => Bodies::new(),
+    };
     let world = load_world(file, options)?;
+    let scene = Scene {
+        map: &world,
+        movers: &[],
+        bodies: &bodies,
+    };
     let mut out = String::new();
     for q in &queries {
-        let mask = q.mask.unwrap_or(default_mask);
-        let trace = world.trace(&q.shape, q.start, q.end, mask);
-        let line = serde_json::to_string(&result_json(&world, &trace));
+        let filter = QueryFilter::new(q.mask.unwrap_or(default_mask));
+        let hit = scene.trace(&q.shape, q.start, q.end, &filter);
+        let line = serde_json::to_string(&result_json(&world, &hit.trace, hit.target));
         out.push_str(&line.map_err(CliError::internal)?);
         out.push('\n');
     }

@@ -358,6 +358,7 @@ fn trace_json_lines_follow_the_contract() {
             sorted,
             [
                 "all_solid",
+                "body",
                 "contents",
                 "end",
                 "fraction",
@@ -380,6 +381,7 @@ fn trace_json_lines_follow_the_contract() {
             "contents",
             "surface",
             "material",
+            "body",
         ]
         .map(at);
         assert!(order.is_sorted(), "{line}");
@@ -602,6 +604,121 @@ fn trace_mask_names_who_is_blocked() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad_mask.jsonl:1: error"));
+}
+
+#[test]
+fn trace_bodies_names_the_character_hit() {
+    // maps/box_room.map: interior x, y in -256..256, z 0..256. A player box at x = -100, a
+    // corpse at x = 100, a capsule at y = 100, a sphere corpse at y = -100 above the floor.
+    let player = r#"{"kind":"box","mins":[-15,-15,-24],"maxs":[15,15,32]}"#;
+    let bodies = temp_file(
+        "bodies.jsonl",
+        format!(
+            "{{\"id\":1,\"shape\":{player},\"at\":[-100,0,25],\"contents\":[\"body\"]}}\n\
+             {{\"id\":2,\"shape\":{player},\"at\":[100,0,25],\"contents\":[\"corpse\"]}}\n\
+             \n\
+             {{\"id\":7,\"shape\":{{\"kind\":\"capsule\",\"radius\":16,\"half_height\":20}},\"at\":[0,100,40],\"contents\":[\"body\"]}}\n"
+        )
+        .as_bytes(),
+    );
+    let queries = temp_file(
+        "body_queries.jsonl",
+        br#"{"shape":{"kind":"point"},"start":[0,0,50],"end":[1000,0,50],"mask":["shot"]}
+{"shape":{"kind":"point"},"start":[0,0,50],"end":[1000,0,50],"mask":["player"]}
+{"shape":{"kind":"point"},"start":[0,0,50],"end":[-1000,0,50]}
+{"shape":{"kind":"sphere","radius":4},"start":[0,0,40],"end":[0,1000,40],"mask":["player"]}
+{"shape":{"kind":"point"},"start":[0,0,50],"end":[0,-10,50]}
+{"shape":{"kind":"point"},"start":[0,0,50],"end":[0,0,-100]}
+"#,
+    );
+    // Results to files of this test's own (other tests write `trace.out.jsonl` at once).
+    let results = |extra: &[&str], name: &str| -> Vec<serde_json::Value> {
+        let out = temp_file(name, b"");
+        let mut args = vec!["trace", &bundled("box_room.map")]
+            .into_iter()
+            .map(str::to_owned)
+            .collect::<Vec<_>>();
+        args.extend(extra.iter().map(|a| (*a).to_owned()));
+        args.extend([
+            "--queries".to_owned(),
+            queries.to_str().expect("path").to_owned(),
+            "-o".to_owned(),
+            out.to_str().expect("path").to_owned(),
+        ]);
+        bspc_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        std::fs::read_to_string(&out)
+            .expect("results")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect()
+    };
+    let lines = results(
+        &["--mask", "shot", "--bodies", bodies.to_str().expect("path")],
+        "bodies.out.jsonl",
+    );
+    assert_eq!(lines.len(), 6);
+    let x = |k: usize| lines[k]["end"][0].as_f64().expect("x");
+    let y = |k: usize| lines[k]["end"][1].as_f64().expect("y");
+    let skin = 1.0 / 32.0;
+    // A shot meets the corpse's box face at x = 85; the character's contents are named.
+    assert_eq!(lines[0]["body"], 2);
+    assert!((x(0) - (85.0 - skin)).abs() < 1e-3, "{}", lines[0]);
+    assert_eq!(lines[0]["contents"], serde_json::json!(["corpse"]));
+    // A player's mask passes the corpse: the wall at x = 256.
+    assert_eq!(lines[1]["body"], serde_json::Value::Null);
+    assert!((x(1) - (256.0 - skin)).abs() < 1e-3, "{}", lines[1]);
+    assert_eq!(lines[1]["contents"], serde_json::json!(["solid"]));
+    // --mask shot by default: the living player at x = -85.
+    assert_eq!(lines[2]["body"], 1);
+    assert!((x(2) + 85.0 - skin).abs() < 1e-3, "{}", lines[2]);
+    // A sphere of 4 against the capsule of radius 16 (its round side at y = 84).
+    assert_eq!(lines[3]["body"], 7);
+    assert!(
+        (y(3) - (100.0 - 16.0 - 4.0 - skin)).abs() < 1e-3,
+        "{}",
+        lines[3]
+    );
+    // A miss and a world hit: null.
+    assert_eq!(lines[4]["fraction"], 1.0);
+    assert_eq!(lines[4]["body"], serde_json::Value::Null);
+    assert_eq!(lines[5]["body"], serde_json::Value::Null);
+    assert_eq!(lines[5]["material"], "floor");
+    // The same queries without --bodies: no character, every line's body null.
+    let alone = results(&["--mask", "shot"], "alone.out.jsonl");
+    assert_eq!(alone.len(), 6);
+    assert!(alone.iter().all(|l| l["body"].is_null()));
+    assert!((alone[0]["end"][0].as_f64().expect("x") - (256.0 - skin)).abs() < 1e-3);
+    // Bad body lines: an error naming the file and the line (line 2; line 1 is good).
+    let good = format!("{{\"id\":1,\"shape\":{player},\"at\":[0,0,25],\"contents\":[\"body\"]}}");
+    for bad in [
+        format!(
+            "{{\"id\":2,\"shape\":{player},\"at\":[0,0,25],\"contents\":[\"body\"],\"team\":1}}"
+        ),
+        format!("{{\"id\":1,\"shape\":{player},\"at\":[0,0,25],\"contents\":[\"body\"]}}"),
+        format!("{{\"id\":2,\"shape\":{player},\"at\":[0,0,25],\"contents\":[\"granite\"]}}"),
+        format!("{{\"id\":2,\"shape\":{player},\"at\":[0,0,25],\"contents\":[]}}"),
+        format!("{{\"id\":2,\"shape\":{player},\"at\":[0,0],\"contents\":[\"body\"]}}"),
+        format!("{{\"id\":-2,\"shape\":{player},\"at\":[0,0,25],\"contents\":[\"body\"]}}"),
+        r#"{"id":2,"shape":{"kind":"sphere","radius":-1},"at":[0,0,25],"contents":["body"]}"#
+            .to_owned(),
+        format!("{{\"id\":2,\"shape\":{player},\"contents\":[\"body\"]}}"),
+    ] {
+        let file = temp_file("bad_bodies.jsonl", format!("{good}\n{bad}\n").as_bytes());
+        let out = bspc(&[
+            "trace",
+            &bundled("box_room.map"),
+            "--bodies",
+            file.to_str().expect("path"),
+            "--queries",
+            queries.to_str().expect("path"),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("bad_bodies.jsonl:2: error"),
+            "{bad}: {stderr}"
+        );
+    }
 }
 
 #[test]
