@@ -59,7 +59,9 @@
 //! GPU adapter exits 2 with a message.
 
 mod game;
+mod mix;
 mod replay;
+mod shots;
 mod soak;
 
 use std::path::PathBuf;
@@ -139,6 +141,14 @@ struct Args {
     /// spawn points, for crowds of thousands.
     #[arg(long)]
     scatter: bool,
+    /// Soak mode: the players form this many teams (team mates pass through each other,
+    /// other teams block); 0: no teams.
+    #[arg(long, default_value_t = 0)]
+    teams: usize,
+    /// Soak mode: the last N bots are monsters, moving with `MASK_MONSTER_SOLID` (monster
+    /// clip stops them, player clip does not) and blocking everyone.
+    #[arg(long, default_value_t = 0)]
+    monsters: usize,
     /// Interactive mode: exit 0 after this many frames.
     #[arg(long)]
     frames: Option<u64>,
@@ -222,6 +232,10 @@ fn run(args: &Args) -> Result<(), String> {
         collide: !args.no_collide,
         threads: args.threads,
         scatter: args.scatter,
+        mix: mix::Mix {
+            teams: args.teams,
+            monsters: args.monsters,
+        },
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let summary = soak(&bytes, &options).map_err(|e| format!("{path}: {e}"))?;
@@ -246,6 +260,11 @@ fn run(args: &Args) -> Result<(), String> {
         );
         println!("  bots fallen out of the world: {}", summary.fell_out);
         println!("  stuck seconds: {}", summary.stuck);
+        let shots = summary.shots;
+        println!(
+            "  shots: {}; hit the world: {}; hit a character: {}; missed: {}",
+            shots.shots, shots.hit_world, shots.hit_character, shots.missed
+        );
         println!("  deaths in trigger_hurt: {}", summary.deaths);
         println!(
             "  teleports: {}; jump pad launches: {}; telefrags: {}",

@@ -20,7 +20,8 @@
 //!   crouches.
 //! - The map compiles with [`SoakOptions::compile`] (`--game`, `--shaders`); its game
 //!   (given, else [`Game::detect`]) also decides how the triggers play (`game.rs`).
-//! - `inside_solid` counts ticks that end with a bot's shape overlapping the map's solid;
+//! - `inside_solid` counts ticks that end with a bot's shape overlapping the map's solid
+//!   (under the bot's own mask: a monster may stand in player clip);
 //!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
@@ -48,6 +49,8 @@ use planeshift::import::BspFormat;
 use planeshift::{CompiledMap, Game, MapFile, parse_map};
 
 use super::game::{Level, TELEPORT_HOLD, Trigger};
+use super::mix::{Mix, blocking_pairs};
+use super::shots::{PITCH_SPREAD, SHOT_EVERY, ShotCounts, fire};
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -73,6 +76,8 @@ pub struct SoakOptions {
     /// Bots start scattered over the map's floor (seeded random free spots) instead of on
     /// its spawn points: room for thousands.
     pub scatter: bool,
+    /// Teams of players and monsters (`mix.rs`); the default: one crowd of players.
+    pub mix: Mix,
 }
 
 /// What a soak counted, summed over the bots.
@@ -126,10 +131,15 @@ pub struct SoakSummary {
     pub largest_island_median: usize,
     /// Ticks the parallel step redid in id order (a tick left its planned reach).
     pub redone: usize,
+    /// The bots' hitscans (`shots.rs`).
+    pub shots: ShotCounts,
+    /// In a mixed crowd (`mix.rs`), pairs overlapping at a tick's end that need not block
+    /// (team mates), summed over the ticks; 0 otherwise.
+    pub passed_through: usize,
 }
 
 /// The soak's JSON object, fields in the contract's order (the counts, then the timing):
-/// `{"map":…,"bots":N,"ticks":T,"moves":N,"inside_solid":N,"overlapping":N,"fell_out":N,"stuck":N,"deaths":N,"teleports":N,"jumppad_launches":N,"ns_per_move_median":x}`.
+/// `{"map":…,"bots":N,"ticks":T,"moves":N,"inside_solid":N,"overlapping":N,"fell_out":N,"stuck":N,"deaths":N,"teleports":N,"jumppad_launches":N,"shots":N,"shots_hit_world":N,"shots_hit_character":N,"ns_per_move_median":x}`.
 /// With [`SoakOptions::threads`] it goes on (the contract's fields unchanged):
 /// `…,"threads":N,"ms_per_tick_median":x,"waves_median":N,"waves_max":N,"widest_wave_median":N,"pairs_median":N,"largest_island_median":N,"redone":N}`.
 pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> String {
@@ -151,7 +161,8 @@ pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> 
     format!(
         "{{\"map\":{map},\"bots\":{},\"ticks\":{},\"moves\":{},\"inside_solid\":{},\
          \"overlapping\":{},\"fell_out\":{},\"stuck\":{},\"deaths\":{},\"teleports\":{},\
-         \"jumppad_launches\":{},\"ns_per_move_median\":{}{parallel}}}",
+         \"jumppad_launches\":{},\"shots\":{},\"shots_hit_world\":{},\
+         \"shots_hit_character\":{},\"ns_per_move_median\":{}{parallel}}}",
         options.bots,
         options.ticks,
         summary.moves,
@@ -162,6 +173,9 @@ pub fn summary_json(map: &str, options: &SoakOptions, summary: &SoakSummary) -> 
         summary.deaths,
         summary.teleports,
         summary.jumppad_launches,
+        summary.shots.shots,
+        summary.shots.hit_world,
+        summary.shots.hit_character,
         summary.median_tick_ns
     )
 }
@@ -178,6 +192,9 @@ const STUCK_DISTANCE: f32 = 1.0;
 
 /// Chance per tick that a bot taps jump (about once every 4 s at 8 ms).
 const JUMP_CHANCE: f32 = 0.002;
+
+/// Mixed into a bot's seed for its view's generator.
+const AIM_SEED: u64 = 0xa1a1_5eed_0000_0025;
 
 /// Random spots tried per bot scattered ([`SoakOptions::scatter`]) before giving up.
 const SCATTER_TRIES: usize = 200;
@@ -261,9 +278,15 @@ impl SplitMix {
     }
 }
 
-/// The bots' decisions: a wish held for a while, with jumps and crouches.
+/// The bots' decisions: a wish held for a while, with jumps and crouches, and a view (the
+/// wish's direction, a seeded pitch) to shoot along.
 struct Driver {
     rng: SplitMix,
+    /// The view's generator, apart from `rng` so the moves are those of a soak without
+    /// shots, bit for bit.
+    aim: SplitMix,
+    /// The view: pitch and yaw in degrees.
+    view: (f32, f32),
     input: MoveInput,
     ticks_left: usize,
     ticks_per_second: usize,
@@ -275,6 +298,10 @@ impl Driver {
             let angle = self.rng.unit() * std::f32::consts::TAU;
             let strength = if self.rng.unit() < 0.1 { 0.0 } else { 1.0 };
             self.input.wish = Vec3::new(angle.cos(), angle.sin(), 0.0) * strength;
+            self.view = (
+                (2.0 * self.aim.unit() - 1.0) * PITCH_SPREAD,
+                angle.to_degrees(),
+            );
             self.input.crouch = self.rng.unit() < 0.15;
             let seconds = 0.5 + 2.5 * self.rng.unit();
             self.ticks_left = (seconds * self.ticks_per_second as f32) as usize;
@@ -376,6 +403,8 @@ struct Soak<'a> {
     /// The caller's test ([`soak_counting`]) and the bot ticks after which it held.
     count: &'a TickTest<'a>,
     counted: usize,
+    /// Each bot's configuration, by id (`mix.rs`).
+    configs: Vec<ControllerConfig>,
 }
 
 impl<'a> Soak<'a> {
@@ -393,6 +422,7 @@ impl<'a> Soak<'a> {
             ..CrowdConfig::default()
         });
         let mut bots = Vec::with_capacity(options.bots);
+        let mut configs = Vec::with_capacity(options.bots);
         let scattered = if options.scatter {
             scatter_points(world, &config, options.bots, options.seed)?
         } else {
@@ -417,12 +447,17 @@ impl<'a> Soak<'a> {
                 .get(bot)
                 .copied()
                 .unwrap_or(spawns[bot % spawns.len()]);
-            let controller = CharacterController::new(config, spawn).map_err(|e| e.to_string())?;
+            let bot_config = options.mix.config(&config, bot, options.bots);
+            let controller =
+                CharacterController::new(bot_config, spawn).map_err(|e| e.to_string())?;
             crowd.insert(bot as u32, controller);
             let seed = options.seed ^ (bot as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
+            configs.push(bot_config);
             bots.push(Bot {
                 driver: Driver {
                     rng: SplitMix(seed),
+                    aim: SplitMix(seed ^ AIM_SEED),
+                    view: (0.0, 0.0),
                     input: MoveInput::default(),
                     ticks_left: 0,
                     ticks_per_second,
@@ -460,6 +495,7 @@ impl<'a> Soak<'a> {
             touch_ns: Vec::new(),
             count,
             counted: 0,
+            configs,
         })
     }
 
@@ -489,7 +525,14 @@ impl<'a> Soak<'a> {
             let per_bot = total / self.bots.len().max(1) as u64;
             self.tick_ns
                 .push(u32::try_from(per_bot).unwrap_or(u32::MAX));
-            self.summary.overlapping += self.crowd.overlapping_pairs();
+            let pairs = self.crowd.overlapping_pairs();
+            if self.options.mix.is_mixed() {
+                let blocking = blocking_pairs(self.world, &self.crowd, &self.configs);
+                self.summary.overlapping += blocking;
+                self.summary.passed_through += pairs.saturating_sub(blocking);
+            } else {
+                self.summary.overlapping += pairs;
+            }
             // Every bot as the tick left it, then the triggers (which move and respawn bots).
             for id in 0..self.bots.len() as u32 {
                 self.watch(tick, id);
@@ -500,6 +543,9 @@ impl<'a> Soak<'a> {
                     self.play(tick, id)?;
                     self.touch_ns.push(nanos_since(started));
                 }
+            }
+            if tick % SHOT_EVERY == SHOT_EVERY - 1 {
+                self.shoot();
             }
         }
         for (id, c, _) in self.crowd.iter() {
@@ -601,7 +647,11 @@ impl<'a> Soak<'a> {
         if (self.count)(self.world, c) {
             self.counted += 1;
         }
-        if c.overlaps(self.world) {
+        // Inside what blocks this bot: its own mask (a monster may stand in player clip).
+        if self
+            .world
+            .overlaps_masked(c.shape(), c.shape_center(), c.config().mask)
+        {
             summary.inside_solid += 1;
             if self.options.report {
                 let p = c.position();
@@ -649,6 +699,23 @@ impl<'a> Soak<'a> {
         }
         if tick % self.ticks_per_second == self.ticks_per_second - 1 {
             bot.window = None;
+        }
+    }
+
+    /// Every bot fires a hitscan from its eye along its view (`shots.rs`).
+    fn shoot(&mut self) {
+        for (id, c, _) in self.crowd.iter() {
+            let Some(bot) = self.bots.get(id as usize) else {
+                continue;
+            };
+            fire(
+                self.world,
+                self.crowd.bodies(),
+                id,
+                c.eye_position(),
+                bot.driver.view,
+                &mut self.summary.shots,
+            );
         }
     }
 
@@ -711,7 +778,11 @@ impl<'a> Soak<'a> {
     /// stands on (Quake 3 `SpotWouldTelefrag`), or the next one if all are taken (the crowd
     /// then separates them).
     fn respawn(&mut self, id: u32) -> Result<(), String> {
-        let config = self.options.config;
+        let config = self
+            .configs
+            .get(id as usize)
+            .copied()
+            .unwrap_or(self.options.config);
         let probe = CharacterController::new(config, Vec3::ZERO).map_err(|e| e.to_string())?;
         let offset = probe.shape_center() - probe.position();
         let count = self.spawns.len();

@@ -1463,6 +1463,7 @@ fn bots_soak_clean_on_maps_with_patches() {
             collide: true,
             threads: None,
             scatter: false,
+            mix: Default::default(),
         };
         let (summary, on_patches) =
             soak_counting(src, &options, &on_patch).unwrap_or_else(|e| panic!("{name}: {e}"));

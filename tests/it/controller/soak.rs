@@ -8,6 +8,12 @@
 
 use super::fps_game as game;
 #[allow(dead_code)]
+#[path = "../../../examples/fps_movement/mix.rs"]
+pub(crate) mod mix;
+#[allow(dead_code)]
+#[path = "../../../examples/fps_movement/shots.rs"]
+pub(crate) mod shots;
+#[allow(dead_code)]
 #[path = "../../../examples/fps_movement/soak.rs"]
 pub(crate) mod soak_run;
 
@@ -52,6 +58,7 @@ fn options(bots: usize, ticks: usize, seed: u64) -> SoakOptions {
         collide: true,
         threads: None,
         scatter: false,
+        mix: mix::Mix::default(),
     }
 }
 
@@ -105,6 +112,17 @@ fn soak_every_map() {
         );
         assert!(summary.median_tick_ns > 0, "{name}");
         assert!(summary.travelled > 0.0, "{name}: the bots moved");
+        let shots = summary.shots;
+        assert_eq!(shots.shots, 12 * (1000 / shots::SHOT_EVERY), "{name}");
+        assert_eq!(
+            shots.hit_world + shots.hit_character + shots.missed,
+            shots.shots,
+            "{name}: {shots:?}"
+        );
+        if !OPEN.contains(&name.as_str()) {
+            // Walls round the bots (a leaking level lets a few shots out).
+            assert!(shots.hit_world > shots.missed, "{name}: {shots:?}");
+        }
         soaked += 1;
     }
     // Every map once.
@@ -224,6 +242,9 @@ fn soak_is_deterministic_and_prints_the_contract() {
         "deaths",
         "teleports",
         "jumppad_launches",
+        "shots",
+        "shots_hit_world",
+        "shots_hit_character",
         "ns_per_move_median",
     ];
     expected.sort_unstable();
@@ -235,7 +256,15 @@ fn soak_is_deterministic_and_prints_the_contract() {
     assert!(at("inside_solid") < at("overlapping") && at("overlapping") < at("fell_out"));
     assert!(at("stuck") < at("deaths") && at("deaths") < at("teleports"));
     assert!(at("teleports") < at("jumppad_launches"));
-    assert!(at("jumppad_launches") < at("ns_per_move_median"));
+    assert!(at("jumppad_launches") < at("shots") && at("shots") < at("shots_hit_world"));
+    assert!(at("shots_hit_world") < at("shots_hit_character"));
+    assert!(at("shots_hit_character") < at("ns_per_move_median"));
+    assert_eq!(json["shots"], 8 * 1500 / shots::SHOT_EVERY);
+    assert_eq!(
+        json["shots_hit_world"].as_u64().unwrap() + json["shots_hit_character"].as_u64().unwrap(),
+        (8 * 1500 / shots::SHOT_EVERY) as u64,
+        "arena is sealed: every shot ends on something"
+    );
     let garbage = soak(b"{ \"classname\" ", &run).unwrap_err();
     assert!(!garbage.is_empty());
 }
@@ -265,6 +294,75 @@ fn bots_use_teleporters_and_jump_pads_and_never_overlap() {
         },
     );
     assert!(alone.overlapping > 0, "{alone:?}");
+}
+
+/// `maps/trigger_room.map` crowded with 64 bots: every bot fires every 10 ticks from its
+/// eye along its view, each shot ends on the world or another bot (the room is sealed), and
+/// some hit bots; the shooter never hits itself (its eye is inside its own box, so a shot
+/// that did not skip it would hit it every time).
+#[test]
+fn bots_shoot_each_other_in_a_crowded_room() {
+    let run = options(64, 1000, 9);
+    let summary = soak_bundled("trigger_room.map", &run);
+    let shots = summary.shots;
+    println!("trigger_room shots: {shots:?}");
+    assert_eq!(shots.shots, 64 * 100);
+    assert_eq!(shots.missed, 0, "{shots:?}");
+    assert_eq!(shots.hit_world + shots.hit_character, shots.shots);
+    assert!(shots.hit_character > 0, "{shots:?}");
+    assert!(shots.hit_world > 0, "{shots:?}");
+    assert!(shots.hit_character < shots.shots / 2, "{shots:?}");
+}
+
+/// The mixed soak on shared real maps: two teams of players and monsters moving
+/// with the monster mask; no tick ends inside solid or with two bots that should block each
+/// other overlapping, nobody falls out or is stuck, and team mates do pass through each
+/// other (bots of one team spawned on one point stay overlapping for a while).
+#[test]
+fn a_mixed_crowd_of_teams_and_monsters_soaks_clean() {
+    let Some(dir) =
+        crate::support::real_maps_dir("a_mixed_crowd_of_teams_and_monsters_soaks_clean")
+    else {
+        return;
+    };
+    let names = ["id-quake-1996/dm4.map", "id-quake-1996/e1m2.map"];
+    let results = in_parallel(2, |thread, _| {
+        names
+            .iter()
+            .skip(thread)
+            .step_by(2)
+            .map(|name| {
+                let run = SoakOptions {
+                    mix: mix::Mix {
+                        teams: 2,
+                        monsters: 8,
+                    },
+                    ..options(32, 2000, 21)
+                };
+                (*name, soak(&read(&dir.join(name)), &run))
+            })
+            .collect::<Vec<_>>()
+    });
+    for (name, result) in results.into_iter().flatten() {
+        let summary = result.unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!("{name}: {summary:?}");
+        assert_eq!(
+            (
+                summary.inside_solid,
+                summary.overlapping,
+                summary.stuck,
+                summary.fell_out
+            ),
+            (0, 0, 0, 0),
+            "{name}: {summary:?}"
+        );
+        assert!(summary.passed_through > 0, "{name}: {summary:?}");
+        assert!(
+            summary.shots.hit_character > 0,
+            "{name}: {:?}",
+            summary.shots
+        );
+    }
 }
 
 /// Bots per `.bsp` soak and ticks: sized for CI (the full-size run is 64 × 20,000 in
