@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! cargo run --release --example fps_movement -- --headless --map M.map --bots N --ticks T --seed S --json
-//! {"map":"...","bots":N,"ticks":T,"moves":N,"inside_solid":N,"overlapping":N,"fell_out":N,"stuck":N,"deaths":N,"teleports":N,"jumppad_launches":N,"ns_per_move_median":x}
+//! {"map":"...","bots":N,"ticks":T,"moves":N,"inside_solid":N,"overlapping":N,"fell_out":N,"stuck":N,"deaths":N,"teleports":N,"jumppad_launches":N,"shots":N,"shots_hit_world":N,"shots_hit_character":N,"ns_per_move_median":x}
 //! ```
 //!
 //! - The map is compiled in memory, as `bspc compile` would with the same `--game GAME`
@@ -32,6 +32,14 @@
 //!   destination's occupant is telefragged and respawns); `jumppad_launches` counts jump
 //!   pads entered (the pad sets the velocity every tick it is touched). So `fell_out` counts
 //!   only falls below the world no hurt volume caught.
+//! - The bots shoot: every 10 ticks each bot fires a hitscan (a point, `MASK_SHOT`,
+//!   skipping itself) from its eye along its view (its wish's yaw, a seeded pitch in
+//!   [-30°, 30°]) through a `Scene` over the world and the bots; `shots` counts them,
+//!   `shots_hit_world` those the world stopped, `shots_hit_character` those a bot stopped.
+//! - `--teams N` puts the players in N teams (team mates pass through each other, other
+//!   teams block: `CollisionGroups::team`), `--monsters N` makes the last N bots monsters
+//!   (they move with `MASK_MONSTER_SOLID` and block everyone); `overlapping` then counts
+//!   only pairs that should block each other, and `inside_solid` is under each bot's mask.
 //! - `ns_per_move_median` is the median over the ticks of the crowd's tick wall time divided
 //!   by the bots (the trigger play after it is timed apart: the report's "median trigger
 //!   play").

@@ -17,7 +17,16 @@
 //!   pool of that many threads: the same counts, bit for bit; the summary adds the wall time
 //!   of a whole tick and the parallel plan's statistics.
 //! - Each bot holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps or
-//!   crouches.
+//!   crouches. It looks along its wish (the yaw of the direction drawn, even standing still)
+//!   at a seeded pitch in [-30°, 30°] (drawn apart, so the moves are those without shots).
+//! - Shots (`shots.rs`): every 10 ticks each bot fires a hitscan, a point with
+//!   `Contents::MASK_SHOT` skipping itself, from its eye (`eye_position`) along its view
+//!   through a `Scene` over the world and the crowd's bodies; `shots`, `shots_hit_world`
+//!   and `shots_hit_character` count them (and the summary the misses).
+//! - A mixed crowd ([`SoakOptions::mix`], `mix.rs`): players in teams that pass through
+//!   each other and block the other teams, and monsters moving with
+//!   `Contents::MASK_MONSTER_SOLID`; `overlapping` then counts only the pairs that should
+//!   block each other.
 //! - The map compiles with [`SoakOptions::compile`] (`--game`, `--shaders`); its game
 //!   (given, else [`Game::detect`]) also decides how the triggers play (`game.rs`).
 //! - `inside_solid` counts ticks that end with a bot's shape overlapping the map's solid

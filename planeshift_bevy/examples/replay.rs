@@ -3,16 +3,18 @@
 //!
 //! `cargo run -p planeshift_bevy --example replay -- MAP --replay IN.jsonl --ticks-out OUT.jsonl`
 //!
-//! Takes the lines of `examples/fps_movement/replay.rs` (a spawn line, then one line per tick:
-//! `wish`, `jump`, `crouch`, `impulse`, `teleport`, `mode`); gives the same output lines, byte
-//! for byte (the test `tests/replay.rs` compares them with the library's replay). A `msec`
-//! line (a tick of its own length) is refused: the fixed step has one length.
+//! Takes the lines of `examples/fps_movement/replay.rs`, read by the same reader
+//! (`examples/fps_movement/replay_input.rs`: a spawn line, then one line per tick: `wish`, or
+//! a command from `view` and `move`, `jump`, `crouch`, `impulse`, `teleport`, `mode`; an
+//! unknown key or a bad value is an error naming the line and the key); gives the same
+//! output lines, byte for byte (the test `tests/replay.rs` compares them with the library's
+//! replay). A `msec` line (a tick of its own length) is refused: the fixed step has one
+//! length.
 
 use std::process::ExitCode;
 
 use bevy_ecs::entity::Entity;
 use glam::Vec3;
-use planeshift::controller::MoveMode;
 use planeshift::{ControllerConfig, GroundState};
 use planeshift_bevy::headless::{headless_app, load_level};
 use planeshift_bevy::{
@@ -21,20 +23,10 @@ use planeshift_bevy::{
 };
 use serde_json::Value;
 
-/// A vector from a JSON array of three numbers.
-fn vec3(value: &Value, what: &str, line: usize) -> Result<Vec3, String> {
-    let items = value
-        .as_array()
-        .filter(|a| a.len() == 3)
-        .ok_or_else(|| format!("line {line}: `{what}` must be [x, y, z]"))?;
-    let mut out = [0.0f32; 3];
-    for (o, v) in out.iter_mut().zip(items) {
-        *o = v
-            .as_f64()
-            .ok_or_else(|| format!("line {line}: `{what}` must hold numbers"))? as f32;
-    }
-    Ok(Vec3::from_array(out))
-}
+#[path = "../../examples/fps_movement/replay_input.rs"]
+mod replay_input;
+
+use replay_input::{spawn_line, tick_line};
 
 /// `[x,y,z]` with each f32 in its shortest round-trip form.
 fn triple(v: Vec3) -> String {
@@ -62,9 +54,9 @@ pub fn replay_in_bevy(
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty());
-    let (_, first) = lines.next().ok_or("the replay is empty")?;
-    let first: Value = serde_json::from_str(first).map_err(|e| format!("line 1: {e}"))?;
-    let spawn = vec3(&first["spawn"], "spawn", 1)?;
+    let (index, first) = lines.next().ok_or("the replay is empty")?;
+    let first = spawn_line(first, index + 1)?;
+    let spawn = first.at;
     let character = app
         .world_mut()
         .spawn(Character {
@@ -76,8 +68,7 @@ pub fn replay_in_bevy(
         app.world_mut()
             .write_message(CharacterRequest { character, action });
     };
-    if !first["velocity"].is_null() {
-        let velocity = vec3(&first["velocity"], "velocity", 1)?;
+    if let Some(velocity) = first.velocity {
         request(
             &mut app,
             CharacterAction::Teleport {
@@ -89,37 +80,35 @@ pub fn replay_in_bevy(
     let mut out = String::new();
     for (tick, (index, line)) in lines.enumerate() {
         let n = index + 1;
-        let value: Value = serde_json::from_str(line).map_err(|e| format!("line {n}: {e}"))?;
-        if let Some(mode) = value["mode"].as_str() {
-            let mode = MoveMode::from_name(mode)
-                .ok_or_else(|| format!("line {n}: unknown mode `{mode}`"))?;
+        let tick_input = tick_line(line, n)?;
+        if let Some(mode) = tick_input.mode {
             request(&mut app, CharacterAction::SetMode(mode));
         }
-        if !value["teleport"].is_null() {
-            let to = vec3(&value["teleport"], "teleport", n)?;
+        if let Some(to) = tick_input.teleport {
             request(&mut app, CharacterAction::Teleport { to, velocity: None });
         }
-        if !value["impulse"].is_null() {
-            let delta_v = vec3(&value["impulse"], "impulse", n)?;
+        if let Some(delta_v) = tick_input.impulse {
             request(&mut app, CharacterAction::Push { delta_v, hold: 0.0 });
         }
-        if !value["msec"].is_null() {
+        if tick_input.msec.is_some() {
             return Err(format!(
                 "line {n}: `msec` is not supported: the fixed step has one length"
             ));
         }
-        let wish = if value["wish"].is_null() {
-            Vec3::ZERO
-        } else {
-            vec3(&value["wish"], "wish", n)?
+        // A command as the player's view and moves (turned into the wish inside the step,
+        // as the library's replay does); else the scripted wish (map axes: `MapSpace::QUAKE`).
+        let (view, moves, wish) = match tick_input.command {
+            Some(c) => ([c.pitch, c.yaw], Vec3::new(c.forward, c.side, c.up), None),
+            None => ([0.0, 0.0], Vec3::ZERO, Some(tick_input.input.wish)),
         };
         *app.world_mut()
             .get_mut::<CharacterInput>(character)
             .ok_or("the character is gone")? = CharacterInput {
-            wish: Some(wish),
-            jump: value["jump"].as_bool().unwrap_or(false),
-            crouch: value["crouch"].as_bool().unwrap_or(false),
-            ..CharacterInput::default()
+            view,
+            moves,
+            wish,
+            jump: tick_input.input.jump,
+            crouch: tick_input.input.crouch,
         };
         app.update();
         out.push_str(&tick_line(&app, character, tick)?);

@@ -1,7 +1,8 @@
 //! The Bevy replay equals the library's, byte for byte: `examples/replay.rs` (a headless
 //! `App`, the map through the `AssetServer`, one fixed step per tick) against
 //! `examples/fps_movement/replay.rs` (one `CharacterController`), on 1,500 ticks of seeded
-//! commands with jumps, crouches and view turns.
+//! inputs with jumps, crouches and view turns: scripted wishes, and players' commands
+//! (`"view"` and `"move"`, pitch swinging between ±89°).
 
 #[allow(dead_code)]
 #[path = "../../examples/fps_movement/replay.rs"]
@@ -37,7 +38,7 @@ impl Rng {
 
 /// A spawn line and `TICKS` tick lines: the view turning at a changing rate (the wish
 /// follows the yaw), a jump pressed for one tick now and then, crouches held for a while.
-fn commands(spawn: glam::Vec3, seed: u64) -> String {
+fn commands(spawn: glam::Vec3, seed: u64, from_view: bool) -> String {
     let mut rng = Rng(seed);
     let mut out = format!(
         "{{\"spawn\":[{:?},{:?},{:?}]}}\n",
@@ -56,6 +57,16 @@ fn commands(spawn: glam::Vec3, seed: u64) -> String {
         let crouch = crouch_left > 0;
         crouch_left = crouch_left.saturating_sub(1);
         let speed = if tick % 300 < 20 { 0.0 } else { 1.0 };
+        if from_view {
+            // The view swings up and down; walking ignores the pitch, the side move strafes.
+            let pitch = 89.0 * ((tick as f32) * 0.01).sin();
+            let side = if tick % 500 < 100 { 0.5 } else { 0.0 };
+            out.push_str(&format!(
+                "{{\"view\":[{pitch:?},{:?}],\"move\":[{speed:?},{side:?},0.0],\"jump\":{jump},\"crouch\":{crouch}}}\n",
+                yaw.to_degrees()
+            ));
+            continue;
+        }
         let (s, c) = yaw.sin_cos();
         out.push_str(&format!(
             "{{\"wish\":[{:?},{:?},0.0],\"jump\":{jump},\"crouch\":{crouch}}}\n",
@@ -67,7 +78,7 @@ fn commands(spawn: glam::Vec3, seed: u64) -> String {
 }
 
 /// Runs both replays on `path` and compares them.
-fn compare(path: &PathBuf, seed: u64) {
+fn compare(path: &PathBuf, seed: u64, from_view: bool) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let world = compile_map(&bytes)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -76,7 +87,7 @@ fn compare(path: &PathBuf, seed: u64) {
         .player_spawns()
         .next()
         .unwrap_or(glam::Vec3::new(0.0, 0.0, 32.0));
-    let input = commands(spawn, seed);
+    let input = commands(spawn, seed, from_view);
     let expected = library_replay::replay_world(&world, ControllerConfig::default(), &input, None)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines;
@@ -113,7 +124,34 @@ fn compare(path: &PathBuf, seed: u64) {
 #[test]
 fn bevy_replay_equals_the_library_replay_on_a_bundled_map() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../maps");
-    compare(&root.join("movement.map"), 1);
+    compare(&root.join("movement.map"), 1, false);
+}
+
+#[test]
+fn bevy_replay_of_commands_from_the_view_equals_the_library_replay() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../maps");
+    compare(&root.join("movement.map"), 2, true);
+    // A line the contract refuses is refused by both, naming the line and the key.
+    let bytes = std::fs::read(root.join("box_room.map")).expect("box_room.map");
+    let bad = "{\"spawn\":[0,0,24]}\n{\"view\":[0,90],\"move\":[2,0,0]}\n";
+    let error =
+        bevy_replay::replay_in_bevy("box_room.map", &bytes, ControllerConfig::default(), bad)
+            .expect_err("a move of 2 is refused");
+    assert!(
+        error.starts_with("line 2: ") && error.contains("`move`"),
+        "{error}"
+    );
+    let error = bevy_replay::replay_in_bevy(
+        "box_room.map",
+        &bytes,
+        ControllerConfig::default(),
+        "{\"spawn\":[0,0,24]}\n{\"wish\":[1,0,0],\"shoot\":true}\n",
+    )
+    .expect_err("an unknown key is refused");
+    assert!(
+        error.starts_with("line 2: ") && error.contains("`shoot`"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -131,6 +169,8 @@ fn bevy_replay_equals_the_library_replay_on_three_shared_maps() {
     .iter()
     .enumerate()
     {
-        compare(&dir.join(name), 7 + i as u64);
+        compare(&dir.join(name), 7 + i as u64, false);
     }
+    // Commands from the view on the shared map the issue names.
+    compare(&dir.join("id-quake-1996/e1m2.map"), 10, true);
 }
