@@ -26,7 +26,7 @@ use serde_json::Value;
 #[path = "../../examples/fps_movement/replay_input.rs"]
 mod replay_input;
 
-use replay_input::{spawn_line, tick_line};
+use replay_input::spawn_line;
 
 /// `[x,y,z]` with each f32 in its shortest round-trip form.
 fn triple(v: Vec3) -> String {
@@ -80,7 +80,7 @@ pub fn replay_in_bevy(
     let mut out = String::new();
     for (tick, (index, line)) in lines.enumerate() {
         let n = index + 1;
-        let tick_input = tick_line(line, n)?;
+        let tick_input = replay_input::tick_line(line, n)?;
         if let Some(mode) = tick_input.mode {
             request(&mut app, CharacterAction::SetMode(mode));
         }
