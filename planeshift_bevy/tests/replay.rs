@@ -4,6 +4,10 @@
 //! inputs with jumps, crouches and view turns: scripted wishes, and players' commands
 //! (`"view"` and `"move"`, pitch swinging between ±89°).
 
+// Both replays include `examples/fps_movement/replay_input.rs`, the one reader of the
+// contract's input lines: loaded twice here on purpose, once under each.
+#![allow(clippy::duplicate_mod)]
+
 #[allow(dead_code)]
 #[path = "../../examples/fps_movement/replay.rs"]
 mod library_replay;

@@ -4,9 +4,7 @@
 //! the shared `e1m2.map`, and equals the scripted wish of the same yaw; a line with an
 //! unknown key or a bad value is refused with its line number and the key.
 
-#[allow(dead_code)]
-#[path = "../../../examples/fps_movement/replay.rs"]
-mod replay_contract;
+use super::replay::replay_contract;
 
 use glam::Vec3;
 use planeshift::CompiledMap;
