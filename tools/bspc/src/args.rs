@@ -86,8 +86,8 @@ pub enum Command {
         #[arg(long)]
         mask: Option<String>,
         /// Characters in the scene, JSON Lines, one
-        /// {"id":n,"shape":..,"at":[x,y,z],"contents":["body"]} per line ("corpse" for a
-        /// dead one); each result line names the one hit in "body".
+        /// `{"id":n,"shape":..,"at":[x,y,z],"contents":["body"]}` per line (`"corpse"` for
+        /// a dead one); each result line names the one hit in `"body"`.
         #[arg(long, value_name = "BODIES.jsonl")]
         bodies: Option<PathBuf>,
         /// The rules a map is compiled by.
