@@ -62,7 +62,11 @@ fn setup(map: &CompiledMap, rng: &mut Pcg32) -> (Bodies, Vec<(u32, Vec3, Vec3)>)
             let eye = placed.get(shooter as usize).copied().unwrap_or_default() + Vec3::Z * 26.0;
             let yaw = rng.range(0.0, std::f32::consts::TAU);
             let pitch = rng.range(-0.5, 0.5);
-            let dir = Vec3::new(yaw.cos() * pitch.cos(), yaw.sin() * pitch.cos(), pitch.sin());
+            let dir = Vec3::new(
+                yaw.cos() * pitch.cos(),
+                yaw.sin() * pitch.cos(),
+                pitch.sin(),
+            );
             (shooter, eye, eye + dir * 8192.0)
         })
         .collect();
@@ -107,7 +111,11 @@ fn scene(c: &mut Criterion) {
             .iter()
             .filter(|(id, s, e)| {
                 let filter = QueryFilter::new(Contents::MASK_SHOT).skip_character(*id);
-                scene.trace(&point, *s, *e, &filter).trace.character.is_some()
+                scene
+                    .trace(&point, *s, *e, &filter)
+                    .trace
+                    .character
+                    .is_some()
             })
             .count();
         println!(

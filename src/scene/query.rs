@@ -254,14 +254,18 @@ impl Scene<'_> {
         filter: &QueryFilter,
         best: &mut Trace,
     ) {
-        let (low, high) = reach(shape, rotation);
-        let margin = Vec3::splat(SURFACE_CLIP_EPSILON);
-        let area = (
-            start.min(end) + low - margin,
-            start.max(end) + high + margin,
-        );
-        self.bodies
-            .for_each_body_in(area, |id, contents, groups, other, other_at| {
+        // Only a character before the stop so far can stop the sweep earlier (or tie
+        // with it): the broadphase looks along the sweep up to there.
+        let reached = if best.fraction < 1.0 {
+            start + (end - start) * best.fraction
+        } else {
+            end
+        };
+        let bounds = sweep_bounds(shape, rotation);
+        self.bodies.for_each_body_along(
+            (start, reached),
+            bounds,
+            |id, contents, groups, other, other_at| {
                 if !filter.meets_character(id, contents, groups) {
                     return;
                 }
@@ -286,8 +290,17 @@ impl Scene<'_> {
                     *best = hit;
                 }
                 best.start_solid = start_solid;
-            });
+            },
+        );
     }
+}
+
+/// The box about a sweep's point that `shape` rotated by `rotation` can touch, grown by the
+/// stop distance.
+pub(super) fn sweep_bounds(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
+    let (low, high) = reach(shape, rotation);
+    let margin = Vec3::splat(SURFACE_CLIP_EPSILON);
+    (low - margin, high + margin)
 }
 
 /// The box `shape` rotated by `rotation` can reach, relative to its reference point: its

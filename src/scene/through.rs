@@ -14,9 +14,8 @@ use std::cmp::Ordering;
 
 use glam::{Quat, Vec3};
 
-use super::query::{Scene, SceneHit, reach};
+use super::query::{Scene, SceneHit, sweep_bounds};
 use crate::filter::{HitTarget, QueryFilter};
-use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{TraceShape, trace_parts};
 
 impl Scene<'_> {
@@ -65,14 +64,16 @@ impl Scene<'_> {
             });
             return;
         }
-        let (low, high) = reach(shape, rotation);
-        let margin = Vec3::splat(SURFACE_CLIP_EPSILON);
-        let area = (
-            start.min(end) + low - margin,
-            start.max(end) + high + margin,
-        );
-        self.bodies
-            .for_each_body_in(area, |id, contents, groups, other, other_at| {
+        let reached = if world.fraction < 1.0 {
+            start + (end - start) * world.fraction
+        } else {
+            end
+        };
+        let bounds = sweep_bounds(shape, rotation);
+        self.bodies.for_each_body_along(
+            (start, reached),
+            bounds,
+            |id, contents, groups, other, other_at| {
                 if !filter.meets_character(id, contents, groups) {
                     return;
                 }
@@ -86,7 +87,8 @@ impl Scene<'_> {
                         trace: hit,
                     });
                 }
-            });
+            },
+        );
         hits.sort_unstable_by(order);
         if world.fraction < 1.0 {
             hits.push(SceneHit {
