@@ -11,9 +11,8 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use planeshift::compile::compile_map;
-use planeshift::controller::{
-    CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput,
-};
+use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+use planeshift::crowd::{Crowd, CrowdConfig};
 
 /// Ticks per measured run.
 const TICKS: usize = 50;

@@ -16,7 +16,7 @@ use glam::Vec3;
 use planeshift::compile::compile_map;
 use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
-use planeshift::controller::Bodies;
+use planeshift::crowd::Bodies;
 use planeshift::scene::{QueryFilter, Scene};
 use planeshift::trace::TraceShape;
 use support::{Pcg32, bundled_map, real_map};

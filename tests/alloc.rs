@@ -356,7 +356,7 @@ fn a_tick_allocates_nothing_in_any_mode() {
 /// each, counted after the warm-up.
 #[test]
 fn a_crowd_tick_allocates_nothing() {
-    use planeshift::controller::{Crowd, CrowdConfig};
+    use planeshift::crowd::{Crowd, CrowdConfig};
     let map = compile(&bundled("arena"));
     let mut crowd = Crowd::new(CrowdConfig::default());
     for i in 0..32u32 {
@@ -449,7 +449,7 @@ fn a_rotated_sweep_allocates_nothing() {
 /// penetration and area queries into reused buffers) allocate nothing.
 #[test]
 fn a_scene_query_allocates_nothing() {
-    use planeshift::controller::Bodies;
+    use planeshift::crowd::Bodies;
     use planeshift::scene::{HitTarget, QueryFilter, Scene};
     use planeshift::trace::TraceShape;
     let world = compile(&bundled("arena"));

@@ -40,10 +40,8 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::compile::import_bsp;
 use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::controller::{
-    Activity, Bodies, CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput, Tracer,
-    WorldWithBodies,
-};
+use planeshift::controller::{Activity, CharacterController, ControllerConfig, MoveInput, Tracer};
+use planeshift::crowd::{Bodies, Crowd, CrowdConfig, WorldWithBodies};
 use planeshift::import::BspFormat;
 use planeshift::{CompiledMap, Game, MapFile, parse_map};
 
@@ -116,7 +114,7 @@ pub struct SoakSummary {
     /// The median over the ticks of the crowd's tick wall time (all bots), ms.
     pub median_tick_ms: f64,
     /// The median and the largest number of waves the parallel step planned per tick
-    /// ([`planeshift::controller::CrowdSchedule`]; 0 when it did not plan).
+    /// ([`planeshift::crowd::CrowdSchedule`]; 0 when it did not plan).
     pub waves: (usize, usize),
     /// The median over the ticks of the widest wave.
     pub widest_median: usize,

@@ -12,7 +12,7 @@
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use glam::Vec3;
-use planeshift::controller::Bodies;
+use planeshift::crowd::Bodies;
 use planeshift::scene::{AreaHit, HitTarget, QueryFilter, Scene};
 use planeshift::{Contents, TraceShape};
 

@@ -54,8 +54,8 @@ use crate::trace::{TickCache, Trace, TraceShape};
 /// ```
 #[derive(Clone, Debug)]
 pub struct CharacterController {
-    pub(super) config: ControllerConfig,
-    pub(super) state: CharacterState,
+    pub(crate) config: ControllerConfig,
+    pub(crate) state: CharacterState,
     stand_shape: TraceShape,
     crouch_shape: TraceShape,
     /// A corpse's shape ([`MoveMode::Dead`]).
@@ -70,7 +70,7 @@ pub struct CharacterController {
     /// The last water-level sample, reused while the character stands where it was taken
     /// in the same world (a pure function of place, eye height and world: replays and
     /// restored states give the same results with or without it).
-    pub(super) water_memo: Option<WaterMemo>,
+    pub(crate) water_memo: Option<WaterMemo>,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
@@ -252,7 +252,7 @@ impl CharacterController {
         self.state.position + Vec3::Z * (self.eye_height() - self.config.feet_to_origin)
     }
 
-    pub(super) fn offset(&self) -> Vec3 {
+    pub(crate) fn offset(&self) -> Vec3 {
         if self.state.mode == MoveMode::Dead {
             self.dead_offset
         } else if self.state.crouched {
@@ -280,7 +280,7 @@ impl CharacterController {
     /// [`Self::step`], writing the outcome over `outcome` (its touch and trigger lists are
     /// emptied, not rewritten): a crowd keeps each character's outcome in place instead of
     /// copying 2 KB per character and tick.
-    pub(super) fn step_into<T: Tracer + ?Sized>(
+    pub(crate) fn step_into<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -621,7 +621,7 @@ impl CharacterController {
     /// goes down jumps); with [`JumpKey::Held`] set by a jump and cleared by any tick with
     /// the key up (Quake 3 `PMF_JUMP_HELD`), so a key released after a jump and held again
     /// before landing jumps on the landing tick.
-    pub(super) fn keep_jump_key(&mut self, down: bool, jumped: bool) {
+    pub(crate) fn keep_jump_key(&mut self, down: bool, jumped: bool) {
         self.state.jump_held = match self.config.jump_key {
             JumpKey::Press => down,
             JumpKey::Held => down && (self.state.jump_held || jumped),
@@ -629,7 +629,7 @@ impl CharacterController {
     }
 
     /// Source `CheckVelocity`: each axis within ±`max_velocity`.
-    pub(super) fn cap_velocity(&mut self) {
+    pub(crate) fn cap_velocity(&mut self) {
         if let Some(cap) = self.config.max_velocity {
             self.state.velocity = self
                 .state
@@ -663,7 +663,7 @@ impl CharacterController {
     /// (Quake 3 `SURF_SLICK`), during a knockback hold (`PMF_TIME_KNOCKBACK`), at water
     /// level 2 and above, or for a corpse (its own slowdown replaces it), else the
     /// material's factor.
-    pub(super) fn ground_friction_factor(&self) -> f32 {
+    pub(crate) fn ground_friction_factor(&self) -> f32 {
         let ground = &self.state.ground;
         if ground.surface.contains(SurfaceFlags::SLICK)
             || self.state.hold_ticks > 0
@@ -697,7 +697,7 @@ impl CharacterController {
     }
 
     /// Moves the shape out of solid if it overlaps; false if no free position is in reach.
-    pub(super) fn recover<T: Tracer + ?Sized>(
+    pub(crate) fn recover<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         outcome: &mut MoveOutcome,
@@ -720,7 +720,7 @@ impl CharacterController {
 
     /// The nearest free centre for the shape in use from the unstuck table, among the
     /// offsets that do not go against `toward` (all of them when it is zero).
-    pub(super) fn unstuck_toward<T: Tracer + ?Sized>(
+    pub(crate) fn unstuck_toward<T: Tracer + ?Sized>(
         &self,
         world: &T,
         toward: Vec3,
@@ -761,7 +761,7 @@ impl CharacterController {
 
     /// The ground under the character now; rising faster than walking on the ground (the
     /// tick's starting ground, if given, or the ground found) could explain means air.
-    pub(super) fn find_ground<T: Tracer + ?Sized>(
+    pub(crate) fn find_ground<T: Tracer + ?Sized>(
         &self,
         world: &T,
         walked_on: Option<Vec3>,
@@ -893,7 +893,7 @@ impl CharacterController {
 
     /// One step-slide move with the current velocity for one tick (a plain slide without
     /// `steps`: Quake 3 `PM_SlideMove`).
-    pub(super) fn move_with<T: Tracer + ?Sized>(
+    pub(crate) fn move_with<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         ground: Option<Vec3>,
@@ -967,7 +967,7 @@ impl CharacterController {
     /// Quake 3 `PM_Friction`: ground friction times `ground_factor` on the horizontal
     /// speed (0 in the air), plus water friction on the full speed at water level 1 and
     /// above.
-    pub(super) fn friction(&self, velocity: Vec3, ground_factor: f32) -> Vec3 {
+    pub(crate) fn friction(&self, velocity: Vec3, ground_factor: f32) -> Vec3 {
         let level = f32::from(self.state.water_level);
         let speed = if ground_factor > 0.0 {
             velocity.truncate().length()
@@ -994,7 +994,7 @@ impl CharacterController {
     }
 
     /// The shape and its centre's offset above the origin.
-    pub(super) fn view<'a, T: Tracer + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
+    pub(crate) fn view<'a, T: Tracer + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
         Offset {
             world,
             offset: self.offset(),
@@ -1002,7 +1002,7 @@ impl CharacterController {
     }
 
     /// The shape in use (crate side).
-    pub(super) fn current_shape(&self) -> &TraceShape {
+    pub(crate) fn current_shape(&self) -> &TraceShape {
         self.shape()
     }
 }
@@ -1016,7 +1016,7 @@ const MIN_COMMAND_MSEC: u32 = 1;
 const MAX_COMMAND_MSEC: u32 = 200;
 
 /// [`CharacterState::air_ticks`] after a jump, launch or teleport: no coyote jump.
-pub(super) const LAUNCHED: u32 = u32::MAX;
+pub(crate) const LAUNCHED: u32 = u32::MAX;
 
 /// The shape for a character of `height`, and where its centre sits above the origin.
 fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3)> {
@@ -1049,7 +1049,7 @@ fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3
 
 /// Quake 2's accelerate: add speed along `wish_dir` up to `wish_speed`, at most
 /// `accel_dt · wish_speed` per tick. Leaves speed beyond the wish untouched (strafe-jumping).
-pub(super) fn accelerate(velocity: Vec3, wish_dir: Vec3, wish_speed: f32, accel_dt: f32) -> Vec3 {
+pub(crate) fn accelerate(velocity: Vec3, wish_dir: Vec3, wish_speed: f32, accel_dt: f32) -> Vec3 {
     air_accelerate(velocity, wish_dir, wish_speed, accel_dt, None)
 }
 
@@ -1100,7 +1100,7 @@ fn walk_wish(input: &MoveInput) -> Vec3 {
 }
 
 /// `wish` at most 1 long (longer ones normalized), zero when not finite.
-pub(super) fn at_most_unit(wish: Vec3) -> Vec3 {
+pub(crate) fn at_most_unit(wish: Vec3) -> Vec3 {
     if !wish.is_finite() {
         Vec3::ZERO
     } else if wish.length_squared() > 1.0 {

@@ -84,7 +84,7 @@ impl CharacterController {
 
     /// [`Self::ride`], carrying the character as a rider also when `carried` (it stands on
     /// a character the mover carries).
-    pub(super) fn ride_as<T: Tracer + ?Sized>(
+    pub(crate) fn ride_as<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         model: usize,
@@ -127,7 +127,7 @@ impl CharacterController {
     }
 
     /// Moves the character by `by` (separation, whose sweep found the spot free).
-    pub(super) fn nudge(&mut self, by: Vec3) {
+    pub(crate) fn nudge(&mut self, by: Vec3) {
         self.state.position += by;
     }
 }

@@ -245,7 +245,7 @@ impl TouchList {
         self.len == 0
     }
 
-    pub(super) fn push(&mut self, trace: &Trace) {
+    pub(crate) fn push(&mut self, trace: &Trace) {
         let (Some(normal), Some(plane)) = (trace.normal, trace.plane) else {
             return;
         };
@@ -267,12 +267,12 @@ impl TouchList {
         }
     }
 
-    pub(super) fn truncate(&mut self, len: usize) {
+    pub(crate) fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);
     }
 
     /// Empties the list (the slots beyond the length are never read).
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.len = 0;
     }
 }
@@ -341,7 +341,7 @@ impl WallContacts {
         &self.normals[..self.len]
     }
 
-    pub(super) fn push(&mut self, normal: Vec3) {
+    pub(crate) fn push(&mut self, normal: Vec3) {
         let known = self
             .normals()
             .iter()
@@ -352,14 +352,14 @@ impl WallContacts {
         }
     }
 
-    pub(super) fn merge(&mut self, other: &WallContacts) {
+    pub(crate) fn merge(&mut self, other: &WallContacts) {
         for n in other.normals() {
             self.push(*n);
         }
     }
 
     /// `wish` (horizontal) without the parts that push into the walls.
-    pub(super) fn clip_wish(&self, wish: Vec3) -> Vec3 {
+    pub(crate) fn clip_wish(&self, wish: Vec3) -> Vec3 {
         let mut clipped = wish;
         let flat = |n: &Vec3| n.truncate().normalize_or_zero().extend(0.0);
         for n in self.normals().iter().map(flat) {
@@ -432,7 +432,7 @@ pub struct MoveOutcome {
 impl MoveOutcome {
     /// Makes this the outcome of a tick that did nothing yet, as
     /// [`MoveOutcome::default`] but without rewriting the lists' unused slots (2 KB).
-    pub(super) fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         // Every field by name: a new field must be reset here too.
         let MoveOutcome {
             touches,

@@ -338,12 +338,12 @@ macro_rules! forward_world_queries {
         }
     };
 }
-pub(super) use forward_world_queries;
+pub(crate) use forward_world_queries;
 
 /// A tracer seen from a shape whose centre sits `offset` above the character's origin.
-pub(super) struct Offset<'a, T: Tracer + ?Sized> {
-    pub(super) world: &'a T,
-    pub(super) offset: Vec3,
+pub(crate) struct Offset<'a, T: Tracer + ?Sized> {
+    pub(crate) world: &'a T,
+    pub(crate) offset: Vec3,
 }
 
 impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
@@ -377,9 +377,9 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
 
 /// A tracer whose sweeps read the [`TickCache`] gathered for the running tick: what the
 /// controller's tick sweeps through, so the tick's code is the same with or without it.
-pub(super) struct Cached<'a, T: Tracer + ?Sized> {
-    pub(super) world: &'a T,
-    pub(super) cache: &'a TickCache,
+pub(crate) struct Cached<'a, T: Tracer + ?Sized> {
+    pub(crate) world: &'a T,
+    pub(crate) cache: &'a TickCache,
 }
 
 impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
@@ -397,7 +397,7 @@ impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
 /// `world`'s sweep under `mask`, or under its own mask when `mask` is `None` (the views
 /// over a crowd sweep the world with the mover's mask only when it is not the player's
 /// default, so a player's sweeps are the world's own, bit for bit).
-pub(super) fn trace_under<T: Tracer + ?Sized>(
+pub(crate) fn trace_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     shape: &TraceShape,
@@ -411,7 +411,7 @@ pub(super) fn trace_under<T: Tracer + ?Sized>(
 }
 
 /// [`trace_under`] for [`Tracer::overlaps`].
-pub(super) fn overlaps_under<T: Tracer + ?Sized>(
+pub(crate) fn overlaps_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     shape: &TraceShape,
@@ -424,7 +424,7 @@ pub(super) fn overlaps_under<T: Tracer + ?Sized>(
 }
 
 /// [`trace_under`] for [`Tracer::gather`].
-pub(super) fn gather_under<T: Tracer + ?Sized>(
+pub(crate) fn gather_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     shapes: &[&TraceShape],
@@ -438,7 +438,7 @@ pub(super) fn gather_under<T: Tracer + ?Sized>(
 }
 
 /// [`trace_under`] for [`Tracer::trace_cached`].
-pub(super) fn trace_cached_under<T: Tracer + ?Sized>(
+pub(crate) fn trace_cached_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     cache: &TickCache,
@@ -453,7 +453,7 @@ pub(super) fn trace_cached_under<T: Tracer + ?Sized>(
 }
 
 /// [`trace_under`] for [`Tracer::overlaps_cached`].
-pub(super) fn overlaps_cached_under<T: Tracer + ?Sized>(
+pub(crate) fn overlaps_cached_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     cache: &TickCache,

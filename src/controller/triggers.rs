@@ -23,7 +23,7 @@ use super::tick::CharacterState;
 impl CharacterController {
     /// Fills `outcome.triggers` for a tick that began with the origin at `start`, and keeps
     /// the set the character ends in.
-    pub(super) fn update_triggers<T: Tracer + ?Sized>(
+    pub(crate) fn update_triggers<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         start: Vec3,

@@ -50,7 +50,7 @@ impl Scene<'_> {
     /// ```
     /// use glam::Vec3;
     /// use planeshift::{Contents, TraceShape};
-    /// use planeshift::controller::Bodies;
+    /// use planeshift::crowd::Bodies;
     /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
     /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;

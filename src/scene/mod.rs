@@ -9,7 +9,7 @@
 //! ([`HitTarget`]); no allocation per query (the buffered queries reuse the caller's
 //! buffer). `through.rs` and `area.rs` build on `query.rs`, never the other way.
 //!
-//! [`Bodies`]: crate::controller::Bodies
+//! [`Bodies`]: crate::crowd::Bodies
 
 mod area;
 mod query;

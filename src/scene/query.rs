@@ -15,7 +15,8 @@ use glam::{Quat, Vec3};
 
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
-use crate::controller::{Bodies, Mover};
+use crate::controller::Mover;
+use crate::crowd::Bodies;
 use crate::filter::{HitTarget, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{Trace, TraceShape, Upright, parts_overlap, trace_parts, uprights_overlap};
@@ -35,7 +36,7 @@ pub struct SceneHit {
 /// ```
 /// use glam::Vec3;
 /// use planeshift::{Contents, TraceShape};
-/// use planeshift::controller::Bodies;
+/// use planeshift::crowd::Bodies;
 /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
@@ -89,7 +90,7 @@ impl Scene<'_> {
     /// ```
     /// use glam::{Quat, Vec3};
     /// use planeshift::{Contents, TraceShape};
-    /// use planeshift::controller::Bodies;
+    /// use planeshift::crowd::Bodies;
     /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let mut bodies = Bodies::new();

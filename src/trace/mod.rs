@@ -118,7 +118,7 @@ pub struct Trace {
     /// `None` exactly when `normal` is.
     pub material: Option<MaterialId>,
     /// The character whose shape stopped the sweep, by the id its crowd gave it
-    /// ([`WorldWithBodies`](crate::controller::WorldWithBodies); Quake 3's `entityNum` of
+    /// ([`WorldWithBodies`](crate::crowd::WorldWithBodies); Quake 3's `entityNum` of
     /// a client); then `model` is `None` and `contents` is [`Contents::BODY`]. `None` for
     /// a sweep of the map alone.
     pub character: Option<u32>,

@@ -6,7 +6,7 @@
 //! the skipped character is never met.
 
 use glam::Vec3;
-use planeshift::controller::Bodies;
+use planeshift::crowd::Bodies;
 use planeshift::scene::{HitTarget, QueryFilter, Scene};
 use planeshift::{Contents, TraceShape};
 

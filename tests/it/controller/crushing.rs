@@ -4,9 +4,8 @@
 
 use glam::Vec3;
 use planeshift::contents::Contents;
-use planeshift::controller::{
-    Crowd, CrowdConfig, MoveInput, Mover, MoverPush, Ride, WorldWithMovers,
-};
+use planeshift::controller::{MoveInput, Mover, Ride, WorldWithMovers};
+use planeshift::crowd::{Crowd, CrowdConfig, MoverPush};
 use planeshift::trace::ModelPlacement;
 
 use super::*;

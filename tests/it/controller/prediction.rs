@@ -5,9 +5,9 @@
 use glam::Vec3;
 use planeshift::contents::Contents;
 use planeshift::controller::{
-    Bodies, CharacterState, ControllerConfig, Crowd, CrowdConfig, MoveInput, Mover, NetworkSnap,
-    WorldWithBodies, WorldWithMovers,
+    CharacterState, ControllerConfig, MoveInput, Mover, NetworkSnap, WorldWithMovers,
 };
+use planeshift::crowd::{Bodies, Crowd, CrowdConfig, WorldWithBodies};
 use planeshift::trace::ModelPlacement;
 
 use super::*;

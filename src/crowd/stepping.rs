@@ -28,13 +28,13 @@
 use glam::Vec3;
 
 use super::bodies::{Bodies, CharacterIds, Near, NearWorld, WorldWithBodies, horizontal_reach};
-use super::character::CharacterController;
 use super::members::{
     CrowdConfig, CrowdOutcome, CrowdSchedule, Member, MoverPush, body_contents, is_solid, shoves,
 };
-use super::ride::Ride;
-use super::tick::MoveInput;
-use super::tracer::Tracer;
+use crate::controller::character::CharacterController;
+use crate::controller::ride::Ride;
+use crate::controller::tick::MoveInput;
+use crate::controller::tracer::Tracer;
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{ModelPlacement, TraceShape};
 
@@ -64,7 +64,8 @@ const SEPARATION_MARGIN: f32 = 2.0 * SURFACE_CLIP_EPSILON;
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput};
+/// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+/// use planeshift::crowd::{Crowd, CrowdConfig};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let config = ControllerConfig::default();
 /// let mut crowd = Crowd::new(CrowdConfig::default());
@@ -269,7 +270,8 @@ impl Crowd {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput};
+    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+    /// use planeshift::crowd::{Crowd, CrowdConfig};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let config = ControllerConfig::default();
     /// let mut one = Crowd::new(CrowdConfig::default());
@@ -616,8 +618,9 @@ impl Crowd {
                 continue;
             }
             let g = c.ground();
-            let rides =
-                g.state != super::ground::GroundState::Air && g.model == Some(model) && model != 0;
+            let rides = g.state != crate::controller::GroundState::Air
+                && g.model == Some(model)
+                && model != 0;
             if rides {
                 involved.push((i, true));
             } else if c.overlaps(world) {
@@ -635,7 +638,7 @@ impl Crowd {
                 .filter(|&i| {
                     let c = &self.members[i].controller;
                     is_solid(c.mode())
-                        && c.ground().state != super::ground::GroundState::Air
+                        && c.ground().state != crate::controller::GroundState::Air
                         && c.ground().character.is_some_and(|k| carried.contains(&k))
                 })
                 .collect();
@@ -651,7 +654,7 @@ impl Crowd {
                 .total_cmp(&key(a.0))
                 .then(self.members[a.0].id.cmp(&self.members[b.0].id))
         });
-        let mut done: Vec<(usize, super::tick::CharacterState)> = Vec::new();
+        let mut done: Vec<(usize, crate::controller::CharacterState)> = Vec::new();
         let (mut carried, mut pushed) = (0, 0);
         for (i, carry) in involved {
             let id = self.members[i].id;
@@ -722,7 +725,7 @@ fn reach<T: Tracer + ?Sized>(
 const TICK_REACH_SLACK: f32 = 8.0;
 
 /// The box a character's sweeps of the coming tick are expected to stay in.
-pub(super) fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
+pub(crate) fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
     let (low, high) = c.shape().bounds();
     let center = c.shape_center();
     let travel = c.velocity().abs() * c.config().tick;

@@ -19,12 +19,12 @@
 
 use glam::Vec3;
 
-use super::ids::IdSet;
-use super::tracer::{
+use crate::contents::Contents;
+use crate::controller::ids::IdSet;
+use crate::controller::tracer::{
     Tracer, forward_world_queries, gather_under, overlaps_cached_under, overlaps_under,
     trace_cached_under, trace_under,
 };
-use crate::contents::Contents;
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
@@ -86,22 +86,22 @@ pub type CharacterIds = IdSet<MAX_CONTACTS>;
 
 /// One body.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Slot {
-    pub(super) id: u32,
+pub(crate) struct Slot {
+    pub(crate) id: u32,
     parts: Upright,
     /// The shape's reference point.
     at: Vec3,
     /// The world-space bounds, kept with the position.
     bounds: (Vec3, Vec3),
-    pub(super) solid: bool,
+    pub(crate) solid: bool,
     /// What the body is made of: [`Contents::BODY`] when solid, [`Contents::CORPSE`] for a
     /// dead character, empty for one that meets no one (noclip, a spectator).
-    pub(super) contents: Contents,
+    pub(crate) contents: Contents,
     /// The body's collision groups.
-    pub(super) groups: CollisionGroups,
+    pub(crate) groups: CollisionGroups,
     /// What blocks this character when it moves (its movement mask): which other bodies it
     /// meets, by their contents.
-    pub(super) mask: Contents,
+    pub(crate) mask: Contents,
     /// The grid cell of the bounds' centre.
     cell: (i32, i32),
     /// The next slot in the same bucket.
@@ -110,7 +110,7 @@ pub(super) struct Slot {
 
 impl Slot {
     /// The world-space bounds.
-    pub(super) fn bounds(&self) -> (Vec3, Vec3) {
+    pub(crate) fn bounds(&self) -> (Vec3, Vec3) {
         self.bounds
     }
 
@@ -118,7 +118,7 @@ impl Slot {
     /// [`Contents::BODY`]), outside any grid (the parallel crowd step's copy of a
     /// character's body, `schedule.rs`), in every group, moving with the player's mask
     /// ([`Bodies::place`] keeps the groups and mask the body had).
-    pub(super) fn placed(id: u32, shape: &TraceShape, at: Vec3, contents: Contents) -> Slot {
+    pub(crate) fn placed(id: u32, shape: &TraceShape, at: Vec3, contents: Contents) -> Slot {
         let parts = Upright::of(shape);
         Slot {
             id,
@@ -166,7 +166,7 @@ fn bucket_of(cell: (i32, i32), buckets: usize) -> usize {
 }
 
 /// Whether the closed boxes overlap (touching counts).
-pub(super) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
+pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
     a.0.cmple(b.1).all() && b.0.cmple(a.1).all()
 }
 
@@ -176,7 +176,7 @@ pub(super) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 /// ```
 /// use glam::Vec3;
 /// use planeshift::TraceShape;
-/// use planeshift::controller::Bodies;
+/// use planeshift::crowd::Bodies;
 /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
 /// let mut bodies = Bodies::new();
 /// bodies.insert(7, &player, Vec3::new(0.0, 0.0, 24.0));
@@ -283,7 +283,7 @@ impl Bodies {
     /// [`Self::update`] with the body's contents given: solid when they hold
     /// [`Contents::BODY`] (a corpse, [`Contents::CORPSE`], is met by queries whose mask
     /// names it, never by moving characters).
-    pub(super) fn update_as(
+    pub(crate) fn update_as(
         &mut self,
         id: u32,
         shape: &TraceShape,
@@ -316,7 +316,7 @@ impl Bodies {
 
     /// Moves the body at `index` (in increasing id order) to `slot`, a body of the same id
     /// built by [`Slot::placed`]: [`Self::update`] with the parts already computed.
-    pub(super) fn place(&mut self, index: usize, slot: &Slot) {
+    pub(crate) fn place(&mut self, index: usize, slot: &Slot) {
         let Some(old) = self.slots.get(index) else {
             return;
         };
@@ -383,7 +383,7 @@ impl Bodies {
 
     /// The filter body `id` moves with: its mask and groups, skipping itself. The default
     /// player filter when there is no such body.
-    pub(super) fn movement_filter(&self, id: Option<u32>) -> QueryFilter {
+    pub(crate) fn movement_filter(&self, id: Option<u32>) -> QueryFilter {
         let slot = id
             .and_then(|id| self.index(id))
             .and_then(|i| self.slots.get(i));
@@ -498,20 +498,20 @@ impl Bodies {
     }
 
     /// Body `id`'s parts and reference point.
-    pub(super) fn parts(&self, id: u32) -> Option<(Upright, Vec3)> {
+    pub(crate) fn parts(&self, id: u32) -> Option<(Upright, Vec3)> {
         self.index(id)
             .map(|i| (self.slots[i].parts, self.slots[i].at))
     }
 
     /// The body at `index` in increasing id order (a crowd keeps its members in the same
     /// order, so this is member `index`'s body).
-    pub(super) fn slot(&self, index: usize) -> Option<&Slot> {
+    pub(crate) fn slot(&self, index: usize) -> Option<&Slot> {
         self.slots.get(index)
     }
 
     /// The largest horizontal and vertical half extents of any body, in units (upper
     /// bounds).
-    pub(super) fn reach(&self) -> (f32, f32) {
+    pub(crate) fn reach(&self) -> (f32, f32) {
         (self.reach, self.reach_z)
     }
 
@@ -539,7 +539,7 @@ impl Bodies {
 
     /// Calls `f` with every solid body `shape` placed at `at` overlaps but `skip`, in no
     /// particular order (all of them, unlike [`Self::overlapping`]).
-    pub(super) fn for_each_overlapping(
+    pub(crate) fn for_each_overlapping(
         &self,
         shape: &TraceShape,
         at: Vec3,
@@ -576,7 +576,7 @@ impl Bodies {
     }
 
     /// [`Self::visit`], also giving each body's index in increasing id order.
-    pub(super) fn visit_indexed(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
+    pub(crate) fn visit_indexed(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
         self.visit_any(area, |i, slot| {
             if slot.solid {
                 f(i, slot);
@@ -586,7 +586,7 @@ impl Bodies {
 
     /// Calls `f` on every body, solid or not, whose bounds overlap the box `area`, each
     /// once, in no particular order, with its index in increasing id order.
-    pub(super) fn visit_any(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
+    pub(crate) fn visit_any(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
         let grow = Vec3::new(self.reach, self.reach, 0.0);
         let (low, high) = (cell_of(area.0 - grow), cell_of(area.1 + grow));
         let columns = i64::from(high.0) - i64::from(low.0) + 1;
@@ -660,7 +660,7 @@ impl Bodies {
 }
 
 /// The horizontal half extent of a body's bounds about its centre.
-pub(super) fn horizontal_reach(parts: &Upright) -> f32 {
+pub(crate) fn horizontal_reach(parts: &Upright) -> f32 {
     let (low, high) = parts.bounds();
     let half = (high - low) * 0.5;
     half.x.max(half.y)
@@ -679,7 +679,8 @@ fn vertical_reach(parts: &Upright) -> f32 {
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{Bodies, CharacterController, ControllerConfig, MoveInput, WorldWithBodies};
+/// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+/// use planeshift::crowd::{Bodies, WorldWithBodies};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let config = ControllerConfig::default();
 /// let mut a = CharacterController::new(config, Vec3::new(-100.0, 0.0, 24.0 + 1.0 / 32.0))?;
@@ -717,7 +718,7 @@ fn world_mask(me: &QueryFilter) -> Option<Contents> {
 impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     /// The mask the mover sweeps the world with ([`Bodies::set_mask`]; `None`: the
     /// world's own).
-    pub(super) fn world_mask(&self) -> Option<Contents> {
+    pub(crate) fn world_mask(&self) -> Option<Contents> {
         world_mask(&self.bodies.movement_filter(self.mover))
     }
 
@@ -735,7 +736,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     /// answer is the same whatever order `candidates` visits them in: the earliest impact,
     /// the world first at a tie, then the lowest id; among bodies the sweep starts and ends
     /// inside, the lowest id.
-    pub(super) fn trace_with(
+    pub(crate) fn trace_with(
         &self,
         shape: &TraceShape,
         start: Vec3,
@@ -786,7 +787,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
 
     /// Whether `shape` at `at` overlaps the world (`world` asks it) or a body `candidates`
     /// visits for a box.
-    pub(super) fn overlaps_with(
+    pub(crate) fn overlaps_with(
         &self,
         shape: &TraceShape,
         at: Vec3,
@@ -850,7 +851,7 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
 /// can be met there); a query beyond it asks the grid. Most ticks of a spread-out crowd
 /// gather none, and their sweeps then skip the grid altogether.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Near {
+pub(crate) struct Near {
     area: (Vec3, Vec3),
     slots: Vec<Slot>,
 }
@@ -858,7 +859,7 @@ pub(super) struct Near {
 impl Near {
     /// Gathers the solid bodies of `bodies` whose bounds meet `area` (the buffer keeps its
     /// capacity).
-    pub(super) fn gather(&mut self, bodies: &Bodies, area: (Vec3, Vec3)) {
+    pub(crate) fn gather(&mut self, bodies: &Bodies, area: (Vec3, Vec3)) {
         self.area = area;
         self.slots.clear();
         let slots = &mut self.slots;
@@ -878,9 +879,9 @@ impl Near {
 
 /// [`WorldWithBodies`] with the bodies near the mover gathered for its tick ([`Near`]):
 /// the same answers, fewer grid lookups.
-pub(super) struct NearWorld<'a, T: Tracer + ?Sized> {
-    pub(super) view: WorldWithBodies<'a, T>,
-    pub(super) near: &'a Near,
+pub(crate) struct NearWorld<'a, T: Tracer + ?Sized> {
+    pub(crate) view: WorldWithBodies<'a, T>,
+    pub(crate) near: &'a Near,
 }
 
 impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
