@@ -608,7 +608,8 @@ impl Crowd {
         before: &ModelPlacement,
         after: &ModelPlacement,
     ) -> MoverPush {
-        // Who is involved: riders, riders of riders, and those the mover now overlaps.
+        // Who is involved: riders, riders of riders, and those the mover now overlaps (this
+        // mover: one touching only a wall or another mover is not).
         let mut involved: Vec<(usize, bool)> = Vec::new();
         for (i, m) in self.members.iter().enumerate() {
             let c = &m.controller;
@@ -620,7 +621,7 @@ impl Crowd {
                 g.state != super::ground::GroundState::Air && g.model == Some(model) && model != 0;
             if rides {
                 involved.push((i, true));
-            } else if c.overlaps(world) {
+            } else if c.overlaps_model(world, model) {
                 involved.push((i, false));
             }
         }

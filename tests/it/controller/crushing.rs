@@ -187,3 +187,117 @@ fn s80_pusher_against_a_wall() {
     }
     assert_eq!(rides, [Ride::NotInvolved, Ride::Pushed, Ride::Blocked]);
 }
+
+#[test]
+fn movers_push_only_the_characters_they_touch() {
+    // crusher.map: the door slab (x 128..144, y −64..64) slides +x towards the wall whose
+    // face is x = 240 (y −128..128). One character stands flush against that wall at y 100,
+    // out of the slab's path; another flush against the plat's side (x −64), far from the
+    // door; a third 40 in front of the wall, in the slab's path. Only the third is pushed,
+    // and the push is blocked naming it; the others never move (Quake 3 `G_MoverPush` tests
+    // the pusher, not whatever a character touches).
+    let map = world("crusher");
+    let door = model_of(map, "func_door");
+    let plat = model_of(map, "func_plat");
+    let pivot = map.models()[door].origin;
+    let movers_at = |offset: f32| {
+        [
+            Mover {
+                model: plat,
+                placement: at(Vec3::ZERO),
+            },
+            Mover {
+                model: door,
+                placement: at(Vec3::X * offset),
+            },
+        ]
+    };
+    let against_wall = player(Vec3::new(240.0 - 15.0, 100.0, 0.0));
+    let against_plat = player(Vec3::new(-64.0 - 15.0, 0.0, 0.0));
+    let rest = movers_at(0.0);
+    let rest_world = WorldWithMovers {
+        map,
+        movers: &rest,
+        mask: Contents::MASK_PLAYER_SOLID,
+    };
+    // Both touch something (touching counts as overlapping), neither touches the door.
+    assert!(against_wall.overlaps(&rest_world) && against_plat.overlaps(&rest_world));
+
+    // One character through `ride`, every placement of the door on its way to the wall.
+    let step = 100.0 * 0.008;
+    for mut c in [against_wall.clone(), against_plat.clone()] {
+        let state = *c.state();
+        let mut offset: f32 = 0.0;
+        while offset < 120.0 {
+            let movers = movers_at(offset + step);
+            let world = WorldWithMovers {
+                map,
+                movers: &movers,
+                mask: Contents::MASK_PLAYER_SOLID,
+            };
+            let ride = c.ride(
+                &world,
+                door,
+                pivot,
+                &at(Vec3::X * offset),
+                &at(Vec3::X * (offset + step)),
+            );
+            assert_eq!(ride, Ride::NotInvolved, "door at +{offset}");
+            assert_eq!(*c.state(), state, "door at +{offset}");
+            offset += step;
+        }
+    }
+
+    // The same crowd pushed by the door: only character 3 is pushed, then blocked.
+    let mut crowd = Crowd::new(CrowdConfig::default());
+    crowd.insert(1, against_wall);
+    crowd.insert(2, against_plat);
+    let mut pushed_one = player(Vec3::new(185.0, 0.0, 0.0));
+    settle(&mut pushed_one, &rest_world);
+    crowd.insert(3, pushed_one);
+    let still = [
+        *crowd.get(1).unwrap().state(),
+        *crowd.get(2).unwrap().state(),
+    ];
+    let mut offset: f32 = 0.0;
+    let mut pushes = 0;
+    let blocked = loop {
+        let movers = movers_at(offset + step);
+        let world = WorldWithMovers {
+            map,
+            movers: &movers,
+            mask: Contents::MASK_PLAYER_SOLID,
+        };
+        match crowd.push_mover(
+            &world,
+            door,
+            pivot,
+            &at(Vec3::X * offset),
+            &at(Vec3::X * (offset + step)),
+        ) {
+            MoverPush::Moved { carried, pushed } => {
+                assert_eq!(carried, 0, "door at +{offset}");
+                assert!(pushed <= 1, "door at +{offset}: {pushed} pushed");
+                pushes += pushed;
+            }
+            MoverPush::Blocked { character } => break character,
+        }
+        assert_eq!(
+            *crowd.get(1).unwrap().state(),
+            still[0],
+            "door at +{offset}"
+        );
+        assert_eq!(
+            *crowd.get(2).unwrap().state(),
+            still[1],
+            "door at +{offset}"
+        );
+        offset += step;
+        assert!(offset < 120.0, "never blocked");
+    };
+    assert_eq!(blocked, 3);
+    assert!(
+        pushes > 0,
+        "character 3 was pushed before the wall stopped it"
+    );
+}
