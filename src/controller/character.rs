@@ -13,7 +13,9 @@ use super::ground::{Ground, GroundState};
 use super::ids::TriggerList;
 use super::slide::Slide;
 use super::step::{StepRules, step_slide};
-use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
+use super::tick::{
+    Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts, microseconds,
+};
 use super::tracer::{Cached, Masked, Offset, Tracer};
 use super::unstuck::UnstuckTable;
 use super::water_level::WaterMemo;
@@ -128,7 +130,7 @@ impl CharacterController {
                 liquid: Contents::EMPTY,
                 ladder: None,
                 hold_ticks: 0,
-                water_jump_ticks: 0,
+                water_jump_us: 0,
                 air_ticks: LAUNCHED,
                 press_ticks: u32::MAX,
                 teleports: 0,
@@ -373,9 +375,11 @@ impl CharacterController {
 
     /// Advances one tick that lasts `msec` milliseconds, as a Quake 3 command carries its
     /// own (`usercmd_t.serverTime` minus the last one; `PmoveSingle` clamps it to 1..=200):
-    /// the move integrates over that time, and the timers, which count configured ticks,
-    /// advance by the whole configured ticks it covers, the remainder kept in
-    /// [`CharacterState::tick_carry_us`] so no time is lost or gained over many commands.
+    /// the move integrates over that time; the water jump's timer counts down the
+    /// command's own microseconds ([`CharacterState::water_jump_us`], Quake 3's `pm_time`),
+    /// and the timers that count configured ticks advance by the whole configured ticks it
+    /// covers, the remainder kept in [`CharacterState::tick_carry_us`] so no time is lost
+    /// or gained over many commands.
     /// `msec` is clamped to 1..=200 (and to the accepted tick range).
     ///
     /// # Examples
@@ -399,7 +403,7 @@ impl CharacterController {
         msec: u32,
     ) -> MoveOutcome {
         let msec = msec.clamp(MIN_COMMAND_MSEC, MAX_COMMAND_MSEC);
-        let tick_us = (f64::from(self.timer_tick) * 1e6).round().max(1.0) as u32;
+        let tick_us = microseconds(self.timer_tick).max(1);
         let carried = self.state.tick_carry_us.min(tick_us - 1) + msec * 1000;
         self.state.tick_carry_us = carried % tick_us;
         self.timer_units = carried / tick_us;
@@ -496,7 +500,7 @@ impl CharacterController {
         };
         let walk_input = MoveInput { wish, ..input };
         // 4. Special moves: the water jump's flight, a ladder, swimming.
-        if self.state.water_jump_ticks > 0 {
+        if self.state.water_jump_us > 0 {
             self.water_jump_move(world, outcome);
             self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
@@ -604,7 +608,9 @@ impl CharacterController {
         let units = self.timer_units;
         let state = &mut self.state;
         state.hold_ticks = state.hold_ticks.saturating_sub(units);
-        state.water_jump_ticks = state.water_jump_ticks.saturating_sub(units);
+        state.water_jump_us = state
+            .water_jump_us
+            .saturating_sub(microseconds(self.config.tick));
         state.press_ticks = state.press_ticks.saturating_add(units);
         if state.ground.is_walkable() {
             state.air_ticks = 0;
