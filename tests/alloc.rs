@@ -413,7 +413,7 @@ fn a_rotated_sweep_allocates_nothing() {
     ])
     .unwrap();
     let shapes = [
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap(),
+        TraceShape::quake3_player(),
         TraceShape::cylinder(16.0, 28.0).unwrap(),
         TraceShape::capsule(12.0, 20.0).unwrap(),
         hull,

@@ -144,7 +144,7 @@ pub(super) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 /// use glam::Vec3;
 /// use planeshift::TraceShape;
 /// use planeshift::controller::Bodies;
-/// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
+/// let player = TraceShape::quake3_player();
 /// let mut bodies = Bodies::new();
 /// bodies.insert(7, &player, Vec3::new(0.0, 0.0, 24.0));
 /// bodies.insert(3, &player, Vec3::new(500.0, 0.0, 24.0));
@@ -808,7 +808,7 @@ mod tests {
     use super::*;
 
     fn player() -> TraceShape {
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap()
+        TraceShape::quake3_player()
     }
 
     #[test]

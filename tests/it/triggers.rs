@@ -36,7 +36,7 @@ impl std::ops::AddAssign for Counts {
 }
 
 fn player_box() -> TraceShape {
-    TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).expect("box")
+    TraceShape::quake1_player()
 }
 
 /// The trigger models of `map`: the models of `trigger_*` entities.
