@@ -84,6 +84,10 @@ pub struct CharacterController {
     /// Whether ticks gather and read [`Self::tick_cache`] (always, but for the tests that
     /// compare against ticks without it).
     use_tick_cache: bool,
+    /// The trigger set a tick ends in is built here, then swapped with the state's (so the
+    /// two lists keep their capacity and a tick allocates nothing once they have held
+    /// their most).
+    pub(super) trigger_scratch: TriggerList,
 }
 
 /// How far beyond its shape's travel at its current speed a character's shape centre is
@@ -152,6 +156,7 @@ impl CharacterController {
             timer_units: 1,
             tick_cache: TickCache::new(),
             use_tick_cache: true,
+            trigger_scratch: TriggerList::default(),
         })
     }
 
@@ -280,9 +285,12 @@ impl CharacterController {
     }
 
     /// [`Self::step`], writing the outcome over `outcome` (its touch and trigger lists are
-    /// emptied, not rewritten): a crowd keeps each character's outcome in place instead of
-    /// copying 2 KB per character and tick.
-    pub(super) fn step_into<T: Tracer + ?Sized>(
+    /// emptied, not rewritten, and keep their capacity): a crowd keeps each character's
+    /// outcome in place instead of copying 2 KB per character and tick, and a tick written
+    /// into the same outcome allocates nothing once its trigger lists have held their most
+    /// ([`Self::step`] returns a new outcome, whose trigger lists allocate when a trigger
+    /// is touched).
+    pub fn step_into<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -368,8 +376,12 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         let start = self.state.position;
+        // The move neither reads nor changes the trigger set: kept aside, so the state it
+        // saves to fall back to copies no list.
+        let triggers = std::mem::take(&mut self.state.triggers);
         self.advance(world, input, outcome);
         self.snap_for_network(world);
+        self.state.triggers = triggers;
         self.update_triggers(world, start, outcome);
     }
 
@@ -463,7 +475,7 @@ impl CharacterController {
         if !dead {
             self.update_crouch(world, input.crouch);
         }
-        let safe = self.state;
+        let safe = self.state.clone();
         // 3. Ground and water level (Quake 3 `PM_GroundTrace`, `PM_SetWaterLevel`).
         let launched = std::mem::take(&mut self.state.launched);
         let start_ground = if launched {

@@ -656,7 +656,7 @@ impl Crowd {
         let (mut carried, mut pushed) = (0, 0);
         for (i, carry) in involved {
             let id = self.members[i].id;
-            let saved = *self.members[i].controller.state();
+            let saved = self.members[i].controller.state().clone();
             let Crowd {
                 members, bodies, ..
             } = self;

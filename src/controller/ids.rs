@@ -1,11 +1,13 @@
 //! [`IdSet`]: a small sorted set of indices or ids with a fixed capacity, what a tick reports
-//! trigger models and characters in; [`TriggerList`] and [`TriggerReport`], the triggers of
-//! one tick.
+//! characters in; [`TriggerList`], the same without a cap, and [`TriggerReport`], the
+//! triggers of one tick.
 //!
-//! Takes `u32` values; gives them in increasing order, each once, at most `N` (a full set
-//! keeps its lowest values). Guarantees: no allocation; the same values give the same set
-//! whatever order they came in (so reports never depend on a broadphase's order); serializes
-//! as the list of its values, and reads back only a list the set could hold.
+//! Takes `u32` values; gives them in increasing order, each once: an [`IdSet`] at most `N`
+//! (a full set keeps its lowest values), a [`TriggerList`] all of them. Guarantees: an
+//! [`IdSet`] never allocates, a [`TriggerList`] only when it grows past the most it ever
+//! held (cleared and refilled, it keeps its capacity); the same values give the same set
+//! whatever order they came in (so reports never depend on a broadphase's order); both
+//! serialize as the list of their values, and read back only a list the set could hold.
 
 use std::fmt;
 
@@ -81,11 +83,6 @@ impl<const N: usize> IdSet<N> {
         &self.values[..self.len]
     }
 
-    /// Empties the set (the slots beyond the length are never read).
-    pub(crate) fn clear(&mut self) {
-        self.len = 0;
-    }
-
     /// The values as `usize` (model indices), in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.as_slice().iter().map(|&v| v as usize)
@@ -146,16 +143,153 @@ impl<const N: usize> IdSet<N> {
     }
 }
 
-/// Most trigger models one list holds (a character inside more at once keeps the lowest
-/// indices): Quake 3's `G_TouchTriggers` gathers at most `MAX_GENTITIES` but a player box
-/// overlaps a handful.
-pub const MAX_TRIGGERS: usize = 16;
+/// A sorted set of trigger model indices, without a cap (a character inside 20 overlapping
+/// triggers is in all 20; Quake 3's `G_TouchTriggers` gathers up to `MAX_GENTITIES`).
+///
+/// ```
+/// use planeshift::controller::TriggerList;
+/// let mut list = TriggerList::default();
+/// for model in (1..=40).rev() {
+///     list.insert(model);
+/// }
+/// assert_eq!(list.len(), 40);
+/// assert_eq!(list.as_slice()[..3], [1, 2, 3]);
+/// ```
+#[derive(Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "Vec<u32>", try_from = "Vec<u32>")]
+pub struct TriggerList {
+    /// Increasing, each once.
+    values: Vec<u32>,
+}
 
-/// A set of trigger model indices, in increasing order, at most [`MAX_TRIGGERS`].
-pub type TriggerList = IdSet<MAX_TRIGGERS>;
+/// [`Clone::clone_from`] refills the list in place, keeping its capacity.
+impl Clone for TriggerList {
+    fn clone(&self) -> Self {
+        TriggerList {
+            values: self.values.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.values.clone_from(&source.values);
+    }
+}
+
+impl fmt::Debug for TriggerList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl From<TriggerList> for Vec<u32> {
+    fn from(list: TriggerList) -> Vec<u32> {
+        list.values
+    }
+}
+
+impl TryFrom<Vec<u32>> for TriggerList {
+    type Error = String;
+
+    fn try_from(values: Vec<u32>) -> Result<TriggerList, String> {
+        if !values.windows(2).all(|w| w[0] < w[1]) {
+            return Err("trigger models in increasing order, each once".to_string());
+        }
+        Ok(TriggerList { values })
+    }
+}
+
+impl TriggerList {
+    /// The values, in increasing order.
+    #[must_use]
+    pub fn as_slice(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// Empties the list, keeping its capacity.
+    pub(crate) fn clear(&mut self) {
+        self.values.clear();
+    }
+
+    /// The values as `usize` (model indices), in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.values.iter().map(|&v| v as usize)
+    }
+
+    /// How many values.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether the list is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Whether `value` is in the list (a `usize` too large for `u32` never is).
+    #[must_use]
+    pub fn contains(&self, value: usize) -> bool {
+        u32::try_from(value).is_ok_and(|v| self.values.binary_search(&v).is_ok())
+    }
+
+    /// Adds `value` in order (nothing if it is there already).
+    pub fn insert(&mut self, value: u32) {
+        if let Err(at) = self.values.binary_search(&value) {
+            self.values.insert(at, value);
+        }
+    }
+
+    /// Writes into `out` (cleared first) the values of `self` that `other` does not hold.
+    pub(crate) fn difference_into(&self, other: &TriggerList, out: &mut TriggerList) {
+        out.values.clear();
+        out.values.extend(
+            self.values
+                .iter()
+                .filter(|v| other.values.binary_search(v).is_err()),
+        );
+    }
+
+    /// Writes into `out` (cleared first) the values of `self` or `also` that `not` does not
+    /// hold, in increasing order.
+    pub(crate) fn union_without_into(
+        &self,
+        also: &TriggerList,
+        not: &TriggerList,
+        out: &mut TriggerList,
+    ) {
+        out.values.clear();
+        let (mut a, mut b) = (self.values.iter().peekable(), also.values.iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(&&x), Some(&&y)) if x == y => {
+                    a.next();
+                    b.next();
+                    x
+                }
+                (Some(&&x), Some(&&y)) if x < y => {
+                    a.next();
+                    x
+                }
+                (_, Some(&&y)) => {
+                    b.next();
+                    y
+                }
+                (Some(&&x), None) => {
+                    a.next();
+                    x
+                }
+                (None, None) => break,
+            };
+            if not.values.binary_search(&next).is_err() {
+                out.values.push(next);
+            }
+        }
+    }
+}
 
 /// The trigger models of one tick.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TriggerReport {
     /// Touched on the way from the tick's start to its end (Quake 3 calls `touch` for
     /// these every frame), including those the character ends in.
@@ -170,6 +304,32 @@ pub struct TriggerReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trigger_lists_hold_every_value_and_combine_like_sets() {
+        let mut a = TriggerList::default();
+        for v in (0..40).rev().step_by(2) {
+            a.insert(v);
+            a.insert(v);
+        }
+        assert_eq!(a.len(), 20);
+        assert!(a.contains(38) && !a.contains(39) && !a.contains(usize::MAX));
+        let b = TriggerList::try_from((30..45).collect::<Vec<u32>>()).unwrap();
+        let mut out = TriggerList::default();
+        a.difference_into(&b, &mut out);
+        assert_eq!(out.as_slice(), (0..30).step_by(2).collect::<Vec<u32>>());
+        let not = TriggerList::try_from(vec![0, 31, 44]).unwrap();
+        a.union_without_into(&b, &not, &mut out);
+        let mut want: Vec<u32> = (2..30)
+            .step_by(2)
+            .chain(30..44)
+            .filter(|v| *v != 31)
+            .collect();
+        want.dedup();
+        assert_eq!(out.as_slice(), want);
+        assert!(TriggerList::try_from(vec![2, 1]).is_err());
+        assert!(TriggerList::try_from(vec![1, 1]).is_err());
+    }
 
     #[test]
     fn sets_stay_ordered_and_bounded() {

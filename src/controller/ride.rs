@@ -100,7 +100,8 @@ impl CharacterController {
         if !standing_on && !self.overlaps_model(world, model) {
             return Ride::NotInvolved;
         }
-        let saved = self.state;
+        // The move changes the position only: that is what a block puts back.
+        let saved = self.state.position;
         let start = self.state.position;
         let target = carried_point(pivot, before, after, start);
         if !target.is_finite() {
@@ -115,7 +116,7 @@ impl CharacterController {
             match found {
                 Some(center) => self.state.position = center - self.offset(),
                 None => {
-                    self.state = saved;
+                    self.state.position = saved;
                     return Ride::Blocked;
                 }
             }

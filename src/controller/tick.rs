@@ -388,7 +388,7 @@ impl WallContacts {
 const UNIT_NORMAL_SLACK: f32 = 1e-3;
 
 /// What one tick did, besides moving the character.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MoveOutcome {
     /// The planes hit, in order.
     pub touches: TouchList,
@@ -488,7 +488,7 @@ pub(super) fn microseconds(seconds: f32) -> u32 {
 /// counted microseconds (its key `water_jump_ticks`) reads back when no water jump was
 /// running (the count 0, nearly every save); mid-jump it is refused with an error naming
 /// the key, since the state does not say how long its ticks were.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "SavedState")]
 pub struct CharacterState {
     /// The origin (the feet are `feet_to_origin` below it).
@@ -540,6 +540,26 @@ pub struct CharacterState {
     /// configuration's ticks ([`crate::controller::CharacterController::step_msec`]); below
     /// one tick.
     pub tick_carry_us: u32,
+}
+
+/// Every field is `Copy` but the trigger list, which [`Clone::clone_from`] refills in place
+/// (a state saved into the same place every tick allocates nothing).
+impl Clone for CharacterState {
+    fn clone(&self) -> Self {
+        CharacterState {
+            triggers: self.triggers.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let mut triggers = std::mem::take(&mut self.triggers);
+        triggers.clone_from(&source.triggers);
+        *self = CharacterState {
+            triggers,
+            ..*source
+        };
+    }
 }
 
 /// [`CharacterState`] as read from a save: the same fields, with the water jump's timer

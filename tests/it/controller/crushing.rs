@@ -61,12 +61,12 @@ fn s79_crushing_mover_reported() {
             placement: after,
         }];
         let world = with_mover(map, &movers);
-        let state = *c.state();
+        let state = c.state().clone();
         let ride = c.ride(&world, lift, pivot, &before, &after);
         rides.push(ride);
         if ride == Ride::Blocked {
             // Unchanged to the bit, and free of the mover where it was.
-            assert_eq!(*c.state(), state);
+            assert_eq!(c.state().clone(), state);
             let old = [Mover {
                 model: lift,
                 placement: before,
@@ -122,11 +122,11 @@ fn s79_crushing_mover_reported() {
             placement: after,
         }];
         let world = with_mover(map, &movers);
-        let was = *crowd.get(7).unwrap().state();
+        let was = crowd.get(7).unwrap().state().clone();
         match crowd.push_mover(&world, lift, pivot, &before, &after) {
             MoverPush::Moved { carried, pushed } => assert_eq!((carried, pushed), (1, 0)),
             MoverPush::Blocked { character } => {
-                assert_eq!(*crowd.get(7).unwrap().state(), was);
+                assert_eq!(crowd.get(7).unwrap().state().clone(), was);
                 break character;
             }
         }
@@ -160,13 +160,13 @@ fn s80_pusher_against_a_wall() {
             placement: after,
         }];
         let world = with_mover(map, &movers);
-        let state = *c.state();
+        let state = c.state().clone();
         let ride = c.ride(&world, door, pivot, &before, &after);
         if rides.last() != Some(&ride) {
             rides.push(ride);
         }
         if ride == Ride::Blocked {
-            assert_eq!(*c.state(), state, "tick {tick}");
+            assert_eq!(c.state().clone(), state, "tick {tick}");
             // Flush with the wall, one stop distance off it.
             let front = c.position().x + 15.0;
             assert!(
@@ -226,7 +226,7 @@ fn movers_push_only_the_characters_they_touch() {
     // One character through `ride`, every placement of the door on its way to the wall.
     let step = 100.0 * 0.008;
     for mut c in [against_wall.clone(), against_plat.clone()] {
-        let state = *c.state();
+        let state = c.state().clone();
         let mut offset: f32 = 0.0;
         while offset < 120.0 {
             let movers = movers_at(offset + step);
@@ -243,7 +243,7 @@ fn movers_push_only_the_characters_they_touch() {
                 &at(Vec3::X * (offset + step)),
             );
             assert_eq!(ride, Ride::NotInvolved, "door at +{offset}");
-            assert_eq!(*c.state(), state, "door at +{offset}");
+            assert_eq!(c.state().clone(), state, "door at +{offset}");
             offset += step;
         }
     }
@@ -256,8 +256,8 @@ fn movers_push_only_the_characters_they_touch() {
     settle(&mut pushed_one, &rest_world);
     crowd.insert(3, pushed_one);
     let still = [
-        *crowd.get(1).unwrap().state(),
-        *crowd.get(2).unwrap().state(),
+        crowd.get(1).unwrap().state().clone(),
+        crowd.get(2).unwrap().state().clone(),
     ];
     let mut offset: f32 = 0.0;
     let mut pushes = 0;
@@ -283,12 +283,12 @@ fn movers_push_only_the_characters_they_touch() {
             MoverPush::Blocked { character } => break character,
         }
         assert_eq!(
-            *crowd.get(1).unwrap().state(),
+            crowd.get(1).unwrap().state().clone(),
             still[0],
             "door at +{offset}"
         );
         assert_eq!(
-            *crowd.get(2).unwrap().state(),
+            crowd.get(2).unwrap().state().clone(),
             still[1],
             "door at +{offset}"
         );
