@@ -401,7 +401,8 @@ impl Bodies {
     }
 
     /// The solid bodies that `shape` placed at `at` overlaps (touching counts), but `skip`,
-    /// in increasing id order (the lowest [`MAX_CONTACTS`] of them). No allocation.
+    /// in increasing id order (the lowest [`MAX_CONTACTS`] of them, and
+    /// [`CharacterIds::dropped`] when there were more). No allocation.
     #[must_use]
     pub fn overlapping(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
         let parts = Upright::of(shape);

@@ -156,7 +156,7 @@ impl CharacterController {
             timer_units: 1,
             tick_cache: TickCache::new(),
             use_tick_cache: true,
-            trigger_scratch: TriggerList::default(),
+            trigger_scratch: TriggerList::with_reserve(),
         })
     }
 
@@ -280,7 +280,7 @@ impl CharacterController {
     /// touched on the way ([`MoveOutcome::triggers`]).
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let mut outcome = MoveOutcome::default();
-        self.step_into(world, input, &mut outcome);
+        self.write_step(world, input, &mut outcome);
         outcome
     }
 
@@ -288,9 +288,20 @@ impl CharacterController {
     /// emptied, not rewritten, and keep their capacity): a crowd keeps each character's
     /// outcome in place instead of copying 2 KB per character and tick, and a tick written
     /// into the same outcome allocates nothing once its trigger lists have held their most
-    /// ([`Self::step`] returns a new outcome, whose trigger lists allocate when a trigger
-    /// is touched).
+    /// (the first call reserves room for [`TRIGGER_RESERVE`](super::TRIGGER_RESERVE) models in each; [`Self::step`]
+    /// returns a new outcome, whose trigger lists allocate when a trigger is touched).
     pub fn step_into<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        outcome: &mut MoveOutcome,
+    ) {
+        outcome.triggers.reserve();
+        self.write_step(world, input, outcome);
+    }
+
+    /// [`Self::step_into`] without reserving the outcome's lists.
+    fn write_step<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,

@@ -3,7 +3,8 @@
 //! triggers of one tick.
 //!
 //! Takes `u32` values; gives them in increasing order, each once: an [`IdSet`] at most `N`
-//! (a full set keeps its lowest values), a [`TriggerList`] all of them. Guarantees: an
+//! (a full set keeps its lowest values and says it dropped some), a [`TriggerList`] all of
+//! them. Guarantees: an
 //! [`IdSet`] never allocates, a [`TriggerList`] only when it grows past the most it ever
 //! held (cleared and refilled, it keeps its capacity); the same values give the same set
 //! whatever order they came in (so reports never depend on a broadphase's order); both
@@ -28,6 +29,8 @@ use serde::{Deserialize, Serialize};
 pub struct IdSet<const N: usize> {
     values: [u32; N],
     len: usize,
+    /// A value was left out because the set was full ([`IdSet::dropped`]).
+    dropped: bool,
 }
 
 impl<const N: usize> Default for IdSet<N> {
@@ -35,14 +38,16 @@ impl<const N: usize> Default for IdSet<N> {
         IdSet {
             values: [0; N],
             len: 0,
+            dropped: false,
         }
     }
 }
 
-/// Two sets are equal when their values are (the unused slots never count).
+/// Two sets are equal when their values are and both or neither dropped some (the unused
+/// slots never count).
 impl<const N: usize> PartialEq for IdSet<N> {
     fn eq(&self, other: &Self) -> bool {
-        self.as_slice() == other.as_slice()
+        self.as_slice() == other.as_slice() && self.dropped == other.dropped
     }
 }
 
@@ -50,7 +55,11 @@ impl<const N: usize> Eq for IdSet<N> {}
 
 impl<const N: usize> fmt::Debug for IdSet<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
+        f.debug_list().entries(self.as_slice()).finish()?;
+        if self.dropped {
+            f.write_str(" (and more, dropped)")?;
+        }
+        Ok(())
     }
 }
 
@@ -106,11 +115,23 @@ impl<const N: usize> IdSet<N> {
         u32::try_from(value).is_ok_and(|v| self.as_slice().binary_search(&v).is_ok())
     }
 
-    /// Adds `value` in order; a full set keeps its lowest values.
+    /// Whether a value was ever left out because the set was full: then the set holds the
+    /// lowest `N` of more values, and a caller that needs them all asks an uncapped query
+    /// (such as [`Crowd::overlapping_at_into`](super::Crowd::overlapping_at_into)).
+    #[must_use]
+    pub fn dropped(&self) -> bool {
+        self.dropped
+    }
+
+    /// Adds `value` in order; a full set keeps its lowest values and remembers it dropped
+    /// one ([`Self::dropped`]).
     pub fn insert(&mut self, value: u32) {
         let Err(at) = self.as_slice().binary_search(&value) else {
             return;
         };
+        if self.len == N {
+            self.dropped = true;
+        }
         if at == N {
             return;
         }
@@ -120,10 +141,13 @@ impl<const N: usize> IdSet<N> {
         self.len = (self.len + 1).min(N);
     }
 
-    /// The values of `self` that `other` does not hold.
+    /// The values of `self` that `other` does not hold (dropped if `self` dropped some).
     #[must_use]
     pub fn without(&self, other: &IdSet<N>) -> IdSet<N> {
-        let mut out = IdSet::default();
+        let mut out = IdSet {
+            dropped: self.dropped,
+            ..IdSet::default()
+        };
         for &v in self.as_slice() {
             if other.as_slice().binary_search(&v).is_err() {
                 out.insert(v);
@@ -132,16 +156,23 @@ impl<const N: usize> IdSet<N> {
         out
     }
 
-    /// The values of either set (the lowest `N`).
+    /// The values of either set (the lowest `N`; dropped if either dropped some or they
+    /// do not fit).
     #[must_use]
     pub fn union(&self, other: &IdSet<N>) -> IdSet<N> {
         let mut out = *self;
+        out.dropped |= other.dropped;
         for &v in other.as_slice() {
             out.insert(v);
         }
         out
     }
 }
+
+/// How many trigger models a character's lists and a reused outcome's make room for at once
+/// (Quake 3's player box overlaps a handful): a tick allocates only when a character
+/// touches more than its lists ever held.
+pub const TRIGGER_RESERVE: usize = 16;
 
 /// A sorted set of trigger model indices, without a cap (a character inside 20 overlapping
 /// triggers is in all 20; Quake 3's `G_TouchTriggers` gathers up to `MAX_GENTITIES`).
@@ -208,6 +239,19 @@ impl TriggerList {
     /// Empties the list, keeping its capacity.
     pub(crate) fn clear(&mut self) {
         self.values.clear();
+    }
+
+    /// An empty list with room for [`TRIGGER_RESERVE`] models.
+    pub(crate) fn with_reserve() -> TriggerList {
+        TriggerList {
+            values: Vec::with_capacity(TRIGGER_RESERVE),
+        }
+    }
+
+    /// Makes the capacity at least [`TRIGGER_RESERVE`] models (nothing once it is).
+    pub(crate) fn reserve(&mut self) {
+        let more = TRIGGER_RESERVE.saturating_sub(self.values.len());
+        self.values.reserve(more);
     }
 
     /// The values as `usize` (model indices), in increasing order.
@@ -301,6 +345,15 @@ pub struct TriggerReport {
     pub left: TriggerList,
 }
 
+impl TriggerReport {
+    /// Makes each list's capacity at least [`TRIGGER_RESERVE`] models (nothing once it is).
+    pub(crate) fn reserve(&mut self) {
+        self.touched.reserve();
+        self.entered.reserve();
+        self.left.reserve();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,7 +361,7 @@ mod tests {
     #[test]
     fn trigger_lists_hold_every_value_and_combine_like_sets() {
         let mut a = TriggerList::default();
-        for v in (0..40).rev().step_by(2) {
+        for v in (0..40).step_by(2).rev() {
             a.insert(v);
             a.insert(v);
         }
@@ -343,9 +396,18 @@ mod tests {
             set.insert(v);
         }
         assert_eq!(set.len(), 16);
+        assert!(set.dropped());
         assert_eq!(&set.as_slice()[..5], &[1, 3, 7, 9, 100]);
         assert_eq!(set.as_slice()[15], 111);
+        // Full, a set says it dropped a value even when the value is higher than all.
+        let mut full = IdSet::<2>::default();
+        full.insert(1);
+        full.insert(2);
+        assert!(!full.dropped());
+        full.insert(3);
+        assert!(full.dropped() && full.as_slice() == [1, 2]);
         let a = IdSet::<16>::try_from(vec![1, 2, 5]).unwrap();
+        assert!(!a.dropped());
         let b = IdSet::<16>::try_from(vec![2, 6]).unwrap();
         assert_eq!(a.without(&b).as_slice(), &[1, 5]);
         assert_eq!(a.union(&b).as_slice(), &[1, 2, 5, 6]);

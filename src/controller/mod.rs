@@ -70,7 +70,7 @@ pub use command::MoveCommand;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, NetworkSnap};
 pub use crowd::{Crowd, PARALLEL_MIN_CHARACTERS};
 pub use ground::{Ground, GroundState};
-pub use ids::{IdSet, TriggerList, TriggerReport};
+pub use ids::{IdSet, TRIGGER_RESERVE, TriggerList, TriggerReport};
 pub use members::{CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use ride::Ride;

@@ -34,6 +34,9 @@ impl CharacterController {
         // state's: no list is allocated once each has held its most.
         let mut inside = std::mem::take(&mut self.trigger_scratch);
         inside.clear();
+        // The two lists it alternates with the state keep room for a few (a state restored
+        // with `set_state` may come with none).
+        inside.reserve();
         let report = &mut outcome.triggers;
         report.touched.clear();
         if self.state.mode != MoveMode::Noclip {
