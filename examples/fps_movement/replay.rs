@@ -174,7 +174,7 @@ pub fn replay_world(
     }
     let saved = Saved {
         tick,
-        state: *c.state(),
+        state: c.state().clone(),
     };
     let state = serde_json::to_string(&saved).map_err(|e| format!("state: {e}"))?;
     Ok(Replay { lines: out, state })

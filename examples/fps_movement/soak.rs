@@ -656,7 +656,7 @@ impl<'a> Soak<'a> {
         let Some(outcome) = self.crowd.outcome(id) else {
             return Ok(());
         };
-        let triggers = outcome.tick.triggers;
+        let triggers = outcome.tick.triggers.clone();
         let before = self.crowd.get(id).map_or(Vec3::ZERO, |c| c.position());
         for model in triggers.touched.iter() {
             match self.level.get(model) {

@@ -13,7 +13,9 @@ use super::ground::{Ground, GroundState};
 use super::ids::TriggerList;
 use super::slide::Slide;
 use super::step::{StepRules, step_slide};
-use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
+use super::tick::{
+    Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts, microseconds,
+};
 use super::tracer::{Cached, Masked, Offset, Tracer};
 use super::unstuck::UnstuckTable;
 use super::water_level::WaterMemo;
@@ -82,6 +84,10 @@ pub struct CharacterController {
     /// Whether ticks gather and read [`Self::tick_cache`] (always, but for the tests that
     /// compare against ticks without it).
     use_tick_cache: bool,
+    /// The trigger set a tick ends in is built here, then swapped with the state's (so the
+    /// two lists keep their capacity and a tick allocates nothing once they have held
+    /// their most).
+    pub(crate) trigger_scratch: TriggerList,
 }
 
 /// How far beyond its shape's travel at its current speed a character's shape centre is
@@ -128,7 +134,7 @@ impl CharacterController {
                 liquid: Contents::EMPTY,
                 ladder: None,
                 hold_ticks: 0,
-                water_jump_ticks: 0,
+                water_jump_us: 0,
                 air_ticks: LAUNCHED,
                 press_ticks: u32::MAX,
                 teleports: 0,
@@ -150,6 +156,7 @@ impl CharacterController {
             timer_units: 1,
             tick_cache: TickCache::new(),
             use_tick_cache: true,
+            trigger_scratch: TriggerList::with_reserve(),
         })
     }
 
@@ -273,14 +280,28 @@ impl CharacterController {
     /// touched on the way ([`MoveOutcome::triggers`]).
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let mut outcome = MoveOutcome::default();
-        self.step_into(world, input, &mut outcome);
+        self.write_step(world, input, &mut outcome);
         outcome
     }
 
     /// [`Self::step`], writing the outcome over `outcome` (its touch and trigger lists are
-    /// emptied, not rewritten): a crowd keeps each character's outcome in place instead of
-    /// copying 2 KB per character and tick.
-    pub(crate) fn step_into<T: Tracer + ?Sized>(
+    /// emptied, not rewritten, and keep their capacity): a crowd keeps each character's
+    /// outcome in place instead of copying 2 KB per character and tick, and a tick written
+    /// into the same outcome allocates nothing once its trigger lists have held their most
+    /// (the first call reserves room for [`TRIGGER_RESERVE`](super::TRIGGER_RESERVE) models in each; [`Self::step`]
+    /// returns a new outcome, whose trigger lists allocate when a trigger is touched).
+    pub fn step_into<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        outcome: &mut MoveOutcome,
+    ) {
+        outcome.triggers.reserve();
+        self.write_step(world, input, outcome);
+    }
+
+    /// [`Self::step_into`] without reserving the outcome's lists.
+    fn write_step<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -366,16 +387,22 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         let start = self.state.position;
+        // The move neither reads nor changes the trigger set: kept aside, so the state it
+        // saves to fall back to copies no list.
+        let triggers = std::mem::take(&mut self.state.triggers);
         self.advance(world, input, outcome);
         self.snap_for_network(world);
+        self.state.triggers = triggers;
         self.update_triggers(world, start, outcome);
     }
 
     /// Advances one tick that lasts `msec` milliseconds, as a Quake 3 command carries its
     /// own (`usercmd_t.serverTime` minus the last one; `PmoveSingle` clamps it to 1..=200):
-    /// the move integrates over that time, and the timers, which count configured ticks,
-    /// advance by the whole configured ticks it covers, the remainder kept in
-    /// [`CharacterState::tick_carry_us`] so no time is lost or gained over many commands.
+    /// the move integrates over that time; the water jump's timer counts down the
+    /// command's own microseconds ([`CharacterState::water_jump_us`], Quake 3's `pm_time`),
+    /// and the timers that count configured ticks advance by the whole configured ticks it
+    /// covers, the remainder kept in [`CharacterState::tick_carry_us`] so no time is lost
+    /// or gained over many commands.
     /// `msec` is clamped to 1..=200 (and to the accepted tick range).
     ///
     /// # Examples
@@ -399,7 +426,7 @@ impl CharacterController {
         msec: u32,
     ) -> MoveOutcome {
         let msec = msec.clamp(MIN_COMMAND_MSEC, MAX_COMMAND_MSEC);
-        let tick_us = (f64::from(self.timer_tick) * 1e6).round().max(1.0) as u32;
+        let tick_us = microseconds(self.timer_tick).max(1);
         let carried = self.state.tick_carry_us.min(tick_us - 1) + msec * 1000;
         self.state.tick_carry_us = carried % tick_us;
         self.timer_units = carried / tick_us;
@@ -459,7 +486,7 @@ impl CharacterController {
         if !dead {
             self.update_crouch(world, input.crouch);
         }
-        let safe = self.state;
+        let safe = self.state.clone();
         // 3. Ground and water level (Quake 3 `PM_GroundTrace`, `PM_SetWaterLevel`).
         let launched = std::mem::take(&mut self.state.launched);
         let start_ground = if launched {
@@ -496,7 +523,7 @@ impl CharacterController {
         };
         let walk_input = MoveInput { wish, ..input };
         // 4. Special moves: the water jump's flight, a ladder, swimming.
-        if self.state.water_jump_ticks > 0 {
+        if self.state.water_jump_us > 0 {
             self.water_jump_move(world, outcome);
             self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
@@ -604,7 +631,9 @@ impl CharacterController {
         let units = self.timer_units;
         let state = &mut self.state;
         state.hold_ticks = state.hold_ticks.saturating_sub(units);
-        state.water_jump_ticks = state.water_jump_ticks.saturating_sub(units);
+        state.water_jump_us = state
+            .water_jump_us
+            .saturating_sub(microseconds(self.config.tick));
         state.press_ticks = state.press_ticks.saturating_add(units);
         if state.ground.is_walkable() {
             state.air_ticks = 0;

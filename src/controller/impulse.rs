@@ -63,7 +63,7 @@ impl CharacterController {
         state.ground = Ground::AIR;
         state.walls = WallContacts::default();
         state.ladder = None;
-        state.water_jump_ticks = 0;
+        state.water_jump_us = 0;
         state.land_timer = 0.0;
         state.air_ticks = LAUNCHED;
         state.press_ticks = u32::MAX;

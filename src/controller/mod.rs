@@ -59,7 +59,7 @@ pub use character::CharacterController;
 pub use command::MoveCommand;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, NetworkSnap};
 pub use ground::{Ground, GroundState};
-pub use ids::{IdSet, MAX_TRIGGERS, TriggerList, TriggerReport};
+pub use ids::{IdSet, TRIGGER_RESERVE, TriggerList, TriggerReport};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use ride::Ride;
 pub use tick::{

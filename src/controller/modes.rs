@@ -44,7 +44,7 @@ impl CharacterController {
         self.state.walls = WallContacts::default();
         self.state.ladder = None;
         self.state.hold_ticks = 0;
-        self.state.water_jump_ticks = 0;
+        self.state.water_jump_us = 0;
         self.state.land_timer = 0.0;
     }
 

@@ -26,6 +26,16 @@ pub trait Tracer {
         self.trace(shape, at, at).start_solid
     }
 
+    /// Whether `shape` placed at `at` overlaps model `model` (a mover) where this world
+    /// places it now, touching counting: the test a mover pushes with (Quake 3
+    /// `g_mover.c G_MoverPush` tests against the pusher, not everything). A world that
+    /// holds the model nowhere answers `false`. Default (a scripted world that cannot tell
+    /// its parts apart): [`Self::overlaps`], whatever is overlapped.
+    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
+        let _ = model;
+        self.overlaps(shape, at)
+    }
+
     /// What the world is made of at `point` (Quake 3's `pm->pointcontents`): liquids and
     /// ladders decide how the character moves. Default: empty (a dry world).
     fn contents(&self, point: Vec3) -> Contents {
@@ -198,6 +208,12 @@ impl Tracer for CompiledMap {
         CompiledMap::trace(self, shape, start, end, Contents::MASK_PLAYER_SOLID)
     }
 
+    /// The map's sweeps meet only the world model (0), where the map puts it; any other
+    /// model is held nowhere.
+    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
+        model == 0 && self.overlaps_masked(shape, at, Contents::MASK_PLAYER_SOLID)
+    }
+
     fn trace_masked(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
         CompiledMap::trace(self, shape, start, end, mask)
     }
@@ -298,12 +314,21 @@ impl Tracer for CompiledMap {
 /// Writes, inside an `impl Tracer` block of a view that wraps a world in its field `$inner`,
 /// the methods that ask the world rather than sweep it ([`Tracer::contents`],
 /// [`Tracer::contents3`], [`Tracer::contents_id`], [`Tracer::current`],
-/// [`Tracer::may_have_ladders`] and, unless told `but touch_triggers`,
-/// [`Tracer::touch_triggers`]) as calls on `self.$inner`: a view that only changes sweeps
-/// (an offset, other characters) answers them as its world does.
+/// [`Tracer::may_have_ladders`] and, unless told `but positions`, [`Tracer::touch_triggers`]
+/// and [`Tracer::overlaps_model`], which take positions) as calls on `self.$inner`: a view
+/// that only changes sweeps (an offset, other characters) answers them as its world does.
 macro_rules! forward_world_queries {
     ($inner:ident) => {
-        forward_world_queries!($inner; but touch_triggers);
+        forward_world_queries!($inner; but positions);
+
+        fn overlaps_model(
+            &self,
+            model: usize,
+            shape: &$crate::trace::TraceShape,
+            at: glam::Vec3,
+        ) -> bool {
+            self.$inner.overlaps_model(model, shape, at)
+        }
 
         fn touch_triggers(
             &self,
@@ -316,7 +341,7 @@ macro_rules! forward_world_queries {
             self.$inner.touch_triggers(shape, start, end, touched, inside);
         }
     };
-    ($inner:ident; but touch_triggers) => {
+    ($inner:ident; but positions) => {
         fn contents(&self, point: glam::Vec3) -> $crate::contents::Contents {
             self.$inner.contents(point)
         }
@@ -355,7 +380,11 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
         trace
     }
 
-    forward_world_queries!(world; but touch_triggers);
+    forward_world_queries!(world; but positions);
+
+    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_model(model, shape, at + self.offset)
+    }
 
     fn touch_triggers(
         &self,

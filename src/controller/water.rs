@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use super::character::{CharacterController, accelerate, at_most_unit};
 use super::slide;
-use super::tick::{MoveInput, MoveOutcome};
+use super::tick::{MoveInput, MoveOutcome, microseconds};
 use super::tracer::Tracer;
 use super::water_level::{FEET_SAMPLE, WaterMemo, bits, sample_water};
 use crate::contents::Contents;
@@ -122,7 +122,7 @@ impl CharacterController {
     /// forward speed along the facing, `water_jump_speed` up, and no control until falling,
     /// on ground, or `water_jump_time` has passed.
     fn check_water_jump<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> bool {
-        if self.state.water_level != 2 || self.state.water_jump_ticks > 0 {
+        if self.state.water_level != 2 || self.state.water_jump_us > 0 {
             return false;
         }
         let Some(facing) = input.wish.truncate().try_normalize() else {
@@ -142,8 +142,7 @@ impl CharacterController {
         }
         self.state.velocity = facing * self.config.water_jump_forward;
         self.state.velocity.z = self.config.water_jump_speed;
-        let ticks = (self.config.water_jump_time / self.config.tick).round();
-        self.state.water_jump_ticks = (ticks as u32).max(1);
+        self.state.water_jump_us = microseconds(self.config.water_jump_time).max(1);
         true
     }
 
@@ -165,7 +164,7 @@ impl CharacterController {
         self.state.velocity.z -= drop;
         self.state.ground = self.find_ground(world, None);
         if self.state.velocity.z < 0.0 || self.state.ground.is_walkable() {
-            self.state.water_jump_ticks = 0;
+            self.state.water_jump_us = 0;
         }
     }
 }

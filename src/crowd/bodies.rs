@@ -177,7 +177,7 @@ pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 /// use glam::Vec3;
 /// use planeshift::TraceShape;
 /// use planeshift::crowd::Bodies;
-/// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
+/// let player = TraceShape::quake3_player();
 /// let mut bodies = Bodies::new();
 /// bodies.insert(7, &player, Vec3::new(0.0, 0.0, 24.0));
 /// bodies.insert(3, &player, Vec3::new(500.0, 0.0, 24.0));
@@ -523,7 +523,8 @@ impl Bodies {
     }
 
     /// The solid bodies that `shape` placed at `at` overlaps (touching counts), but `skip`,
-    /// in increasing id order (the lowest [`MAX_CONTACTS`] of them). No allocation.
+    /// in increasing id order (the lowest [`MAX_CONTACTS`] of them, and
+    /// [`CharacterIds::dropped`] when there were more). No allocation.
     #[must_use]
     pub fn overlapping(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
         let parts = Upright::of(shape);
@@ -931,7 +932,7 @@ mod tests {
     use super::*;
 
     fn player() -> TraceShape {
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap()
+        TraceShape::quake3_player()
     }
 
     #[test]

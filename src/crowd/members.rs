@@ -39,7 +39,7 @@ impl Default for CrowdConfig {
 }
 
 /// What one tick did to one character of a crowd.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CrowdOutcome {
     /// The character's own tick ([`CharacterController::step`]); its touches and ground
     /// name the characters met (`Touch::character`, `Ground::character`).

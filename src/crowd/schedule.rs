@@ -109,7 +109,7 @@ impl Shoves {
 type Entry = ((Vec3, Vec3), (i32, i32), u32);
 
 /// One character's tick in the parallel step, written by its own task.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Scratch {
     /// Its state before the tick (restored when the tick is redone in order).
     saved: Option<CharacterState>,
@@ -380,8 +380,8 @@ impl Schedule {
         self.scratch = scratch;
         if self.scratch.iter().any(|s| s.escaped) {
             for (m, s) in members.iter_mut().zip(&self.scratch) {
-                if let Some(state) = s.saved {
-                    m.controller.set_state(state);
+                if let Some(state) = &s.saved {
+                    m.controller.set_state(state.clone());
                 }
             }
             self.stats.redone = true;
@@ -418,7 +418,11 @@ impl Schedule {
         bodies: &Bodies,
         push: Option<f32>,
     ) {
-        s.saved = Some(*m.controller.state());
+        // Into the kept state, so its trigger list keeps its capacity.
+        match &mut s.saved {
+            Some(saved) => saved.clone_from(m.controller.state()),
+            None => s.saved = Some(m.controller.state().clone()),
+        }
         s.shoves = Shoves::default();
         s.escaped = false;
         let input = &self.inputs[i];

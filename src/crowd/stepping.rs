@@ -223,10 +223,52 @@ impl Crowd {
 
     /// The solid characters `shape` placed at `at` would overlap, but `skip`, increasing:
     /// whom a teleport there telefrags (Quake 3 `G_KillBox`), or whether a spawn point is
-    /// taken (`SpotWouldTelefrag`).
+    /// taken (`SpotWouldTelefrag`). At most [`MAX_CONTACTS`](super::MAX_CONTACTS), the
+    /// lowest ids, with [`CharacterIds::dropped`] set when there were more: an area query
+    /// that needs them all (an explosion in a crowd) uses [`Self::overlapping_at_into`].
     #[must_use]
     pub fn overlapping_at(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
         self.bodies.overlapping(shape, at, skip)
+    }
+
+    /// Every solid character `shape` placed at `at` overlaps (touching counts), but `skip`,
+    /// written into `out` (cleared first) in increasing id order, however many: the caller's
+    /// buffer, so a query allocates nothing once it has held its most.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::controller::{CharacterController, ControllerConfig};
+    /// use planeshift::crowd::{Crowd, CrowdConfig};
+    /// use planeshift::trace::TraceShape;
+    /// let mut crowd = Crowd::new(CrowdConfig::default());
+    /// for id in 0..20u32 {
+    ///     let at = Vec3::new((id % 5) as f32 * 40.0, (id / 5) as f32 * 40.0, 24.0);
+    ///     crowd.insert(id, CharacterController::new(ControllerConfig::default(), at)?);
+    /// }
+    /// // A blast 200 across over all of them.
+    /// let blast = TraceShape::sphere(100.0).unwrap();
+    /// let mut hit = Vec::new();
+    /// crowd.overlapping_at_into(&blast, Vec3::new(80.0, 60.0, 24.0), None, &mut hit);
+    /// assert_eq!(hit, (0..20).collect::<Vec<u32>>());
+    /// // The capped form keeps the lowest 8 and says it dropped the rest.
+    /// let capped = crowd.overlapping_at(&blast, Vec3::new(80.0, 60.0, 24.0), None);
+    /// assert_eq!(capped.as_slice(), &[0, 1, 2, 3, 4, 5, 6, 7]);
+    /// assert!(capped.dropped());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn overlapping_at_into(
+        &self,
+        shape: &TraceShape,
+        at: Vec3,
+        skip: Option<u32>,
+        out: &mut Vec<u32>,
+    ) {
+        out.clear();
+        self.bodies
+            .for_each_overlapping(shape, at, skip, |id| out.push(id));
+        out.sort_unstable();
+        out.dedup();
     }
 
     /// How many pairs of solid characters overlap now (touching counts).
@@ -610,7 +652,8 @@ impl Crowd {
         before: &ModelPlacement,
         after: &ModelPlacement,
     ) -> MoverPush {
-        // Who is involved: riders, riders of riders, and those the mover now overlaps.
+        // Who is involved: riders, riders of riders, and those the mover now overlaps (this
+        // mover: one touching only a wall or another mover is not).
         let mut involved: Vec<(usize, bool)> = Vec::new();
         for (i, m) in self.members.iter().enumerate() {
             let c = &m.controller;
@@ -623,7 +666,7 @@ impl Crowd {
                 && model != 0;
             if rides {
                 involved.push((i, true));
-            } else if c.overlaps(world) {
+            } else if c.overlaps_model(world, model) {
                 involved.push((i, false));
             }
         }
@@ -658,7 +701,7 @@ impl Crowd {
         let (mut carried, mut pushed) = (0, 0);
         for (i, carry) in involved {
             let id = self.members[i].id;
-            let saved = *self.members[i].controller.state();
+            let saved = self.members[i].controller.state().clone();
             let Crowd {
                 members, bodies, ..
             } = self;

@@ -375,7 +375,7 @@ impl TraceShape {
     /// ```
     /// use glam::Vec3;
     /// use planeshift::TraceShape;
-    /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
+    /// let player = TraceShape::quake3_player();
     /// let other = TraceShape::cylinder(16.0, 28.0).unwrap();
     /// let hit = player.trace_against(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), &other, Vec3::new(80.0, 0.0, 4.0));
     /// // The box's face meets the cylinder's side: 80 - 15 - 16, less the stop distance.
@@ -474,7 +474,7 @@ mod tests {
     use super::*;
 
     fn quake_box() -> TraceShape {
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap()
+        TraceShape::quake3_player()
     }
 
     #[test]

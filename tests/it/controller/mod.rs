@@ -102,7 +102,7 @@ pub fn feet(c: &CharacterController) -> Vec3 {
 
 /// Gives the character a velocity (as if it had been running).
 pub fn launch(c: &mut CharacterController, velocity: Vec3) {
-    let mut state = *c.state();
+    let mut state = c.state().clone();
     state.velocity = velocity;
     assert!(c.set_state(state));
 }
@@ -148,7 +148,7 @@ pub fn held_inputs(
 }
 
 /// What a tick left behind.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Tick {
     pub position: Vec3,
     pub velocity: Vec3,
