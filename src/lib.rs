@@ -132,8 +132,9 @@ pub use controller::{
     Touch, Tracer, TriggerReport, WorldWithBodies, WorldWithMovers,
 };
 pub use game::{
-    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind, RuleList,
-    RuleProblem, TextureRule,
+    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind,
+    Quake2TextureDefaults, Quake2TextureError, Quake2Textures, RuleList, RuleProblem, TextureRule,
+    builtin_quake2_defaults, wal_defaults,
 };
 pub use map::{MapFile, ParseError, parse_map};
 pub use surface::SurfaceFlags;
