@@ -28,6 +28,8 @@ mod leak;
 mod parse;
 /// Quake 3 curved patches: facets against the true surface, semantics, seams, limits.
 mod patches;
+/// Quake 2 texture defaults: bare faces take their texture's contents (issue 26).
+mod q2_tool_defaults;
 /// Quake 3 maps compiled with their shaders: point contents against the `.bsp` files, masks.
 mod q3_contents;
 /// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.
