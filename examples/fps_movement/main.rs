@@ -2,7 +2,8 @@
 //! through a compiled `.map`, colliding with each other and playing the level's triggers,
 //! and the run is checked for the failures players notice.
 //!
-//! Takes a `.map` path and the soak parameters; gives one JSON object (with `--json`) or a
+//! Takes a `.map` path (or a compiled `.bsp`, told apart by content, in every mode) and the
+//! soak parameters; gives one JSON object (with `--json`) or a
 //! short report. `--headless` is the soak mode (`soak.rs`):
 //!
 //! ```text
@@ -67,7 +68,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use planeshift::Game;
-use planeshift::compile::CompileOptions;
+use planeshift::compile::{CompileOptions, compile_level};
 #[cfg(feature = "viewer")]
 use planeshift::controller::CharacterController;
 use planeshift::controller::ControllerConfig;
@@ -85,7 +86,7 @@ struct Args {
     /// Run without a window: the soak test.
     #[arg(long)]
     headless: bool,
-    /// The `.map` file.
+    /// The `.map` file, or a compiled `.bsp`.
     #[arg(long)]
     map: Option<String>,
     /// How many bots.
@@ -199,14 +200,12 @@ fn run(args: &Args) -> Result<(), String> {
             ),
             None => None,
         };
-        let run = replay::replay(
-            &bytes,
-            &compile_options(args),
-            load_config(args)?,
-            &text,
-            state.as_deref(),
-        )
-        .map_err(|e| format!("{}: {e}", input.display()))?;
+        // A `.map` or a `.bsp` (by content), as the soak and the viewer load them.
+        let world = compile_level(&bytes, &compile_options(args))
+            .map_err(|e| format!("{path}: compile: {e}"))?
+            .map;
+        let run = replay::replay_world(&world, load_config(args)?, &text, state.as_deref())
+            .map_err(|e| format!("{}: {e}", input.display()))?;
         if let Some(file) = &args.state_out {
             std::fs::write(file, &run.state).map_err(|e| format!("{}: {e}", file.display()))?;
         }

@@ -24,6 +24,8 @@ mod games;
 mod import;
 /// Leaks: the flood from point entities, trails, pointfiles and the outside fill.
 mod leak;
+/// A compiled `.bsp` goes where a `.map` goes: the replay on shared `.bsp` files.
+mod level_loading;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
 /// Quake 3 curved patches: facets against the true surface, semantics, seams, limits.
