@@ -2,14 +2,11 @@
 //! (`examples/fps_movement/replay.rs`, on a world loaded as its `main.rs` loads it, by
 //! `compile_level`) runs on shared `.bsp` files of two games as on a `.map`.
 
-#[allow(dead_code)]
-#[path = "../../examples/fps_movement/replay.rs"]
-mod replay_on_bsp;
-
 use planeshift::compile::{CompileOptions, SourceFormat, compile_level};
 use planeshift::controller::ControllerConfig;
 use serde_json::Value;
 
+use crate::controller::replay::replay_contract;
 use crate::support::{read, real_maps_dir, repo_root};
 
 /// The replay's input: spawn at `spawn`, then `ticks` ticks running along +x then +y.
@@ -41,7 +38,7 @@ fn replay_level(name: &str, bytes: &[u8]) -> (SourceFormat, Vec<Value>) {
     let input = run_input(spawn, TICKS);
     let config = ControllerConfig::default();
     let run = || {
-        replay_on_bsp::replay_world(&compiled.map, config.clone(), &input, None)
+        replay_contract::replay_world(&compiled.map, config, &input, None)
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .lines
     };

@@ -7,6 +7,8 @@ mod support;
 mod brush;
 /// The compiler: tree against brute force, bevels, plane table, submodels.
 mod bsp;
+/// Seeded mutations of Quake 2 and Quake 3 `.bsp` files: no panic, errors name their lump.
+mod bsp_fuzz;
 /// The compiled file format: round trips and corruption.
 mod compiled;
 /// The character controller: scenarios 1–88, one file per group (`maps/README.md`).
