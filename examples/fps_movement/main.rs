@@ -68,7 +68,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use planeshift::Game;
-use planeshift::compile::{CompileOptions, compile_level};
+use planeshift::compile::CompileOptions;
 #[cfg(feature = "viewer")]
 use planeshift::controller::CharacterController;
 use planeshift::controller::ControllerConfig;
@@ -200,12 +200,14 @@ fn run(args: &Args) -> Result<(), String> {
             ),
             None => None,
         };
-        // A `.map` or a `.bsp` (by content), as the soak and the viewer load them.
-        let world = compile_level(&bytes, &compile_options(args))
-            .map_err(|e| format!("{path}: compile: {e}"))?
-            .map;
-        let run = replay::replay_world(&world, load_config(args)?, &text, state.as_deref())
-            .map_err(|e| format!("{}: {e}", input.display()))?;
+        let run = replay::replay(
+            &bytes,
+            &compile_options(args),
+            load_config(args)?,
+            &text,
+            state.as_deref(),
+        )
+        .map_err(|e| format!("{}: {e}", input.display()))?;
         if let Some(file) = &args.state_out {
             std::fs::write(file, &run.state).map_err(|e| format!("{}: {e}", file.display()))?;
         }

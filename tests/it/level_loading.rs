@@ -1,6 +1,6 @@
 //! A compiled `.bsp` goes where a `.map` goes (issue 26): the `fps_movement` replay
-//! (`examples/fps_movement/replay.rs`, on a world loaded as its `main.rs` loads it, by
-//! `compile_level`) runs on shared `.bsp` files of two games as on a `.map`.
+//! (`examples/fps_movement/replay.rs` `replay`, which loads its level by `compile_level`)
+//! runs on shared `.bsp` files of three games as on a `.map`.
 
 use planeshift::compile::{CompileOptions, SourceFormat, compile_level};
 use planeshift::controller::ControllerConfig;
@@ -38,7 +38,7 @@ fn replay_level(name: &str, bytes: &[u8]) -> (SourceFormat, Vec<Value>) {
     let input = run_input(spawn, TICKS);
     let config = ControllerConfig::default();
     let run = || {
-        replay_contract::replay_world(&compiled.map, config, &input, None)
+        replay_contract::replay(bytes, &CompileOptions::default(), config, &input, None)
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .lines
     };
