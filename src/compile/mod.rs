@@ -164,7 +164,7 @@ pub struct CompileOptions {
     pub shader_folders: Vec<PathBuf>,
     /// Folders of Quake 2 `.wal` textures (a game's `textures` folder, or the folder holding
     /// it), in order: the first file of a name wins, over the built-in tool and liquid table
-    /// ([`Quake2Textures`](crate::Quake2Textures)). Read only for a Quake 2 map, whose faces
+    /// ([`Quake2Textures`]). Read only for a Quake 2 map, whose faces
     /// written without a `contents flags value` triple take their texture's (qbsp3's rule).
     pub texture_folders: Vec<PathBuf>,
     /// The game whose brush rules give each brush its contents; `None` (the default)
