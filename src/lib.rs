@@ -133,8 +133,9 @@ pub use controller::{
 };
 pub use crowd::{Bodies, Crowd, CrowdConfig, CrowdOutcome, MoverPush, WorldWithBodies};
 pub use game::{
-    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind, RuleList,
-    RuleProblem, TextureRule,
+    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind,
+    Quake2TextureDefaults, Quake2TextureError, Quake2Textures, RuleList, RuleProblem, TextureRule,
+    builtin_quake2_defaults, wal_defaults,
 };
 pub use map::{MapFile, ParseError, parse_map};
 pub use surface::SurfaceFlags;

@@ -22,7 +22,7 @@
 
 use glam::Vec3;
 use planeshift::CompiledMap;
-use planeshift::compile::{CompileOptions, compile_map_with};
+use planeshift::compile::{CompileOptions, compile_level};
 use planeshift::controller::{
     CharacterController, CharacterState, ControllerConfig, GroundState, MoveInput, MoveMode,
 };
@@ -63,7 +63,8 @@ struct Saved {
     state: CharacterState,
 }
 
-/// Runs the replay, from the spawn line or from `state` (a state file's text).
+/// Runs the replay on `map` (a `.map`, or a compiled `.bsp` told apart by content), from the
+/// spawn line or from `state` (a state file's text).
 pub fn replay(
     map: &[u8],
     compile: &CompileOptions,
@@ -71,7 +72,7 @@ pub fn replay(
     input: &str,
     state: Option<&str>,
 ) -> Result<Replay, String> {
-    let world = compile_map_with(map, compile)
+    let world = compile_level(map, compile)
         .map_err(|e| format!("compile: {e}"))?
         .map;
     replay_world(&world, config, input, state)

@@ -39,7 +39,7 @@ mod prediction;
 /// Unstuck and the fuzz invariant.
 mod recovery;
 /// The replay contract of the `fps_movement` example.
-mod replay;
+pub(crate) mod replay;
 /// Slopes.
 mod slopes;
 /// The soak contract of the `fps_movement` example, its deaths in `trigger_hurt` volumes.
