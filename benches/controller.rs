@@ -100,9 +100,9 @@ const JUMP_TICKS: usize = 2;
 /// Characters start this far above a spawn origin, as Quake 1's `PutClientInServer` does
 /// (a spawn origin puts the feet exactly on the floor).
 const SPAWN_LIFT: f32 = 1.0;
-/// The player box, around the origin.
-const BOX_MIN: Vec3 = Vec3::new(-15.0, -15.0, -24.0);
-const BOX_MAX: Vec3 = Vec3::new(15.0, 15.0, 32.0);
+/// The player box, around the origin (Quake 3's).
+const BOX_MIN: Vec3 = TraceShape::QUAKE3_PLAYER_BOUNDS.0;
+const BOX_MAX: Vec3 = TraceShape::QUAKE3_PLAYER_BOUNDS.1;
 
 /// The maps: (label, path under the real-maps folder). The largest by brushes (e4m1), three
 /// more Quake 1 maps of different kinds and two Quake 3 ones.

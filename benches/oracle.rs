@@ -14,6 +14,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use glam::DVec3;
 use planeshift::brush::{Brush, brushes_from_map};
 use planeshift::map::parse_map;
+use planeshift::trace::TraceShape;
 
 use oracle::{Oracle, OracleShape};
 use support::{Pcg32, bundled_map, real_map};
@@ -54,8 +55,8 @@ fn shapes() -> [(&'static str, OracleShape); 6] {
         (
             "box",
             OracleShape::Box {
-                mins: DVec3::new(-16.0, -16.0, -24.0),
-                maxs: DVec3::new(16.0, 16.0, 32.0),
+                mins: TraceShape::QUAKE1_PLAYER_BOUNDS.0.as_dvec3(),
+                maxs: TraceShape::QUAKE1_PLAYER_BOUNDS.1.as_dvec3(),
             },
         ),
         (

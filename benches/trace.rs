@@ -91,10 +91,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "box",
-            ours: shape(TraceShape::aabb(
-                Vec3::new(-16.0, -16.0, -24.0),
-                Vec3::new(16.0, 16.0, 32.0),
-            )),
+            ours: TraceShape::quake1_player(),
             rotation: Quat::IDENTITY,
             theirs: Some((
                 Box::new(Cuboid::new(Vector::new(16.0, 16.0, 28.0))),
@@ -125,10 +122,7 @@ fn cases() -> Vec<Case> {
         },
         Case {
             name: "box_rotated",
-            ours: shape(TraceShape::aabb(
-                Vec3::new(-16.0, -16.0, -24.0),
-                Vec3::new(16.0, 16.0, 32.0),
-            )),
+            ours: TraceShape::quake1_player(),
             rotation: tilted,
             theirs: Some((
                 Box::new(Cuboid::new(Vector::new(16.0, 16.0, 28.0))),

@@ -14,7 +14,8 @@ Per map: prints brush and entity counts, the bounding box and solid-brush overla
 box (-16,-16,-24)..(16,16,32) is clear of solid brushes and stands on a floor
 (the box moved down by 1 unit touches solid).
 Solid = every brush except liquids (all faces '*...', or Quake 2 liquid contents without
-the solid bit) and trigger_* entities.
+the solid bit), trigger_* entities, and Quake 2 brushes whose first face has no triple and
+names a hint, skip, clip or liquid texture (their defaults, src/game/q2_textures.rs).
 Exit status 1 on any failure.
 """
 import glob
@@ -368,6 +369,7 @@ def check_file(path):
         return ["%s: parse error: %s" % (name, e)]
     if not ents or ents[0]["kv"].get("classname") != "worldspawn":
         errs.append("%s: first entity is not worldspawn" % name)
+    quake2 = "// Game: Quake 2" in text
     solids = []  # (label, Poly)
     allp = []
     nbrush = 0
@@ -385,7 +387,15 @@ def check_file(path):
                 or (f["triple"] is not None and f["triple"][0] & 0x38 and not f["triple"][0] & 1)
                 for f in faces
             )
-            if not liquid and not cls.startswith("trigger_"):
+            # Quake 2 (qbsp3): the first side decides; a bare face takes its texture's
+            # defaults, and hint, skip, clip and the liquids are not solid to this check.
+            first = faces[0]
+            base = first["tex"].lower().rsplit("/", 1)[-1]
+            q2_open = quake2 and first["triple"] is None and (
+                base in ("hint", "skip", "clip", "clip_mon")
+                or any(w in base for w in ("water", "lava", "slime"))
+            )
+            if not liquid and not q2_open and not cls.startswith("trigger_"):
                 solids.append(("e%d/b%d(%s)" % (ei, bi, cls), p))
     if allp:
         mins = tuple(min(p.mins[i] for p in allp) for i in range(3))

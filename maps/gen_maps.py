@@ -787,7 +787,20 @@ def trigger_room():
     write_map("trigger_room.map", [fl, ce] + walls, ents)
 
 
+def many_triggers():
+    """24 nested trigger_multiple boxes around the room's centre: a character walking along
+    the x axis is inside all of them at once in the middle."""
+    fl, ce, walls = room(-512, -256, 512, 256, 256)
+    ents = [start(-448, 0)]
+    for k in range(24):
+        hx, hy, top = 96 + 12 * k, 48 + 8 * k, 64 + 8 * k
+        ents.append(([("classname", "trigger_multiple")],
+                     [box(-hx, -hy, 0, hx, hy, top, tex="trigger")]))
+    write_map("many_triggers.map", [fl, ce] + walls, ents)
+
+
 if __name__ == "__main__":
+    many_triggers()
     crusher()
     trigger_room()
     movement()

@@ -68,7 +68,7 @@ impl Contents {
     pub const BOTCLIP: Contents = Contents(0x40_0000);
     /// A living character (Quake 3 `CONTENTS_BODY`, Quake 2 `CONTENTS_MONSTER`): what a
     /// character's body is made of, and what a sweep reports when it meets one
-    /// ([`WorldWithBodies`](crate::controller::WorldWithBodies)). The map never holds it, so
+    /// ([`WorldWithBodies`](crate::crowd::WorldWithBodies)). The map never holds it, so
     /// a mask naming it changes no sweep of the map alone; it decides which characters a
     /// query through a crowd meets.
     pub const BODY: Contents = Contents(0x200_0000);

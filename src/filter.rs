@@ -170,7 +170,7 @@ pub enum HitTarget {
     World,
     /// Submodel `*k`: a mover or a static model.
     Model(usize),
-    /// A character, by its id in the crowd's [`Bodies`](crate::controller::Bodies).
+    /// A character, by its id in the crowd's [`Bodies`](crate::crowd::Bodies).
     Character(u32),
 }
 

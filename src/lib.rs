@@ -108,6 +108,7 @@ pub mod compile;
 pub mod compiled;
 pub mod contents;
 pub mod controller;
+pub mod crowd;
 pub mod filter;
 pub mod scene;
 pub mod surface;
@@ -127,13 +128,14 @@ pub use compile::{
 pub use compiled::{CompiledMap, Entity, LoadError, MaterialId, Model, ModelKind, WorldSummary};
 pub use contents::Contents;
 pub use controller::{
-    Bodies, CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig,
-    Crowd, CrowdConfig, CrowdOutcome, Ground, GroundState, MoveInput, MoveOutcome, MoverPush, Ride,
-    Touch, Tracer, TriggerReport, WorldWithBodies, WorldWithMovers,
+    CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig, Ground,
+    GroundState, MoveInput, MoveOutcome, Ride, Touch, Tracer, TriggerReport, WorldWithMovers,
 };
+pub use crowd::{Bodies, Crowd, CrowdConfig, CrowdOutcome, MoverPush, WorldWithBodies};
 pub use game::{
-    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind, RuleList,
-    RuleProblem, TextureRule,
+    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind,
+    Quake2TextureDefaults, Quake2TextureError, Quake2Textures, RuleList, RuleProblem, TextureRule,
+    builtin_quake2_defaults, wal_defaults,
 };
 pub use map::{MapFile, ParseError, parse_map};
 pub use surface::SurfaceFlags;

@@ -219,6 +219,9 @@ fn run(
         model: mover.unwrap_or(0),
         placement: placement(0),
     }];
+    // One outcome written over every tick (`step_into`), as a game keeps it: its trigger
+    // lists keep their capacity.
+    let mut outcome = planeshift::controller::MoveOutcome::default();
     for (tick, s) in script.iter().enumerate() {
         let before = allocations();
         c.set_mode(s.mode);
@@ -234,7 +237,7 @@ fn run(
             }
             _ => {}
         }
-        let outcome = match mover {
+        match mover {
             Some(model) => {
                 let (was, now) = (placement(tick), placement(tick + 1));
                 movers[0].placement = now;
@@ -244,10 +247,10 @@ fn run(
                     mask: Contents::MASK_PLAYER_SOLID,
                 };
                 c.ride(&world, model, pivot, &was, &now);
-                c.step(&world, &s.input)
+                c.step_into(&world, &s.input, &mut outcome);
             }
-            None => c.step(map, &s.input),
-        };
+            None => c.step_into(map, &s.input, &mut outcome),
+        }
         if c.mode() == MoveMode::Noclip && tick % 400 == 399 {
             // Back to a free spot before walking again.
             c.teleport(spawn, Vec3::ZERO, 0.0);
@@ -356,7 +359,7 @@ fn a_tick_allocates_nothing_in_any_mode() {
 /// each, counted after the warm-up.
 #[test]
 fn a_crowd_tick_allocates_nothing() {
-    use planeshift::controller::{Crowd, CrowdConfig};
+    use planeshift::crowd::{Crowd, CrowdConfig};
     let map = compile(&bundled("arena"));
     let mut crowd = Crowd::new(CrowdConfig::default());
     for i in 0..32u32 {
@@ -413,7 +416,7 @@ fn a_rotated_sweep_allocates_nothing() {
     ])
     .unwrap();
     let shapes = [
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap(),
+        TraceShape::quake3_player(),
         TraceShape::cylinder(16.0, 28.0).unwrap(),
         TraceShape::capsule(12.0, 20.0).unwrap(),
         hull,
@@ -443,4 +446,60 @@ fn a_rotated_sweep_allocates_nothing() {
     }
     assert_eq!(allocations() - before, 0, "rotated sweeps allocated");
     assert!(hits > 400, "{hits}");
+}
+
+/// Scene queries among 64 characters (traces upright and rotated, overlaps, point contents,
+/// penetration and area queries into reused buffers) allocate nothing.
+#[test]
+fn a_scene_query_allocates_nothing() {
+    use planeshift::crowd::Bodies;
+    use planeshift::scene::{HitTarget, QueryFilter, Scene};
+    use planeshift::trace::TraceShape;
+    let world = compile(&bundled("arena"));
+    let body =
+        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
+    let mut rng = Rng(0x5ce7e);
+    let mut bodies = Bodies::new();
+    for id in 0..64 {
+        let at = Vec3::new(
+            200.0 + rng.unit() * 1600.0,
+            200.0 + rng.unit() * 1600.0,
+            25.0,
+        );
+        bodies.insert(id, &body, at);
+    }
+    let scene = Scene {
+        map: &world,
+        movers: &[],
+        bodies: &bodies,
+    };
+    let shapes = [
+        TraceShape::point(),
+        TraceShape::sphere(8.0).unwrap(),
+        TraceShape::capsule(10.0, 20.0).unwrap(),
+        body.clone(),
+    ];
+    let (mut through, mut area) = (Vec::with_capacity(128), Vec::with_capacity(128));
+    let filter = QueryFilter::new(Contents::MASK_SHOT | Contents::TRIGGER).skip_character(3);
+    let before = allocations();
+    let mut characters = 0;
+    for case in 0..4000 {
+        let shape = &shapes[case % shapes.len()];
+        let rotation = Quat::from_rotation_z(rng.unit() * 6.3) * Quat::from_rotation_x(rng.unit());
+        let start = Vec3::new(
+            rng.unit() * 2048.0,
+            rng.unit() * 2048.0,
+            20.0 + rng.unit() * 60.0,
+        );
+        let end = start + (Vec3::new(rng.unit(), rng.unit(), 0.5) - 0.5) * 1024.0;
+        let hit = scene.trace(shape, start, end, &filter);
+        characters += usize::from(matches!(hit.target, Some(HitTarget::Character(_))));
+        let _ = scene.trace_rotated(shape, rotation, start, end, &filter);
+        let _ = scene.overlap_rotated(shape, rotation, hit.trace.end, &filter);
+        let _ = scene.point_contents(end);
+        scene.trace_through(&TraceShape::point(), start, end, &filter, &mut through);
+        scene.overlapping(&shapes[1], end, &filter, &mut area);
+    }
+    assert_eq!(allocations() - before, 0, "scene queries allocated");
+    assert!(characters > 100, "{characters}");
 }

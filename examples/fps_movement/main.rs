@@ -2,7 +2,8 @@
 //! through a compiled `.map`, colliding with each other and playing the level's triggers,
 //! and the run is checked for the failures players notice.
 //!
-//! Takes a `.map` path and the soak parameters; gives one JSON object (with `--json`) or a
+//! Takes a `.map` path (or a compiled `.bsp`, told apart by content, in every mode) and the
+//! soak parameters; gives one JSON object (with `--json`) or a
 //! short report. `--headless` is the soak mode (`soak.rs`):
 //!
 //! ```text
@@ -95,7 +96,7 @@ struct Args {
     /// Run without a window: the soak test.
     #[arg(long)]
     headless: bool,
-    /// The `.map` file.
+    /// The `.map` file, or a compiled `.bsp`.
     #[arg(long)]
     map: Option<String>,
     /// How many bots.

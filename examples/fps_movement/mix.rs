@@ -11,7 +11,8 @@
 
 use planeshift::CompiledMap;
 use planeshift::Contents;
-use planeshift::controller::{ControllerConfig, Crowd};
+use planeshift::controller::ControllerConfig;
+use planeshift::crowd::Crowd;
 use planeshift::scene::{CollisionGroups, QueryFilter, Scene};
 
 /// Who is who in the crowd.

@@ -30,7 +30,7 @@
 
 use glam::Vec3;
 use planeshift::CompiledMap;
-use planeshift::compile::{CompileOptions, compile_map_with};
+use planeshift::compile::{CompileOptions, compile_level};
 use planeshift::controller::{CharacterController, CharacterState, ControllerConfig, GroundState};
 use serde_json::Value;
 
@@ -59,7 +59,8 @@ struct Saved {
     state: CharacterState,
 }
 
-/// Runs the replay, from the spawn line or from `state` (a state file's text).
+/// Runs the replay on `map` (a `.map`, or a compiled `.bsp` told apart by content), from the
+/// spawn line or from `state` (a state file's text).
 pub fn replay(
     map: &[u8],
     compile: &CompileOptions,
@@ -67,7 +68,7 @@ pub fn replay(
     input: &str,
     state: Option<&str>,
 ) -> Result<Replay, String> {
-    let world = compile_map_with(map, compile)
+    let world = compile_level(map, compile)
         .map_err(|e| format!("compile: {e}"))?
         .map;
     replay_world(&world, config, input, state)
@@ -148,7 +149,7 @@ pub fn replay_world(
     }
     let saved = Saved {
         tick,
-        state: *c.state(),
+        state: c.state().clone(),
     };
     let state = serde_json::to_string(&saved).map_err(|e| format!("state: {e}"))?;
     Ok(Replay { lines: out, state })

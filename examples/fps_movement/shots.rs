@@ -12,7 +12,8 @@
 use glam::Vec3;
 use planeshift::CompiledMap;
 use planeshift::Contents;
-use planeshift::controller::{Bodies, MoveCommand};
+use planeshift::controller::MoveCommand;
+use planeshift::crowd::Bodies;
 use planeshift::scene::{HitTarget, QueryFilter, Scene};
 use planeshift::trace::TraceShape;
 

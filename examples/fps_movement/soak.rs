@@ -50,10 +50,8 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::compile::import_bsp;
 use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::controller::{
-    Activity, Bodies, CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput, Tracer,
-    WorldWithBodies,
-};
+use planeshift::controller::{Activity, CharacterController, ControllerConfig, MoveInput, Tracer};
+use planeshift::crowd::{Bodies, Crowd, CrowdConfig, WorldWithBodies};
 use planeshift::import::BspFormat;
 use planeshift::{CompiledMap, Game, MapFile, parse_map};
 
@@ -130,7 +128,7 @@ pub struct SoakSummary {
     /// The median over the ticks of the crowd's tick wall time (all bots), ms.
     pub median_tick_ms: f64,
     /// The median and the largest number of waves the parallel step planned per tick
-    /// ([`planeshift::controller::CrowdSchedule`]; 0 when it did not plan).
+    /// ([`planeshift::crowd::CrowdSchedule`]; 0 when it did not plan).
     pub waves: (usize, usize),
     /// The median over the ticks of the widest wave.
     pub widest_median: usize,
@@ -734,7 +732,7 @@ impl<'a> Soak<'a> {
         let Some(outcome) = self.crowd.outcome(id) else {
             return Ok(());
         };
-        let triggers = outcome.tick.triggers;
+        let triggers = outcome.tick.triggers.clone();
         let before = self.crowd.get(id).map_or(Vec3::ZERO, |c| c.position());
         for model in triggers.touched.iter() {
             match self.level.get(model) {

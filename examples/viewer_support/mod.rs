@@ -1,7 +1,8 @@
 //! Code shared by the viewer examples (`trace_visualizer`, and `fps_movement`'s interactive
 //! mode): loading a world and its spawn point, and the window.
 //!
-//! Takes a path to a `.map` or `.pbsp`; gives a validated world and, for a `.map`, the
+//! Takes a path to a `.map`, a compiled `.bsp` (any format `compile_level` reads, told
+//! apart by content) or a `.pbsp`; gives a validated world and the first
 //! `info_player_start` origin. Failures are [`Failure`]s with the exit status the examples
 //! document (1 bad input, 2 I/O, usage or no display), never panics.
 
@@ -13,7 +14,7 @@ pub mod app;
 use std::path::Path;
 
 use glam::Vec3;
-use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
+use planeshift::compile::{CompileError, CompileOptions, compile_level};
 use planeshift::compiled::{CompiledMap, MAGIC};
 
 /// A failure that ends an example, with its exit status.
@@ -39,12 +40,12 @@ impl Failure {
 pub struct LoadedWorld {
     /// The validated world.
     pub world: CompiledMap,
-    /// The first `info_player_start` origin (`.map` input only).
+    /// The first `info_player_start` origin.
     pub spawn: Option<Vec3>,
 }
 
-/// Reads `path`: a compiled world when it starts with the compiled magic, else a `.map`
-/// compiled in memory.
+/// Reads `path`: a compiled world when it starts with the compiled magic, else a `.map` or
+/// a `.bsp` compiled in memory (`compile_level`).
 pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
     load_world_with(path, &CompileOptions::default())
 }
@@ -63,7 +64,7 @@ pub fn load_world_with(path: &Path, options: &CompileOptions) -> Result<LoadedWo
         let spawn = first_start(&world);
         return Ok(LoadedWorld { world, spawn });
     }
-    let world = match compile_map_with(&bytes, options) {
+    let world = match compile_level(&bytes, options) {
         Ok(output) => output.map,
         Err(CompileError::Parse(e)) => {
             return Err(Failure {

@@ -129,7 +129,7 @@ fn tick_line(app: &bevy_app::App, character: Entity, tick: usize) -> Result<Stri
             tick + 1
         ));
     }
-    let state = world
+    let state = &world
         .get::<CharacterSnapshot>(character)
         .ok_or("the character has no snapshot")?
         .0;

@@ -124,7 +124,7 @@ impl Default for CharacterStatus {
 /// The character's whole serialisable state, in map units, after the last fixed step: for
 /// rollback and networking. Written by the plugin; to restore one, send
 /// [`CharacterAction::Restore`].
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Clone, Debug, PartialEq)]
 pub struct CharacterSnapshot(pub CharacterState);
 
 /// Something done to a character before the next fixed step.

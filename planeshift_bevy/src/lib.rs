@@ -74,7 +74,7 @@ pub use messages::{
     TriggerLeft, TriggerTouched,
 };
 pub use planeshift;
-pub use query::{LevelHit, LevelQuery};
+pub use query::{LevelAreaHit, LevelHit, LevelQuery};
 pub use simulation::{BrushEntity, FixedPositions, Level, LevelMover, Simulation};
 pub use space::{MapSpace, QUAKE_UNITS_PER_METRE};
 

@@ -1,13 +1,19 @@
-//! Queries on the level as a system parameter, in Bevy's units and axes.
+//! Queries on the level as a system parameter, in Bevy's units and axes: the library's
+//! [`Scene`] over the level's world, its movers where they stand and the plugin's characters.
 //!
-//! Takes the [`Simulation`]'s world and the [`MapSpace`]; gives [`LevelQuery`]: traces of any
-//! shape, hitscans and point contents. Guarantees: the answers are the library's
-//! (`CompiledMap::trace`, `point_contents`), only converted; before the level loads every
-//! query answers `None`.
+//! Takes the [`Simulation`] (world, movers, crowd) and the [`MapSpace`]; gives
+//! [`LevelQuery`]: traces of any shape, hitscans that name the character or brush entity
+//! hit, area queries with distances, point contents, each under a [`QueryFilter`]
+//! (contents mask, collision groups, a skipped character by its entity). Guarantees: the
+//! answers are the library's ([`Scene::trace`], [`Scene::overlapping`],
+//! [`Scene::point_contents`]), only converted between the spaces; before the level loads
+//! every query answers `None` (or nothing).
 
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use glam::Vec3;
+use planeshift::crowd::Bodies;
+use planeshift::scene::{AreaHit, HitTarget, QueryFilter, Scene};
 use planeshift::{Contents, TraceShape};
 
 use crate::simulation::Simulation;
@@ -24,50 +30,135 @@ pub struct LevelHit {
     pub normal: Vec3,
     /// The contents hit.
     pub contents: Contents,
-    /// The model hit (0 the world), when something was.
+    /// The model hit (0 the world), when a brush was.
     pub model: Option<usize>,
+    /// The entity hit: a character's, or a brush entity's (a mover, a static model); `None`
+    /// for the world or nothing.
+    pub entity: Option<Entity>,
     /// Whether anything was hit.
     pub hit: bool,
 }
 
-/// Queries on the level (like Avian's `SpatialQuery`).
-#[derive(SystemParam)]
-pub struct LevelQuery<'w> {
-    sim: Res<'w, Simulation>,
-    space: Res<'w, MapSpace>,
+/// One thing an area query reached, in Bevy units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelAreaHit {
+    /// The character's or brush entity's entity (`None` for a model without one).
+    pub entity: Option<Entity>,
+    /// What it is to the library: a model or a character id.
+    pub target: HitTarget,
+    /// From the query point to the nearest point of it, in Bevy units.
+    pub distance: f32,
 }
 
-impl LevelQuery<'_> {
-    /// Sweeps `shape` (map units: shapes keep the map's sizes) from `from` to `to` (Bevy).
+/// Queries on the level (like Avian's `SpatialQuery`).
+///
+/// ```no_run
+/// use bevy_ecs::prelude::*;
+/// use glam::Vec3;
+/// use planeshift_bevy::LevelQuery;
+/// use planeshift_bevy::planeshift::{Contents, scene::QueryFilter};
+/// // A system: a shot from a character's eye that names whom it hit.
+/// fn shoot(query: &LevelQuery, shooter: Entity, eye: Vec3, forward: Vec3) -> Option<Entity> {
+///     let filter = query.skipping(QueryFilter::new(Contents::MASK_SHOT), shooter);
+///     query.hitscan(eye, eye + forward * 100.0, &filter)?.entity
+/// }
+/// ```
+#[derive(SystemParam)]
+pub struct LevelQuery<'w, 's> {
+    sim: Res<'w, Simulation>,
+    space: Res<'w, MapSpace>,
+    /// The library's area hits, kept between calls (no allocation once warm).
+    scratch: Local<'s, Vec<AreaHit>>,
+}
+
+impl LevelQuery<'_, '_> {
+    /// `filter` also skipping the character `entity` (the shooter); unchanged when
+    /// `entity` is not a character.
+    #[must_use]
+    pub fn skipping(&self, filter: QueryFilter, entity: Entity) -> QueryFilter {
+        match self.sim.id_of(entity) {
+            Some(id) => filter.skip_character(id),
+            None => filter,
+        }
+    }
+
+    /// Runs `f` on the scene: the world, its movers and the characters.
+    fn with_scene<R>(&self, f: impl FnOnce(&Scene<'_>) -> R) -> Option<R> {
+        let map = self.sim.map()?;
+        let empty = Bodies::new();
+        let bodies = self.sim.crowd().map_or(&empty, |c| c.bodies());
+        Some(f(&Scene {
+            map,
+            movers: &self.sim.movers,
+            bodies,
+        }))
+    }
+
+    /// The entity of what a query hit.
+    fn entity_of(&self, target: Option<HitTarget>) -> Option<Entity> {
+        match target? {
+            HitTarget::Character(id) => self.sim.entity_of(id),
+            HitTarget::Model(k) => self.sim.model_entity(k),
+            HitTarget::World => None,
+        }
+    }
+
+    /// Sweeps `shape` (map units: shapes keep the map's sizes) from `from` to `to` (Bevy)
+    /// through the world, its movers and the characters under `filter`.
     #[must_use]
     pub fn trace(
         &self,
         shape: &TraceShape,
         from: Vec3,
         to: Vec3,
-        mask: Contents,
+        filter: &QueryFilter,
     ) -> Option<LevelHit> {
-        let map = self.sim.map()?;
-        let t = map.trace(shape, self.space.to_map(from), self.space.to_map(to), mask);
+        let (from, to) = (self.space.to_map(from), self.space.to_map(to));
+        let hit = self.with_scene(|scene| scene.trace(shape, from, to, filter))?;
+        let t = hit.trace;
         Some(LevelHit {
             fraction: t.fraction,
             end: self.space.to_bevy(t.end),
             normal: self.space.dir_to_bevy(t.normal.unwrap_or(Vec3::ZERO)),
             contents: t.contents,
             model: t.model,
+            entity: self.entity_of(hit.target),
             hit: t.hit(),
         })
     }
 
     /// A hitscan: a point swept from `from` to `to`.
     #[must_use]
-    pub fn hitscan(&self, from: Vec3, to: Vec3, mask: Contents) -> Option<LevelHit> {
-        self.trace(&TraceShape::point(), from, to, mask)
+    pub fn hitscan(&self, from: Vec3, to: Vec3, filter: &QueryFilter) -> Option<LevelHit> {
+        self.trace(&TraceShape::point(), from, to, filter)
     }
 
-    /// The contents at a point (Bevy).
+    /// Everything `shape` at `at` (Bevy) reaches under `filter`, with distances (an
+    /// explosion's sphere); uncapped, into `hits` (cleared first). Shapes keep map units.
+    pub fn overlapping(
+        &mut self,
+        shape: &TraceShape,
+        at: Vec3,
+        filter: &QueryFilter,
+        hits: &mut Vec<LevelAreaHit>,
+    ) {
+        hits.clear();
+        let at = self.space.to_map(at);
+        let mut found = std::mem::take(&mut *self.scratch);
+        let _ = self.with_scene(|scene| scene.overlapping(shape, at, filter, &mut found));
+        hits.extend(found.iter().map(|h| LevelAreaHit {
+            entity: self.entity_of(Some(h.target)),
+            target: h.target,
+            distance: self.space.length_to_bevy(h.distance),
+        }));
+        found.clear();
+        *self.scratch = found;
+    }
+
+    /// The contents at a point (Bevy): the world's, the movers' and the characters'.
     #[must_use]
     pub fn point_contents(&self, at: Vec3) -> Option<Contents> {
-        Some(self.sim.map()?.point_contents(self.space.to_map(at)))
+        let at = self.space.to_map(at);
+        self.with_scene(|scene| scene.point_contents(at))
     }
 }

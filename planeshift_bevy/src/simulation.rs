@@ -271,7 +271,7 @@ pub(crate) fn apply_requests(
                     false
                 }
                 CharacterAction::Restore(state) => {
-                    c.set_state(**state);
+                    c.set_state((**state).clone());
                     true
                 }
             })
@@ -444,11 +444,11 @@ pub(crate) fn write_back(
             steps: status.steps + 1,
         };
         match snapshot {
-            Some(mut s) => s.0 = *c.state(),
+            Some(mut s) => s.0.clone_from(c.state()),
             None => {
                 commands
                     .entity(entity)
-                    .insert(CharacterSnapshot(*c.state()));
+                    .insert(CharacterSnapshot(c.state().clone()));
             }
         }
         let at = space.to_bevy(c.position());

@@ -426,3 +426,75 @@ fn a_bsp_loads_through_the_asset_server_when_the_shared_maps_are_there() {
     assert!(load_level(&mut app, "bad.bsp").is_err());
     app.update();
 }
+
+/// What the query system saw: the entity a shot hit, and what a blast reached.
+#[derive(bevy_ecs::prelude::Resource, Default)]
+struct Seen {
+    shot: Option<Entity>,
+    blast: Vec<(Option<Entity>, f32)>,
+    contents: Option<planeshift::Contents>,
+}
+
+#[test]
+fn the_level_query_names_the_character_a_shot_hits_and_what_a_blast_reaches() {
+    use bevy_ecs::prelude::*;
+    use bevy_ecs::system::RunSystemOnce;
+    use planeshift::scene::QueryFilter;
+    use planeshift::{Contents, TraceShape};
+    use planeshift_bevy::{LevelAreaHit, LevelQuery};
+    let mut app = app_with_level("box_room.map", &bundled("box_room.map"));
+    let spawn = |app: &mut App, x: f32| {
+        app.world_mut()
+            .spawn(Character {
+                config: ControllerConfig::default(),
+                map_origin: Some(Vec3::new(x, 0.0, 24.0 + 1.0 / 32.0)),
+            })
+            .id()
+    };
+    let (shooter, target, behind) = (
+        spawn(&mut app, -100.0),
+        spawn(&mut app, 0.0),
+        spawn(&mut app, 100.0),
+    );
+    for _ in 0..20 {
+        app.update();
+    }
+    app.insert_resource(Seen::default());
+    let system = move |mut query: LevelQuery, space: Res<MapSpace>, mut seen: ResMut<Seen>| {
+        let eye = space.to_bevy(Vec3::new(-100.0, 0.0, 50.0));
+        let far = space.to_bevy(Vec3::new(4000.0, 0.0, 50.0));
+        let shot = query.skipping(QueryFilter::new(Contents::MASK_SHOT), shooter);
+        seen.shot = query.hitscan(eye, far, &shot).and_then(|h| h.entity);
+        let mut reached: Vec<LevelAreaHit> = Vec::new();
+        let blast = TraceShape::sphere(60.0).expect("sphere");
+        query.overlapping(
+            &blast,
+            space.to_bevy(Vec3::new(50.0, 0.0, 30.0)),
+            &shot,
+            &mut reached,
+        );
+        seen.blast = reached.iter().map(|h| (h.entity, h.distance)).collect();
+        seen.contents = query.point_contents(space.to_bevy(Vec3::new(0.0, 0.0, 30.0)));
+    };
+    app.world_mut()
+        .run_system_once(system)
+        .expect("the query system runs");
+    let seen = app.world().resource::<Seen>();
+    assert_eq!(
+        seen.shot,
+        Some(target),
+        "the shot passes the shooter and names the first player"
+    );
+    // The blast at x 50 reaches both players (faces at 15 and 85: 35 map units away each).
+    let space = *app.world().resource::<MapSpace>();
+    let want = space.length_to_bevy(35.0);
+    assert_eq!(seen.blast.len(), 2, "{:?}", seen.blast);
+    for (entity, distance) in &seen.blast {
+        assert!(*entity == Some(target) || *entity == Some(behind));
+        assert!(
+            (distance - want).abs() < 1e-3 * want.max(1.0),
+            "{distance} vs {want}"
+        );
+    }
+    assert!(seen.contents.is_some_and(|c| c.contains(Contents::BODY)));
+}

@@ -20,7 +20,7 @@ use glam::DVec3;
 
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
-use crate::game::{CustomGame, CustomGameError, Game, ShaderSet};
+use crate::game::{CustomGame, CustomGameError, Game, Quake2Textures, ShaderSet};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
 use crate::tolerance::{DEFAULT_PATCH_TOLERANCE, SAME_POINT_EPSILON};
@@ -228,7 +228,7 @@ pub fn brushes_from_map_for(map: &MapFile, game: Game, shaders: &ShaderSet) -> B
     brushes_from_map_by(
         map,
         GameRules::Builtin(game),
-        shaders,
+        (shaders, &Quake2Textures::new()),
         DEFAULT_PATCH_TOLERANCE,
     )
 }
@@ -244,7 +244,12 @@ pub fn brushes_from_map_patched(
     shaders: &ShaderSet,
     patch_tolerance: f64,
 ) -> BrushOutput {
-    brushes_from_map_by(map, GameRules::Builtin(game), shaders, patch_tolerance)
+    brushes_from_map_by(
+        map,
+        GameRules::Builtin(game),
+        (shaders, &Quake2Textures::new()),
+        patch_tolerance,
+    )
 }
 
 /// Builds the brushes of every entity and of loose top-level brushes by a custom game's
@@ -262,19 +267,29 @@ pub fn brushes_from_map_custom(
     Ok(brushes_from_map_by(
         map,
         GameRules::Custom(&rules),
-        shaders,
+        (shaders, &Quake2Textures::new()),
         DEFAULT_PATCH_TOLERANCE,
     ))
 }
 
 /// Builds the brushes of every entity and of loose top-level brushes by `rules`, then the
 /// facet brushes of every patch within `patch_tolerance` map units of its surface.
+///
+/// For a Quake 2 base, faces written without a triple first take their texture's defaults
+/// from `textures` ([`Quake2Textures::fill_defaults`]), as qbsp3 does.
 pub(crate) fn brushes_from_map_by(
     map: &MapFile,
     rules: GameRules<'_>,
-    shaders: &ShaderSet,
+    (shaders, textures): (&ShaderSet, &Quake2Textures),
     patch_tolerance: f64,
 ) -> BrushOutput {
+    let filled;
+    let map = if rules.base() == Game::Quake2 {
+        filled = textures.fill_defaults(map).0;
+        &*filled
+    } else {
+        map
+    };
     let mut out = BrushOutput::default();
     for (index, entity) in map.entities.iter().enumerate() {
         let classname = entity.classname();

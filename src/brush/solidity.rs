@@ -28,7 +28,9 @@
 //! [`Contents::QUAKE2_SOLIDITY_MASK`], empty for a hint or skip surface; the brush takes its
 //! first side's contents, and a translucent surface on any side makes it
 //! [`Contents::TRANSLUCENT`] and a window instead of solid ([`contents_from_quake2`]
-//! translates the bits).
+//! translates the bits). A face written without a triple has by then taken its texture's
+//! defaults (`.wal` header, else the built-in tool and liquid table of
+//! `game/q2_textures.rs`), so a bare `e1u1/hint` face is empty, not solid.
 //!
 //! Half-Life (Half-Life `utils/qcsg/brush.c` `TextureContents`): the first face's texture
 //! decides ([`half_life_texture_contents`]); `func_water`, `func_illusionary` and

@@ -8,8 +8,9 @@
 //! - Quake 3: the surface flags of the face's shader (`surfaceparm`s; a texture without a
 //!   shader has none), as q3map2 writes them into the `.bsp`'s shader lump.
 //! - Quake 2: the face triple's flags word (`qfiles.h` `SURF_*`), translated
-//!   ([`SurfaceFlags::from_quake2`]); a face without a triple has none (the `.wal` defaults
-//!   are not at hand).
+//!   ([`SurfaceFlags::from_quake2`]). The brush stage first gives a face without a triple
+//!   its texture's defaults (`.wal` header or built-in table, `game/q2_textures.rs`); a
+//!   face that still has none has no flags.
 //! - Quake and Half-Life, which have no surface flags, by texture name (as the engines treat
 //!   them): sky textures are [`SurfaceFlags::SKY`], liquids ([`SurfaceFlags::WARP`]) warp,
 //!   tool textures are not drawn ([`SurfaceFlags::NODRAW`], plus [`SurfaceFlags::HINT`] or

@@ -6,11 +6,71 @@
 //! for a `.map`; a malformed file is a [`CompileError::Import`] naming its lump.
 
 use super::{
-    CompileError, CompileOptions, CompileOutput, Level, SourceFormat, Stopwatch,
-    compile_level_stages,
+    BrushCheck, CompileError, CompileOptions, CompileOutput, Level, SourceFormat, Stopwatch,
+    brush_check, compile_level_stages,
 };
 use crate::brush::{BrushOwner, GameRules};
-use crate::import::{read_level_with, submodel_index};
+use crate::game::Game;
+use crate::import::{BspFormat, read_level_with, submodel_index};
+
+/// What [`check_bsp`] finds in a compiled `.bsp`: its format and game, what it holds, and
+/// the brush stage's report as [`check_brushes`](crate::compile::check_brushes) gives it
+/// for a `.map`.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct BspCheck {
+    /// The file's format.
+    pub format: BspFormat,
+    /// The game whose meaning its contents carry.
+    pub game: Game,
+    /// Entities in its entities lump.
+    pub entities: usize,
+    /// Brushes read (patch facets aside), of every model.
+    pub brushes: usize,
+    /// Their sides (the file's own bevel sides dropped).
+    pub sides: usize,
+    /// Quake 3 patches.
+    pub patches: usize,
+    /// Brush counts, contents, diagnostics and the leak.
+    pub check: BrushCheck,
+}
+
+/// Reads a compiled `.bsp` as far as `bspc check` looks: its brushes (as [`import_bsp`]
+/// reads them, at [`CompileOptions::patch_tolerance`]), counts, contents and the leak
+/// search, without building the tree.
+///
+/// # Examples
+/// ```
+/// use planeshift::compile::{CompileOptions, check_bsp};
+/// assert!(check_bsp(b"not a bsp", &CompileOptions::default()).is_err());
+/// ```
+///
+/// # Errors
+/// [`CompileError::Import`] for a file that is no `.bsp` this crate reads or is malformed
+/// (naming the lump); [`CompileError::PatchTolerance`] for a tolerance out of range.
+pub fn check_bsp(bytes: &[u8], options: &CompileOptions) -> Result<BspCheck, CompileError> {
+    options.resolve()?;
+    let level = read_level_with(bytes, options.patch_tolerance)?;
+    let read = level.brushes.brushes.iter().filter(|b| b.patch.is_none());
+    let brushes = read.clone().count();
+    let sides = read.map(|b| b.sides.len()).sum();
+    let mut patches: Vec<usize> = level
+        .brushes
+        .brushes
+        .iter()
+        .filter_map(|b| b.patch)
+        .collect();
+    patches.dedup();
+    Ok(BspCheck {
+        format: level.format,
+        game: level.game,
+        entities: level.map.entities.len(),
+        brushes,
+        sides,
+        patches: patches.len(),
+        check: brush_check(&level.map, level.brushes),
+    })
+}
 
 /// Imports a compiled `.bsp` (any [`BspFormat`](crate::import::BspFormat)) into a collision world: the file's brushes
 /// (its own bevel sides dropped), contents and surface flags in its game's meaning, then the

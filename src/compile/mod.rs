@@ -30,12 +30,12 @@ pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::compiled::{CompiledMap, LoadError};
 use crate::contents::Contents;
 use crate::game::custom::CustomRules;
-use crate::game::{CustomGame, CustomGameError, Game, ShaderSet};
+use crate::game::{CustomGame, CustomGameError, Game, Quake2Textures, ShaderSet};
 use crate::import::{BspFormat, ImportError};
 pub use crate::leak::Leak;
 use crate::leak::find_outside;
 use crate::map::{MapFile, ParseError, parse_map};
-pub use from_bsp::import_bsp;
+pub use from_bsp::{BspCheck, check_bsp, import_bsp};
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -61,6 +61,15 @@ pub enum CompileError {
         /// The folder as given.
         folder: PathBuf,
         /// What went wrong: the file, with line and column for a malformed script.
+        message: String,
+    },
+    /// A folder of Quake 2 `.wal` textures could not be read
+    /// ([`CompileOptions::texture_folders`]).
+    #[error("textures {}: {message}", folder.display())]
+    Textures {
+        /// The folder as given.
+        folder: PathBuf,
+        /// What went wrong: the file and why.
         message: String,
     },
     /// A `.bsp` could not be read (the error names its lump).
@@ -153,6 +162,11 @@ pub struct CompileOptions {
     /// `common/` texture), whose brushes then take the contents q3map2 gives them (none by
     /// default: the built-ins alone).
     pub shader_folders: Vec<PathBuf>,
+    /// Folders of Quake 2 `.wal` textures (a game's `textures` folder, or the folder holding
+    /// it), in order: the first file of a name wins, over the built-in tool and liquid table
+    /// ([`Quake2Textures`]). Read only for a Quake 2 map, whose faces
+    /// written without a `contents flags value` triple take their texture's (qbsp3's rule).
+    pub texture_folders: Vec<PathBuf>,
     /// The game whose brush rules give each brush its contents; `None` (the default)
     /// detects it from the map ([`Game::detect`]).
     pub game: Option<Game>,
@@ -180,6 +194,7 @@ impl Default for CompileOptions {
         CompileOptions {
             bevels: true,
             shader_folders: Vec::new(),
+            texture_folders: Vec::new(),
             game: None,
             fill_outside: false,
             custom_game: None,
@@ -285,7 +300,13 @@ pub fn check_brushes_with(
     let custom = options.resolve()?;
     let rules = options.rules(custom.as_ref(), map);
     let shaders = load_shaders(rules.base(), options)?;
-    let output = crate::brush::brushes_from_map_by(map, rules, &shaders, options.patch_tolerance);
+    let textures = load_textures(rules.base(), options)?;
+    let output = crate::brush::brushes_from_map_by(
+        map,
+        rules,
+        (&shaders, &textures),
+        options.patch_tolerance,
+    );
     Ok(brush_check(map, output))
 }
 
@@ -327,6 +348,23 @@ fn load_shaders(base: Game, options: &CompileOptions) -> Result<ShaderSet, Compi
     Ok(shaders)
 }
 
+/// The Quake 2 texture defaults of a compile: the built-in table, then for a Quake 2 map
+/// the `.wal` files of [`CompileOptions::texture_folders`].
+fn load_textures(base: Game, options: &CompileOptions) -> Result<Quake2Textures, CompileError> {
+    let mut textures = Quake2Textures::new();
+    if base == Game::Quake2 {
+        for folder in &options.texture_folders {
+            textures
+                .load_folder(folder)
+                .map_err(|e| CompileError::Textures {
+                    folder: folder.clone(),
+                    message: e.to_string(),
+                })?;
+        }
+    }
+    Ok(textures)
+}
+
 /// Compiles `.map` bytes with the default options.
 ///
 /// # Errors
@@ -352,7 +390,13 @@ pub fn compile_map_with(
     stopwatch.lap("parse");
     let rules = options.rules(custom.as_ref(), &map);
     let shaders = load_shaders(rules.base(), options)?;
-    let output = crate::brush::brushes_from_map_by(&map, rules, &shaders, options.patch_tolerance);
+    let textures = load_textures(rules.base(), options)?;
+    let output = crate::brush::brushes_from_map_by(
+        &map,
+        rules,
+        (&shaders, &textures),
+        options.patch_tolerance,
+    );
     stopwatch.lap("brushes");
     let model_entities = map
         .entities

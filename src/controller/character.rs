@@ -13,7 +13,9 @@ use super::ground::{Ground, GroundState};
 use super::ids::TriggerList;
 use super::slide::Slide;
 use super::step::{StepRules, step_slide};
-use super::tick::{Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts};
+use super::tick::{
+    Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts, microseconds,
+};
 use super::tracer::{Cached, Masked, Offset, Tracer};
 use super::unstuck::UnstuckTable;
 use super::water_level::WaterMemo;
@@ -54,8 +56,8 @@ use crate::trace::{TickCache, Trace, TraceShape};
 /// ```
 #[derive(Clone, Debug)]
 pub struct CharacterController {
-    pub(super) config: ControllerConfig,
-    pub(super) state: CharacterState,
+    pub(crate) config: ControllerConfig,
+    pub(crate) state: CharacterState,
     stand_shape: TraceShape,
     crouch_shape: TraceShape,
     /// A corpse's shape ([`MoveMode::Dead`]).
@@ -70,7 +72,7 @@ pub struct CharacterController {
     /// The last water-level sample, reused while the character stands where it was taken
     /// in the same world (a pure function of place, eye height and world: replays and
     /// restored states give the same results with or without it).
-    pub(super) water_memo: Option<WaterMemo>,
+    pub(crate) water_memo: Option<WaterMemo>,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
@@ -82,6 +84,10 @@ pub struct CharacterController {
     /// Whether ticks gather and read [`Self::tick_cache`] (always, but for the tests that
     /// compare against ticks without it).
     use_tick_cache: bool,
+    /// The trigger set a tick ends in is built here, then swapped with the state's (so the
+    /// two lists keep their capacity and a tick allocates nothing once they have held
+    /// their most).
+    pub(crate) trigger_scratch: TriggerList,
 }
 
 /// How far beyond its shape's travel at its current speed a character's shape centre is
@@ -128,7 +134,7 @@ impl CharacterController {
                 liquid: Contents::EMPTY,
                 ladder: None,
                 hold_ticks: 0,
-                water_jump_ticks: 0,
+                water_jump_us: 0,
                 air_ticks: LAUNCHED,
                 press_ticks: u32::MAX,
                 teleports: 0,
@@ -150,6 +156,7 @@ impl CharacterController {
             timer_units: 1,
             tick_cache: TickCache::new(),
             use_tick_cache: true,
+            trigger_scratch: TriggerList::with_reserve(),
         })
     }
 
@@ -252,7 +259,7 @@ impl CharacterController {
         self.state.position + Vec3::Z * (self.eye_height() - self.config.feet_to_origin)
     }
 
-    pub(super) fn offset(&self) -> Vec3 {
+    pub(crate) fn offset(&self) -> Vec3 {
         if self.state.mode == MoveMode::Dead {
             self.dead_offset
         } else if self.state.crouched {
@@ -273,14 +280,28 @@ impl CharacterController {
     /// touched on the way ([`MoveOutcome::triggers`]).
     pub fn step<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> MoveOutcome {
         let mut outcome = MoveOutcome::default();
-        self.step_into(world, input, &mut outcome);
+        self.write_step(world, input, &mut outcome);
         outcome
     }
 
     /// [`Self::step`], writing the outcome over `outcome` (its touch and trigger lists are
-    /// emptied, not rewritten): a crowd keeps each character's outcome in place instead of
-    /// copying 2 KB per character and tick.
-    pub(super) fn step_into<T: Tracer + ?Sized>(
+    /// emptied, not rewritten, and keep their capacity): a crowd keeps each character's
+    /// outcome in place instead of copying 2 KB per character and tick, and a tick written
+    /// into the same outcome allocates nothing once its trigger lists have held their most
+    /// (the first call reserves room for [`TRIGGER_RESERVE`](super::TRIGGER_RESERVE) models in each; [`Self::step`]
+    /// returns a new outcome, whose trigger lists allocate when a trigger is touched).
+    pub fn step_into<T: Tracer + ?Sized>(
+        &mut self,
+        world: &T,
+        input: &MoveInput,
+        outcome: &mut MoveOutcome,
+    ) {
+        outcome.triggers.reserve();
+        self.write_step(world, input, outcome);
+    }
+
+    /// [`Self::step_into`] without reserving the outcome's lists.
+    fn write_step<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -366,16 +387,22 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         let start = self.state.position;
+        // The move neither reads nor changes the trigger set: kept aside, so the state it
+        // saves to fall back to copies no list.
+        let triggers = std::mem::take(&mut self.state.triggers);
         self.advance(world, input, outcome);
         self.snap_for_network(world);
+        self.state.triggers = triggers;
         self.update_triggers(world, start, outcome);
     }
 
     /// Advances one tick that lasts `msec` milliseconds, as a Quake 3 command carries its
     /// own (`usercmd_t.serverTime` minus the last one; `PmoveSingle` clamps it to 1..=200):
-    /// the move integrates over that time, and the timers, which count configured ticks,
-    /// advance by the whole configured ticks it covers, the remainder kept in
-    /// [`CharacterState::tick_carry_us`] so no time is lost or gained over many commands.
+    /// the move integrates over that time; the water jump's timer counts down the
+    /// command's own microseconds ([`CharacterState::water_jump_us`], Quake 3's `pm_time`),
+    /// and the timers that count configured ticks advance by the whole configured ticks it
+    /// covers, the remainder kept in [`CharacterState::tick_carry_us`] so no time is lost
+    /// or gained over many commands.
     /// `msec` is clamped to 1..=200 (and to the accepted tick range).
     ///
     /// # Examples
@@ -399,7 +426,7 @@ impl CharacterController {
         msec: u32,
     ) -> MoveOutcome {
         let msec = msec.clamp(MIN_COMMAND_MSEC, MAX_COMMAND_MSEC);
-        let tick_us = (f64::from(self.timer_tick) * 1e6).round().max(1.0) as u32;
+        let tick_us = microseconds(self.timer_tick).max(1);
         let carried = self.state.tick_carry_us.min(tick_us - 1) + msec * 1000;
         self.state.tick_carry_us = carried % tick_us;
         self.timer_units = carried / tick_us;
@@ -459,7 +486,7 @@ impl CharacterController {
         if !dead {
             self.update_crouch(world, input.crouch);
         }
-        let safe = self.state;
+        let safe = self.state.clone();
         // 3. Ground and water level (Quake 3 `PM_GroundTrace`, `PM_SetWaterLevel`).
         let launched = std::mem::take(&mut self.state.launched);
         let start_ground = if launched {
@@ -496,7 +523,7 @@ impl CharacterController {
         };
         let walk_input = MoveInput { wish, ..input };
         // 4. Special moves: the water jump's flight, a ladder, swimming.
-        if self.state.water_jump_ticks > 0 {
+        if self.state.water_jump_us > 0 {
             self.water_jump_move(world, outcome);
             self.keep_jump_key(input.jump, false);
             outcome.activity = Activity::Swim;
@@ -604,7 +631,9 @@ impl CharacterController {
         let units = self.timer_units;
         let state = &mut self.state;
         state.hold_ticks = state.hold_ticks.saturating_sub(units);
-        state.water_jump_ticks = state.water_jump_ticks.saturating_sub(units);
+        state.water_jump_us = state
+            .water_jump_us
+            .saturating_sub(microseconds(self.config.tick));
         state.press_ticks = state.press_ticks.saturating_add(units);
         if state.ground.is_walkable() {
             state.air_ticks = 0;
@@ -621,7 +650,7 @@ impl CharacterController {
     /// goes down jumps); with [`JumpKey::Held`] set by a jump and cleared by any tick with
     /// the key up (Quake 3 `PMF_JUMP_HELD`), so a key released after a jump and held again
     /// before landing jumps on the landing tick.
-    pub(super) fn keep_jump_key(&mut self, down: bool, jumped: bool) {
+    pub(crate) fn keep_jump_key(&mut self, down: bool, jumped: bool) {
         self.state.jump_held = match self.config.jump_key {
             JumpKey::Press => down,
             JumpKey::Held => down && (self.state.jump_held || jumped),
@@ -629,7 +658,7 @@ impl CharacterController {
     }
 
     /// Source `CheckVelocity`: each axis within ±`max_velocity`.
-    pub(super) fn cap_velocity(&mut self) {
+    pub(crate) fn cap_velocity(&mut self) {
         if let Some(cap) = self.config.max_velocity {
             self.state.velocity = self
                 .state
@@ -663,7 +692,7 @@ impl CharacterController {
     /// (Quake 3 `SURF_SLICK`), during a knockback hold (`PMF_TIME_KNOCKBACK`), at water
     /// level 2 and above, or for a corpse (its own slowdown replaces it), else the
     /// material's factor.
-    pub(super) fn ground_friction_factor(&self) -> f32 {
+    pub(crate) fn ground_friction_factor(&self) -> f32 {
         let ground = &self.state.ground;
         if ground.surface.contains(SurfaceFlags::SLICK)
             || self.state.hold_ticks > 0
@@ -697,7 +726,7 @@ impl CharacterController {
     }
 
     /// Moves the shape out of solid if it overlaps; false if no free position is in reach.
-    pub(super) fn recover<T: Tracer + ?Sized>(
+    pub(crate) fn recover<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         outcome: &mut MoveOutcome,
@@ -720,7 +749,7 @@ impl CharacterController {
 
     /// The nearest free centre for the shape in use from the unstuck table, among the
     /// offsets that do not go against `toward` (all of them when it is zero).
-    pub(super) fn unstuck_toward<T: Tracer + ?Sized>(
+    pub(crate) fn unstuck_toward<T: Tracer + ?Sized>(
         &self,
         world: &T,
         toward: Vec3,
@@ -761,7 +790,7 @@ impl CharacterController {
 
     /// The ground under the character now; rising faster than walking on the ground (the
     /// tick's starting ground, if given, or the ground found) could explain means air.
-    pub(super) fn find_ground<T: Tracer + ?Sized>(
+    pub(crate) fn find_ground<T: Tracer + ?Sized>(
         &self,
         world: &T,
         walked_on: Option<Vec3>,
@@ -893,7 +922,7 @@ impl CharacterController {
 
     /// One step-slide move with the current velocity for one tick (a plain slide without
     /// `steps`: Quake 3 `PM_SlideMove`).
-    pub(super) fn move_with<T: Tracer + ?Sized>(
+    pub(crate) fn move_with<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         ground: Option<Vec3>,
@@ -967,7 +996,7 @@ impl CharacterController {
     /// Quake 3 `PM_Friction`: ground friction times `ground_factor` on the horizontal
     /// speed (0 in the air), plus water friction on the full speed at water level 1 and
     /// above.
-    pub(super) fn friction(&self, velocity: Vec3, ground_factor: f32) -> Vec3 {
+    pub(crate) fn friction(&self, velocity: Vec3, ground_factor: f32) -> Vec3 {
         let level = f32::from(self.state.water_level);
         let speed = if ground_factor > 0.0 {
             velocity.truncate().length()
@@ -994,7 +1023,7 @@ impl CharacterController {
     }
 
     /// The shape and its centre's offset above the origin.
-    pub(super) fn view<'a, T: Tracer + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
+    pub(crate) fn view<'a, T: Tracer + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
         Offset {
             world,
             offset: self.offset(),
@@ -1002,7 +1031,7 @@ impl CharacterController {
     }
 
     /// The shape in use (crate side).
-    pub(super) fn current_shape(&self) -> &TraceShape {
+    pub(crate) fn current_shape(&self) -> &TraceShape {
         self.shape()
     }
 }
@@ -1016,7 +1045,7 @@ const MIN_COMMAND_MSEC: u32 = 1;
 const MAX_COMMAND_MSEC: u32 = 200;
 
 /// [`CharacterState::air_ticks`] after a jump, launch or teleport: no coyote jump.
-pub(super) const LAUNCHED: u32 = u32::MAX;
+pub(crate) const LAUNCHED: u32 = u32::MAX;
 
 /// The shape for a character of `height`, and where its centre sits above the origin.
 fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3)> {
@@ -1049,7 +1078,7 @@ fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3
 
 /// Quake 2's accelerate: add speed along `wish_dir` up to `wish_speed`, at most
 /// `accel_dt · wish_speed` per tick. Leaves speed beyond the wish untouched (strafe-jumping).
-pub(super) fn accelerate(velocity: Vec3, wish_dir: Vec3, wish_speed: f32, accel_dt: f32) -> Vec3 {
+pub(crate) fn accelerate(velocity: Vec3, wish_dir: Vec3, wish_speed: f32, accel_dt: f32) -> Vec3 {
     air_accelerate(velocity, wish_dir, wish_speed, accel_dt, None)
 }
 
@@ -1100,7 +1129,7 @@ fn walk_wish(input: &MoveInput) -> Vec3 {
 }
 
 /// `wish` at most 1 long (longer ones normalized), zero when not finite.
-pub(super) fn at_most_unit(wish: Vec3) -> Vec3 {
+pub(crate) fn at_most_unit(wish: Vec3) -> Vec3 {
     if !wish.is_finite() {
         Vec3::ZERO
     } else if wish.length_squared() > 1.0 {

@@ -81,7 +81,7 @@ impl Ground {
 }
 
 /// Finds the ground within `probe` below `position`.
-pub(super) fn probe_ground<T: Tracer + ?Sized>(
+pub(crate) fn probe_ground<T: Tracer + ?Sized>(
     world: &T,
     shape: &TraceShape,
     position: Vec3,
@@ -96,7 +96,7 @@ pub(super) fn probe_ground<T: Tracer + ?Sized>(
 /// The ground a downward sweep from the character's position found: the probe's own, or a
 /// longer one such as the snap's, whose first hit is the same one when it lies within the
 /// probe (the caller checks that distance).
-pub(super) fn ground_hit<T: Tracer + ?Sized>(
+pub(crate) fn ground_hit<T: Tracer + ?Sized>(
     world: &T,
     shape: &TraceShape,
     trace: &Trace,
@@ -174,7 +174,7 @@ pub(super) fn ground_hit<T: Tracer + ?Sized>(
 
 /// Where a downward sweep lands the character, if on walkable ground (Source
 /// `StayOnGround`: accept only walkable hits, not from inside).
-pub(super) fn snap_landing(trace: &Trace, walkable_normal_z: f32) -> Option<Vec3> {
+pub(crate) fn snap_landing(trace: &Trace, walkable_normal_z: f32) -> Option<Vec3> {
     let normal = trace.normal?;
     let lands = trace.hit() && !trace.start_solid && normal.z >= walkable_normal_z;
     lands.then_some(trace.end)

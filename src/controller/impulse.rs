@@ -63,7 +63,7 @@ impl CharacterController {
         state.ground = Ground::AIR;
         state.walls = WallContacts::default();
         state.ladder = None;
-        state.water_jump_ticks = 0;
+        state.water_jump_us = 0;
         state.land_timer = 0.0;
         state.air_ticks = LAUNCHED;
         state.press_ticks = u32::MAX;
@@ -74,7 +74,7 @@ impl CharacterController {
     }
 
     /// `seconds` as whole ticks, rounded to nearest (a 200 ms hold is 25 ticks at 8 ms).
-    pub(super) fn ticks(&self, seconds: f32) -> u32 {
+    pub(crate) fn ticks(&self, seconds: f32) -> u32 {
         let ticks = (seconds / self.config.tick).round();
         if ticks >= u32::MAX as f32 {
             u32::MAX

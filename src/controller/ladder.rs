@@ -39,7 +39,7 @@ const QUAKE2_LADDER_SIDE_SPEED: f32 = 25.0;
 impl CharacterController {
     /// Climbs a ladder if the character is on one this tick, by the configured rule;
     /// returns whether it was (the move is done).
-    pub(super) fn ladder_move<T: Tracer + ?Sized>(
+    pub(crate) fn ladder_move<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,

@@ -26,52 +26,40 @@
 //! After the move, the state is snapped for the network when configured (`snap`), and the
 //! trigger models the tick touched, entered and left are reported (`triggers`).
 //!
-//! Many characters (`bodies`, `crowd`): [`WorldWithBodies`] is a tracer that also meets the
-//! other characters' shapes, exactly (`trace/body.rs`), found through a grid broadphase
-//! ([`Bodies`]); a [`Crowd`] steps characters together in id order, separates those spawned
-//! into each other and reports them, and pushes a crowd out of a mover's way or names the
-//! character that blocks it ([`MoverPush`]; one character alone: [`Ride`], `ride`).
+//! One character alone meets movers through [`Ride`] (`ride`); many characters together are
+//! the next stage, [`crowd`](crate::crowd), which builds on this one.
 //!
 //! Guarantees: a tick never ends with the shape overlapping solid unless it started there
-//! and no free spot was in reach (then it stays put and says so), nor overlapping another
-//! character of its crowd it did not start in; the same inputs give bit-identical results
+//! and no free spot was in reach (then it stays put and says so); the same inputs give bit-identical results
 //! (no clocks, no randomness, no hashing, f32 only, no platform maths), and a state restored
 //! from [`CharacterState`] continues bit for bit; no heap allocation per tick.
 
-mod bodies;
-mod character;
+pub(crate) mod character;
 mod command;
 mod config;
-mod crowd;
 mod ground;
-mod ids;
+pub(crate) mod ids;
 mod impulse;
 mod ladder;
-mod members;
 mod modes;
 mod movers;
-mod ride;
-#[cfg(feature = "parallel")]
-mod schedule;
+pub(crate) mod ride;
 mod slide;
 mod snap;
 mod step;
-mod tick;
-mod tracer;
+pub(crate) mod tick;
+pub(crate) mod tracer;
 mod triggers;
 mod unstuck;
 mod water;
 mod water_level;
 
 pub use crate::trace::TickCache;
-pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use character::CharacterController;
 pub use command::MoveCommand;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, NetworkSnap};
-pub use crowd::{Crowd, PARALLEL_MIN_CHARACTERS};
 pub use ground::{Ground, GroundState};
-pub use ids::{IdSet, MAX_TRIGGERS, TriggerList, TriggerReport};
-pub use members::{CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush};
+pub use ids::{IdSet, TRIGGER_RESERVE, TriggerList, TriggerReport};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use ride::Ride;
 pub use tick::{

@@ -44,13 +44,13 @@ impl CharacterController {
         self.state.walls = WallContacts::default();
         self.state.ladder = None;
         self.state.hold_ticks = 0;
-        self.state.water_jump_ticks = 0;
+        self.state.water_jump_us = 0;
         self.state.land_timer = 0.0;
     }
 
     /// Quake 3 `PM_DeadMove`, on walkable ground: the speed drops by `dead_friction` this
     /// tick, to a stop.
-    pub(super) fn dead_move(&mut self) {
+    pub(crate) fn dead_move(&mut self) {
         let velocity = self.state.velocity;
         let speed = velocity.length();
         let slower = speed - self.config.dead_friction * self.config.tick;
@@ -63,7 +63,7 @@ impl CharacterController {
 
     /// Quake 3 `PM_NoclipMove`: friction 1.5 × on the 3-D speed with the stop-speed floor,
     /// the 3-D wish at `max_speed` with `accelerate`, then `origin += v·dt` without a trace.
-    pub(super) fn noclip_move(&mut self, input: &MoveInput) {
+    pub(crate) fn noclip_move(&mut self, input: &MoveInput) {
         let dt = self.config.tick;
         let (stop_speed, friction) = (self.config.stop_speed, self.config.friction);
         let velocity = free_move(
@@ -81,7 +81,7 @@ impl CharacterController {
     /// Quake 3 `PM_FlyMove` as a spectator: friction `fly_friction` × speed (no ground
     /// part), the 3-D wish at `fly_speed` with `fly_accelerate`, and a step-slide without
     /// gravity.
-    pub(super) fn fly_move<T: Tracer + ?Sized>(
+    pub(crate) fn fly_move<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,

@@ -114,6 +114,19 @@ impl Tracer for WorldWithMovers<'_> {
         self.trace_masked(shape, at, at, mask).start_solid
     }
 
+    /// Model `model` at its placement in [`WorldWithMovers::movers`] (the world model 0
+    /// where the map puts it); a model not listed is not in this world.
+    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
+        if model == 0 {
+            return self.map.overlaps(shape, at, self.mask);
+        }
+        self.movers.iter().filter(|m| m.model == model).any(|m| {
+            self.map
+                .trace_model(model, &m.placement, shape, at, at, self.mask)
+                .start_solid
+        })
+    }
+
     fn gather_masked(
         &self,
         shapes: &[&TraceShape],

@@ -20,7 +20,8 @@ use crate::trace::ModelPlacement;
 /// What a mover's move did to a character (Quake 3 `G_MoverPush`'s outcomes, for one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ride {
-    /// Neither standing on the mover nor overlapped by its new placement: nothing changed.
+    /// Neither standing on the mover nor overlapped by its new placement (whatever else it
+    /// touches: a wall, another mover, another character): nothing changed.
     NotInvolved,
     /// Standing on the mover: carried with it (translation and rotation about its pivot).
     Carried,
@@ -84,7 +85,7 @@ impl CharacterController {
 
     /// [`Self::ride`], carrying the character as a rider also when `carried` (it stands on
     /// a character the mover carries).
-    pub(super) fn ride_as<T: Tracer + ?Sized>(
+    pub(crate) fn ride_as<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         model: usize,
@@ -96,10 +97,11 @@ impl CharacterController {
         let ground = self.state.ground;
         let standing_on = carried
             || (ground.state != GroundState::Air && ground.model == Some(model) && model != 0);
-        if !standing_on && !self.overlaps(world) {
+        if !standing_on && !self.overlaps_model(world, model) {
             return Ride::NotInvolved;
         }
-        let saved = self.state;
+        // The move changes the position only: that is what a block puts back.
+        let saved = self.state.position;
         let start = self.state.position;
         let target = carried_point(pivot, before, after, start);
         if !target.is_finite() {
@@ -114,7 +116,7 @@ impl CharacterController {
             match found {
                 Some(center) => self.state.position = center - self.offset(),
                 None => {
-                    self.state = saved;
+                    self.state.position = saved;
                     return Ride::Blocked;
                 }
             }
@@ -126,8 +128,15 @@ impl CharacterController {
         }
     }
 
+    /// Whether the shape in use overlaps model `model` where `world` places it now (this
+    /// mover, not whatever else the character touches: Quake 3 `G_MoverPush` tests
+    /// against the pusher).
+    pub(crate) fn overlaps_model<T: Tracer + ?Sized>(&self, world: &T, model: usize) -> bool {
+        world.overlaps_model(model, self.shape(), self.shape_center())
+    }
+
     /// Moves the character by `by` (separation, whose sweep found the spot free).
-    pub(super) fn nudge(&mut self, by: Vec3) {
+    pub(crate) fn nudge(&mut self, by: Vec3) {
         self.state.position += by;
     }
 }

@@ -27,7 +27,7 @@ const MAX_CONSTRAINTS: usize = 2 * MAX_CLIP_PLANES + 2;
 /// The planes one slide move must not enter, as unit normals. The first ones may be seeds
 /// (the ground plane, the original direction of motion) that are not counted as contacts.
 #[derive(Clone, Copy)]
-pub(super) struct Constraints {
+pub(crate) struct Constraints {
     normals: [Vec3; MAX_CONSTRAINTS],
     /// Whether each normal is a contact (nudged off by `OVERCLIP`) or a seed direction.
     contact: [bool; MAX_CONSTRAINTS],
@@ -69,7 +69,7 @@ impl Constraints {
 }
 
 /// What a slide move is asked to do.
-pub(super) struct Slide<'a, T: Tracer + ?Sized> {
+pub(crate) struct Slide<'a, T: Tracer + ?Sized> {
     pub world: &'a T,
     pub shape: &'a TraceShape,
     /// The walkable ground's normal when walking: it seeds the constraints, so the move
@@ -84,7 +84,7 @@ pub(super) struct Slide<'a, T: Tracer + ?Sized> {
 
 /// What a slide move did.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct SlideResult {
+pub(crate) struct SlideResult {
     pub position: Vec3,
     pub velocity: Vec3,
     /// Some sweep was stopped, so the velocity was clipped (or zeroed).
@@ -95,7 +95,7 @@ pub(super) struct SlideResult {
 
 impl<T: Tracer + ?Sized> Slide<'_, T> {
     /// Moves from `position` with `velocity` for `dt` seconds, touching planes in order.
-    pub(super) fn run(
+    pub(crate) fn run(
         &self,
         position: Vec3,
         velocity: Vec3,
@@ -194,7 +194,7 @@ impl<T: Tracer + ?Sized> Slide<'_, T> {
 /// Clips `velocity` against one plane with Quake 3's overbounce: the part into the plane is
 /// removed, and 0.1 % more, so the result leaves the plane slightly.
 #[must_use]
-pub(super) fn clip_velocity(velocity: Vec3, normal: Vec3) -> Vec3 {
+pub(crate) fn clip_velocity(velocity: Vec3, normal: Vec3) -> Vec3 {
     let into = velocity.dot(normal);
     let removed = if into < 0.0 {
         into * OVERCLIP

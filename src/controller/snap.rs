@@ -28,7 +28,7 @@ impl CharacterController {
     /// Quantizes the end-of-tick state as [`ControllerConfig::network_snap`] says.
     ///
     /// [`ControllerConfig::network_snap`]: super::ControllerConfig::network_snap
-    pub(super) fn snap_for_network<T: Tracer + ?Sized>(&mut self, world: &T) {
+    pub(crate) fn snap_for_network<T: Tracer + ?Sized>(&mut self, world: &T) {
         match self.config.network_snap {
             NetworkSnap::None => {}
             NetworkSnap::Quake3Velocity => {

@@ -18,7 +18,7 @@ use super::tracer::Tracer;
 use crate::tolerance::{SNAP_MIN_CHANGE, STEP_MIN_GAIN};
 
 /// The parameters of one step attempt.
-pub(super) struct StepRules {
+pub(crate) struct StepRules {
     pub step_height: f32,
     pub walkable_normal_z: f32,
     /// Smallest free run ahead at the raised height, in units.
@@ -31,14 +31,14 @@ pub(super) struct StepRules {
 }
 
 /// The outcome of a step-slide move.
-pub(super) struct StepResult {
+pub(crate) struct StepResult {
     pub slide: SlideResult,
     /// Height gained by stepping up (0 when the plain slide was kept).
     pub climbed: f32,
 }
 
 /// Slides from `start`, then tries to step over what blocked the slide.
-pub(super) fn step_slide<T: Tracer + ?Sized>(
+pub(crate) fn step_slide<T: Tracer + ?Sized>(
     slide: &Slide<'_, T>,
     rules: &StepRules,
     start: Vec3,

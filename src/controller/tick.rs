@@ -245,7 +245,7 @@ impl TouchList {
         self.len == 0
     }
 
-    pub(super) fn push(&mut self, trace: &Trace) {
+    pub(crate) fn push(&mut self, trace: &Trace) {
         let (Some(normal), Some(plane)) = (trace.normal, trace.plane) else {
             return;
         };
@@ -267,12 +267,12 @@ impl TouchList {
         }
     }
 
-    pub(super) fn truncate(&mut self, len: usize) {
+    pub(crate) fn truncate(&mut self, len: usize) {
         self.len = self.len.min(len);
     }
 
     /// Empties the list (the slots beyond the length are never read).
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.len = 0;
     }
 }
@@ -341,7 +341,7 @@ impl WallContacts {
         &self.normals[..self.len]
     }
 
-    pub(super) fn push(&mut self, normal: Vec3) {
+    pub(crate) fn push(&mut self, normal: Vec3) {
         let known = self
             .normals()
             .iter()
@@ -352,14 +352,14 @@ impl WallContacts {
         }
     }
 
-    pub(super) fn merge(&mut self, other: &WallContacts) {
+    pub(crate) fn merge(&mut self, other: &WallContacts) {
         for n in other.normals() {
             self.push(*n);
         }
     }
 
     /// `wish` (horizontal) without the parts that push into the walls.
-    pub(super) fn clip_wish(&self, wish: Vec3) -> Vec3 {
+    pub(crate) fn clip_wish(&self, wish: Vec3) -> Vec3 {
         let mut clipped = wish;
         let flat = |n: &Vec3| n.truncate().normalize_or_zero().extend(0.0);
         for n in self.normals().iter().map(flat) {
@@ -388,7 +388,7 @@ impl WallContacts {
 const UNIT_NORMAL_SLACK: f32 = 1e-3;
 
 /// What one tick did, besides moving the character.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MoveOutcome {
     /// The planes hit, in order.
     pub touches: TouchList,
@@ -432,7 +432,7 @@ pub struct MoveOutcome {
 impl MoveOutcome {
     /// Makes this the outcome of a tick that did nothing yet, as
     /// [`MoveOutcome::default`] but without rewriting the lists' unused slots (2 KB).
-    pub(super) fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         // Every field by name: a new field must be reset here too.
         let MoveOutcome {
             touches,
@@ -473,11 +473,23 @@ impl MoveOutcome {
     }
 }
 
+/// `seconds` in whole microseconds, rounded to nearest: the unit of the state's timers of
+/// command time ([`CharacterState::water_jump_us`], [`CharacterState::tick_carry_us`]).
+/// Saturating: a time beyond `u32::MAX` µs (71 minutes) is that, a negative or NaN one 0
+/// (Rust's float-to-integer `as`).
+pub(crate) fn microseconds(seconds: f32) -> u32 {
+    (f64::from(seconds) * 1e6).round() as u32
+}
+
 /// The moving state of a character: everything a replay needs. Restoring it
 /// ([`crate::controller::CharacterController::set_state`]) into a controller of the same
 /// configuration continues the run bit for bit; it serializes with serde (field names as
-/// here, the wall memory and the trigger set as lists).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+/// here, the wall memory and the trigger set as lists). A state saved before the water jump
+/// counted microseconds (its key `water_jump_ticks`) reads back when no water jump was
+/// running (the count 0, nearly every save); mid-jump it is refused with an error naming
+/// the key, since the state does not say how long its ticks were.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "SavedState")]
 pub struct CharacterState {
     /// The origin (the feet are `feet_to_origin` below it).
     pub position: Vec3,
@@ -504,8 +516,11 @@ pub struct CharacterState {
     /// Ticks left during which ground friction does not apply (Quake 3
     /// `PMF_TIME_KNOCKBACK`), after a knockback or a teleport.
     pub hold_ticks: u32,
-    /// Ticks left of a water jump (Quake 3 `PMF_TIME_WATERJUMP`): no control, gravity.
-    pub water_jump_ticks: u32,
+    /// Microseconds left of a water jump (Quake 3 `PMF_TIME_WATERJUMP` with `pm_time`,
+    /// which counts milliseconds): no control, gravity. Counted down by each command's own
+    /// duration ([`crate::controller::CharacterController::step_msec`] or the configured
+    /// tick), so the jump lasts `water_jump_time` of commands whatever their lengths.
+    pub water_jump_us: u32,
     /// Ticks since the character last stood on walkable ground, saturating (coyote time).
     pub air_ticks: u32,
     /// Ticks since the jump key last went down, saturating (jump buffering).
@@ -525,4 +540,91 @@ pub struct CharacterState {
     /// configuration's ticks ([`crate::controller::CharacterController::step_msec`]); below
     /// one tick.
     pub tick_carry_us: u32,
+}
+
+/// Every field is `Copy` but the trigger list, which [`Clone::clone_from`] refills in place
+/// (a state saved into the same place every tick allocates nothing).
+impl Clone for CharacterState {
+    fn clone(&self) -> Self {
+        CharacterState {
+            triggers: self.triggers.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let mut triggers = std::mem::take(&mut self.triggers);
+        triggers.clone_from(&source.triggers);
+        *self = CharacterState {
+            triggers,
+            ..*source
+        };
+    }
+}
+
+/// [`CharacterState`] as read from a save: the same fields, with the water jump's timer
+/// under its key of today (`water_jump_us`) or of older saves (`water_jump_ticks`).
+#[derive(Deserialize)]
+struct SavedState {
+    position: Vec3,
+    velocity: Vec3,
+    ground: Ground,
+    crouched: bool,
+    jump_held: bool,
+    land_timer: f32,
+    walls: WallContacts,
+    mode: MoveMode,
+    water_level: u8,
+    liquid: Contents,
+    ladder: Option<Vec3>,
+    hold_ticks: u32,
+    water_jump_us: Option<u32>,
+    water_jump_ticks: Option<u32>,
+    air_ticks: u32,
+    press_ticks: u32,
+    teleports: u32,
+    launched: bool,
+    contents: Contents,
+    triggers: TriggerList,
+    tick_carry_us: u32,
+}
+
+impl TryFrom<SavedState> for CharacterState {
+    type Error = String;
+
+    fn try_from(s: SavedState) -> Result<CharacterState, String> {
+        let water_jump_us = match (s.water_jump_us, s.water_jump_ticks) {
+            (Some(us), None) | (Some(us), Some(0)) | (None, Some(us @ 0)) => us,
+            (_, Some(ticks)) => {
+                return Err(format!(
+                    "water_jump_ticks {ticks}: a state saved mid water jump before the timer \
+                     counted microseconds (water_jump_us); the state does not say how long its \
+                     ticks were, so it cannot be read"
+                ));
+            }
+            (None, None) => return Err("missing field `water_jump_us`".to_string()),
+        };
+        Ok(CharacterState {
+            position: s.position,
+            velocity: s.velocity,
+            ground: s.ground,
+            crouched: s.crouched,
+            jump_held: s.jump_held,
+            land_timer: s.land_timer,
+            walls: s.walls,
+            mode: s.mode,
+            water_level: s.water_level,
+            liquid: s.liquid,
+            ladder: s.ladder,
+            hold_ticks: s.hold_ticks,
+            water_jump_us,
+            air_ticks: s.air_ticks,
+            press_ticks: s.press_ticks,
+            teleports: s.teleports,
+            launched: s.launched,
+            contents: s.contents,
+            triggers: s.triggers,
+            tick_carry_us: s.tick_carry_us,
+        })
+    }
 }

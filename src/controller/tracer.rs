@@ -26,6 +26,16 @@ pub trait Tracer {
         self.trace(shape, at, at).start_solid
     }
 
+    /// Whether `shape` placed at `at` overlaps model `model` (a mover) where this world
+    /// places it now, touching counting: the test a mover pushes with (Quake 3
+    /// `g_mover.c G_MoverPush` tests against the pusher, not everything). A world that
+    /// holds the model nowhere answers `false`. Default (a scripted world that cannot tell
+    /// its parts apart): [`Self::overlaps`], whatever is overlapped.
+    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
+        let _ = model;
+        self.overlaps(shape, at)
+    }
+
     /// What the world is made of at `point` (Quake 3's `pm->pointcontents`): liquids and
     /// ladders decide how the character moves. Default: empty (a dry world).
     fn contents(&self, point: Vec3) -> Contents {
@@ -198,6 +208,12 @@ impl Tracer for CompiledMap {
         CompiledMap::trace(self, shape, start, end, Contents::MASK_PLAYER_SOLID)
     }
 
+    /// The map's sweeps meet only the world model (0), where the map puts it; any other
+    /// model is held nowhere.
+    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
+        model == 0 && self.overlaps_masked(shape, at, Contents::MASK_PLAYER_SOLID)
+    }
+
     fn trace_masked(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
         CompiledMap::trace(self, shape, start, end, mask)
     }
@@ -298,12 +314,21 @@ impl Tracer for CompiledMap {
 /// Writes, inside an `impl Tracer` block of a view that wraps a world in its field `$inner`,
 /// the methods that ask the world rather than sweep it ([`Tracer::contents`],
 /// [`Tracer::contents3`], [`Tracer::contents_id`], [`Tracer::current`],
-/// [`Tracer::may_have_ladders`] and, unless told `but touch_triggers`,
-/// [`Tracer::touch_triggers`]) as calls on `self.$inner`: a view that only changes sweeps
-/// (an offset, other characters) answers them as its world does.
+/// [`Tracer::may_have_ladders`] and, unless told `but positions`, [`Tracer::touch_triggers`]
+/// and [`Tracer::overlaps_model`], which take positions) as calls on `self.$inner`: a view
+/// that only changes sweeps (an offset, other characters) answers them as its world does.
 macro_rules! forward_world_queries {
     ($inner:ident) => {
-        forward_world_queries!($inner; but touch_triggers);
+        forward_world_queries!($inner; but positions);
+
+        fn overlaps_model(
+            &self,
+            model: usize,
+            shape: &$crate::trace::TraceShape,
+            at: glam::Vec3,
+        ) -> bool {
+            self.$inner.overlaps_model(model, shape, at)
+        }
 
         fn touch_triggers(
             &self,
@@ -316,7 +341,7 @@ macro_rules! forward_world_queries {
             self.$inner.touch_triggers(shape, start, end, touched, inside);
         }
     };
-    ($inner:ident; but touch_triggers) => {
+    ($inner:ident; but positions) => {
         fn contents(&self, point: glam::Vec3) -> $crate::contents::Contents {
             self.$inner.contents(point)
         }
@@ -338,12 +363,12 @@ macro_rules! forward_world_queries {
         }
     };
 }
-pub(super) use forward_world_queries;
+pub(crate) use forward_world_queries;
 
 /// A tracer seen from a shape whose centre sits `offset` above the character's origin.
-pub(super) struct Offset<'a, T: Tracer + ?Sized> {
-    pub(super) world: &'a T,
-    pub(super) offset: Vec3,
+pub(crate) struct Offset<'a, T: Tracer + ?Sized> {
+    pub(crate) world: &'a T,
+    pub(crate) offset: Vec3,
 }
 
 impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
@@ -355,7 +380,11 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
         trace
     }
 
-    forward_world_queries!(world; but touch_triggers);
+    forward_world_queries!(world; but positions);
+
+    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_model(model, shape, at + self.offset)
+    }
 
     fn touch_triggers(
         &self,
@@ -377,9 +406,9 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
 
 /// A tracer whose sweeps read the [`TickCache`] gathered for the running tick: what the
 /// controller's tick sweeps through, so the tick's code is the same with or without it.
-pub(super) struct Cached<'a, T: Tracer + ?Sized> {
-    pub(super) world: &'a T,
-    pub(super) cache: &'a TickCache,
+pub(crate) struct Cached<'a, T: Tracer + ?Sized> {
+    pub(crate) world: &'a T,
+    pub(crate) cache: &'a TickCache,
 }
 
 impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
@@ -397,7 +426,7 @@ impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
 /// `world`'s sweep under `mask`, or under its own mask when `mask` is `None` (the views
 /// over a crowd sweep the world with the mover's mask only when it is not the player's
 /// default, so a player's sweeps are the world's own, bit for bit).
-pub(super) fn trace_under<T: Tracer + ?Sized>(
+pub(crate) fn trace_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     shape: &TraceShape,
@@ -411,7 +440,7 @@ pub(super) fn trace_under<T: Tracer + ?Sized>(
 }
 
 /// [`trace_under`] for [`Tracer::overlaps`].
-pub(super) fn overlaps_under<T: Tracer + ?Sized>(
+pub(crate) fn overlaps_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     shape: &TraceShape,
@@ -424,7 +453,7 @@ pub(super) fn overlaps_under<T: Tracer + ?Sized>(
 }
 
 /// [`trace_under`] for [`Tracer::gather`].
-pub(super) fn gather_under<T: Tracer + ?Sized>(
+pub(crate) fn gather_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     shapes: &[&TraceShape],
@@ -438,7 +467,7 @@ pub(super) fn gather_under<T: Tracer + ?Sized>(
 }
 
 /// [`trace_under`] for [`Tracer::trace_cached`].
-pub(super) fn trace_cached_under<T: Tracer + ?Sized>(
+pub(crate) fn trace_cached_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     cache: &TickCache,
@@ -453,7 +482,7 @@ pub(super) fn trace_cached_under<T: Tracer + ?Sized>(
 }
 
 /// [`trace_under`] for [`Tracer::overlaps_cached`].
-pub(super) fn overlaps_cached_under<T: Tracer + ?Sized>(
+pub(crate) fn overlaps_cached_under<T: Tracer + ?Sized>(
     world: &T,
     mask: Option<Contents>,
     cache: &TickCache,

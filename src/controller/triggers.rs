@@ -4,7 +4,9 @@
 //!
 //! Takes the world's trigger query through [`Tracer::touch_triggers`] and the set the
 //! character was in at the end of the last tick ([`CharacterState::triggers`]); gives a
-//! [`TriggerReport`] (`ids.rs`) in the tick's outcome. Guarantees: fixed capacity, no allocation;
+//! [`TriggerReport`] (`ids.rs`) in the tick's outcome. Guarantees: every trigger touched is
+//! reported, however many; no allocation once the lists have held their most (the outcome's
+//! and the character's are cleared and refilled);
 //! model indices in increasing order; a trigger crossed within one tick is touched, entered
 //! and left in that tick; `entered` fires once per entry however long the character stays
 //! (Quake 3's `jumppad_ent` rule); noclip touches nothing (Quake 3 `ClientThink_real`).
@@ -13,7 +15,6 @@
 use glam::Vec3;
 
 use super::character::CharacterController;
-use super::ids::{TriggerList, TriggerReport};
 use super::tick::{MoveMode, MoveOutcome};
 use super::tracer::Tracer;
 
@@ -23,30 +24,36 @@ use super::tick::CharacterState;
 impl CharacterController {
     /// Fills `outcome.triggers` for a tick that began with the origin at `start`, and keeps
     /// the set the character ends in.
-    pub(super) fn update_triggers<T: Tracer + ?Sized>(
+    pub(crate) fn update_triggers<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         start: Vec3,
         outcome: &mut MoveOutcome,
     ) {
-        let previous = self.state.triggers;
-        let mut touched = TriggerList::default();
-        let mut inside = TriggerList::default();
+        // The set the tick ends in is filled in the kept buffer, then swapped with the
+        // state's: no list is allocated once each has held its most.
+        let mut inside = std::mem::take(&mut self.trigger_scratch);
+        inside.clear();
+        // The two lists it alternates with the state keep room for a few (a state restored
+        // with `set_state` may come with none).
+        inside.reserve();
+        let report = &mut outcome.triggers;
+        report.touched.clear();
         if self.state.mode != MoveMode::Noclip {
             let offset = self.shape_center() - self.state.position;
             world.touch_triggers(
                 self.shape(),
                 start + offset,
                 self.state.position + offset,
-                &mut touched,
+                &mut report.touched,
                 &mut inside,
             );
         }
-        outcome.triggers = TriggerReport {
-            touched,
-            entered: touched.without(&previous),
-            left: previous.union(&touched).without(&inside),
-        };
-        self.state.triggers = inside;
+        let previous = &self.state.triggers;
+        report
+            .touched
+            .difference_into(previous, &mut report.entered);
+        previous.union_without_into(&report.touched, &inside, &mut report.left);
+        self.trigger_scratch = std::mem::replace(&mut self.state.triggers, inside);
     }
 }

@@ -35,13 +35,13 @@ const CLEARANCE: f32 = SURFACE_CLIP_EPSILON;
 
 /// The offsets tried, in order; built once per controller.
 #[derive(Clone, Debug)]
-pub(super) struct UnstuckTable {
+pub(crate) struct UnstuckTable {
     offsets: Vec<Vec3>,
 }
 
 impl UnstuckTable {
     /// The table for a character that can climb `step_height`.
-    pub(super) fn new(step_height: f32) -> Self {
+    pub(crate) fn new(step_height: f32) -> Self {
         let mut offsets: Vec<Vec3> = Vec::new();
         let mut add = |v: Vec3| {
             let v = v + v.signum()
@@ -103,12 +103,12 @@ impl UnstuckTable {
 
     /// How many offsets the table holds.
     #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.offsets.len()
     }
 
     /// The first free position in the table around `position`, and how many probes it took.
-    pub(super) fn find_free<T: Tracer + ?Sized>(
+    pub(crate) fn find_free<T: Tracer + ?Sized>(
         &self,
         world: &T,
         shape: &TraceShape,
@@ -124,7 +124,7 @@ impl UnstuckTable {
     /// [`Self::find_free`] among the offsets that do not go against `toward` (those with
     /// `offset · toward >= 0`): after a mover's push, the character may only leave on the
     /// side the mover pushes toward, never pop out through a thin door behind it.
-    pub(super) fn find_free_toward<T: Tracer + ?Sized>(
+    pub(crate) fn find_free_toward<T: Tracer + ?Sized>(
         &self,
         world: &T,
         shape: &TraceShape,

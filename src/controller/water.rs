@@ -11,7 +11,7 @@ use glam::Vec3;
 
 use super::character::{CharacterController, accelerate, at_most_unit};
 use super::slide;
-use super::tick::{MoveInput, MoveOutcome};
+use super::tick::{MoveInput, MoveOutcome, microseconds};
 use super::tracer::Tracer;
 use super::water_level::{FEET_SAMPLE, WaterMemo, bits, sample_water};
 use crate::contents::Contents;
@@ -32,7 +32,7 @@ impl CharacterController {
     /// as Quake 3's integer `sample1`). Quake 3 samples at the start and the end of every
     /// move; where the character has not moved since the last sample, in the same world
     /// ([`Tracer::contents_id`]), that sample is reused.
-    pub(super) fn set_water_level<T: Tracer + ?Sized>(&mut self, world: &T) {
+    pub(crate) fn set_water_level<T: Tracer + ?Sized>(&mut self, world: &T) {
         let eye = self.eye_height();
         let feet = self.state.position - Vec3::Z * self.config.feet_to_origin;
         let id = world.contents_id();
@@ -53,14 +53,14 @@ impl CharacterController {
 
     /// The vertical wish in water and flight: the wish's z plus jump (up) and crouch (down),
     /// Quake 3's `upmove`; the whole wish at most 1 long.
-    pub(super) fn wish_3d(input: &MoveInput) -> Vec3 {
+    pub(crate) fn wish_3d(input: &MoveInput) -> Vec3 {
         let up = input.wish.z + f32::from(u8::from(input.jump)) - f32::from(u8::from(input.crouch));
         at_most_unit(Vec3::new(input.wish.x, input.wish.y, up.clamp(-1.0, 1.0)))
     }
 
     /// Quake 3 `PM_WaterMove` at water level 2 or 3: the water jump, friction, the swim
     /// wish (sinking when idle) with the current, and a slide without gravity or steps.
-    pub(super) fn swim_move<T: Tracer + ?Sized>(
+    pub(crate) fn swim_move<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -122,7 +122,7 @@ impl CharacterController {
     /// forward speed along the facing, `water_jump_speed` up, and no control until falling,
     /// on ground, or `water_jump_time` has passed.
     fn check_water_jump<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> bool {
-        if self.state.water_level != 2 || self.state.water_jump_ticks > 0 {
+        if self.state.water_level != 2 || self.state.water_jump_us > 0 {
             return false;
         }
         let Some(facing) = input.wish.truncate().try_normalize() else {
@@ -142,8 +142,7 @@ impl CharacterController {
         }
         self.state.velocity = facing * self.config.water_jump_forward;
         self.state.velocity.z = self.config.water_jump_speed;
-        let ticks = (self.config.water_jump_time / self.config.tick).round();
-        self.state.water_jump_ticks = (ticks as u32).max(1);
+        self.state.water_jump_us = microseconds(self.config.water_jump_time).max(1);
         true
     }
 
@@ -151,7 +150,7 @@ impl CharacterController {
     /// more (Quake 3 applies it twice). While the timer runs the slide keeps the velocity it
     /// started with, so the wall does not cancel the forward speed; the jump ends once
     /// falling.
-    pub(super) fn water_jump_move<T: Tracer + ?Sized>(
+    pub(crate) fn water_jump_move<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
         outcome: &mut MoveOutcome,
@@ -165,7 +164,7 @@ impl CharacterController {
         self.state.velocity.z -= drop;
         self.state.ground = self.find_ground(world, None);
         if self.state.velocity.z < 0.0 || self.state.ground.is_walkable() {
-            self.state.water_jump_ticks = 0;
+            self.state.water_jump_us = 0;
         }
     }
 }

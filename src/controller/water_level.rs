@@ -13,27 +13,27 @@ use super::tracer::Tracer;
 use crate::contents::Contents;
 
 /// Quake 3 samples the lowest point one unit above the feet (`MINS_Z + 1`).
-pub(super) const FEET_SAMPLE: f32 = 1.0;
+pub(crate) const FEET_SAMPLE: f32 = 1.0;
 
 /// A water-level sample and where it was taken.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct WaterMemo {
+pub(crate) struct WaterMemo {
     /// The world's [`Tracer::contents_id`] (set when the memo is kept).
-    pub(super) world: u64,
+    pub(crate) world: u64,
     /// The feet.
-    pub(super) feet: Vec3,
+    pub(crate) feet: Vec3,
     /// The eye height above the feet.
-    pub(super) eye: f32,
+    pub(crate) eye: f32,
     /// The water level, 0 to 3.
-    pub(super) level: u8,
+    pub(crate) level: u8,
     /// The liquid at the lowest wet sample.
-    pub(super) liquid: Contents,
+    pub(crate) liquid: Contents,
     /// Everything at the sample points.
-    pub(super) contents: Contents,
+    pub(crate) contents: Contents,
 }
 
 /// The water level at `feet` with the eyes `eye` above them (Quake 3 `PM_SetWaterLevel`).
-pub(super) fn sample_water<T: Tracer + ?Sized>(world: &T, feet: Vec3, eye: f32) -> WaterMemo {
+pub(crate) fn sample_water<T: Tracer + ?Sized>(world: &T, feet: Vec3, eye: f32) -> WaterMemo {
     let heights = [FEET_SAMPLE, (0.5 * eye).floor(), eye];
     let mut level = 0u8;
     let mut liquid = Contents::EMPTY;
@@ -61,6 +61,6 @@ pub(super) fn sample_water<T: Tracer + ?Sized>(world: &T, feet: Vec3, eye: f32) 
 }
 
 /// A point's coordinates as bits (a sample is reused only at exactly the same place).
-pub(super) fn bits(p: Vec3) -> [u32; 3] {
+pub(crate) fn bits(p: Vec3) -> [u32; 3] {
     p.to_array().map(f32::to_bits)
 }

@@ -1,4 +1,5 @@
-//! What a level means for a game: Quake 3 shader semantics, self-contained.
+//! What a level means for a game: Quake 3 shader semantics and Quake 2 texture defaults,
+//! self-contained.
 //!
 //! Takes shader script text (`scripts/*.shader`) and brush sides' shader names; gives each
 //! shader's Quake 3 content bits, surface flags and q3map2 compile flags, and a brush's
@@ -12,6 +13,8 @@
 //!   shaders, with q3map2's first-definition-wins rule and its default for textures without
 //!   a definition.
 //! - [`q3_brush`]: a brush's contents from its sides (`SetBrushContents`).
+//! - [`q2_textures`]: a Quake 2 face's defaults when it has no triple: `.wal` headers
+//!   over a built-in table of tool and liquid textures ([`Quake2Textures`]).
 //! - [`profile`]: which game a map is for ([`Game`]), detected from the map.
 //! - [`custom`]: a game described in TOML ([`CustomGame`]): texture patterns to contents and
 //!   surface flags, entity classes to what their brushes are, over a built-in base game.
@@ -20,6 +23,7 @@
 pub mod custom;
 mod glob;
 pub mod profile;
+pub mod q2_textures;
 pub mod q3_brush;
 pub mod q3_flags;
 pub mod shader;
@@ -30,6 +34,9 @@ pub use custom::{
     RuleProblem, TextureRule,
 };
 pub use profile::Game;
+pub use q2_textures::{
+    Quake2TextureDefaults, Quake2TextureError, Quake2Textures, builtin_quake2_defaults, wal_defaults,
+};
 pub use q3_brush::{Q3BrushContents, Q3Side, q3_brush_contents};
 pub use q3_flags::{ShaderFlags, SurfaceParm, surface_parm};
 pub use shader::{

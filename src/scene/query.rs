@@ -3,20 +3,23 @@
 //!
 //! Takes a compiled map, its movers ([`Mover`]) and the characters' [`Bodies`]; gives
 //! traces and overlaps under a [`QueryFilter`], each hit named by a [`HitTarget`].
-//! Guarantees: the stop is the earliest of the world's sweep, each unskipped mover's and
-//! each character's exact shape-to-shape sweep (`trace/body.rs`) whose contents meet the
+//! Every query takes an upright shape or one rotated about its reference point (oriented
+//! boxes, tilted cylinders and capsules, turned hulls). Guarantees: the stop is the
+//! earliest of the world's sweep, each unskipped mover's and each character's exact
+//! shape-to-shape sweep (`trace/body.rs`, `trace/body_exact.rs`) whose contents meet the
 //! mask and whose groups interact; at a tie the world, then the lowest model, then the
 //! lowest character id; characters are found through the bodies' grid, so a query far
 //! from every character costs the world sweep and one grid lookup; no allocation.
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
-use crate::controller::{Bodies, Mover};
+use crate::controller::Mover;
+use crate::crowd::Bodies;
 use crate::filter::{HitTarget, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{Trace, TraceShape, Upright, trace_upright, uprights_overlap};
+use crate::trace::{Trace, TraceShape, Upright, parts_overlap, trace_parts, uprights_overlap};
 
 /// A scene query's answer: the sweep, and what stopped it.
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +36,7 @@ pub struct SceneHit {
 /// ```
 /// use glam::Vec3;
 /// use planeshift::{Contents, TraceShape};
-/// use planeshift::controller::Bodies;
+/// use planeshift::crowd::Bodies;
 /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
@@ -74,9 +77,48 @@ impl Scene<'_> {
         end: Vec3,
         filter: &QueryFilter,
     ) -> SceneHit {
-        let mut best = self.trace_models(shape, start, end, filter);
+        self.trace_rotated(shape, Quat::IDENTITY, start, end, filter)
+    }
+
+    /// [`Self::trace`] for `shape` rotated by `rotation` about its reference point (the
+    /// identity gives [`Self::trace`]): through the world as [`CompiledMap::trace_rotated`],
+    /// through movers as [`CompiledMap::trace_model_rotated`], against characters by the
+    /// exact shape-to-shape sweep. A rotation that is not finite or does not normalise
+    /// gives a start-solid, all-solid result at `start`.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::{Quat, Vec3};
+    /// use planeshift::{Contents, TraceShape};
+    /// use planeshift::crowd::Bodies;
+    /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
+    /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+    /// let mut bodies = Bodies::new();
+    /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
+    /// bodies.insert(7, &player, Vec3::new(100.0, 0.0, 25.0));
+    /// let scene = Scene { map: &map, movers: &[], bodies: &bodies };
+    /// // A plank 64 long along y, turned to lie along x, thrown along x: its end meets the
+    /// // player's face 32 units before its centre does.
+    /// let plank = TraceShape::aabb(Vec3::new(-2.0, -32.0, -2.0), Vec3::new(2.0, 32.0, 2.0)).ok_or("plank")?;
+    /// let turned = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    /// let from = Vec3::new(-100.0, 0.0, 40.0);
+    /// let hit = scene.trace_rotated(&plank, turned, from, from + Vec3::X * 400.0, &QueryFilter::new(Contents::MASK_SHOT));
+    /// assert_eq!(hit.target, Some(HitTarget::Character(7)));
+    /// assert!((hit.trace.end.x - (100.0 - 15.0 - 32.0 - 1.0 / 32.0)).abs() < 1e-3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn trace_rotated(
+        &self,
+        shape: &TraceShape,
+        rotation: Quat,
+        start: Vec3,
+        end: Vec3,
+        filter: &QueryFilter,
+    ) -> SceneHit {
+        let mut best = self.trace_models(shape, rotation, start, end, filter);
         if !best.all_solid && !self.bodies.is_empty() {
-            self.trace_bodies(shape, start, end, filter, &mut best);
+            self.trace_bodies(shape, rotation, start, end, filter, &mut best);
         }
         SceneHit {
             target: if best.fraction < 1.0 || best.start_solid {
@@ -91,18 +133,33 @@ impl Scene<'_> {
     /// Whether `shape` placed at `at` overlaps anything `filter` meets (touching counts).
     #[must_use]
     pub fn overlap(&self, shape: &TraceShape, at: Vec3, filter: &QueryFilter) -> bool {
-        if self.trace_models(shape, at, at, filter).start_solid {
+        self.overlap_rotated(shape, Quat::IDENTITY, at, filter)
+    }
+
+    /// [`Self::overlap`] for `shape` rotated by `rotation` about its reference point; a
+    /// rotation that does not normalise counts as overlapping.
+    #[must_use]
+    pub fn overlap_rotated(
+        &self,
+        shape: &TraceShape,
+        rotation: Quat,
+        at: Vec3,
+        filter: &QueryFilter,
+    ) -> bool {
+        if self
+            .trace_models(shape, rotation, at, at, filter)
+            .start_solid
+        {
             return true;
         }
-        let parts = Upright::of(shape);
-        let (low, high) = parts.bounds();
+        let (low, high) = reach(shape, rotation);
         let mut any = false;
         self.bodies.for_each_body_in(
             (at + low, at + high),
             |id, contents, groups, other, other_at| {
                 any = any
                     || (filter.meets_character(id, contents, groups)
-                        && uprights_overlap(&parts, at, other, other_at));
+                        && parts_overlap(shape, rotation, at, other, other_at));
             },
         );
         any
@@ -140,29 +197,39 @@ impl Scene<'_> {
     }
 
     /// The world's sweep (static models included) against every unskipped mover's.
-    fn trace_models(
+    pub(super) fn trace_models(
         &self,
         shape: &TraceShape,
+        rotation: Quat,
         start: Vec3,
         end: Vec3,
         filter: &QueryFilter,
     ) -> Trace {
-        let mut best = self.map.trace(shape, start, end, filter.mask);
+        let mut best = self
+            .map
+            .trace_rotated(shape, rotation, start, end, filter.mask);
         if best.model.is_some_and(|m| !filter.meets_model(m)) {
             // A skipped static model stopped the world's sweep: sweep the world model alone.
-            best = self
-                .map
-                .trace_model(0, &Default::default(), shape, start, end, filter.mask);
+            best = self.map.trace_model_rotated(
+                0,
+                &Default::default(),
+                shape,
+                rotation,
+                start,
+                end,
+                filter.mask,
+            );
         }
         for mover in self
             .movers
             .iter()
             .filter(|m| m.model != 0 && filter.meets_model(m.model))
         {
-            let hit = self.map.trace_model(
+            let hit = self.map.trace_model_rotated(
                 mover.model,
                 &mover.placement,
                 shape,
+                rotation,
                 start,
                 end,
                 filter.mask,
@@ -182,20 +249,24 @@ impl Scene<'_> {
     fn trace_bodies(
         &self,
         shape: &TraceShape,
+        rotation: Quat,
         start: Vec3,
         end: Vec3,
         filter: &QueryFilter,
         best: &mut Trace,
     ) {
-        let parts = Upright::of(shape);
-        let (low, high) = parts.bounds();
-        let margin = Vec3::splat(SURFACE_CLIP_EPSILON);
-        let area = (
-            start.min(end) + low - margin,
-            start.max(end) + high + margin,
-        );
-        self.bodies
-            .for_each_body_in(area, |id, contents, groups, other, other_at| {
+        // Only a character before the stop so far can stop the sweep earlier (or tie
+        // with it): the broadphase looks along the sweep up to there.
+        let reached = if best.fraction < 1.0 {
+            start + (end - start) * best.fraction
+        } else {
+            end
+        };
+        let bounds = sweep_bounds(shape, rotation);
+        self.bodies.for_each_body_along(
+            (start, reached),
+            bounds,
+            |id, contents, groups, other, other_at| {
                 if !filter.meets_character(id, contents, groups) {
                     return;
                 }
@@ -203,7 +274,7 @@ impl Scene<'_> {
                 if best.all_solid && !lower {
                     return;
                 }
-                let mut hit = trace_upright(shape, &parts, start, end, other, other_at);
+                let mut hit = trace_parts(shape, rotation, start, end, other, other_at);
                 hit.character = Some(id);
                 hit.contents = contents;
                 let start_solid = best.start_solid || hit.start_solid;
@@ -220,7 +291,27 @@ impl Scene<'_> {
                     *best = hit;
                 }
                 best.start_solid = start_solid;
-            });
+            },
+        );
+    }
+}
+
+/// The box about a sweep's point that `shape` rotated by `rotation` can touch, grown by the
+/// stop distance.
+pub(super) fn sweep_bounds(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
+    let (low, high) = reach(shape, rotation);
+    let margin = Vec3::splat(SURFACE_CLIP_EPSILON);
+    (low - margin, high + margin)
+}
+
+/// The box `shape` rotated by `rotation` can reach, relative to its reference point: its
+/// upright bounds, or its bounding sphere's box when rotated.
+pub(super) fn reach(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
+    if rotation == Quat::IDENTITY {
+        Upright::of(shape).bounds()
+    } else {
+        let r = Vec3::splat(shape.radius());
+        (-r, r)
     }
 }
 

@@ -29,7 +29,9 @@
 
 use glam::{DVec2, DVec3, Quat, Vec3};
 
-use super::body_exact::{overlap_exact, rotation_matrix, trace_exact};
+use super::body_exact::{
+    Posed, overlap_exact, overlap_posed, rotation_matrix, trace_exact, trace_posed,
+};
 use super::{ShapeKind, Trace, TraceShape, in_range, out_of_range};
 use crate::compiled::Plane;
 use crate::contents::Contents;
@@ -55,6 +57,20 @@ impl Upright {
             disk,
             ball,
         }
+    }
+
+    /// The farthest any point lies from the reference point (a bound, for the exact
+    /// sweep's bounding-sphere cull).
+    fn radius(&self) -> f64 {
+        let round = f64::from(self.disk) + f64::from(self.ball);
+        self.center.as_dvec3().length() + self.half.as_dvec3().length() + round
+    }
+
+    /// The distance from `point` to these parts placed at `at` (0 when inside).
+    pub(crate) fn distance_to(&self, at: Vec3, point: Vec3) -> f32 {
+        let sum = Sum::of(self, &Upright::of(&TraceShape::point()));
+        let q = point.as_dvec3() - (at + self.center).as_dvec3();
+        (sum.core_distance(q).0 - sum.ball).max(0.0) as f32
     }
 
     /// The bounding box relative to the reference point.
@@ -282,6 +298,70 @@ pub(crate) fn uprights_overlap(a: &Upright, a_at: Vec3, b: &Upright, b_at: Vec3)
     sum.core_distance(q).0 <= sum.ball
 }
 
+/// Sweeps `shape` rotated by `rotation` (the identity: upright) from `start` to `end`
+/// against `other`'s parts at `other_at`, exactly: by the closed form when both are upright
+/// sums, by GJK otherwise (a rotation that does not normalise: start-solid, all-solid at
+/// `start`). The scene's queries meet characters so.
+pub(crate) fn trace_parts(
+    shape: &TraceShape,
+    rotation: Quat,
+    start: Vec3,
+    end: Vec3,
+    other: &Upright,
+    other_at: Vec3,
+) -> Trace {
+    let round = matches!(shape.kind(), ShapeKind::Point | ShapeKind::Sphere);
+    match rotation_matrix(rotation) {
+        Ok(None) if shape.kind() != ShapeKind::Hull => {
+            trace_upright(shape, &Upright::of(shape), start, end, other, other_at)
+        }
+        Ok(Some(_)) if round => {
+            trace_upright(shape, &Upright::of(shape), start, end, other, other_at)
+        }
+        Ok(r) => trace_posed(
+            shape,
+            r,
+            start,
+            end,
+            (
+                Posed::box_disk(other.center, other.half, other.disk, other.ball),
+                f64::from(shape.radius()) + other.radius(),
+            ),
+            other_at,
+        ),
+        Err(()) => out_of_range(start),
+    }
+}
+
+/// Whether `shape` rotated by `rotation` at `at` overlaps `other`'s parts at `other_at`;
+/// touching counts (a rotation that does not normalise counts as overlapping).
+pub(crate) fn parts_overlap(
+    shape: &TraceShape,
+    rotation: Quat,
+    at: Vec3,
+    other: &Upright,
+    other_at: Vec3,
+) -> bool {
+    let round = matches!(shape.kind(), ShapeKind::Point | ShapeKind::Sphere);
+    match rotation_matrix(rotation) {
+        Ok(None) if shape.kind() != ShapeKind::Hull => {
+            uprights_overlap(&Upright::of(shape), at, other, other_at)
+        }
+        Ok(Some(_)) if round => uprights_overlap(&Upright::of(shape), at, other, other_at),
+        Ok(r) => overlap_posed(
+            shape,
+            r,
+            at,
+            (
+                Posed::box_disk(other.center, other.half, other.disk, other.ball),
+                f64::from(shape.radius()) + other.radius(),
+            ),
+            other_at,
+        ),
+        Err(()) => true,
+    }
+}
+
 impl TraceShape {
     /// Sweeps this shape from `start` to `end` against `other` standing with its reference
     /// point at `other_at`: the first impact, with the [`Trace`] contract (the end stops
@@ -295,7 +375,7 @@ impl TraceShape {
     /// ```
     /// use glam::Vec3;
     /// use planeshift::TraceShape;
-    /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
+    /// let player = TraceShape::quake3_player();
     /// let other = TraceShape::cylinder(16.0, 28.0).unwrap();
     /// let hit = player.trace_against(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), &other, Vec3::new(80.0, 0.0, 4.0));
     /// // The box's face meets the cylinder's side: 80 - 15 - 16, less the stop distance.
@@ -394,7 +474,7 @@ mod tests {
     use super::*;
 
     fn quake_box() -> TraceShape {
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap()
+        TraceShape::quake3_player()
     }
 
     #[test]

@@ -48,6 +48,13 @@ enum Part<'a> {
         radius: f64,
         half_height: f64,
     },
+    /// A character's stored parts (`body.rs`'s `Upright` without its ball): a box about
+    /// `center` plus a horizontal disk.
+    BoxDisk {
+        center: DVec3,
+        half: DVec3,
+        disk: f64,
+    },
 }
 
 /// A shape's core placed in the world's directions: `rotation` maps the shape's frame into
@@ -94,6 +101,20 @@ impl<'a> Posed<'a> {
             ball,
         }
     }
+
+    /// Upright: a box of half extents `half` about `center`, plus a horizontal disk of
+    /// radius `disk`, rounded by a ball of radius `ball` (a character's stored parts).
+    pub(crate) fn box_disk(center: Vec3, half: Vec3, disk: f32, ball: f32) -> Posed<'a> {
+        Posed {
+            part: Part::BoxDisk {
+                center: center.as_dvec3(),
+                half: half.as_dvec3(),
+                disk: f64::from(disk),
+            },
+            rotation: None,
+            ball: f64::from(ball),
+        }
+    }
 }
 
 impl SupportMap for Posed<'_> {
@@ -133,12 +154,28 @@ impl SupportMap for Posed<'_> {
                 };
                 rim.extend(sign(local.z) * half_height)
             }
+            Part::BoxDisk { center, half, disk } => {
+                let across = local.truncate();
+                let length = across.length();
+                let rim = if length > 0.0 {
+                    across * (disk / length)
+                } else {
+                    glam::DVec2::ZERO
+                };
+                center
+                    + DVec3::new(sign(local.x), sign(local.y), sign(local.z)) * half
+                    + rim.extend(0.0)
+            }
         };
         self.rotation.map_or(p, |r| r * p)
     }
 
     fn curved(&self) -> bool {
-        matches!(self.part, Part::Cylinder { .. })
+        match self.part {
+            Part::Cylinder { .. } => true,
+            Part::BoxDisk { disk, .. } => disk > 0.0,
+            _ => false,
+        }
     }
 }
 
@@ -235,6 +272,27 @@ pub(crate) fn trace_exact(
     other: &TraceShape,
     other_at: Vec3,
 ) -> Trace {
+    let scale = f64::from(shape.radius() + other.radius());
+    trace_posed(
+        shape,
+        rotation,
+        start,
+        end,
+        (Posed::new(other, None), scale),
+        other_at,
+    )
+}
+
+/// The exact sweep against `other`, a posed core, with `scale` bounding the sum of both
+/// shapes' radii.
+pub(crate) fn trace_posed(
+    shape: &TraceShape,
+    rotation: Option<DMat3>,
+    start: Vec3,
+    end: Vec3,
+    (other, scale): (Posed<'_>, f64),
+    other_at: Vec3,
+) -> Trace {
     if !in_range(start) || !in_range(end) {
         return out_of_range(start);
     }
@@ -243,10 +301,10 @@ pub(crate) fn trace_exact(
     }
     let pair = Pair {
         mover: Posed::new(shape, rotation),
-        other: Posed::new(other, None),
+        other,
         q0: start.as_dvec3() - other_at.as_dvec3(),
         motion: end.as_dvec3() - start.as_dvec3(),
-        scale: f64::from(shape.radius() + other.radius()),
+        scale,
     };
     // Bounding spheres: a segment that never comes within the stop distance of the sum of
     // the radii meets nothing.
@@ -349,6 +407,25 @@ pub(crate) fn overlap_exact(
         q0: a_at.as_dvec3() - b_at.as_dvec3(),
         motion: DVec3::ZERO,
         scale: f64::from(a.radius() + b.radius()),
+    };
+    pair.overlap(0.0)
+}
+
+/// Whether `a` rotated by `rotation` at `a_at` overlaps `other` (a posed core) at `b_at`,
+/// with `scale` bounding the sum of both shapes' radii; touching counts.
+pub(crate) fn overlap_posed(
+    a: &TraceShape,
+    rotation: Option<DMat3>,
+    a_at: Vec3,
+    (other, scale): (Posed<'_>, f64),
+    b_at: Vec3,
+) -> bool {
+    let pair = Pair {
+        mover: Posed::new(a, rotation),
+        other,
+        q0: a_at.as_dvec3() - b_at.as_dvec3(),
+        motion: DVec3::ZERO,
+        scale,
     };
     pair.overlap(0.0)
 }

@@ -60,7 +60,7 @@ use rayon::prelude::*;
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 pub use tick_cache::TickCache;
 
-pub(crate) use body::{Upright, trace_upright, uprights_overlap};
+pub(crate) use body::{Upright, parts_overlap, trace_parts, trace_upright, uprights_overlap};
 
 use crate::compiled::{CompiledMap, MaterialId, Plane};
 use crate::contents::Contents;
@@ -118,7 +118,7 @@ pub struct Trace {
     /// `None` exactly when `normal` is.
     pub material: Option<MaterialId>,
     /// The character whose shape stopped the sweep, by the id its crowd gave it
-    /// ([`WorldWithBodies`](crate::controller::WorldWithBodies); Quake 3's `entityNum` of
+    /// ([`WorldWithBodies`](crate::crowd::WorldWithBodies); Quake 3's `entityNum` of
     /// a client); then `model` is `None` and `contents` is [`Contents::BODY`]. `None` for
     /// a sweep of the map alone.
     pub character: Option<u32>,
@@ -294,26 +294,60 @@ impl CompiledMap {
         end: Vec3,
         mask: Contents,
     ) -> Trace {
+        self.trace_model_rotated(model, placement, shape, Quat::IDENTITY, start, end, mask)
+    }
+
+    /// [`Self::trace_model`] for `shape` rotated by `rotation` about its reference point, as
+    /// [`Self::trace_rotated`] sweeps it through the world (the identity gives
+    /// [`Self::trace_model`], bit for bit). A rotation that is not finite or does not
+    /// normalise gives a start-solid, all-solid result at `start`.
+    #[must_use]
+    #[allow(clippy::too_many_arguments)]
+    pub fn trace_model_rotated(
+        &self,
+        model: usize,
+        placement: &ModelPlacement,
+        shape: &TraceShape,
+        rotation: Quat,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+    ) -> Trace {
         let unit = placement.rotation.normalize();
-        if !in_range(start) || !in_range(end) || !in_range(placement.offset) || !unit.is_finite() {
+        let shape_unit = rotation.normalize();
+        if !in_range(start)
+            || !in_range(end)
+            || !in_range(placement.offset)
+            || !unit.is_finite()
+            || !shape_unit.is_finite()
+        {
             return out_of_range(start);
         }
         let Some(info) = self.models().get(model) else {
             return miss(end);
         };
         let rotated = placement.rotation != Quat::IDENTITY;
-        let rotation = if rotated {
+        let model_to_world = if rotated {
             Mat3::from_quat(unit)
         } else {
             Mat3::IDENTITY
         };
-        let inverse = rotation.transpose();
+        // The shape's frame into the world (`None`: upright).
+        let shape_to_world = (rotation != Quat::IDENTITY).then(|| Mat3::from_quat(shape_unit));
+        let inverse = model_to_world.transpose();
         let pivot = info.origin;
         let to_model = |p: Vec3| {
             let local = p - pivot - placement.offset;
             pivot + if rotated { inverse * local } else { local }
         };
-        let oriented = Oriented::new(shape, rotated.then_some(rotation));
+        // `Oriented` takes the map from the sweep's (model) directions into the shape's frame.
+        let model_to_shape = match (rotated, shape_to_world) {
+            (false, None) => None,
+            (true, None) => Some(model_to_world),
+            (false, Some(s)) => Some(s.transpose()),
+            (true, Some(s)) => Some(s.transpose() * model_to_world),
+        };
+        let oriented = Oriented::new(shape, model_to_shape);
         let (local_start, local_end) = (to_model(start), to_model(end));
         let outcome = oriented.dispatch(Sweep {
             map: self,
@@ -325,14 +359,23 @@ impl CompiledMap {
         });
         self.finish(
             &outcome,
-            |u| shape.support_point(u),
+            |u| match shape_to_world {
+                None => shape.support_point(u),
+                Some(s) => s * shape.support_point(s.transpose() * u),
+            },
             Some(model),
             start,
             end,
-            |n| if rotated { rotation * n } else { n },
+            |n| if rotated { model_to_world * n } else { n },
             |p| {
                 let local = p - pivot;
-                pivot + placement.offset + if rotated { rotation * local } else { local }
+                pivot
+                    + placement.offset
+                    + if rotated {
+                        model_to_world * local
+                    } else {
+                        local
+                    }
             },
         )
     }

@@ -74,7 +74,7 @@ impl CompiledMap {
     /// use glam::Vec3;
     /// use planeshift::TraceShape;
     /// let world = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
-    /// let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+    /// let player = TraceShape::quake1_player();
     /// let touched: Vec<usize> = world.touching_triggers(&player, Vec3::new(960.0, 1472.0, 64.0)).collect();
     /// assert_eq!(touched.len(), 1);
     /// let trigger = world.model_entity(touched[0]).unwrap();
@@ -113,7 +113,7 @@ impl CompiledMap {
     /// use glam::Vec3;
     /// use planeshift::TraceShape;
     /// let world = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
-    /// let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+    /// let player = TraceShape::quake1_player();
     /// // Through the trigger_multiple (x 896..1024) in one sweep, ending beyond it.
     /// let (from, to) = (Vec3::new(800.0, 1472.0, 64.0), Vec3::new(1200.0, 1472.0, 64.0));
     /// let crossed: Vec<(usize, bool)> = world.touching_triggers_along(&player, from, to).collect();

@@ -651,7 +651,7 @@ fn probe_world(map: &CompiledMap, rng: &mut Pcg32) {
     let shapes = [
         TraceShape::point(),
         TraceShape::sphere(16.0).expect("sphere"),
-        TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).expect("box"),
+        TraceShape::quake1_player(),
         TraceShape::capsule(15.0, 13.0).expect("capsule"),
         TraceShape::cylinder(15.0, 28.0).expect("cylinder"),
         TraceShape::hull(vec![

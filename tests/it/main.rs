@@ -7,6 +7,8 @@ mod support;
 mod brush;
 /// The compiler: tree against brute force, bevels, plane table, submodels.
 mod bsp;
+/// Seeded mutations of Quake 2 and Quake 3 `.bsp` files: no panic, errors name their lump.
+mod bsp_fuzz;
 /// The compiled file format: round trips and corruption.
 mod compiled;
 /// The character controller: scenarios 1–88, one file per group (`maps/README.md`).
@@ -24,10 +26,14 @@ mod games;
 mod import;
 /// Leaks: the flood from point entities, trails, pointfiles and the outside fill.
 mod leak;
+/// A compiled `.bsp` goes where a `.map` goes: the replay on shared `.bsp` files.
+mod level_loading;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
 /// Quake 3 curved patches: facets against the true surface, semantics, seams, limits.
 mod patches;
+/// Quake 2 texture defaults: bare faces take their texture's contents (issue 26).
+mod q2_tool_defaults;
 /// Quake 3 maps compiled with their shaders: point contents against the `.bsp` files, masks.
 mod q3_contents;
 /// Quake 3 `.bsp` files as ground truth: counts, point contents, sides, damaged files.

@@ -283,10 +283,7 @@ const SWEEP_LENGTH: f64 = 384.0;
 /// The clip hull's box (`model.c Mod_LoadClipnodes`): hull 1 the player, hull 2 the large box.
 fn hull_box(hull: usize) -> (glam::Vec3, glam::Vec3) {
     if hull == 1 {
-        (
-            glam::Vec3::new(-16.0, -16.0, -24.0),
-            glam::Vec3::new(16.0, 16.0, 32.0),
-        )
+        planeshift::trace::TraceShape::QUAKE1_PLAYER_BOUNDS
     } else {
         (
             glam::Vec3::new(-32.0, -32.0, -24.0),

@@ -341,8 +341,7 @@ fn entity_map(class: &str, keys: &str, texture: &str) -> String {
 
 #[test]
 fn static_brush_entities_block_in_the_world_sweep_and_movers_do_not() {
-    let player =
-        TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).expect("box");
+    let player = TraceShape::quake1_player();
     let (from, to) = (Vec3::new(-200.0, 0.0, 40.0), Vec3::new(200.0, 0.0, 40.0));
     let cases = [
         // (class, keys, texture, game, kind, blocks)

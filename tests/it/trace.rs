@@ -985,8 +985,7 @@ fn hits_report_the_contact_point_and_the_world_model() {
         "{t:?}"
     );
     // A box landing on it touches at the middle of its bottom.
-    let player =
-        TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+    let player = TraceShape::quake1_player();
     let t = world.trace(
         &player,
         Vec3::new(32.0, 32.0, 100.0),

@@ -18,7 +18,7 @@ use crate::trace::{ShapeParams, random_sweep};
 use crate::trace_oracle::{exact_overlaps, never_inside_never_late};
 
 /// A seeded uniform rotation (Shoemake's method).
-fn random_rotation(rng: &mut Pcg32) -> Quat {
+pub fn random_rotation(rng: &mut Pcg32) -> Quat {
     let (u1, u2, u3) = (
         rng.range_f64(0.0, 1.0),
         rng.range_f64(0.0, std::f64::consts::TAU),

@@ -36,7 +36,7 @@ impl std::ops::AddAssign for Counts {
 }
 
 fn player_box() -> TraceShape {
-    TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).expect("box")
+    TraceShape::quake1_player()
 }
 
 /// The trigger models of `map`: the models of `trigger_*` entities.
@@ -309,7 +309,7 @@ fn a_character_runs_through_a_trigger_as_through_air() {
         with.step(&map, &input);
         without.step(&bare, &input);
         // The same movement; only the set of triggers the character is in differs.
-        let mut moved = *with.state();
+        let mut moved = with.state().clone();
         moved.triggers = Default::default();
         assert_eq!(&moved, without.state(), "tick {tick}");
         let inside = map

@@ -169,18 +169,65 @@ impl TraceShape {
     }
 
     /// An axis-aligned box from `mins` to `maxs`, relative to the reference point (Quake's
-    /// player is `(−16, −16, −24)..(16, 16, 32)`); `None` unless `mins <= maxs` and every
-    /// coordinate is within `±MAX_SHAPE_EXTENT`.
+    /// players: [`Self::quake1_player`], [`Self::quake3_player`]); `None` unless
+    /// `mins <= maxs` and every coordinate is within `±MAX_SHAPE_EXTENT`.
     #[must_use]
     pub fn aabb(mins: Vec3, maxs: Vec3) -> Option<Self> {
-        (within_extent(mins) && within_extent(maxs) && mins.cmple(maxs).all()).then(|| {
-            let (center, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);
-            TraceShape(Repr::Box {
-                center,
-                half,
-                radius: (center.abs() + half).length(),
-            })
+        (within_extent(mins) && within_extent(maxs) && mins.cmple(maxs).all())
+            .then(|| Self::checked_box(mins, maxs))
+    }
+
+    /// The box `mins..maxs`, which the caller knows [`Self::aabb`] accepts.
+    fn checked_box(mins: Vec3, maxs: Vec3) -> Self {
+        let (center, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);
+        TraceShape(Repr::Box {
+            center,
+            half,
+            radius: (center.abs() + half).length(),
         })
+    }
+
+    /// Quake 1's player box `(mins, maxs)` about the origin: `(−16, −16, −24)..(16, 16, 32)`
+    /// (`defs.qc` `VEC_HULL_MIN`/`VEC_HULL_MAX`, the BSP's hull 1; Quake 2's player too).
+    pub const QUAKE1_PLAYER_BOUNDS: (Vec3, Vec3) =
+        (Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0));
+
+    /// Quake 3's player box `(mins, maxs)` about the origin: `(−15, −15, −24)..(15, 15, 32)`
+    /// (`g_client.c` `playerMins`/`playerMaxs`; crouched, `bg_pmove.c PM_CheckDuck` lowers
+    /// the top to 16).
+    pub const QUAKE3_PLAYER_BOUNDS: (Vec3, Vec3) =
+        (Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0));
+
+    /// Quake 1's player box ([`Self::QUAKE1_PLAYER_BOUNDS`]), 32 wide and 56 tall, the
+    /// origin 24 above its bottom.
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::trace::TraceShape;
+    /// let player = TraceShape::quake1_player();
+    /// assert_eq!(player.bounds(), (Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)));
+    /// ```
+    #[must_use]
+    pub fn quake1_player() -> Self {
+        let (mins, maxs) = Self::QUAKE1_PLAYER_BOUNDS;
+        Self::checked_box(mins, maxs)
+    }
+
+    /// Quake 3's player box ([`Self::QUAKE3_PLAYER_BOUNDS`]), 30 wide and 56 tall, the
+    /// origin 24 above its bottom (what [`ControllerConfig::default`] stands in).
+    ///
+    /// [`ControllerConfig::default`]: crate::controller::ControllerConfig
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::trace::TraceShape;
+    /// let player = TraceShape::quake3_player();
+    /// assert_eq!(player.bounds(), (Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)));
+    /// ```
+    #[must_use]
+    pub fn quake3_player() -> Self {
+        let (mins, maxs) = Self::QUAKE3_PLAYER_BOUNDS;
+        Self::checked_box(mins, maxs)
     }
 
     /// The convex hull of `points`, relative to the reference point; `None` when empty,
@@ -369,8 +416,7 @@ mod tests {
         assert!((cylinder.support_distance(diagonal) - 16.0).abs() < 1e-5);
         let capsule = TraceShape::capsule(16.0, 20.0).unwrap();
         assert_eq!(capsule.support_distance(-up), 36.0);
-        let player =
-            TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+        let player = TraceShape::quake1_player();
         assert_eq!(player.support_distance(up), 32.0);
         assert_eq!(player.support_distance(-up), 24.0);
         assert!((player.support_distance(diagonal) - 32.0 / 2f32.sqrt()).abs() < 1e-4);
@@ -382,10 +428,20 @@ mod tests {
         .unwrap();
         assert_eq!(hull.support_distance(Vec3::X), 8.0);
         assert_eq!(hull.support_distance(-Vec3::X), 0.0);
-        assert_eq!(
-            player.bounds(),
-            (Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0))
-        );
+        assert_eq!(player.bounds(), TraceShape::QUAKE1_PLAYER_BOUNDS);
+        // The presets are the boxes `aabb` makes of their bounds, within the extent.
+        for (preset, (mins, maxs)) in [
+            (
+                TraceShape::quake1_player(),
+                TraceShape::QUAKE1_PLAYER_BOUNDS,
+            ),
+            (
+                TraceShape::quake3_player(),
+                TraceShape::QUAKE3_PLAYER_BOUNDS,
+            ),
+        ] {
+            assert_eq!(Some(preset), TraceShape::aabb(mins, maxs));
+        }
     }
 
     #[test]

@@ -117,3 +117,21 @@ fn s35_standing_up_never_penetrates() {
         assert_eq!(!c.crouched(), stands, "ceiling {ceiling}");
     }
 }
+
+#[test]
+fn the_default_character_stands_in_quake3s_player_box() {
+    // `ControllerConfig::default()` is Quake 3's player: standing, its shape about the origin
+    // is `TraceShape::quake3_player()`'s box, to the bit.
+    let c =
+        CharacterController::new(ControllerConfig::default(), Vec3::new(3.0, -5.0, 7.0)).unwrap();
+    let (low, high) = c.shape().bounds();
+    let about_origin = c.shape_center() - c.position();
+    assert_eq!(
+        (low + about_origin, high + about_origin),
+        planeshift::trace::TraceShape::QUAKE3_PLAYER_BOUNDS
+    );
+    assert_eq!(
+        planeshift::trace::TraceShape::quake3_player().bounds(),
+        planeshift::trace::TraceShape::QUAKE3_PLAYER_BOUNDS
+    );
+}

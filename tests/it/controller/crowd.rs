@@ -3,9 +3,8 @@
 //! insertion order.
 
 use glam::Vec3;
-use planeshift::controller::{
-    CharacterShape, ControllerConfig, Crowd, CrowdConfig, GroundState, MoveInput,
-};
+use planeshift::controller::{CharacterShape, ControllerConfig, GroundState, MoveInput};
+use planeshift::crowd::{Crowd, CrowdConfig};
 
 use super::*;
 

@@ -11,7 +11,8 @@
 //! gives a pass or the first tick and character that differ.
 
 use glam::Vec3;
-use planeshift::controller::{Crowd, CrowdConfig, MoveMode};
+use planeshift::controller::MoveMode;
+use planeshift::crowd::{Crowd, CrowdConfig};
 
 use super::*;
 use crate::support::{read, real_maps_dir};

@@ -4,9 +4,8 @@
 
 use glam::Vec3;
 use planeshift::contents::Contents;
-use planeshift::controller::{
-    Crowd, CrowdConfig, MoveInput, Mover, MoverPush, Ride, WorldWithMovers,
-};
+use planeshift::controller::{MoveInput, Mover, Ride, WorldWithMovers};
+use planeshift::crowd::{Crowd, CrowdConfig, MoverPush};
 use planeshift::trace::ModelPlacement;
 
 use super::*;
@@ -61,12 +60,12 @@ fn s79_crushing_mover_reported() {
             placement: after,
         }];
         let world = with_mover(map, &movers);
-        let state = *c.state();
+        let state = c.state().clone();
         let ride = c.ride(&world, lift, pivot, &before, &after);
         rides.push(ride);
         if ride == Ride::Blocked {
             // Unchanged to the bit, and free of the mover where it was.
-            assert_eq!(*c.state(), state);
+            assert_eq!(c.state().clone(), state);
             let old = [Mover {
                 model: lift,
                 placement: before,
@@ -122,11 +121,11 @@ fn s79_crushing_mover_reported() {
             placement: after,
         }];
         let world = with_mover(map, &movers);
-        let was = *crowd.get(7).unwrap().state();
+        let was = crowd.get(7).unwrap().state().clone();
         match crowd.push_mover(&world, lift, pivot, &before, &after) {
             MoverPush::Moved { carried, pushed } => assert_eq!((carried, pushed), (1, 0)),
             MoverPush::Blocked { character } => {
-                assert_eq!(*crowd.get(7).unwrap().state(), was);
+                assert_eq!(crowd.get(7).unwrap().state().clone(), was);
                 break character;
             }
         }
@@ -160,13 +159,13 @@ fn s80_pusher_against_a_wall() {
             placement: after,
         }];
         let world = with_mover(map, &movers);
-        let state = *c.state();
+        let state = c.state().clone();
         let ride = c.ride(&world, door, pivot, &before, &after);
         if rides.last() != Some(&ride) {
             rides.push(ride);
         }
         if ride == Ride::Blocked {
-            assert_eq!(*c.state(), state, "tick {tick}");
+            assert_eq!(c.state().clone(), state, "tick {tick}");
             // Flush with the wall, one stop distance off it.
             let front = c.position().x + 15.0;
             assert!(
@@ -186,4 +185,118 @@ fn s80_pusher_against_a_wall() {
         offset += step;
     }
     assert_eq!(rides, [Ride::NotInvolved, Ride::Pushed, Ride::Blocked]);
+}
+
+#[test]
+fn movers_push_only_the_characters_they_touch() {
+    // crusher.map: the door slab (x 128..144, y −64..64) slides +x towards the wall whose
+    // face is x = 240 (y −128..128). One character stands flush against that wall at y 100,
+    // out of the slab's path; another flush against the plat's side (x −64), far from the
+    // door; a third 40 in front of the wall, in the slab's path. Only the third is pushed,
+    // and the push is blocked naming it; the others never move (Quake 3 `G_MoverPush` tests
+    // the pusher, not whatever a character touches).
+    let map = world("crusher");
+    let door = model_of(map, "func_door");
+    let plat = model_of(map, "func_plat");
+    let pivot = map.models()[door].origin;
+    let movers_at = |offset: f32| {
+        [
+            Mover {
+                model: plat,
+                placement: at(Vec3::ZERO),
+            },
+            Mover {
+                model: door,
+                placement: at(Vec3::X * offset),
+            },
+        ]
+    };
+    let against_wall = player(Vec3::new(240.0 - 15.0, 100.0, 0.0));
+    let against_plat = player(Vec3::new(-64.0 - 15.0, 0.0, 0.0));
+    let rest = movers_at(0.0);
+    let rest_world = WorldWithMovers {
+        map,
+        movers: &rest,
+        mask: Contents::MASK_PLAYER_SOLID,
+    };
+    // Both touch something (touching counts as overlapping), neither touches the door.
+    assert!(against_wall.overlaps(&rest_world) && against_plat.overlaps(&rest_world));
+
+    // One character through `ride`, every placement of the door on its way to the wall.
+    let step = 100.0 * 0.008;
+    for mut c in [against_wall.clone(), against_plat.clone()] {
+        let state = c.state().clone();
+        let mut offset: f32 = 0.0;
+        while offset < 120.0 {
+            let movers = movers_at(offset + step);
+            let world = WorldWithMovers {
+                map,
+                movers: &movers,
+                mask: Contents::MASK_PLAYER_SOLID,
+            };
+            let ride = c.ride(
+                &world,
+                door,
+                pivot,
+                &at(Vec3::X * offset),
+                &at(Vec3::X * (offset + step)),
+            );
+            assert_eq!(ride, Ride::NotInvolved, "door at +{offset}");
+            assert_eq!(c.state().clone(), state, "door at +{offset}");
+            offset += step;
+        }
+    }
+
+    // The same crowd pushed by the door: only character 3 is pushed, then blocked.
+    let mut crowd = Crowd::new(CrowdConfig::default());
+    crowd.insert(1, against_wall);
+    crowd.insert(2, against_plat);
+    let mut pushed_one = player(Vec3::new(185.0, 0.0, 0.0));
+    settle(&mut pushed_one, &rest_world);
+    crowd.insert(3, pushed_one);
+    let still = [
+        crowd.get(1).unwrap().state().clone(),
+        crowd.get(2).unwrap().state().clone(),
+    ];
+    let mut offset: f32 = 0.0;
+    let mut pushes = 0;
+    let blocked = loop {
+        let movers = movers_at(offset + step);
+        let world = WorldWithMovers {
+            map,
+            movers: &movers,
+            mask: Contents::MASK_PLAYER_SOLID,
+        };
+        match crowd.push_mover(
+            &world,
+            door,
+            pivot,
+            &at(Vec3::X * offset),
+            &at(Vec3::X * (offset + step)),
+        ) {
+            MoverPush::Moved { carried, pushed } => {
+                assert_eq!(carried, 0, "door at +{offset}");
+                assert!(pushed <= 1, "door at +{offset}: {pushed} pushed");
+                pushes += pushed;
+            }
+            MoverPush::Blocked { character } => break character,
+        }
+        assert_eq!(
+            crowd.get(1).unwrap().state().clone(),
+            still[0],
+            "door at +{offset}"
+        );
+        assert_eq!(
+            crowd.get(2).unwrap().state().clone(),
+            still[1],
+            "door at +{offset}"
+        );
+        offset += step;
+        assert!(offset < 120.0, "never blocked");
+    };
+    assert_eq!(blocked, 3);
+    assert!(
+        pushes > 0,
+        "character 3 was pushed before the wall stopped it"
+    );
 }

@@ -22,7 +22,7 @@ fn replay(world: &(impl Tracer + ?Sized), inputs: &[MoveInput]) -> Vec<Character
         .iter()
         .map(|input| {
             c.step(world, input);
-            *c.state()
+            c.state().clone()
         })
         .collect()
 }
@@ -306,12 +306,13 @@ fn every_mode_replays_bit_exact() {
                         c.teleport(spawn, Vec3::ZERO, 0.16);
                     }
                     let o = c.step(map, &input);
-                    out.push((*c.state(), o.water_level, o.activity));
+                    out.push((c.state().clone(), o.water_level, o.activity));
                 }
                 out
             };
             let (a, b) = (run(), run());
-            let states = |r: &[(CharacterState, u8, _)]| r.iter().map(|t| t.0).collect::<Vec<_>>();
+            let states =
+                |r: &[(CharacterState, u8, _)]| r.iter().map(|t| t.0.clone()).collect::<Vec<_>>();
             assert_eq!(bits(&states(&a)), bits(&states(&b)), "{name}");
             assert!(a.iter().zip(&b).all(|(x, y)| x.1 == y.1 && x.2 == y.2));
             assert!(a.iter().any(|t| t.0.mode == MoveMode::Dead), "{name}");
@@ -363,13 +364,19 @@ fn reused_water_samples_change_nothing() {
                 let mut input = *input;
                 input.wish.z = if i % 5 == 0 { -0.5 } else { 0.0 };
                 let o = c.step(w, &input);
-                out.push((*c.state(), o.water_level, o.liquid, o.contents, o.activity));
+                out.push((
+                    c.state().clone(),
+                    o.water_level,
+                    o.liquid,
+                    o.contents,
+                    o.activity,
+                ));
             }
             out
         };
         let (memo, fresh) = (run(map), run(&NoMemo(map)));
         let states = |r: &[(CharacterState, u8, Contents, Contents, _)]| {
-            bits(&r.iter().map(|t| t.0).collect::<Vec<_>>())
+            bits(&r.iter().map(|t| t.0.clone()).collect::<Vec<_>>())
         };
         assert_eq!(states(&memo), states(&fresh), "{name}");
         assert!(

@@ -5,7 +5,8 @@
 
 use glam::Vec3;
 use planeshift::Contents;
-use planeshift::controller::{ControllerConfig, Crowd, CrowdConfig, MoveMode};
+use planeshift::controller::{ControllerConfig, MoveMode};
+use planeshift::crowd::{Crowd, CrowdConfig};
 use planeshift::scene::CollisionGroups;
 
 use super::*;

@@ -39,7 +39,7 @@ mod prediction;
 /// Unstuck and the fuzz invariant.
 mod recovery;
 /// The replay contract of the `fps_movement` example.
-mod replay;
+pub(crate) mod replay;
 /// The replay contract's commands from the view, and its refusals of bad lines.
 mod replay_commands;
 /// Slopes.
@@ -104,7 +104,7 @@ pub fn feet(c: &CharacterController) -> Vec3 {
 
 /// Gives the character a velocity (as if it had been running).
 pub fn launch(c: &mut CharacterController, velocity: Vec3) {
-    let mut state = *c.state();
+    let mut state = c.state().clone();
     state.velocity = velocity;
     assert!(c.set_state(state));
 }
@@ -150,7 +150,7 @@ pub fn held_inputs(
 }
 
 /// What a tick left behind.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Tick {
     pub position: Vec3,
     pub velocity: Vec3,

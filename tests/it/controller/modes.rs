@@ -184,7 +184,7 @@ fn s57_slick_floor() {
     settle(&mut c, &slick);
     launch(&mut c, Vec3::new(320.0, 0.0, 0.0));
     let ticks = steps(&mut c, &slick, IDLE, 125);
-    let last = ticks[124];
+    let last = &ticks[124];
     assert!((last.velocity.x - 320.0).abs() < 1.0, "{}", last.velocity);
     assert!(last.outcome.ground_surface.contains(SurfaceFlags::SLICK));
     assert!((feet(&c).z - SKIN).abs() < 0.1);
@@ -321,7 +321,7 @@ fn s62_frozen() {
     let mut c = player(Vec3::new(0.0, 0.0, 100.0));
     launch(&mut c, Vec3::new(100.0, 0.0, 50.0));
     c.set_mode(MoveMode::Frozen);
-    let before = *c.state();
+    let before = c.state().clone();
     for i in 0..100 {
         let input = MoveInput {
             wish: heading(i as f32 * 7.0),
@@ -331,7 +331,7 @@ fn s62_frozen() {
         };
         assert_eq!(c.step(w, &input).activity, Activity::Frozen);
     }
-    assert_eq!(*c.state(), before);
+    assert_eq!(c.state().clone(), before);
 }
 
 #[test]
@@ -361,7 +361,7 @@ fn s64_small_upward_impulses() {
         let mut c = player(Vec3::ZERO);
         settle(&mut c, w);
         launch(&mut c, push);
-        let t = steps(&mut c, w, IDLE, 1)[0];
+        let t = steps(&mut c, w, IDLE, 1)[0].clone();
         assert_eq!(t.velocity.z, 0.0, "{push}");
         assert!(feet(&c).z < 0.1, "{push}: rose to {}", feet(&c).z);
     }
@@ -702,7 +702,7 @@ fn s70_surf_ramp_keeps_speed() {
     launch(&mut c, Vec3::new(0.0, 1000.0, 0.0));
     let start = c.position();
     let ticks = steps(&mut c, &w, run(Vec3::X), 250);
-    let last = ticks[249];
+    let last = &ticks[249];
     assert!((last.velocity.y - 1000.0).abs() < 1.0, "{}", last.velocity);
     assert!(
         last.position.z >= start.z - 1.0,

@@ -5,9 +5,9 @@
 use glam::Vec3;
 use planeshift::contents::Contents;
 use planeshift::controller::{
-    Bodies, CharacterState, ControllerConfig, Crowd, CrowdConfig, MoveInput, Mover, NetworkSnap,
-    WorldWithBodies, WorldWithMovers,
+    CharacterState, ControllerConfig, MoveInput, Mover, NetworkSnap, WorldWithMovers,
 };
+use planeshift::crowd::{Bodies, Crowd, CrowdConfig, WorldWithBodies};
 use planeshift::trace::ModelPlacement;
 
 use super::*;
@@ -35,7 +35,7 @@ fn s81_replay_from_serialized_state() {
     for _ in 0..100 {
         whole.step(&world, &input);
     }
-    let saved = *whole.state();
+    let saved = whole.state().clone();
     assert!(
         !saved.walls.normals().is_empty(),
         "against the wall at tick 100"
@@ -55,7 +55,7 @@ fn s81_replay_from_serialized_state() {
         assert_eq!(a, b, "tick {tick}");
     }
     // -0.0 survives by its bits.
-    let mut negative = saved;
+    let mut negative = saved.clone();
     negative.velocity = Vec3::new(-0.0, 0.0, -0.0);
     let back = round_trip(&negative);
     assert_eq!(back.velocity.x.to_bits(), (-0.0f32).to_bits());
@@ -144,7 +144,7 @@ fn s82_prediction_equals_the_server() {
             .as_slice()
             .iter()
             .any(|touch| touch.character == Some(2));
-        states.push(*server.get(1).unwrap().state());
+        states.push(server.get(1).unwrap().state().clone());
     }
     assert!(met, "the two never met; the test would not test bodies");
     let mut client = CharacterController::new(ControllerConfig::default(), Vec3::ZERO).unwrap();

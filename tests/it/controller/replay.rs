@@ -4,7 +4,7 @@
 
 #[allow(dead_code)]
 #[path = "../../../examples/fps_movement/replay.rs"]
-pub(super) mod replay_contract;
+pub(crate) mod replay_contract;
 
 use planeshift::compile::CompileOptions;
 use planeshift::controller::ControllerConfig;

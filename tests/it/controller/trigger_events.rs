@@ -67,7 +67,7 @@ fn s86_thin_trigger_at_speed() {
     };
     let mut c = standing(config, Vec3::new(430.0, 160.0, 0.0));
     c.step(map, &MoveInput::default());
-    let mut state = *c.state();
+    let mut state = c.state().clone();
     state.position.x = 430.0;
     state.velocity = Vec3::X * 1000.0;
     assert!(c.set_state(state));
@@ -137,7 +137,7 @@ fn s87_teleport_chain() {
     for _ in 0..200 {
         let outcome = c.step(map, &run(Vec3::X));
         let t = outcome.triggers;
-        log.push((t.entered, t.left));
+        log.push((t.entered.clone(), t.left.clone()));
         let did = play(&level, &mut c, t.touched.as_slice(), t.entered.as_slice());
         if !did.is_empty() && (c.position() - Vec3::new(640.0, 384.0, 25.0)).length() < 1e-3 {
             break;
@@ -151,7 +151,7 @@ fn s87_teleport_chain() {
     );
     // The tick after the first teleport left A and entered B.
     let after_a = log.iter().position(|(e, _)| e.contains(a)).unwrap();
-    let (entered, left) = log[after_a + 1];
+    let (entered, left) = &log[after_a + 1];
     assert!(
         left.contains(a) && entered.contains(b),
         "{entered:?} {left:?}"
@@ -195,4 +195,74 @@ fn s88_fat_jump_pad_and_aim() {
     }
     assert!(inside >= 3, "{inside} ticks in the pad");
     assert_eq!((entered, events), (1, 1));
+}
+
+#[test]
+fn a_character_inside_24_triggers_enters_and_leaves_each_once() {
+    // maps/many_triggers.map: 24 nested trigger_multiple boxes about the centre. Walk in from
+    // x −448 along y = 0, stop in the middle (inside all 24), stand 100 ticks, walk out to
+    // the far wall: each trigger is entered once and left once, and standing inside all 24
+    // reports nothing (a capped set would drop some and report them left and entered).
+    let map = world("many_triggers");
+    let models: Vec<usize> = map
+        .find_entities("trigger_multiple")
+        .filter_map(|e| e.model())
+        .collect();
+    assert_eq!(models.len(), 24);
+    let mut c = player(Vec3::new(-448.0, 0.0, 0.0));
+    settle(&mut c, map);
+    let mut entered = vec![0usize; map.models().len()];
+    let mut left = vec![0usize; map.models().len()];
+    let mut outcome = planeshift::controller::MoveOutcome::default();
+    let mut tick = |c: &mut CharacterController,
+                    input: &MoveInput,
+                    entered: &mut Vec<usize>,
+                    left: &mut Vec<usize>| {
+        c.step_into(map, input, &mut outcome);
+        for m in outcome.triggers.entered.iter() {
+            entered[m] += 1;
+        }
+        for m in outcome.triggers.left.iter() {
+            left[m] += 1;
+        }
+        // Whatever is reported, the sets are sets of trigger models, increasing.
+        assert!(outcome.triggers.touched.iter().all(|m| models.contains(&m)));
+        (outcome.triggers.entered.len(), outcome.triggers.left.len())
+    };
+    let mut ticks = 0;
+    while c.position().x < -40.0 {
+        tick(&mut c, &run(Vec3::X), &mut entered, &mut left);
+        ticks += 1;
+        assert!(ticks < 1000, "never reached the middle");
+    }
+    // Stop, then stand still inside all 24.
+    for _ in 0..200 {
+        tick(&mut c, &MoveInput::default(), &mut entered, &mut left);
+    }
+    assert!(
+        c.velocity().length() < 1e-3,
+        "still moving at {}",
+        c.position()
+    );
+    assert_eq!(c.state().triggers.len(), 24, "{:?}", c.state().triggers);
+    for (i, &m) in models.iter().enumerate() {
+        assert_eq!(
+            (entered[m], left[m]),
+            (1, 0),
+            "model {m} (nested {i}) on the way in"
+        );
+    }
+    for _ in 0..100 {
+        let events = tick(&mut c, &MoveInput::default(), &mut entered, &mut left);
+        assert_eq!(events, (0, 0), "standing inside all 24");
+    }
+    while c.position().x < 440.0 {
+        tick(&mut c, &run(Vec3::X), &mut entered, &mut left);
+        ticks += 1;
+        assert!(ticks < 2000, "never reached the far wall");
+    }
+    assert!(c.state().triggers.is_empty(), "{:?}", c.state().triggers);
+    for &m in &models {
+        assert_eq!((entered[m], left[m]), (1, 1), "model {m}");
+    }
 }

@@ -4,7 +4,7 @@
 use glam::Vec3;
 use planeshift::Contents;
 use planeshift::compiled::CompiledMap;
-use planeshift::controller::{Activity, ControllerConfig, MoveInput, Tracer};
+use planeshift::controller::{Activity, CharacterState, ControllerConfig, MoveInput, Tracer};
 
 use super::*;
 
@@ -416,4 +416,74 @@ fn three_samples_in_one_walk_equal_three_point_queries() {
         }
     }
     assert!(checked >= 4000 * 10, "{checked}");
+}
+
+#[test]
+fn water_jump_lasts_its_time_in_commands_of_any_length() {
+    // Scenario 51's ledge, a 100 ms water jump (Quake 3 counts `pm_time` in the commands'
+    // milliseconds): commands of 50 ms fly it for two commands, of 30 ms for four (120 ms
+    // covers 100), whatever the configured 8 ms tick. In flight nothing is controlled: the
+    // velocity keeps x = 200 and loses 2 · 800 · dt in z per command (gravity twice,
+    // Quake 3 `PM_WaterJumpMove`); afterwards the wall in front clips x to 0.
+    let w = ledge_pool(0.0);
+    let config = ControllerConfig {
+        water_jump_time: 0.1,
+        ..ControllerConfig::default()
+    };
+    let origin = Vec3::new(-15.0 - SKIN, 0.0, -36.0 + config.feet_to_origin);
+    let forward = run(Vec3::X);
+    for (msec, flight) in [(50u32, 2usize), (30, 4), (8, 13)] {
+        let mut c = CharacterController::new(config, origin).unwrap();
+        let dt = msec as f32 / 1000.0;
+        let mut vz = 350.0;
+        for command in 0..flight {
+            let outcome = c.step_msec(&w, &forward, msec);
+            assert_eq!(
+                outcome.water_jumped,
+                command == 0,
+                "{msec} ms, command {command}"
+            );
+            vz -= 2.0 * 800.0 * dt;
+            assert_eq!(
+                c.velocity().x,
+                200.0,
+                "{msec} ms, command {command}: in flight"
+            );
+            assert!(
+                (c.velocity().z - vz).abs() < 1e-3,
+                "{msec} ms, command {command}: {}",
+                c.velocity()
+            );
+            // What is left, in the commands' own microseconds.
+            let left = 100_000u32.saturating_sub(msec * 1000 * (command as u32 + 1));
+            assert_eq!(
+                c.state().water_jump_us,
+                left,
+                "{msec} ms, command {command}"
+            );
+        }
+        let outcome = c.step_msec(&w, &forward, msec);
+        assert!(!outcome.water_jumped);
+        assert_ne!(
+            c.velocity().x,
+            200.0,
+            "{msec} ms: still in flight after 100 ms"
+        );
+    }
+    // Mid-jump the state round-trips; a save of the old format (`water_jump_ticks`) reads
+    // back when no jump was running and is refused, naming the key, mid-jump.
+    let mut c = CharacterController::new(config, origin).unwrap();
+    c.step_msec(&w, &forward, 30);
+    let text = serde_json::to_string(c.state()).unwrap();
+    assert!(text.contains("\"water_jump_us\":70000"), "{text}");
+    let back: CharacterState = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, *c.state());
+    let old_idle = text.replace("\"water_jump_us\":70000", "\"water_jump_ticks\":0");
+    let read: CharacterState = serde_json::from_str(&old_idle).unwrap();
+    assert_eq!(read.water_jump_us, 0);
+    let old_mid = text.replace("\"water_jump_us\":70000", "\"water_jump_ticks\":9");
+    let err = serde_json::from_str::<CharacterState>(&old_mid).unwrap_err();
+    assert!(err.to_string().contains("water_jump_ticks 9"), "{err}");
+    let missing = text.replace("\"water_jump_us\":70000,", "");
+    assert!(serde_json::from_str::<CharacterState>(&missing).is_err());
 }

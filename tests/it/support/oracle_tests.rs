@@ -7,6 +7,7 @@ use std::time::Instant;
 use glam::DVec3;
 use planeshift::brush::{Brush, brushes_from_map};
 use planeshift::map::parse_map;
+use planeshift::trace::TraceShape;
 
 use super::oracle::{Oracle, OracleShape, TOUCH, from_parry, to_parry, y_to_z};
 use crate::support::{Pcg32, bundled_maps, read, real_maps};
@@ -39,10 +40,14 @@ fn assert_hit(got: Option<f64>, want: f64) {
     assert!((got - want).abs() <= 1e-9, "hit at {got}, expected {want}");
 }
 
-const PLAYER: OracleShape = OracleShape::Box {
-    mins: DVec3::new(-16.0, -16.0, -24.0),
-    maxs: DVec3::new(16.0, 16.0, 32.0),
-};
+/// Quake 1's player box, in f64.
+fn player() -> OracleShape {
+    let (mins, maxs) = TraceShape::QUAKE1_PLAYER_BOUNDS;
+    OracleShape::Box {
+        mins: mins.as_dvec3(),
+        maxs: maxs.as_dvec3(),
+    }
+}
 
 #[test]
 fn oracle_box_room_hand_cases() {
@@ -55,10 +60,10 @@ fn oracle_box_room_hand_cases() {
     let sphere = OracleShape::Sphere { radius: 16.0 };
     assert_hit(o.first_hit(&sphere, high, low), (100.0 - 16.0) / 200.0);
     assert_hit(o.first_hit(&sphere, high, east), (256.0 - 16.0) / 400.0);
-    assert_hit(o.first_hit(&PLAYER, high, low), (100.0 - 24.0) / 200.0);
-    assert_hit(o.first_hit(&PLAYER, high, east), (256.0 - 16.0) / 400.0);
+    assert_hit(o.first_hit(&player(), high, low), (100.0 - 24.0) / 200.0);
+    assert_hit(o.first_hit(&player(), high, east), (256.0 - 16.0) / 400.0);
     assert_hit(
-        o.first_hit(&PLAYER, high, v(0.0, 0.0, 400.0)),
+        o.first_hit(&player(), high, v(0.0, 0.0, 400.0)),
         (256.0 - 132.0) / 300.0,
     );
     // Not centred: the box's +x face is 20 from the reference point.
@@ -111,7 +116,7 @@ fn oracle_box_room_hand_cases() {
     // Misses: moves that stay inside the room.
     for shape in [
         &sphere,
-        &PLAYER,
+        &player(),
         &cylinder,
         &capsule,
         &OracleShape::Point,
@@ -126,7 +131,7 @@ fn oracle_box_room_hand_cases() {
     assert_eq!(o.first_hit(&sphere, resting, v(0.0, 0.0, 80.0)), Some(0.0));
     assert_eq!(o.first_hit(&sphere, resting, resting), Some(0.0));
     assert_eq!(
-        o.first_hit(&PLAYER, v(0.0, 0.0, 24.0), v(99.0, 0.0, 24.0)),
+        o.first_hit(&player(), v(0.0, 0.0, 24.0), v(99.0, 0.0, 24.0)),
         Some(0.0)
     );
     assert_eq!(
@@ -145,8 +150,8 @@ fn oracle_box_room_hand_cases() {
     assert!(!o.overlaps(&cylinder, v(0.0, 0.0, 29.0)));
     assert!(o.overlaps(&cylinder, v(241.0, 0.0, 100.0)));
     assert!(!o.overlaps(&cylinder, v(239.0, 0.0, 100.0)));
-    assert!(!o.overlaps(&PLAYER, v(0.0, 0.0, 24.5)));
-    assert!(o.overlaps(&PLAYER, v(0.0, 0.0, 23.5)));
+    assert!(!o.overlaps(&player(), v(0.0, 0.0, 24.5)));
+    assert!(o.overlaps(&player(), v(0.0, 0.0, 23.5)));
     assert!(o.overlaps(&OracleShape::Point, v(0.0, 0.0, -0.5)));
     assert!(!o.overlaps(&OracleShape::Point, v(0.0, 0.0, 0.5)));
     // A sphere in the corner of floor and walls, clear of each by 1 along the axes.
@@ -157,7 +162,7 @@ fn oracle_box_room_hand_cases() {
     assert!((d - 34.0).abs() <= 1e-9, "{d}");
     assert_eq!(o.distance(&sphere, v(0.0, 0.0, 50.0), 20.0), 20.0);
     assert_eq!(o.distance(&sphere, v(0.0, 0.0, 10.0), 20.0), 0.0);
-    let d = o.distance(&PLAYER, v(200.0, 0.0, 100.0), 1000.0);
+    let d = o.distance(&player(), v(200.0, 0.0, 100.0), 1000.0);
     assert!((d - 40.0).abs() <= 1e-9, "{d}");
     let d = o.distance(&capsule, v(0.0, 0.0, 50.0), 1000.0);
     assert!((d - 14.0).abs() <= 1e-9, "{d}");

@@ -24,10 +24,10 @@ pub struct Args {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read a .map file, build its brushes and look for a leak; report counts, diagnostics
-    /// and the leak (with a pointfile).
+    /// Read a .map file (or a compiled .bsp), build its brushes and look for a leak; report
+    /// counts, diagnostics and the leak (with a pointfile).
     Check {
-        /// The .map file.
+        /// The .map or .bsp file.
         map: PathBuf,
         /// The rules the brushes are built by.
         #[command(flatten)]
@@ -125,7 +125,7 @@ pub enum Command {
     },
     /// Print the statistics of a compiled world.
     Info {
-        /// The .pbsp file.
+        /// The world: a .pbsp file, or a .map or .bsp compiled in memory.
         file: PathBuf,
         /// Print exactly one JSON object instead of a human report.
         #[arg(long)]
@@ -141,6 +141,11 @@ pub struct RulesArgs {
     /// Quake 3 map, over the built-in common/* tool shaders).
     #[arg(long = "shaders", value_name = "DIR")]
     pub shaders: Vec<PathBuf>,
+    /// A folder of Quake 2 .wal textures (repeatable, first file of a name wins; read only
+    /// for a Quake 2 map): a face without its contents/flags/value triple takes its
+    /// texture's, over the built-in tool and liquid textures.
+    #[arg(long = "textures", value_name = "DIR")]
+    pub textures: Vec<PathBuf>,
     /// The game whose brush rules give contents: quake, quake2, quake3, halflife, or a custom
     /// game's FILE.toml (default: detected from the map).
     #[arg(long, value_name = "GAME", value_parser = parse_game)]

@@ -1,12 +1,16 @@
-//! `bspc check`: read a map, build its brushes, look for a leak, report.
+//! `bspc check`: read a map (or a compiled `.bsp`), build its brushes, look for a leak,
+//! report.
 //!
-//! Takes a path, gives the summary (human or JSON) on stdout, diagnostics and the leak
+//! Takes a path (a `.bsp` told apart by content), gives the summary (human or JSON) on stdout, diagnostics and the leak
 //! warning on stderr, and the leak's pointfile beside the map (a stale one removed when the
 //! map no longer leaks). Also the leak report `compile` shares.
 
 use std::path::{Path, PathBuf};
 
-use planeshift::compile::{Leak, check_brushes_with};
+use planeshift::compile::{
+    BrushCheck, CompileError, CompileOptions, Leak, SourceFormat, check_brushes_with, check_bsp,
+};
+use planeshift::import::BspFormat;
 use planeshift::map::{self, MapFile};
 use planeshift::{Diagnostic, Game, Severity};
 use serde::Serialize;
@@ -33,6 +37,9 @@ struct CheckJson<'a> {
     game: String,
     contents: ContentsJson,
     leak: Option<LeakJson>,
+    /// What the file is: `map`, or a `.bsp`'s format (`bsp29`, `bsp2`, `2psb`, `hl30`,
+    /// `ibsp38`, `qbsp38`, `ibsp46`).
+    format: &'a str,
 }
 
 /// Brushes per contents name, in `Contents::NAMED` order; names no brush has are left out.
@@ -77,30 +84,30 @@ pub fn run(
 ) -> Result<(), CliError> {
     let options = compile_options(rules)?;
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
-    let map = map::parse_map(&bytes).map_err(|e| CliError::syntax(path, &e))?;
-    let game = match (&options.custom_game, options.game) {
-        (Some(custom), _) => custom.name.clone(),
-        (None, game) => game.unwrap_or_else(|| Game::detect(&map)).name().to_owned(),
+    let report = if BspFormat::detect(&bytes).is_some() {
+        check_bsp_file(path, &bytes, &options)?
+    } else {
+        check_map_file(path, &bytes, &options)?
     };
-    let output = check_brushes_with(&map, &options).map_err(CliError::internal)?;
-    let counts = Counts::of(&map);
+    let output = &report.check;
     if !json {
         print_diagnostics(path, &output.diagnostics);
     }
     let leak = report_leak(path, pointfile, output.leak.as_ref())?;
     if json {
         let report = CheckJson {
-            entities: map.entities.len(),
-            brushes: counts.brushes,
+            entities: report.entities,
+            brushes: report.counts.brushes,
             world_brushes: output.world_brushes,
-            faces: counts.faces,
-            patches: counts.patches,
+            faces: report.counts.faces,
+            patches: report.counts.patches,
             patch_facets: output.patch_facets,
-            formats: map::formats(&map),
+            formats: report.formats.clone(),
             diagnostics: output.diagnostics.iter().map(to_json).collect(),
-            game,
+            game: report.game.clone(),
             contents: ContentsJson(output.contents.clone()),
             leak,
+            format: report.format,
         };
         println!(
             "{}",
@@ -108,19 +115,84 @@ pub fn run(
         );
     } else {
         println!(
-            "{}: {} entities, {} brushes ({} solid world, {} rejected), {} faces, {} patches ({} facets); formats: {}",
+            "{}: {}, {} entities, {} brushes ({} solid world, {} rejected), {} faces, {} patches ({} facets); formats: {}",
             path.display(),
-            map.entities.len(),
-            counts.brushes,
+            report.format,
+            report.entities,
+            report.counts.brushes,
             output.world_brushes,
             output.rejected,
-            counts.faces,
-            counts.patches,
+            report.counts.faces,
+            report.counts.patches,
             output.patch_facets,
-            map::formats(&map).join(", ")
+            report.formats.join(", ")
         );
     }
     Ok(())
+}
+
+/// What `check` found in a `.map` or a `.bsp`.
+struct CheckReport {
+    /// `map` or the `.bsp`'s format name.
+    format: &'static str,
+    /// The `.map`'s dialect features; a `.bsp`'s format alone.
+    formats: Vec<&'static str>,
+    game: String,
+    entities: usize,
+    counts: Counts,
+    check: BrushCheck,
+}
+
+/// `check` of a `.map`: parsed, its brushes built by the options' rules.
+fn check_map_file(
+    path: &Path,
+    bytes: &[u8],
+    options: &CompileOptions,
+) -> Result<CheckReport, CliError> {
+    let map = map::parse_map(bytes).map_err(|e| CliError::syntax(path, &e))?;
+    let game = match (&options.custom_game, options.game) {
+        (Some(custom), _) => custom.name.clone(),
+        (None, game) => game.unwrap_or_else(|| Game::detect(&map)).name().to_owned(),
+    };
+    let check = check_brushes_with(&map, options).map_err(CliError::internal)?;
+    Ok(CheckReport {
+        format: SourceFormat::Map.name(),
+        formats: map::formats(&map),
+        game,
+        entities: map.entities.len(),
+        counts: Counts::of(&map),
+        check,
+    })
+}
+
+/// `check` of a compiled `.bsp`: imported (its game is the file's), a malformed one exits 1
+/// naming its lump.
+fn check_bsp_file(
+    path: &Path,
+    bytes: &[u8],
+    options: &CompileOptions,
+) -> Result<CheckReport, CliError> {
+    let found = check_bsp(bytes, options).map_err(|e| match e {
+        CompileError::Import(i) => CliError::input(format!("{}: error: {i}", path.display())),
+        other => CliError::internal(other),
+    })?;
+    let format = SourceFormat::Bsp(found.format).name();
+    let game = match &options.custom_game {
+        Some(custom) => custom.name.clone(),
+        None => found.game.name().to_owned(),
+    };
+    Ok(CheckReport {
+        format,
+        formats: vec![format],
+        game,
+        entities: found.entities,
+        counts: Counts {
+            brushes: found.brushes,
+            faces: found.sides,
+            patches: found.patches,
+        },
+        check: found.check,
+    })
 }
 
 /// Reports what the leak search found for the map at `path`: on a leak, writes the

@@ -1,4 +1,5 @@
-//! `bspc compile` and `bspc info`: compile a map to a `.pbsp` file, or report one.
+//! `bspc compile` and `bspc info`: compile a map (or import a `.bsp`) to a `.pbsp` file, or
+//! report one (a `.map` or `.bsp` is compiled in memory first).
 //!
 //! Takes paths, gives the compiled file and statistics (human or one JSON object) on
 //! stdout; diagnostics go to stderr.
@@ -6,11 +7,12 @@
 use std::path::{Path, PathBuf};
 
 use planeshift::compile::{CompileError, CompileOptions, compile_level};
-use planeshift::compiled::{CompiledMap, EXTENSION};
+use planeshift::compiled::{CompiledMap, EXTENSION, MAGIC};
 use serde::Serialize;
 
 use crate::CliError;
 use crate::check::{LeakJson, print_diagnostics, report_leak};
+use crate::trace::load_world;
 
 /// The statistics object of `compile --json` and `info --json`. Field names are a contract.
 #[derive(Debug, Serialize)]
@@ -144,10 +146,19 @@ pub fn compile(
     Ok(())
 }
 
+/// `bspc info`: the statistics of a compiled `.pbsp`, or of a `.map` or `.bsp` compiled in
+/// memory with the default options (`bytes` is then the size its `.pbsp` would have).
 pub fn info(path: &Path, json: bool) -> Result<(), CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
-    let map = CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e))?;
-    let stats = Stats::of(&map, bytes.len(), None);
+    let (map, size) = if bytes.starts_with(&MAGIC) {
+        let map = CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e))?;
+        (map, bytes.len())
+    } else {
+        let map = load_world(path, &CompileOptions::default())?;
+        let size = map.to_bytes().len();
+        (map, size)
+    };
+    let stats = Stats::of(&map, size, None);
     if json {
         println!(
             "{}",

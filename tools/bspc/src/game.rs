@@ -1,5 +1,5 @@
 //! `--game`: a built-in game's name or a custom game's TOML file, and the compile options
-//! it gives with `--shaders` and `--patch-tolerance`.
+//! it gives with `--shaders`, `--textures` and `--patch-tolerance`.
 //!
 //! Takes the raw `--game` and `--shaders` values; gives [`CompileOptions`]. A value ending
 //! in `.toml` (any case) is a file, read and checked here: an unreadable file exits 2
@@ -14,11 +14,12 @@ use planeshift::{CustomGame, CustomGameError};
 use crate::CliError;
 use crate::args::{GameArg, RulesArgs};
 
-/// The compile options of `--shaders`, `--game` (a custom game's file read and checked) and
+/// The compile options of `--shaders`, `--textures`, `--game` (a custom game's file read and checked) and
 /// `--patch-tolerance`.
 pub fn compile_options(
     RulesArgs {
         shaders: shader_folders,
+        textures: texture_folders,
         game,
         patch_tolerance,
     }: RulesArgs,
@@ -31,6 +32,7 @@ pub fn compile_options(
     let defaults = CompileOptions::default();
     Ok(CompileOptions {
         shader_folders,
+        texture_folders,
         game,
         custom_game,
         patch_tolerance: patch_tolerance.unwrap_or(defaults.patch_tolerance),

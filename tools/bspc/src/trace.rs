@@ -27,7 +27,7 @@ use glam::Vec3;
 use planeshift::compile::{CompileError, CompileOptions, compile_level};
 use planeshift::compiled::{CompiledMap, MAGIC};
 use planeshift::contents::Contents;
-use planeshift::controller::Bodies;
+use planeshift::crowd::Bodies;
 use planeshift::scene::{HitTarget, QueryFilter, Scene};
 use planeshift::trace::{ShapeKind, Trace, TraceQuery, TraceShape};
 use serde::{Deserialize, Serialize};

@@ -93,6 +93,7 @@ fn check_json_is_one_object_with_the_contract_fields() {
         "game",
         "contents",
         "leak",
+        "format",
     ];
     // New fields come after the old ones, in this order.
     let at = |key: &str| text.find(&format!("\"{key}\":")).expect(key);
@@ -108,6 +109,7 @@ fn check_json_is_one_object_with_the_contract_fields() {
     assert_eq!(json["game"], "quake");
     assert_eq!(json["contents"], serde_json::json!({"solid": 6}));
     assert_eq!(json["leak"], serde_json::Value::Null);
+    assert_eq!(json["format"], "map");
 }
 
 #[test]
@@ -1106,4 +1108,156 @@ fn fill_outside_makes_the_void_solid() {
     compile_to(map_arg, &filled, &["--fill-outside"]);
     assert!(start_solid(&filled));
     assert!(!map.with_extension("pts").exists());
+}
+
+/// Every shared compiled `.bsp`, with the `"format"` `check --json` must report for it by
+/// its header (`bsp-formats`: BSP29 version 29, BSP2 `BSP2`, 2PSB `2PSB`, Half-Life version
+/// 30, Quake 2 `IBSP` 38, Qbism `QBSP` 38, Quake 3 `IBSP` 46).
+fn real_bsps() -> Vec<(String, PathBuf, &'static str)> {
+    let Some(dir) = real_maps::real_maps_dir("real_bsps") else {
+        return Vec::new();
+    };
+    real_maps::files_in(&dir, "bsp")
+        .into_iter()
+        .map(|(name, path)| {
+            let bytes = std::fs::read(&path).expect("read");
+            let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4"));
+            let format = match (&bytes[..4], word(4)) {
+                (b"BSP2", _) => "bsp2",
+                (b"2PSB", _) => "2psb",
+                (b"IBSP", 38) => "ibsp38",
+                (b"QBSP", 38) => "qbsp38",
+                (b"IBSP", 46) => "ibsp46",
+                _ if word(0) == 29 => "bsp29",
+                _ if word(0) == 30 => "hl30",
+                _ => panic!("{name}: unknown header"),
+            };
+            (name, path, format)
+        })
+        .collect()
+}
+
+#[test]
+fn check_reads_every_shared_bsp_and_names_its_format() {
+    let pts = temp_file("real-bsp-check.pts", b"");
+    let bsps = real_bsps();
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, path, format) in &bsps {
+        let out = bspc_ok(&[
+            "check",
+            path.to_str().expect("path"),
+            "--json",
+            "--pointfile",
+            pts.to_str().expect("path"),
+        ]);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(json["format"], *format, "{name}");
+        assert!(json["world_brushes"].as_u64().unwrap_or(0) > 0, "{name}");
+        assert!(json["entities"].as_u64().unwrap_or(0) > 0, "{name}");
+        let game = match *format {
+            "bsp29" | "bsp2" | "2psb" => "quake",
+            "hl30" => "halflife",
+            "ibsp38" | "qbsp38" => "quake2",
+            _ => "quake3",
+        };
+        assert_eq!(json["game"], game, "{name}");
+        seen.insert(*format);
+    }
+    println!("check: {} shared .bsp files, formats {seen:?}", bsps.len());
+    // A bundled map says `map`, also in the human report.
+    let human = bspc_ok(&["check", &bundled("q2_tool_defaults.map")]);
+    let text = String::from_utf8(human.stdout).expect("utf-8");
+    assert!(text.contains(": map, 6 entities"), "{text}");
+    // A truncated .bsp exits 1 naming a lump.
+    if let Some((_, path, _)) = bsps.first() {
+        let bytes = std::fs::read(path).expect("read");
+        let cut = temp_file("truncated.bsp", &bytes[..bytes.len() / 3]);
+        let out = bspc(&["check", cut.to_str().expect("path")]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr).to_lowercase();
+        assert!(err.contains("truncated.bsp: error:"), "{err}");
+    }
+}
+
+#[test]
+fn info_contents_and_bench_take_a_bsp_as_they_take_a_map() {
+    let Some(dir) = real_maps::real_maps_dir("info_contents_and_bench_take_a_bsp") else {
+        return;
+    };
+    let queries = temp_file(
+        "bsp-bench.jsonl",
+        br#"{"shape":{"kind":"point"},"start":[0,0,0],"end":[64,0,0]}
+{"shape":{"kind":"box","mins":[-16,-16,-24],"maxs":[16,16,32]},"start":[0,0,0],"end":[0,64,0]}
+"#,
+    );
+    let points = temp_file(
+        "bsp-points.jsonl",
+        b"{\"point\":[0,0,0]}\n{\"point\":[1e5,0,0]}\n",
+    );
+    let worlds = [
+        dir.join("qbsp/example-quake2.bsp"),
+        dir.join("id-quake-1996/dm4.bsp"),
+        repo_root().join("maps/q2_tool_defaults.map"),
+    ];
+    for world in &worlds {
+        let world = world.to_str().expect("path");
+        let info = bspc_ok(&["info", world, "--json"]);
+        let stats: serde_json::Value = serde_json::from_slice(&info.stdout).expect("json");
+        for key in STAT_KEYS {
+            assert!(stats.get(key).is_some(), "{world}: {key}");
+        }
+        assert!(stats["world_brushes"].as_u64().unwrap_or(0) > 0, "{world}");
+        let (_, lines) = json_lines_of(
+            &["contents", "--points", points.to_str().expect("p")],
+            Path::new(world),
+        );
+        assert_eq!(lines.len(), 2, "{world}");
+        let bench = bspc_ok(&[
+            "bench",
+            world,
+            "--queries",
+            queries.to_str().expect("q"),
+            "--reps",
+            "1",
+        ]);
+        assert!(!bench.stdout.is_empty(), "{world}");
+        // `info` of a source reports what `compile` of it reports.
+        let pbsp = temp_file("info-vs-compile.pbsp", b"");
+        let compiled = compile_to(world, &pbsp, &["--json"]);
+        let compiled: serde_json::Value = serde_json::from_slice(&compiled.stdout).expect("json");
+        for key in STAT_KEYS {
+            assert_eq!(stats[key], compiled[key], "{world}: {key}");
+        }
+    }
+}
+
+#[test]
+fn textures_give_bare_quake2_faces_their_wal_defaults() {
+    let map = bundled("q2_tool_defaults.map");
+    let contents_of = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["check", map.as_str(), "--json"];
+        args.extend_from_slice(extra);
+        let out = bspc_ok(&args);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        json["contents"].clone()
+    };
+    // Built-in defaults: the hint and skip brushes are empty, so no window.
+    let builtin = contents_of(&[]);
+    assert_eq!(builtin["window"], serde_json::Value::Null, "{builtin}");
+    assert_eq!(builtin["trigger"], 1, "{builtin}");
+    assert_eq!(builtin["water"], 1, "{builtin}");
+    // A `.wal` for e1u1/hint saying CONTENTS_WINDOW (0x2) wins over the built-in hint.
+    let root = std::env::temp_dir().join(format!("bspc-q2wal-{}", std::process::id()));
+    let folder = root.join("e1u1");
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    let mut wal = vec![0u8; 100];
+    wal[92..96].copy_from_slice(&2u32.to_le_bytes());
+    std::fs::write(folder.join("hint.wal"), &wal).expect("write");
+    let root_arg = root.to_str().expect("path").to_owned();
+    let with_wal = contents_of(&["--textures", &root_arg]);
+    assert_eq!(with_wal["window"], 1, "{with_wal}");
+    // An unreadable folder is an error.
+    let out = bspc(&["check", &map, "--textures", "/nonexistent/textures"]);
+    assert_ne!(out.status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&root);
 }

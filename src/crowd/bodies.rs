@@ -19,12 +19,12 @@
 
 use glam::Vec3;
 
-use super::ids::IdSet;
-use super::tracer::{
+use crate::contents::Contents;
+use crate::controller::ids::IdSet;
+use crate::controller::tracer::{
     Tracer, forward_world_queries, gather_under, overlaps_cached_under, overlaps_under,
     trace_cached_under, trace_under,
 };
-use crate::contents::Contents;
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
@@ -45,6 +45,39 @@ fn table_size(bodies: usize) -> usize {
 /// End of a bucket's list.
 const NONE: u32 = u32::MAX;
 
+/// What looking up one grid cell costs against testing one body directly (a hash, a
+/// bucket's chain, against a slab test): a sweep crossing more cells than the bodies over
+/// this tests every body instead (measured on the scene bench's hitscans: 4).
+const CELL_LOOKUP_COST: i64 = 4;
+
+/// Whether the segment from `start` along the motion whose reciprocal is `inverse` meets the
+/// closed box `bounds` (an infinite reciprocal is a motion of zero on that axis).
+fn segment_meets_box(start: Vec3, inverse: Vec3, bounds: (Vec3, Vec3)) -> bool {
+    let (mut enter, mut leave) = (0.0f32, 1.0f32);
+    for axis in 0..3 {
+        let (p, r) = (start[axis], inverse[axis]);
+        let (lo, hi) = (bounds.0[axis], bounds.1[axis]);
+        if !r.is_finite() {
+            if p < lo || p > hi {
+                return false;
+            }
+            continue;
+        }
+        let (a, b) = ((lo - p) * r, (hi - p) * r);
+        enter = enter.max(a.min(b));
+        leave = leave.min(a.max(b));
+        if enter > leave {
+            return false;
+        }
+    }
+    true
+}
+
+/// Slack added to the reach when looking along a sweep, in units: far above the rounding of
+/// the column and row arithmetic in f32 at the world limit (a few hundredths), far below a
+/// cell, so a body is never missed and few extra cells are looked at.
+const ALONG_SLACK: f32 = 1.0;
+
 /// Most characters one report lists (overlaps, ghosts): a character overlaps a few at most.
 pub const MAX_CONTACTS: usize = 8;
 
@@ -53,22 +86,22 @@ pub type CharacterIds = IdSet<MAX_CONTACTS>;
 
 /// One body.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Slot {
-    pub(super) id: u32,
+pub(crate) struct Slot {
+    pub(crate) id: u32,
     parts: Upright,
     /// The shape's reference point.
     at: Vec3,
     /// The world-space bounds, kept with the position.
     bounds: (Vec3, Vec3),
-    pub(super) solid: bool,
+    pub(crate) solid: bool,
     /// What the body is made of: [`Contents::BODY`] when solid, [`Contents::CORPSE`] for a
     /// dead character, empty for one that meets no one (noclip, a spectator).
-    pub(super) contents: Contents,
+    pub(crate) contents: Contents,
     /// The body's collision groups.
-    pub(super) groups: CollisionGroups,
+    pub(crate) groups: CollisionGroups,
     /// What blocks this character when it moves (its movement mask): which other bodies it
     /// meets, by their contents.
-    pub(super) mask: Contents,
+    pub(crate) mask: Contents,
     /// The grid cell of the bounds' centre.
     cell: (i32, i32),
     /// The next slot in the same bucket.
@@ -77,7 +110,7 @@ pub(super) struct Slot {
 
 impl Slot {
     /// The world-space bounds.
-    pub(super) fn bounds(&self) -> (Vec3, Vec3) {
+    pub(crate) fn bounds(&self) -> (Vec3, Vec3) {
         self.bounds
     }
 
@@ -85,7 +118,7 @@ impl Slot {
     /// [`Contents::BODY`]), outside any grid (the parallel crowd step's copy of a
     /// character's body, `schedule.rs`), in every group, moving with the player's mask
     /// ([`Bodies::place`] keeps the groups and mask the body had).
-    pub(super) fn placed(id: u32, shape: &TraceShape, at: Vec3, contents: Contents) -> Slot {
+    pub(crate) fn placed(id: u32, shape: &TraceShape, at: Vec3, contents: Contents) -> Slot {
         let parts = Upright::of(shape);
         Slot {
             id,
@@ -133,7 +166,7 @@ fn bucket_of(cell: (i32, i32), buckets: usize) -> usize {
 }
 
 /// Whether the closed boxes overlap (touching counts).
-pub(super) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
+pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
     a.0.cmple(b.1).all() && b.0.cmple(a.1).all()
 }
 
@@ -143,8 +176,8 @@ pub(super) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 /// ```
 /// use glam::Vec3;
 /// use planeshift::TraceShape;
-/// use planeshift::controller::Bodies;
-/// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
+/// use planeshift::crowd::Bodies;
+/// let player = TraceShape::quake3_player();
 /// let mut bodies = Bodies::new();
 /// bodies.insert(7, &player, Vec3::new(0.0, 0.0, 24.0));
 /// bodies.insert(3, &player, Vec3::new(500.0, 0.0, 24.0));
@@ -250,7 +283,7 @@ impl Bodies {
     /// [`Self::update`] with the body's contents given: solid when they hold
     /// [`Contents::BODY`] (a corpse, [`Contents::CORPSE`], is met by queries whose mask
     /// names it, never by moving characters).
-    pub(super) fn update_as(
+    pub(crate) fn update_as(
         &mut self,
         id: u32,
         shape: &TraceShape,
@@ -283,7 +316,7 @@ impl Bodies {
 
     /// Moves the body at `index` (in increasing id order) to `slot`, a body of the same id
     /// built by [`Slot::placed`]: [`Self::update`] with the parts already computed.
-    pub(super) fn place(&mut self, index: usize, slot: &Slot) {
+    pub(crate) fn place(&mut self, index: usize, slot: &Slot) {
         let Some(old) = self.slots.get(index) else {
             return;
         };
@@ -350,7 +383,7 @@ impl Bodies {
 
     /// The filter body `id` moves with: its mask and groups, skipping itself. The default
     /// player filter when there is no such body.
-    pub(super) fn movement_filter(&self, id: Option<u32>) -> QueryFilter {
+    pub(crate) fn movement_filter(&self, id: Option<u32>) -> QueryFilter {
         let slot = id
             .and_then(|id| self.index(id))
             .and_then(|i| self.slots.get(i));
@@ -375,21 +408,110 @@ impl Bodies {
         });
     }
 
+    /// Calls `f` as [`Self::for_each_body_in`] does for the bodies a sweep may touch: the box
+    /// `low..high` (relative to the sweep's point) moving from `start` to `end`. Only the grid
+    /// cells along the sweep are looked at (per column of cells, the rows the swept box
+    /// crosses there), so a long ray costs the cells it passes, not the square its bounds
+    /// cover; every body whose bounds overlap the swept box is visited, each once.
+    pub(crate) fn for_each_body_along(
+        &self,
+        (start, end): (Vec3, Vec3),
+        (low, high): (Vec3, Vec3),
+        mut f: impl FnMut(u32, Contents, CollisionGroups, &Upright, Vec3),
+    ) {
+        let area = (start.min(end) + low, start.max(end) + high);
+        let motion = end - start;
+        let inverse = motion.recip();
+        let mut consider = |slot: &Slot| {
+            let (b0, b1) = slot.bounds();
+            // The swept box meets the bounds when the sweep's point passes through the
+            // bounds grown by the box (a slab test, with slack for rounding).
+            if boxes_overlap((b0, b1), area)
+                && segment_meets_box(
+                    start,
+                    inverse,
+                    (b0 - high - ALONG_SLACK, b1 - low + ALONG_SLACK),
+                )
+            {
+                f(slot.id, slot.contents, slot.groups, &slot.parts, slot.at);
+            }
+        };
+        // A body's centre lies within its reach of its bounds; the slack covers rounding.
+        let grow = self.reach + ALONG_SLACK;
+        let (from, to) = (low.truncate() - grow, high.truncate() + grow);
+        let first = cell_of(area.0 - Vec3::new(grow, grow, 0.0)).0;
+        let last = cell_of(area.1 + Vec3::new(grow, grow, 0.0)).0;
+        // The rows of cells whose centres' bodies the swept box may reach in column `x`.
+        let rows_of = |x: i32| -> Option<(i32, i32)> {
+            let (x0, x1) = (x as f32 * CELL, (x as f32 + 1.0) * CELL);
+            // The part of the sweep whose grown box reaches the column.
+            let (lo, hi) = (x0 - to.x, x1 - from.x);
+            let (t0, t1) = if motion.x == 0.0 {
+                if start.x < lo || start.x > hi {
+                    return None;
+                }
+                (0.0, 1.0)
+            } else {
+                let (a, b) = ((lo - start.x) / motion.x, (hi - start.x) / motion.x);
+                (a.min(b).max(0.0), a.max(b).min(1.0))
+            };
+            if t0 > t1 {
+                return None;
+            }
+            let (y0, y1) = (start.y + motion.y * t0, start.y + motion.y * t1);
+            let (bottom, top) = (y0.min(y1) + from.y, y0.max(y1) + to.y);
+            Some((
+                cell_of(Vec3::new(0.0, bottom, 0.0)).1,
+                cell_of(Vec3::new(0.0, top, 0.0)).1,
+            ))
+        };
+        let bodies = self.slots.len() as i64;
+        // Every column crossed has a row at least: too many columns is enough to know.
+        let columns = i64::from(last) - i64::from(first) + 1;
+        let many = |cells: i64| cells.saturating_mul(CELL_LOOKUP_COST) > bodies;
+        if self.buckets.is_empty()
+            || many(columns)
+            || many(
+                (first..=last)
+                    .filter_map(rows_of)
+                    .map(|(a, b)| i64::from(b) - i64::from(a) + 1)
+                    .sum(),
+            )
+        {
+            self.slots.iter().for_each(consider);
+            return;
+        }
+        for x in first..=last {
+            let Some((bottom, top)) = rows_of(x) else {
+                continue;
+            };
+            for y in bottom..=top {
+                let mut i = self.buckets[bucket_of((x, y), self.buckets.len())];
+                while let Some(slot) = self.slots.get(i as usize) {
+                    if slot.cell == (x, y) {
+                        consider(slot);
+                    }
+                    i = slot.next;
+                }
+            }
+        }
+    }
+
     /// Body `id`'s parts and reference point.
-    pub(super) fn parts(&self, id: u32) -> Option<(Upright, Vec3)> {
+    pub(crate) fn parts(&self, id: u32) -> Option<(Upright, Vec3)> {
         self.index(id)
             .map(|i| (self.slots[i].parts, self.slots[i].at))
     }
 
     /// The body at `index` in increasing id order (a crowd keeps its members in the same
     /// order, so this is member `index`'s body).
-    pub(super) fn slot(&self, index: usize) -> Option<&Slot> {
+    pub(crate) fn slot(&self, index: usize) -> Option<&Slot> {
         self.slots.get(index)
     }
 
     /// The largest horizontal and vertical half extents of any body, in units (upper
     /// bounds).
-    pub(super) fn reach(&self) -> (f32, f32) {
+    pub(crate) fn reach(&self) -> (f32, f32) {
         (self.reach, self.reach_z)
     }
 
@@ -401,7 +523,8 @@ impl Bodies {
     }
 
     /// The solid bodies that `shape` placed at `at` overlaps (touching counts), but `skip`,
-    /// in increasing id order (the lowest [`MAX_CONTACTS`] of them). No allocation.
+    /// in increasing id order (the lowest [`MAX_CONTACTS`] of them, and
+    /// [`CharacterIds::dropped`] when there were more). No allocation.
     #[must_use]
     pub fn overlapping(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
         let parts = Upright::of(shape);
@@ -417,7 +540,7 @@ impl Bodies {
 
     /// Calls `f` with every solid body `shape` placed at `at` overlaps but `skip`, in no
     /// particular order (all of them, unlike [`Self::overlapping`]).
-    pub(super) fn for_each_overlapping(
+    pub(crate) fn for_each_overlapping(
         &self,
         shape: &TraceShape,
         at: Vec3,
@@ -454,7 +577,7 @@ impl Bodies {
     }
 
     /// [`Self::visit`], also giving each body's index in increasing id order.
-    pub(super) fn visit_indexed(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
+    pub(crate) fn visit_indexed(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
         self.visit_any(area, |i, slot| {
             if slot.solid {
                 f(i, slot);
@@ -464,7 +587,7 @@ impl Bodies {
 
     /// Calls `f` on every body, solid or not, whose bounds overlap the box `area`, each
     /// once, in no particular order, with its index in increasing id order.
-    pub(super) fn visit_any(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
+    pub(crate) fn visit_any(&self, area: (Vec3, Vec3), mut f: impl FnMut(usize, &Slot)) {
         let grow = Vec3::new(self.reach, self.reach, 0.0);
         let (low, high) = (cell_of(area.0 - grow), cell_of(area.1 + grow));
         let columns = i64::from(high.0) - i64::from(low.0) + 1;
@@ -538,7 +661,7 @@ impl Bodies {
 }
 
 /// The horizontal half extent of a body's bounds about its centre.
-pub(super) fn horizontal_reach(parts: &Upright) -> f32 {
+pub(crate) fn horizontal_reach(parts: &Upright) -> f32 {
     let (low, high) = parts.bounds();
     let half = (high - low) * 0.5;
     half.x.max(half.y)
@@ -557,7 +680,8 @@ fn vertical_reach(parts: &Upright) -> f32 {
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{Bodies, CharacterController, ControllerConfig, MoveInput, WorldWithBodies};
+/// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+/// use planeshift::crowd::{Bodies, WorldWithBodies};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let config = ControllerConfig::default();
 /// let mut a = CharacterController::new(config, Vec3::new(-100.0, 0.0, 24.0 + 1.0 / 32.0))?;
@@ -595,7 +719,7 @@ fn world_mask(me: &QueryFilter) -> Option<Contents> {
 impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     /// The mask the mover sweeps the world with ([`Bodies::set_mask`]; `None`: the
     /// world's own).
-    pub(super) fn world_mask(&self) -> Option<Contents> {
+    pub(crate) fn world_mask(&self) -> Option<Contents> {
         world_mask(&self.bodies.movement_filter(self.mover))
     }
 
@@ -613,7 +737,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     /// answer is the same whatever order `candidates` visits them in: the earliest impact,
     /// the world first at a tie, then the lowest id; among bodies the sweep starts and ends
     /// inside, the lowest id.
-    pub(super) fn trace_with(
+    pub(crate) fn trace_with(
         &self,
         shape: &TraceShape,
         start: Vec3,
@@ -664,7 +788,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
 
     /// Whether `shape` at `at` overlaps the world (`world` asks it) or a body `candidates`
     /// visits for a box.
-    pub(super) fn overlaps_with(
+    pub(crate) fn overlaps_with(
         &self,
         shape: &TraceShape,
         at: Vec3,
@@ -728,7 +852,7 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
 /// can be met there); a query beyond it asks the grid. Most ticks of a spread-out crowd
 /// gather none, and their sweeps then skip the grid altogether.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Near {
+pub(crate) struct Near {
     area: (Vec3, Vec3),
     slots: Vec<Slot>,
 }
@@ -736,7 +860,7 @@ pub(super) struct Near {
 impl Near {
     /// Gathers the solid bodies of `bodies` whose bounds meet `area` (the buffer keeps its
     /// capacity).
-    pub(super) fn gather(&mut self, bodies: &Bodies, area: (Vec3, Vec3)) {
+    pub(crate) fn gather(&mut self, bodies: &Bodies, area: (Vec3, Vec3)) {
         self.area = area;
         self.slots.clear();
         let slots = &mut self.slots;
@@ -756,9 +880,9 @@ impl Near {
 
 /// [`WorldWithBodies`] with the bodies near the mover gathered for its tick ([`Near`]):
 /// the same answers, fewer grid lookups.
-pub(super) struct NearWorld<'a, T: Tracer + ?Sized> {
-    pub(super) view: WorldWithBodies<'a, T>,
-    pub(super) near: &'a Near,
+pub(crate) struct NearWorld<'a, T: Tracer + ?Sized> {
+    pub(crate) view: WorldWithBodies<'a, T>,
+    pub(crate) near: &'a Near,
 }
 
 impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
@@ -808,7 +932,7 @@ mod tests {
     use super::*;
 
     fn player() -> TraceShape {
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap()
+        TraceShape::quake3_player()
     }
 
     #[test]

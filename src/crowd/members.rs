@@ -10,9 +10,9 @@
 use glam::Vec3;
 
 use super::bodies::CharacterIds;
-use super::character::CharacterController;
-use super::tick::{MoveMode, MoveOutcome, TouchList};
 use crate::contents::Contents;
+use crate::controller::character::CharacterController;
+use crate::controller::tick::{MoveMode, MoveOutcome, TouchList};
 
 /// How characters of a crowd meet.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -39,7 +39,7 @@ impl Default for CrowdConfig {
 }
 
 /// What one tick did to one character of a crowd.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CrowdOutcome {
     /// The character's own tick ([`CharacterController::step`]); its touches and ground
     /// name the characters met (`Touch::character`, `Ground::character`).
@@ -102,29 +102,29 @@ pub struct CrowdSchedule {
 
 /// One character of a crowd.
 #[derive(Clone, Debug)]
-pub(super) struct Member {
-    pub(super) id: u32,
-    pub(super) controller: CharacterController,
-    pub(super) outcome: CrowdOutcome,
+pub(crate) struct Member {
+    pub(crate) id: u32,
+    pub(crate) controller: CharacterController,
+    pub(crate) outcome: CrowdOutcome,
     /// The characters it overlapped after separation, passed through this tick (all of
     /// them; the buffer keeps its capacity between ticks).
-    pub(super) ghosts: Vec<u32>,
+    pub(crate) ghosts: Vec<u32>,
     /// It may overlap another: the game changed it since the last tick (`insert`,
     /// `update`), or it ended the last tick overlapping. Only such characters are checked
     /// when a tick begins: the others cannot overlap anyone, since every move is a sweep.
-    pub(super) watch: bool,
+    pub(crate) watch: bool,
 }
 
 /// Whether a character in `mode` is met by others (and meets them): walking and frozen
 /// ones are; noclip, fly (spectators) and any other mode pass through.
-pub(super) fn is_solid(mode: MoveMode) -> bool {
+pub(crate) fn is_solid(mode: MoveMode) -> bool {
     matches!(mode, MoveMode::Walk | MoveMode::Frozen)
 }
 
 /// What a character in `mode` is made of: [`Contents::BODY`] when solid ([`is_solid`]),
 /// [`Contents::CORPSE`] when dead (shots meet it, movement passes it: Quake 3's
 /// `CONTENTS_CORPSE`), nothing otherwise (noclip, fly: a spectator meets no query).
-pub(super) fn body_contents(mode: MoveMode) -> Contents {
+pub(crate) fn body_contents(mode: MoveMode) -> Contents {
     match mode {
         MoveMode::Dead => Contents::CORPSE,
         mode if is_solid(mode) => Contents::BODY,
@@ -135,7 +135,7 @@ pub(super) fn body_contents(mode: MoveMode) -> Contents {
 /// The shoves a character that wanted velocity `wanted` gives the characters its tick
 /// touched (`touches`), in order: `f(target, velocity change)`, each target once, only
 /// those walked into. The target applies it if it is solid.
-pub(super) fn shoves(touches: &TouchList, wanted: Vec3, share: f32, mut f: impl FnMut(u32, Vec3)) {
+pub(crate) fn shoves(touches: &TouchList, wanted: Vec3, share: f32, mut f: impl FnMut(u32, Vec3)) {
     let mut pushed = CharacterIds::default();
     for touch in touches.as_slice() {
         let Some(other) = touch.character else {

@@ -44,11 +44,11 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::bodies::{Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap};
-use super::character::CharacterController;
 use super::members::{CrowdSchedule, Member, body_contents, is_solid, shoves};
-use super::tick::{CharacterState, MoveInput};
-use super::tracer::{Tracer, forward_world_queries};
-use super::tracer::{
+use crate::controller::character::CharacterController;
+use crate::controller::tick::{CharacterState, MoveInput};
+use crate::controller::tracer::{Tracer, forward_world_queries};
+use crate::controller::tracer::{
     gather_under, overlaps_cached_under, overlaps_under, trace_cached_under, trace_under,
 };
 use crate::trace::{TickCache, Trace, TraceShape};
@@ -58,11 +58,11 @@ use crate::trace::{TickCache, Trace, TraceShape};
 /// crouch's stand-up test. Larger links more characters into longer chains of waves;
 /// smaller redoes more ticks in order. No answer depends on it (nor on
 /// [`SCHEDULE_SLACK_ACROSS`]).
-pub(super) const SCHEDULE_SLACK_UP_DOWN: f32 = 8.0;
+pub(crate) const SCHEDULE_SLACK_UP_DOWN: f32 = 8.0;
 
 /// How far a character's scheduled reach extends beyond its travel at its current speed,
 /// across, in units: the few units of a tick's acceleration and its probes.
-pub(super) const SCHEDULE_SLACK_ACROSS: f32 = 16.0;
+pub(crate) const SCHEDULE_SLACK_ACROSS: f32 = 16.0;
 
 /// The neighbour search's grid cell, in units: a bit more than a running character's
 /// scheduled reach across, so a reach covers one to four cells.
@@ -77,7 +77,7 @@ const MIN_PARALLEL_WAVE: usize = 8;
 /// The shoves one character gave in a tick: `(target id, velocity change)` in the order the
 /// sequential step gives them. At most [`MAX_CONTACTS`]; more redo the tick in order.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Shoves {
+pub(crate) struct Shoves {
     items: [(u32, Vec3); MAX_CONTACTS],
     len: usize,
 }
@@ -109,7 +109,7 @@ impl Shoves {
 type Entry = ((Vec3, Vec3), (i32, i32), u32);
 
 /// One character's tick in the parallel step, written by its own task.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Scratch {
     /// Its state before the tick (restored when the tick is redone in order).
     saved: Option<CharacterState>,
@@ -123,7 +123,7 @@ struct Scratch {
 /// The parallel step's plan and buffers (kept between ticks: after the first ticks a step
 /// allocates only what rayon's scheduling does).
 #[derive(Clone, Debug, Default)]
-pub(super) struct Schedule {
+pub(crate) struct Schedule {
     /// Each member's scheduled reach (meaningless when it does not meet others).
     reach: Vec<(Vec3, Vec3)>,
     /// Whether each member meets others (a solid character of a colliding crowd).
@@ -156,8 +156,8 @@ pub(super) struct Schedule {
     given: Vec<Shoves>,
     scratch: Vec<Scratch>,
     /// The inputs, by member.
-    pub(super) inputs: Vec<MoveInput>,
-    pub(super) stats: CrowdSchedule,
+    pub(crate) inputs: Vec<MoveInput>,
+    pub(crate) stats: CrowdSchedule,
 }
 
 impl Schedule {
@@ -335,7 +335,7 @@ impl Schedule {
     /// Steps `members` (inputs in [`Self::inputs`]) through `world` by waves; `true` when
     /// every tick stayed in its reach (then `bodies` are moved and the shoves given), else
     /// `false` with every member back in its saved state and `bodies` untouched.
-    pub(super) fn run<T: Tracer + Sync + ?Sized>(
+    pub(crate) fn run<T: Tracer + Sync + ?Sized>(
         &mut self,
         members: &mut [Member],
         bodies: &mut Bodies,
@@ -380,8 +380,8 @@ impl Schedule {
         self.scratch = scratch;
         if self.scratch.iter().any(|s| s.escaped) {
             for (m, s) in members.iter_mut().zip(&self.scratch) {
-                if let Some(state) = s.saved {
-                    m.controller.set_state(state);
+                if let Some(state) = &s.saved {
+                    m.controller.set_state(state.clone());
                 }
             }
             self.stats.redone = true;
@@ -418,7 +418,11 @@ impl Schedule {
         bodies: &Bodies,
         push: Option<f32>,
     ) {
-        s.saved = Some(*m.controller.state());
+        // Into the kept state, so its trigger list keeps its capacity.
+        match &mut s.saved {
+            Some(saved) => saved.clone_from(m.controller.state()),
+            None => s.saved = Some(m.controller.state().clone()),
+        }
         s.shoves = Shoves::default();
         s.escaped = false;
         let input = &self.inputs[i];

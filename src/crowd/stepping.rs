@@ -28,13 +28,13 @@
 use glam::Vec3;
 
 use super::bodies::{Bodies, CharacterIds, Near, NearWorld, WorldWithBodies, horizontal_reach};
-use super::character::CharacterController;
 use super::members::{
     CrowdConfig, CrowdOutcome, CrowdSchedule, Member, MoverPush, body_contents, is_solid, shoves,
 };
-use super::ride::Ride;
-use super::tick::MoveInput;
-use super::tracer::Tracer;
+use crate::controller::character::CharacterController;
+use crate::controller::ride::Ride;
+use crate::controller::tick::MoveInput;
+use crate::controller::tracer::Tracer;
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{ModelPlacement, TraceShape};
 
@@ -64,7 +64,8 @@ const SEPARATION_MARGIN: f32 = 2.0 * SURFACE_CLIP_EPSILON;
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput};
+/// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+/// use planeshift::crowd::{Crowd, CrowdConfig};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let config = ControllerConfig::default();
 /// let mut crowd = Crowd::new(CrowdConfig::default());
@@ -222,10 +223,52 @@ impl Crowd {
 
     /// The solid characters `shape` placed at `at` would overlap, but `skip`, increasing:
     /// whom a teleport there telefrags (Quake 3 `G_KillBox`), or whether a spawn point is
-    /// taken (`SpotWouldTelefrag`).
+    /// taken (`SpotWouldTelefrag`). At most [`MAX_CONTACTS`](super::MAX_CONTACTS), the
+    /// lowest ids, with [`CharacterIds::dropped`] set when there were more: an area query
+    /// that needs them all (an explosion in a crowd) uses [`Self::overlapping_at_into`].
     #[must_use]
     pub fn overlapping_at(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
         self.bodies.overlapping(shape, at, skip)
+    }
+
+    /// Every solid character `shape` placed at `at` overlaps (touching counts), but `skip`,
+    /// written into `out` (cleared first) in increasing id order, however many: the caller's
+    /// buffer, so a query allocates nothing once it has held its most.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::controller::{CharacterController, ControllerConfig};
+    /// use planeshift::crowd::{Crowd, CrowdConfig};
+    /// use planeshift::trace::TraceShape;
+    /// let mut crowd = Crowd::new(CrowdConfig::default());
+    /// for id in 0..20u32 {
+    ///     let at = Vec3::new((id % 5) as f32 * 40.0, (id / 5) as f32 * 40.0, 24.0);
+    ///     crowd.insert(id, CharacterController::new(ControllerConfig::default(), at)?);
+    /// }
+    /// // A blast 200 across over all of them.
+    /// let blast = TraceShape::sphere(100.0).unwrap();
+    /// let mut hit = Vec::new();
+    /// crowd.overlapping_at_into(&blast, Vec3::new(80.0, 60.0, 24.0), None, &mut hit);
+    /// assert_eq!(hit, (0..20).collect::<Vec<u32>>());
+    /// // The capped form keeps the lowest 8 and says it dropped the rest.
+    /// let capped = crowd.overlapping_at(&blast, Vec3::new(80.0, 60.0, 24.0), None);
+    /// assert_eq!(capped.as_slice(), &[0, 1, 2, 3, 4, 5, 6, 7]);
+    /// assert!(capped.dropped());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn overlapping_at_into(
+        &self,
+        shape: &TraceShape,
+        at: Vec3,
+        skip: Option<u32>,
+        out: &mut Vec<u32>,
+    ) {
+        out.clear();
+        self.bodies
+            .for_each_overlapping(shape, at, skip, |id| out.push(id));
+        out.sort_unstable();
+        out.dedup();
     }
 
     /// How many pairs of solid characters overlap now (touching counts).
@@ -269,7 +312,8 @@ impl Crowd {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, Crowd, CrowdConfig, MoveInput};
+    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+    /// use planeshift::crowd::{Crowd, CrowdConfig};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let config = ControllerConfig::default();
     /// let mut one = Crowd::new(CrowdConfig::default());
@@ -608,7 +652,8 @@ impl Crowd {
         before: &ModelPlacement,
         after: &ModelPlacement,
     ) -> MoverPush {
-        // Who is involved: riders, riders of riders, and those the mover now overlaps.
+        // Who is involved: riders, riders of riders, and those the mover now overlaps (this
+        // mover: one touching only a wall or another mover is not).
         let mut involved: Vec<(usize, bool)> = Vec::new();
         for (i, m) in self.members.iter().enumerate() {
             let c = &m.controller;
@@ -616,11 +661,12 @@ impl Crowd {
                 continue;
             }
             let g = c.ground();
-            let rides =
-                g.state != super::ground::GroundState::Air && g.model == Some(model) && model != 0;
+            let rides = g.state != crate::controller::GroundState::Air
+                && g.model == Some(model)
+                && model != 0;
             if rides {
                 involved.push((i, true));
-            } else if c.overlaps(world) {
+            } else if c.overlaps_model(world, model) {
                 involved.push((i, false));
             }
         }
@@ -635,7 +681,7 @@ impl Crowd {
                 .filter(|&i| {
                     let c = &self.members[i].controller;
                     is_solid(c.mode())
-                        && c.ground().state != super::ground::GroundState::Air
+                        && c.ground().state != crate::controller::GroundState::Air
                         && c.ground().character.is_some_and(|k| carried.contains(&k))
                 })
                 .collect();
@@ -651,11 +697,11 @@ impl Crowd {
                 .total_cmp(&key(a.0))
                 .then(self.members[a.0].id.cmp(&self.members[b.0].id))
         });
-        let mut done: Vec<(usize, super::tick::CharacterState)> = Vec::new();
+        let mut done: Vec<(usize, crate::controller::CharacterState)> = Vec::new();
         let (mut carried, mut pushed) = (0, 0);
         for (i, carry) in involved {
             let id = self.members[i].id;
-            let saved = *self.members[i].controller.state();
+            let saved = self.members[i].controller.state().clone();
             let Crowd {
                 members, bodies, ..
             } = self;
@@ -722,7 +768,7 @@ fn reach<T: Tracer + ?Sized>(
 const TICK_REACH_SLACK: f32 = 8.0;
 
 /// The box a character's sweeps of the coming tick are expected to stay in.
-pub(super) fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
+pub(crate) fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
     let (low, high) = c.shape().bounds();
     let center = c.shape_center();
     let travel = c.velocity().abs() * c.config().tick;

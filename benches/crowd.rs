@@ -1,0 +1,71 @@
+//! A colliding crowd's tick: 64 characters packed on the bundled arena's floor (an 8 × 8
+//! grid, 36 units apart: each box 30 wide, so neighbours are 6 units apart) all walking
+//! toward the grid's centre, so every tick their sweeps meet each other. Measured as 50
+//! ticks from the same start (the crowd is rebuilt outside the timing), so the numbers from
+//! two versions of the crate compare (this file uses only the crowd API both have).
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use glam::Vec3;
+use planeshift::compile::compile_map;
+use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+use planeshift::crowd::{Crowd, CrowdConfig};
+
+/// Ticks per measured run.
+const TICKS: usize = 50;
+
+fn crowd(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
+    let Some(map) = std::fs::read(path)
+        .ok()
+        .and_then(|bytes| compile_map(&bytes).ok())
+        .map(|out| out.map)
+    else {
+        return;
+    };
+    let centre = Vec3::new(1024.0, 1024.0, 24.0);
+    let spawns: Vec<Vec3> = (0..64)
+        .map(|i| centre + Vec3::new((i % 8) as f32 - 3.5, (i / 8) as f32 - 3.5, 0.0) * 36.0)
+        .collect();
+    let build = || {
+        let mut crowd = Crowd::new(CrowdConfig::default());
+        for (id, at) in spawns.iter().enumerate() {
+            if let Ok(player) = CharacterController::new(ControllerConfig::default(), *at) {
+                crowd.insert(id as u32, player);
+            }
+        }
+        crowd
+    };
+    let wish = |id: u32| {
+        let at = spawns.get(id as usize).copied().unwrap_or(centre);
+        let to_centre = (centre - at).truncate().extend(0.0);
+        MoveInput {
+            wish: to_centre.normalize_or_zero(),
+            ..MoveInput::default()
+        }
+    };
+    let mut group = c.benchmark_group("crowd");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(5))
+        .warm_up_time(Duration::from_secs(1));
+    group.bench_function("colliding_64/50_ticks", |b| {
+        b.iter_batched(
+            build,
+            |mut crowd| {
+                for _ in 0..TICKS {
+                    crowd.step(&map, wish);
+                }
+                black_box(crowd)
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, crowd);
+criterion_main!(benches);

@@ -1,0 +1,32 @@
+//! Stage 7: many characters in one world: the broadphase, the schedule, separation and
+//! pushing.
+//!
+//! Takes [`CharacterController`](crate::controller::CharacterController)s (stage 6, one
+//! character's movement) and a [`Tracer`](crate::controller::Tracer) for the world; gives
+//! a [`Crowd`] that steps them together in id order, each sweep also meeting the others'
+//! shapes exactly (`trace/body.rs`).
+//!
+//! - `bodies.rs`: [`Bodies`], the characters' shapes behind a hashed grid broadphase, and
+//!   [`WorldWithBodies`], the tracer that meets them (a game stepping its characters itself
+//!   uses these two);
+//! - `members.rs`: what the crowd keeps per member ([`CrowdConfig`], [`CrowdOutcome`],
+//!   [`CrowdSchedule`], [`MoverPush`]);
+//! - `stepping.rs`: [`Crowd`]: the serial step, separation of characters spawned into each
+//!   other, and pushing a crowd out of a mover's way or naming who blocks it;
+//! - `schedule.rs` (feature `parallel`): the parallel step's waves, the same bits as the
+//!   serial one.
+//!
+//! Guarantees: characters that do not overlap when a tick begins do not overlap when it
+//! ends; results never depend on the order characters were added or the thread count; no
+//! heap allocation per tick. Imports go one way: `stepping.rs` and `schedule.rs` use
+//! `members.rs` and `bodies.rs`, which use neither.
+
+mod bodies;
+mod members;
+#[cfg(feature = "parallel")]
+mod schedule;
+mod stepping;
+
+pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
+pub use members::{CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush};
+pub use stepping::{Crowd, PARALLEL_MIN_CHARACTERS};

@@ -1,0 +1,110 @@
+//! Penetration: every character a sweep passes through, in order, up to what stops it (a
+//! rail that goes through players and stops at a wall, Quake 3's `weapon_railgun_fire`,
+//! which unlinks each player it hits and traces on).
+//!
+//! Takes a [`Scene`], a shape's sweep and a [`QueryFilter`]; gives the hits in the caller's
+//! buffer. Guarantees: each character the filter meets whose exact sweep meets the shape
+//! before the world or a mover does is listed once, by the fraction at which the sweep
+//! would stop at it (the [`Trace`](crate::trace::Trace) contract, as if it stood alone),
+//! ties by id; the world or the model that stops the sweep comes last, when one does. A
+//! sweep that starts in the world lists the world alone. No allocation when the buffer has
+//! room for the hits.
+
+use std::cmp::Ordering;
+
+use glam::{Quat, Vec3};
+
+use super::query::{Scene, SceneHit, sweep_bounds};
+use crate::filter::{HitTarget, QueryFilter};
+use crate::trace::{TraceShape, trace_parts};
+
+impl Scene<'_> {
+    /// Every hit along the sweep of `shape` from `start` to `end` under `filter`, in order,
+    /// into `hits` (cleared first): each character it passes through, then the world or the
+    /// model that stops it, if any. A character the sweep starts in is listed first, with
+    /// `trace.start_solid` set. [`Self::trace`] is the first entry, when the first entry is
+    /// not a character the sweep starts in.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::{Contents, TraceShape};
+    /// use planeshift::crowd::Bodies;
+    /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
+    /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+    /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
+    /// let mut bodies = Bodies::new();
+    /// for (id, x) in [(1, -100.0), (2, 0.0), (3, 100.0)] {
+    ///     bodies.insert(id, &player, Vec3::new(x, 0.0, 25.0));
+    /// }
+    /// let scene = Scene { map: &map, movers: &[], bodies: &bodies };
+    /// let eye = Vec3::new(-100.0, 0.0, 50.0);
+    /// let rail = QueryFilter::new(Contents::MASK_SHOT).skip_character(1);
+    /// let mut hits = Vec::new();
+    /// scene.trace_through(&TraceShape::point(), eye, eye + Vec3::X * 4000.0, &rail, &mut hits);
+    /// let targets: Vec<_> = hits.iter().map(|h| h.target).collect();
+    /// assert_eq!(targets, [Some(HitTarget::Character(2)), Some(HitTarget::Character(3)), Some(HitTarget::World)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn trace_through(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        filter: &QueryFilter,
+        hits: &mut Vec<SceneHit>,
+    ) {
+        hits.clear();
+        let rotation = Quat::IDENTITY;
+        let world = self.trace_models(shape, rotation, start, end, filter);
+        if world.start_solid {
+            hits.push(SceneHit {
+                target: HitTarget::of(&world).or(Some(HitTarget::World)),
+                trace: world,
+            });
+            return;
+        }
+        let reached = if world.fraction < 1.0 {
+            start + (end - start) * world.fraction
+        } else {
+            end
+        };
+        let bounds = sweep_bounds(shape, rotation);
+        self.bodies.for_each_body_along(
+            (start, reached),
+            bounds,
+            |id, contents, groups, other, other_at| {
+                if !filter.meets_character(id, contents, groups) {
+                    return;
+                }
+                let mut hit = trace_parts(shape, rotation, start, end, other, other_at);
+                let met = hit.start_solid || hit.fraction < world.fraction;
+                if met {
+                    hit.character = Some(id);
+                    hit.contents = contents;
+                    hits.push(SceneHit {
+                        target: Some(HitTarget::Character(id)),
+                        trace: hit,
+                    });
+                }
+            },
+        );
+        hits.sort_unstable_by(order);
+        if world.fraction < 1.0 {
+            hits.push(SceneHit {
+                target: HitTarget::of(&world),
+                trace: world,
+            });
+        }
+    }
+}
+
+/// Characters the sweep starts in first, then by fraction, then by id.
+fn order(a: &SceneHit, b: &SceneHit) -> Ordering {
+    let id = |h: &SceneHit| h.trace.character.unwrap_or(u32::MAX);
+    let starts = |h: &SceneHit| if h.trace.start_solid { 0u8 } else { 1 };
+    starts(a)
+        .cmp(&starts(b))
+        .then(a.trace.fraction.total_cmp(&b.trace.fraction))
+        .then(id(a).cmp(&id(b)))
+}

@@ -1,0 +1,122 @@
+//! Seeded mutations of Quake 2 (IBSP 38) and Quake 3 (IBSP 46) `.bsp` files, as
+//! `quake1_bsp.rs` does for the Quake 1 family (issue 26): byte flips, truncations, huge or
+//! negative lump offsets and lengths, huge values in records, non-finite planes. No panic;
+//! every error is an `ImportError` naming its lump (or the header); the slowest import and
+//! the errors by lump are printed.
+
+use std::collections::BTreeMap;
+
+use planeshift::import::{BspFormat, ImportError, read_brushes};
+
+use crate::support::{Pcg32, read, real_maps_dir};
+
+/// Mutated files per format by default (the issue asks 10,000; `PLANESHIFT_CASES` sets the
+/// count). Each import of a whole level takes milliseconds in the test profile, so the
+/// default keeps the suite near CI's budget.
+const FUZZ_DEFAULT: usize = 3_000;
+
+/// The files mutated: a small level of each format, with the directory's offset and its
+/// planes lump's index (`qfiles.h` `LUMP_PLANES` 1; Quake 3 `qfiles.h` `LUMP_PLANES` 2).
+const FILES: [(&str, BspFormat, usize); 2] = [
+    ("qbsp/example-quake2.bsp", BspFormat::Ibsp38, 1),
+    ("openarena-lostlevels/q3dm6ish.bsp", BspFormat::Ibsp46, 2),
+];
+
+/// Where the lump directory starts: after the magic and the version.
+const DIRECTORY_AT: usize = 8;
+
+fn word(bytes: &[u8], at: usize) -> usize {
+    bytes
+        .get(at..at + 4)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, |b| i32::from_le_bytes(b).max(0) as usize)
+}
+
+#[test]
+fn mutated_quake2_and_quake3_files_fail_cleanly() {
+    let Some(dir) = real_maps_dir("mutated_quake2_and_quake3_files_fail_cleanly") else {
+        return;
+    };
+    let count = std::env::var("PLANESHIFT_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(FUZZ_DEFAULT);
+    for (name, format, planes_lump) in FILES {
+        let original = read(&dir.join(name));
+        assert_eq!(BspFormat::detect(&original), Some(format), "{name}");
+        let lumps = match format {
+            BspFormat::Ibsp38 => 19,
+            _ => 17,
+        };
+        let mut rng = Pcg32::new(format as u64 + 38);
+        let (mut errors, mut ok) = (BTreeMap::<String, usize>::new(), 0usize);
+        let mut slowest = (0.0f64, String::new());
+        for case in 0..count {
+            let mut bytes = original.clone();
+            let kind = match rng.below(5) {
+                0 => {
+                    for _ in 0..1 + rng.below(8) {
+                        let at = rng.below(bytes.len());
+                        bytes[at] ^= 1 << rng.below(8);
+                    }
+                    "flips"
+                }
+                1 => {
+                    bytes.truncate(rng.below(bytes.len()));
+                    "truncation"
+                }
+                2 => {
+                    let at = DIRECTORY_AT + 4 * rng.below(2 * lumps);
+                    let value: i32 =
+                        [i32::MAX, i32::MIN, -1, 0x7fff_fff0, rng.next_u32() as i32][rng.below(5)];
+                    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+                    "directory"
+                }
+                3 => {
+                    let at = rng.below(bytes.len().saturating_sub(4));
+                    let value: i32 =
+                        [i32::MAX, i32::MIN, 65_535, -32_768, rng.next_u32() as i32][rng.below(5)];
+                    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+                    "huge value"
+                }
+                _ => {
+                    let entry = DIRECTORY_AT + 8 * planes_lump;
+                    let (planes_at, planes_len) = (word(&bytes, entry), word(&bytes, entry + 4));
+                    let field = planes_at + 4 * rng.below((planes_len / 4).max(1));
+                    let value = [f32::NAN, f32::INFINITY, 0.0, 1e30][rng.below(4)];
+                    if let Some(slot) = bytes.get_mut(field..field + 4) {
+                        slot.copy_from_slice(&value.to_le_bytes());
+                    }
+                    "plane value"
+                }
+            };
+            let clock = std::time::Instant::now();
+            let result = read_brushes(&bytes);
+            let seconds = clock.elapsed().as_secs_f64();
+            if seconds > slowest.0 {
+                slowest = (seconds, format!("case {case} ({kind})"));
+            }
+            match result {
+                Ok(_) => ok += 1,
+                Err(ImportError::Lump { lump, .. }) => {
+                    assert!(!lump.is_empty(), "{name} case {case}");
+                    *errors.entry(lump.to_owned()).or_default() += 1;
+                }
+                Err(ImportError::UnknownFormat) => {
+                    *errors
+                        .entry("header (unknown format)".to_owned())
+                        .or_default() += 1;
+                }
+                Err(e) => panic!("{name} case {case} ({kind}): an error naming no lump: {e}"),
+            }
+        }
+        println!(
+            "{name} ({}): {count} mutated files, {ok} imported, errors by lump {errors:?}; slowest import {:.2} ms ({})",
+            format.name(),
+            slowest.0 * 1e3,
+            slowest.1
+        );
+        assert!(ok > 0, "{name}: no mutation kept a readable file");
+        assert!(!errors.is_empty(), "{name}: every mutation was read");
+    }
+}
