@@ -29,8 +29,7 @@ const RAYS: usize = 1024;
 
 /// The Quake 3 player box.
 fn player() -> TraceShape {
-    TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0))
-        .unwrap_or_else(TraceShape::point)
+    TraceShape::quake3_player()
 }
 
 /// 64 characters in open space, and rays from their eyes: (shooter, start, end).

@@ -456,8 +456,7 @@ fn a_scene_query_allocates_nothing() {
     use planeshift::scene::{HitTarget, QueryFilter, Scene};
     use planeshift::trace::TraceShape;
     let world = compile(&bundled("arena"));
-    let body =
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).unwrap();
+    let body = TraceShape::quake3_player();
     let mut rng = Rng(0x5ce7e);
     let mut bodies = Bodies::new();
     for id in 0..64 {

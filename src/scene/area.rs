@@ -53,7 +53,7 @@ impl Scene<'_> {
     /// use planeshift::crowd::Bodies;
     /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
-    /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
+    /// let player = TraceShape::quake3_player();
     /// let mut bodies = Bodies::new();
     /// for id in 0..20 {
     ///     bodies.insert(id, &player, Vec3::new(400.0 + 40.0 * id as f32, 600.0, 25.0));

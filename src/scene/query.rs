@@ -39,7 +39,7 @@ pub struct SceneHit {
 /// use planeshift::crowd::Bodies;
 /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
-/// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
+/// let player = TraceShape::quake3_player();
 /// let mut bodies = Bodies::new();
 /// bodies.insert(1, &player, Vec3::new(-100.0, 0.0, 25.0));
 /// bodies.insert(2, &player, Vec3::new(100.0, 0.0, 25.0));
@@ -94,7 +94,7 @@ impl Scene<'_> {
     /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let mut bodies = Bodies::new();
-    /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
+    /// let player = TraceShape::quake3_player();
     /// bodies.insert(7, &player, Vec3::new(100.0, 0.0, 25.0));
     /// let scene = Scene { map: &map, movers: &[], bodies: &bodies };
     /// // A plank 64 long along y, turned to lie along x, thrown along x: its end meets the

@@ -32,7 +32,7 @@ impl Scene<'_> {
     /// use planeshift::crowd::Bodies;
     /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
-    /// let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).ok_or("box")?;
+    /// let player = TraceShape::quake3_player();
     /// let mut bodies = Bodies::new();
     /// for (id, x) in [(1, -100.0), (2, 0.0), (3, 100.0)] {
     ///     bodies.insert(id, &player, Vec3::new(x, 0.0, 25.0));

@@ -36,7 +36,7 @@ const TRIGGER: Vec3 = Vec3::new(332.0, 0.0, 24.0);
 const FLOOR: Vec3 = Vec3::new(0.0, 100.0, -8.0);
 
 fn player_box() -> TraceShape {
-    TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).expect("box")
+    TraceShape::quake1_player()
 }
 
 #[test]

@@ -38,8 +38,7 @@ fn cases() -> usize {
 #[test]
 fn scene_traces_equal_the_nearest_of_world_and_characters() {
     let map = world("arena");
-    let body =
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).expect("box");
+    let body = TraceShape::quake3_player();
     let mut rng = Rng(0x5ce7e25);
     let mut bodies = Bodies::new();
     let mut placed = Vec::new();
@@ -67,7 +66,7 @@ fn scene_traces_equal_the_nearest_of_world_and_characters() {
         TraceShape::sphere(12.0).expect("sphere"),
         TraceShape::cylinder(14.0, 20.0).expect("cylinder"),
         TraceShape::capsule(10.0, 24.0).expect("capsule"),
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).expect("box"),
+        TraceShape::quake3_player(),
     ];
     let (mut checked, mut hit_characters, mut hit_corpses) = (0, 0, 0);
     for shape in &shapes {
@@ -161,7 +160,7 @@ fn scene_maps() -> Vec<(String, planeshift::compiled::CompiledMap)> {
 /// The character shapes the suite places: the player box and round ones.
 fn body_shapes() -> [TraceShape; 3] {
     [
-        TraceShape::aabb(Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)).expect("box"),
+        TraceShape::quake3_player(),
         TraceShape::cylinder(16.0, 28.0).expect("cylinder"),
         TraceShape::capsule(14.0, 16.0).expect("capsule"),
     ]
@@ -429,7 +428,7 @@ fn an_explosion_among_200_characters_reaches_all_of_them() {
         let d = p - at;
         match s {
             0 => {
-                let (lo, hi) = (Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0));
+                let (lo, hi) = TraceShape::QUAKE3_PLAYER_BOUNDS;
                 (d - d.clamp(lo, hi)).length()
             }
             1 => {
