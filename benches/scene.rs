@@ -129,6 +129,20 @@ fn scene(c: &mut Criterion) {
                 }
             })
         });
+        let nobody = Bodies::new();
+        let empty = Scene {
+            map: &map,
+            movers: &[],
+            bodies: &nobody,
+        };
+        group.bench_function(format!("{name}/scene_ray_0"), |b| {
+            b.iter(|| {
+                for (id, s, e) in &rays {
+                    let filter = QueryFilter::new(Contents::MASK_SHOT).skip_character(*id);
+                    black_box(empty.trace(&point, *s, *e, &filter));
+                }
+            })
+        });
         group.bench_function(format!("{name}/scene_ray_64"), |b| {
             b.iter(|| {
                 for (id, s, e) in &rays {

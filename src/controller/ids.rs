@@ -117,7 +117,7 @@ impl<const N: usize> IdSet<N> {
 
     /// Whether a value was ever left out because the set was full: then the set holds the
     /// lowest `N` of more values, and a caller that needs them all asks an uncapped query
-    /// (such as [`Crowd::overlapping_at_into`](super::Crowd::overlapping_at_into)).
+    /// (such as [`Crowd::overlapping_at_into`](crate::crowd::Crowd::overlapping_at_into)).
     #[must_use]
     pub fn dropped(&self) -> bool {
         self.dropped

@@ -46,9 +46,9 @@ fn table_size(bodies: usize) -> usize {
 const NONE: u32 = u32::MAX;
 
 /// What looking up one grid cell costs against testing one body directly (a hash, a
-/// bucket's chain, against a slab test): a sweep crossing more cells than the bodies over
-/// this tests every body instead (measured on the scene bench's hitscans: 4).
-const CELL_LOOKUP_COST: i64 = 4;
+/// bucket's chain, against a box and a slab test): a sweep crossing more cells than the
+/// bodies over this tests every body instead (measured on the scene bench's hitscans: 1).
+const CELL_LOOKUP_COST: i64 = 1;
 
 /// Whether the segment from `start` along the motion whose reciprocal is `inverse` meets the
 /// closed box `bounds` (an infinite reciprocal is a motion of zero on that axis).
@@ -446,13 +446,13 @@ impl Bodies {
             let (x0, x1) = (x as f32 * CELL, (x as f32 + 1.0) * CELL);
             // The part of the sweep whose grown box reaches the column.
             let (lo, hi) = (x0 - to.x, x1 - from.x);
-            let (t0, t1) = if motion.x == 0.0 {
+            let (t0, t1) = if !inverse.x.is_finite() {
                 if start.x < lo || start.x > hi {
                     return None;
                 }
                 (0.0, 1.0)
             } else {
-                let (a, b) = ((lo - start.x) / motion.x, (hi - start.x) / motion.x);
+                let (a, b) = ((lo - start.x) * inverse.x, (hi - start.x) * inverse.x);
                 (a.min(b).max(0.0), a.max(b).min(1.0))
             };
             if t0 > t1 {
@@ -466,18 +466,18 @@ impl Bodies {
             ))
         };
         let bodies = self.slots.len() as i64;
-        // Every column crossed has a row at least: too many columns is enough to know.
+        // The cells looked at, bounded without visiting them: in each column the sweep
+        // climbs |dy/dx| cells' worth, plus the swept box's width, plus the two partial rows.
         let columns = i64::from(last) - i64::from(first) + 1;
-        let many = |cells: i64| cells.saturating_mul(CELL_LOOKUP_COST) > bodies;
-        if self.buckets.is_empty()
-            || many(columns)
-            || many(
-                (first..=last)
-                    .filter_map(rows_of)
-                    .map(|(a, b)| i64::from(b) - i64::from(a) + 1)
-                    .sum(),
-            )
-        {
+        let climb = if inverse.x.is_finite() {
+            (motion.y * inverse.x).abs()
+        } else {
+            f32::INFINITY
+        };
+        let rows = (climb + (to.y - from.y) / CELL + 2.0).min(1e9) as i64;
+        let spanned = cell_of(area.1 + Vec3::splat(grow)).1 - cell_of(area.0 - Vec3::splat(grow)).1;
+        let cells = columns.saturating_mul(rows.min(i64::from(spanned) + 1));
+        if self.buckets.is_empty() || cells.saturating_mul(CELL_LOOKUP_COST) > bodies {
             self.slots.iter().for_each(consider);
             return;
         }
