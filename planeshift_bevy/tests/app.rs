@@ -316,12 +316,28 @@ fn spawns_near(map: &CompiledMap, n: usize) -> Vec<Vec3> {
 #[test]
 fn trigger_and_landing_messages_equal_the_bare_crowd_over_2000_steps() {
     const STEPS: usize = 2_000;
-    for name in ["trigger_room.map", "hurt_pit.map", "movement.map"] {
-        let bytes = bundled(name);
-        let map = compile_map(&bytes).expect(name).map;
+    let mut levels: Vec<(String, Vec<u8>)> = ["trigger_room.map", "hurt_pit.map", "movement.map"]
+        .iter()
+        .map(|name| (name.to_string(), bundled(name)))
+        .collect();
+    // Shared levels with teleporters, jump pads and hurt volumes (Quake 1 and Quake 3).
+    match std::env::var_os("PLANESHIFT_REAL_MAPS") {
+        Some(dir) => {
+            for name in ["librequake/lqdm13.map", "openarena-lostlevels/dm17ish.map"] {
+                let path = PathBuf::from(&dir).join(name);
+                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+                let file = name.rsplit('/').next().unwrap_or(name).to_string();
+                levels.push((file, bytes));
+            }
+        }
+        None => println!("shared levels skipped: PLANESHIFT_REAL_MAPS is not set"),
+    }
+    for (name, bytes) in &levels {
+        let name = name.as_str();
+        let map = compile_map(bytes).expect(name).map;
         let spawns = spawns_near(&map, 8);
         let mut expected = bare(&map, &spawns, STEPS);
-        let mut got = through_bevy(name, &bytes, &spawns, STEPS);
+        let mut got = through_bevy(name, bytes, &spawns, STEPS);
         expected.sort();
         got.sort();
         let kinds = |e: &Events, k: &str| e.iter().filter(|x| x.2 == k).count();

@@ -17,7 +17,7 @@
 //!   overlapped, which it passes through until they part) are never met;
 //! - no allocation per sweep; adding or removing a body may reallocate, moving one does not.
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 use crate::contents::Contents;
 use crate::controller::ids::IdSet;
@@ -50,27 +50,48 @@ const NONE: u32 = u32::MAX;
 /// bodies over this tests every body instead (measured on the scene bench's hitscans: 1).
 const CELL_LOOKUP_COST: i64 = 1;
 
-/// Whether the segment from `start` along the motion whose reciprocal is `inverse` meets the
-/// closed box `bounds` (an infinite reciprocal is a motion of zero on that axis).
-fn segment_meets_box(start: Vec3, inverse: Vec3, bounds: (Vec3, Vec3)) -> bool {
-    let (mut enter, mut leave) = (0.0f32, 1.0f32);
-    for axis in 0..3 {
-        let (p, r) = (start[axis], inverse[axis]);
-        let (lo, hi) = (bounds.0[axis], bounds.1[axis]);
-        if !r.is_finite() {
-            if p < lo || p > hi {
-                return false;
-            }
-            continue;
-        }
-        let (a, b) = ((lo - p) * r, (hi - p) * r);
-        enter = enter.max(a.min(b));
-        leave = leave.min(a.max(b));
-        if enter > leave {
-            return false;
+/// A reciprocal standing in for an infinite one (a sweep that does not move on an axis):
+/// finite, so `0 × it` is 0 and never NaN, and large enough that any coordinate difference
+/// within the world (below 2²⁰ units) times it is far beyond the sweep's [0, 1].
+const HUGE_RECIPROCAL: f32 = 1e30;
+
+/// Bounds packed for the slab test: minimum and maximum corners in SIMD lanes.
+fn packed((low, high): (Vec3, Vec3)) -> (Vec3A, Vec3A) {
+    (Vec3A::from(low), Vec3A::from(high))
+}
+
+/// A sweep's slab test against packed bounds: whether the box `low..high` about a point
+/// moving from `start` along `motion` meets the bounds (with [`ALONG_SLACK`]), that is
+/// whether the point passes through the bounds grown by the box.
+struct Slab {
+    /// Where the point starts, shifted by the box's high corner (against bounds' lows).
+    from_low: Vec3A,
+    /// Where it starts, shifted by the box's low corner (against bounds' highs).
+    from_high: Vec3A,
+    /// The motion's reciprocal, [`HUGE_RECIPROCAL`] on an axis it does not move along.
+    inverse: Vec3A,
+}
+
+impl Slab {
+    fn new(start: Vec3, motion: Vec3, (low, high): (Vec3, Vec3)) -> Slab {
+        let recip = |d: f32| {
+            if d == 0.0 { HUGE_RECIPROCAL } else { 1.0 / d }
+        };
+        let start = Vec3A::from(start);
+        Slab {
+            from_low: start + Vec3A::from(high) + ALONG_SLACK,
+            from_high: start + Vec3A::from(low) - ALONG_SLACK,
+            inverse: Vec3A::new(recip(motion.x), recip(motion.y), recip(motion.z)),
         }
     }
-    true
+
+    fn meets(&self, (low, high): &(Vec3A, Vec3A)) -> bool {
+        let a = (*low - self.from_low) * self.inverse;
+        let b = (*high - self.from_high) * self.inverse;
+        let enter = a.min(b).max_element().max(0.0);
+        let leave = a.max(b).min_element().min(1.0);
+        enter <= leave
+    }
 }
 
 /// Slack added to the reach when looking along a sweep, in units: far above the rounding of
@@ -188,6 +209,10 @@ pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 pub struct Bodies {
     /// Sorted by id.
     slots: Vec<Slot>,
+    /// Each slot's world-space bounds, in the same order, packed for the scene's scan along
+    /// a sweep (`for_each_body_along`): a slab test over 32 bytes per body instead of a
+    /// slot's hundred.
+    boxes: Vec<(Vec3A, Vec3A)>,
     /// The first slot of each bucket.
     buckets: Vec<u32>,
     /// The largest horizontal half extent of any body's bounds about its centre (grows as
@@ -248,6 +273,7 @@ impl Bodies {
         };
         let place = self.slots.partition_point(|s| s.id < id);
         self.slots.insert(place, slot);
+        self.boxes.insert(place, packed(slot.bounds));
         if place + 1 == self.slots.len() && table_size(self.slots.len()) == self.buckets.len() {
             // Appended (ids usually come increasing) into a table of the right size: no
             // index moved, so linking the new body is the whole update (adding n bodies
@@ -264,6 +290,7 @@ impl Bodies {
             return false;
         };
         self.slots.remove(i);
+        self.boxes.remove(i);
         self.rebuild();
         true
     }
@@ -305,6 +332,9 @@ impl Bodies {
         slot.at = at;
         slot.bounds = world_bounds(&parts, at);
         slot.solid = solid;
+        if let Some(packed_bounds) = self.boxes.get_mut(i) {
+            *packed_bounds = packed(slot.bounds);
+        }
         slot.contents = contents;
         self.reach = self.reach.max(horizontal_reach(&parts));
         self.reach_z = self.reach_z.max(vertical_reach(&parts));
@@ -335,6 +365,9 @@ impl Bodies {
             mask,
             ..*slot
         };
+        if let Some(packed_bounds) = self.boxes.get_mut(index) {
+            *packed_bounds = packed(slot.bounds);
+        }
         self.reach = self.reach.max(horizontal_reach(&slot.parts));
         self.reach_z = self.reach_z.max(vertical_reach(&slot.parts));
         if moved_cell {
@@ -422,16 +455,14 @@ impl Bodies {
         let area = (start.min(end) + low, start.max(end) + high);
         let motion = end - start;
         let inverse = motion.recip();
-        let mut consider = |slot: &Slot| {
-            let (b0, b1) = slot.bounds();
-            // The swept box meets the bounds when the sweep's point passes through the
-            // bounds grown by the box (a slab test, with slack for rounding).
-            if boxes_overlap((b0, b1), area)
-                && segment_meets_box(
-                    start,
-                    inverse,
-                    (b0 - high - ALONG_SLACK, b1 - low + ALONG_SLACK),
-                )
+        // The swept box meets a body's bounds when the sweep's point passes through the
+        // bounds grown by the box: a branchless slab test, with slack for rounding, on the
+        // packed bounds (a zero motion on an axis takes a huge finite reciprocal, so the
+        // test stays free of NaNs).
+        let slab = Slab::new(start, motion, (low, high));
+        let mut consider = |i: usize| {
+            if let (Some(slot), Some(bounds)) = (self.slots.get(i), self.boxes.get(i))
+                && slab.meets(bounds)
             {
                 f(slot.id, slot.contents, slot.groups, &slot.parts, slot.at);
             }
@@ -478,7 +509,7 @@ impl Bodies {
         let spanned = cell_of(area.1 + Vec3::splat(grow)).1 - cell_of(area.0 - Vec3::splat(grow)).1;
         let cells = columns.saturating_mul(rows.min(i64::from(spanned) + 1));
         if self.buckets.is_empty() || cells.saturating_mul(CELL_LOOKUP_COST) > bodies {
-            self.slots.iter().for_each(consider);
+            (0..self.slots.len()).for_each(consider);
             return;
         }
         for x in first..=last {
@@ -489,7 +520,7 @@ impl Bodies {
                 let mut i = self.buckets[bucket_of((x, y), self.buckets.len())];
                 while let Some(slot) = self.slots.get(i as usize) {
                     if slot.cell == (x, y) {
-                        consider(slot);
+                        consider(i as usize);
                     }
                     i = slot.next;
                 }
