@@ -256,20 +256,14 @@ impl Scene<'_> {
         best: &mut Trace,
     ) {
         // Only a character before the stop so far can stop the sweep earlier (or tie
-        // with it): the broadphase looks along the sweep up to there.
-        let reached = if best.fraction < 1.0 {
-            start + (end - start) * best.fraction
-        } else {
-            end
-        };
-        let bounds = sweep_bounds(shape, rotation);
-        self.bodies.for_each_body_along(
-            (start, reached),
-            bounds,
-            |id, contents, groups, other, other_at| {
-                if !filter.meets_character(id, contents, groups) {
-                    return;
-                }
+        // with it).
+        let fraction = best.fraction;
+        self.for_each_character_along(
+            (shape, rotation),
+            (start, end),
+            fraction,
+            filter,
+            |id, contents, other, other_at| {
                 let lower = best.character.is_none_or(|k| id < k);
                 if best.all_solid && !lower {
                     return;
@@ -291,6 +285,36 @@ impl Scene<'_> {
                     *best = hit;
                 }
                 best.start_solid = start_solid;
+            },
+        );
+    }
+}
+
+impl Scene<'_> {
+    /// Calls `f` with the id, contents, parts and reference point of every character
+    /// `filter` meets that the sweep of `shape` rotated by `rotation` from `start` toward
+    /// `end` may touch before `fraction` of the way (the stop so far): the grid looks along
+    /// the sweep up to there only.
+    pub(super) fn for_each_character_along(
+        &self,
+        (shape, rotation): (&TraceShape, Quat),
+        (start, end): (Vec3, Vec3),
+        fraction: f32,
+        filter: &QueryFilter,
+        mut f: impl FnMut(u32, Contents, &Upright, Vec3),
+    ) {
+        let reached = if fraction < 1.0 {
+            start + (end - start) * fraction
+        } else {
+            end
+        };
+        self.bodies.for_each_body_along(
+            (start, reached),
+            sweep_bounds(shape, rotation),
+            |id, contents, groups, other, other_at| {
+                if filter.meets_character(id, contents, groups) {
+                    f(id, contents, other, other_at);
+                }
             },
         );
     }

@@ -14,7 +14,7 @@ use std::cmp::Ordering;
 
 use glam::{Quat, Vec3};
 
-use super::query::{Scene, SceneHit, sweep_bounds};
+use super::query::{Scene, SceneHit};
 use crate::filter::{HitTarget, QueryFilter};
 use crate::trace::{TraceShape, trace_parts};
 
@@ -64,19 +64,12 @@ impl Scene<'_> {
             });
             return;
         }
-        let reached = if world.fraction < 1.0 {
-            start + (end - start) * world.fraction
-        } else {
-            end
-        };
-        let bounds = sweep_bounds(shape, rotation);
-        self.bodies.for_each_body_along(
-            (start, reached),
-            bounds,
-            |id, contents, groups, other, other_at| {
-                if !filter.meets_character(id, contents, groups) {
-                    return;
-                }
+        self.for_each_character_along(
+            (shape, rotation),
+            (start, end),
+            world.fraction,
+            filter,
+            |id, contents, other, other_at| {
                 let mut hit = trace_parts(shape, rotation, start, end, other, other_at);
                 let met = hit.start_solid || hit.fraction < world.fraction;
                 if met {
