@@ -314,15 +314,20 @@ impl CompiledMap {
         mask: Contents,
     ) -> Trace {
         let unit = placement.rotation.normalize();
-        let shape_unit = rotation.normalize();
-        if !in_range(start)
-            || !in_range(end)
-            || !in_range(placement.offset)
-            || !unit.is_finite()
-            || !shape_unit.is_finite()
-        {
+        if !in_range(start) || !in_range(end) || !in_range(placement.offset) || !unit.is_finite() {
             return out_of_range(start);
         }
+        // The shape's frame into the world (`None`: upright, the movers' every-tick case,
+        // with no normalisation).
+        let shape_to_world = if rotation == Quat::IDENTITY {
+            None
+        } else {
+            let shape_unit = rotation.normalize();
+            if !shape_unit.is_finite() {
+                return out_of_range(start);
+            }
+            Some(Mat3::from_quat(shape_unit))
+        };
         let Some(info) = self.models().get(model) else {
             return miss(end);
         };
@@ -332,8 +337,6 @@ impl CompiledMap {
         } else {
             Mat3::IDENTITY
         };
-        // The shape's frame into the world (`None`: upright).
-        let shape_to_world = (rotation != Quat::IDENTITY).then(|| Mat3::from_quat(shape_unit));
         let inverse = model_to_world.transpose();
         let pivot = info.origin;
         let to_model = |p: Vec3| {
