@@ -27,7 +27,7 @@
 //! character uses, never inside, no allocation, f64 inside and the same bits on every
 //! machine (no platform maths).
 
-use glam::{DVec2, DVec3, Quat, Vec3};
+use glam::{DMat3, DVec2, DVec3, Quat, Vec3};
 
 use super::body_exact::{
     Posed, overlap_exact, overlap_posed, rotation_matrix, trace_exact, trace_posed,
@@ -302,6 +302,23 @@ pub(crate) fn uprights_overlap(a: &Upright, a_at: Vec3, b: &Upright, b_at: Vec3)
 /// against `other`'s parts at `other_at`, exactly: by the closed form when both are upright
 /// sums, by GJK otherwise (a rotation that does not normalise: start-solid, all-solid at
 /// `start`). The scene's queries meet characters so.
+/// The rotation that matters to `shape`'s sweeps: `None` for the identity and for a point
+/// or a sphere (whose sweeps do not depend on it); `Err` when it does not normalise.
+fn rotation_of(shape: &TraceShape, rotation: Quat) -> Result<Option<DMat3>, ()> {
+    match rotation_matrix(rotation)? {
+        Some(_) if matches!(shape.kind(), ShapeKind::Point | ShapeKind::Sphere) => Ok(None),
+        r => Ok(r),
+    }
+}
+
+/// The exact core and radius bound of a character's stored parts, for `body_exact.rs`.
+fn posed_parts<'a>(shape: &TraceShape, parts: &Upright) -> (Posed<'a>, f64) {
+    (
+        Posed::box_disk(parts.center, parts.half, parts.disk, parts.ball),
+        f64::from(shape.radius()) + parts.radius(),
+    )
+}
+
 pub(crate) fn trace_parts(
     shape: &TraceShape,
     rotation: Quat,
@@ -310,25 +327,11 @@ pub(crate) fn trace_parts(
     other: &Upright,
     other_at: Vec3,
 ) -> Trace {
-    let round = matches!(shape.kind(), ShapeKind::Point | ShapeKind::Sphere);
-    match rotation_matrix(rotation) {
+    match rotation_of(shape, rotation) {
         Ok(None) if shape.kind() != ShapeKind::Hull => {
             trace_upright(shape, &Upright::of(shape), start, end, other, other_at)
         }
-        Ok(Some(_)) if round => {
-            trace_upright(shape, &Upright::of(shape), start, end, other, other_at)
-        }
-        Ok(r) => trace_posed(
-            shape,
-            r,
-            start,
-            end,
-            (
-                Posed::box_disk(other.center, other.half, other.disk, other.ball),
-                f64::from(shape.radius()) + other.radius(),
-            ),
-            other_at,
-        ),
+        Ok(r) => trace_posed(shape, r, start, end, posed_parts(shape, other), other_at),
         Err(()) => out_of_range(start),
     }
 }
@@ -342,22 +345,11 @@ pub(crate) fn parts_overlap(
     other: &Upright,
     other_at: Vec3,
 ) -> bool {
-    let round = matches!(shape.kind(), ShapeKind::Point | ShapeKind::Sphere);
-    match rotation_matrix(rotation) {
+    match rotation_of(shape, rotation) {
         Ok(None) if shape.kind() != ShapeKind::Hull => {
             uprights_overlap(&Upright::of(shape), at, other, other_at)
         }
-        Ok(Some(_)) if round => uprights_overlap(&Upright::of(shape), at, other, other_at),
-        Ok(r) => overlap_posed(
-            shape,
-            r,
-            at,
-            (
-                Posed::box_disk(other.center, other.half, other.disk, other.ball),
-                f64::from(shape.radius()) + other.radius(),
-            ),
-            other_at,
-        ),
+        Ok(r) => overlap_posed(shape, r, at, posed_parts(shape, other), other_at),
         Err(()) => true,
     }
 }
@@ -435,12 +427,8 @@ impl TraceShape {
         other: &TraceShape,
         other_at: Vec3,
     ) -> Trace {
-        match rotation_matrix(rotation) {
+        match rotation_of(self, rotation) {
             Ok(None) => self.trace_against(start, end, other, other_at),
-            // A point's or a sphere's sweep does not depend on its rotation.
-            Ok(Some(_)) if matches!(self.kind(), ShapeKind::Point | ShapeKind::Sphere) => {
-                self.trace_against(start, end, other, other_at)
-            }
             Ok(Some(r)) => trace_exact(self, Some(r), start, end, other, other_at),
             Err(()) => out_of_range(start),
         }
