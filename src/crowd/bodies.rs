@@ -55,12 +55,7 @@ const CELL_LOOKUP_COST: i64 = 1;
 /// within the world (below 2²⁰ units) times it is far beyond the sweep's [0, 1].
 const HUGE_RECIPROCAL: f32 = 1e30;
 
-/// Bounds packed for the slab test: minimum and maximum corners in SIMD lanes.
-fn packed((low, high): (Vec3, Vec3)) -> (Vec3A, Vec3A) {
-    (Vec3A::from(low), Vec3A::from(high))
-}
-
-/// A sweep's slab test against packed bounds: whether the box `low..high` about a point
+/// A sweep's slab test against a body's bounds (in SIMD lanes): whether the box `low..high` about a point
 /// moving from `start` along `motion` meets the bounds (with [`ALONG_SLACK`]), that is
 /// whether the point passes through the bounds grown by the box.
 struct Slab {
@@ -85,9 +80,9 @@ impl Slab {
         }
     }
 
-    fn meets(&self, (low, high): &(Vec3A, Vec3A)) -> bool {
-        let a = (*low - self.from_low) * self.inverse;
-        let b = (*high - self.from_high) * self.inverse;
+    fn meets(&self, (low, high): (Vec3, Vec3)) -> bool {
+        let a = (Vec3A::from(low) - self.from_low) * self.inverse;
+        let b = (Vec3A::from(high) - self.from_high) * self.inverse;
         let enter = a.min(b).max_element().max(0.0);
         let leave = a.max(b).min_element().min(1.0);
         enter <= leave
@@ -209,10 +204,6 @@ pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 pub struct Bodies {
     /// Sorted by id.
     slots: Vec<Slot>,
-    /// Each slot's world-space bounds, in the same order, packed for the scene's scan along
-    /// a sweep (`for_each_body_along`): a slab test over 32 bytes per body instead of a
-    /// slot's hundred.
-    boxes: Vec<(Vec3A, Vec3A)>,
     /// The first slot of each bucket.
     buckets: Vec<u32>,
     /// The largest horizontal half extent of any body's bounds about its centre (grows as
@@ -273,7 +264,6 @@ impl Bodies {
         };
         let place = self.slots.partition_point(|s| s.id < id);
         self.slots.insert(place, slot);
-        self.boxes.insert(place, packed(slot.bounds));
         if place + 1 == self.slots.len() && table_size(self.slots.len()) == self.buckets.len() {
             // Appended (ids usually come increasing) into a table of the right size: no
             // index moved, so linking the new body is the whole update (adding n bodies
@@ -290,7 +280,6 @@ impl Bodies {
             return false;
         };
         self.slots.remove(i);
-        self.boxes.remove(i);
         self.rebuild();
         true
     }
@@ -332,9 +321,6 @@ impl Bodies {
         slot.at = at;
         slot.bounds = world_bounds(&parts, at);
         slot.solid = solid;
-        if let Some(packed_bounds) = self.boxes.get_mut(i) {
-            *packed_bounds = packed(slot.bounds);
-        }
         slot.contents = contents;
         self.reach = self.reach.max(horizontal_reach(&parts));
         self.reach_z = self.reach_z.max(vertical_reach(&parts));
@@ -365,9 +351,6 @@ impl Bodies {
             mask,
             ..*slot
         };
-        if let Some(packed_bounds) = self.boxes.get_mut(index) {
-            *packed_bounds = packed(slot.bounds);
-        }
         self.reach = self.reach.max(horizontal_reach(&slot.parts));
         self.reach_z = self.reach_z.max(vertical_reach(&slot.parts));
         if moved_cell {
@@ -456,14 +439,11 @@ impl Bodies {
         let motion = end - start;
         let inverse = motion.recip();
         // The swept box meets a body's bounds when the sweep's point passes through the
-        // bounds grown by the box: a branchless slab test, with slack for rounding, on the
-        // packed bounds (a zero motion on an axis takes a huge finite reciprocal, so the
-        // test stays free of NaNs).
+        // bounds grown by the box: a branchless slab test, with slack for rounding (a zero
+        // motion on an axis takes a huge finite reciprocal, so the test stays free of NaNs).
         let slab = Slab::new(start, motion, (low, high));
-        let mut consider = |i: usize| {
-            if let (Some(slot), Some(bounds)) = (self.slots.get(i), self.boxes.get(i))
-                && slab.meets(bounds)
-            {
+        let mut consider = |slot: &Slot| {
+            if slab.meets(slot.bounds()) {
                 f(slot.id, slot.contents, slot.groups, &slot.parts, slot.at);
             }
         };
@@ -509,7 +489,7 @@ impl Bodies {
         let spanned = cell_of(area.1 + Vec3::splat(grow)).1 - cell_of(area.0 - Vec3::splat(grow)).1;
         let cells = columns.saturating_mul(rows.min(i64::from(spanned) + 1));
         if self.buckets.is_empty() || cells.saturating_mul(CELL_LOOKUP_COST) > bodies {
-            (0..self.slots.len()).for_each(consider);
+            self.slots.iter().for_each(consider);
             return;
         }
         for x in first..=last {
@@ -520,7 +500,7 @@ impl Bodies {
                 let mut i = self.buckets[bucket_of((x, y), self.buckets.len())];
                 while let Some(slot) = self.slots.get(i as usize) {
                     if slot.cell == (x, y) {
-                        consider(i as usize);
+                        consider(slot);
                     }
                     i = slot.next;
                 }
