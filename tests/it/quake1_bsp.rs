@@ -13,7 +13,7 @@ use planeshift::import::{BspFormat, read_brushes};
 use planeshift::leak::find_outside;
 
 use crate::support::quake1_hulls::{Quake1Hulls, SOLID};
-use crate::support::{Pcg32, files_in, parse_ok, read, real_maps_dir};
+use crate::support::{BspLayout, Pcg32, files_in, mutate_bsp, parse_ok, read, real_maps_dir};
 
 /// Points compared per map (the count); `PLANESHIFT_CASES` raises it.
 const POINTS_PER_MAP: usize = 100_000;
@@ -536,6 +536,14 @@ fn every_quake1_format_imports_the_same_brushes() {
 /// profile; `PLANESHIFT_CASES` sets the count).
 const FUZZ_DEFAULT: usize = 10_000;
 
+/// The Quake 1 family's directory: after the version, 15 lumps, the planes lump first after
+/// the entities.
+const QUAKE1_LAYOUT: BspLayout = BspLayout {
+    directory_at: 4,
+    lumps: 15,
+    planes_lump: 1,
+};
+
 /// Seeded mutations of a small level in every Quake 1 family format (byte flips,
 /// truncations, huge or negative lump offsets and lengths, huge counts, NaN planes): no
 /// panic, every error names its lump (or the header it could not read); the slowest import
@@ -552,44 +560,7 @@ fn mutated_quake1_files_fail_cleanly() {
         let mut slowest = (0.0f64, String::new());
         for case in 0..count {
             let mut bytes = original.clone();
-            let kind = match rng.below(5) {
-                0 => {
-                    for _ in 0..1 + rng.below(8) {
-                        let at = rng.below(bytes.len());
-                        bytes[at] ^= 1 << rng.below(8);
-                    }
-                    "flips"
-                }
-                1 => {
-                    bytes.truncate(rng.below(bytes.len()));
-                    "truncation"
-                }
-                2 => {
-                    let at = 4 + 4 * rng.below(30);
-                    let value: i32 =
-                        [i32::MAX, i32::MIN, -1, 0x7fff_fff0, rng.next_u32() as i32][rng.below(5)];
-                    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
-                    "directory"
-                }
-                3 => {
-                    // A huge value somewhere in a record (a count, index or child).
-                    let at = rng.below(bytes.len().saturating_sub(4));
-                    let value: i32 =
-                        [i32::MAX, i32::MIN, 65_535, -32_768, rng.next_u32() as i32][rng.below(5)];
-                    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
-                    "huge value"
-                }
-                _ => {
-                    let planes_at = i32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-                    let planes_len = i32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
-                    let field = planes_at + 4 * rng.below((planes_len / 4).max(1));
-                    let value = [f32::NAN, f32::INFINITY, 0.0, 1e30][rng.below(4)];
-                    if let Some(slot) = bytes.get_mut(field..field + 4) {
-                        slot.copy_from_slice(&value.to_le_bytes());
-                    }
-                    "plane value"
-                }
-            };
+            let kind = mutate_bsp(&mut rng, &mut bytes, &QUAKE1_LAYOUT);
             let clock = std::time::Instant::now();
             let result = read_brushes(&bytes);
             let seconds = clock.elapsed().as_secs_f64();

@@ -256,3 +256,65 @@ pub fn in_parallel<T: Send>(total: usize, f: impl Fn(usize, usize) -> T + Sync) 
             .collect()
     })
 }
+
+/// Where a `.bsp`'s lump directory is and what it holds, for [`mutate_bsp`].
+pub struct BspLayout {
+    /// The directory's offset (after the magic, and the version where there is one).
+    pub directory_at: usize,
+    /// How many lumps it lists (each an offset and a length).
+    pub lumps: usize,
+    /// The planes lump's index.
+    pub planes_lump: usize,
+}
+
+/// A little-endian `i32` at `at` as a length or offset (0 when out of the file or negative).
+pub fn bsp_word(bytes: &[u8], at: usize) -> usize {
+    bytes
+        .get(at..at + 4)
+        .and_then(|b| b.try_into().ok())
+        .map_or(0, |b| i32::from_le_bytes(b).max(0) as usize)
+}
+
+/// One seeded mutation of a `.bsp` (the importers' fuzz): bit flips, a truncation, a wild
+/// directory entry, a huge value in some record, or a NaN, infinite, zero or huge plane
+/// field. Gives the kind of mutation.
+pub fn mutate_bsp(rng: &mut Pcg32, bytes: &mut Vec<u8>, layout: &BspLayout) -> &'static str {
+    match rng.below(5) {
+        0 => {
+            for _ in 0..1 + rng.below(8) {
+                let at = rng.below(bytes.len());
+                bytes[at] ^= 1 << rng.below(8);
+            }
+            "flips"
+        }
+        1 => {
+            bytes.truncate(rng.below(bytes.len()));
+            "truncation"
+        }
+        2 => {
+            let at = layout.directory_at + 4 * rng.below(2 * layout.lumps);
+            let value: i32 =
+                [i32::MAX, i32::MIN, -1, 0x7fff_fff0, rng.next_u32() as i32][rng.below(5)];
+            bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            "directory"
+        }
+        3 => {
+            // A huge value somewhere in a record (a count, index or child).
+            let at = rng.below(bytes.len().saturating_sub(4));
+            let value: i32 =
+                [i32::MAX, i32::MIN, 65_535, -32_768, rng.next_u32() as i32][rng.below(5)];
+            bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            "huge value"
+        }
+        _ => {
+            let entry = layout.directory_at + 8 * layout.planes_lump;
+            let (planes_at, planes_len) = (bsp_word(bytes, entry), bsp_word(bytes, entry + 4));
+            let field = planes_at + 4 * rng.below((planes_len / 4).max(1));
+            let value = [f32::NAN, f32::INFINITY, 0.0, 1e30][rng.below(4)];
+            if let Some(slot) = bytes.get_mut(field..field + 4) {
+                slot.copy_from_slice(&value.to_le_bytes());
+            }
+            "plane value"
+        }
+    }
+}
