@@ -9,8 +9,8 @@
 
 use glam::DVec3;
 
-use super::custom_rules::GameRules;
-use super::solidity::is_origin_texture;
+use crate::game::rules::entities::entity_brush;
+use crate::game::rules::{GameRules, is_origin_texture};
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
@@ -42,16 +42,8 @@ pub(super) fn add_brush(
     match build(brush, &surface_of, &mut out.diagnostics) {
         Ok(sides) => {
             let meaning = rules.brush_meaning(&brush.faces, classname, shaders);
-            let textured = meaning.contents;
-            // A trigger entity's brushes are its volume, whatever their textures (Quake 3's
-            // `InitTrigger` sets CONTENTS_TRIGGER); an origin brush stays a pivot.
-            let origin = brush.faces.iter().all(|f| is_origin_texture(&f.texture))
-                || textured.contains(Contents::ORIGIN);
-            let contents = if trigger && !origin {
-                Contents::TRIGGER
-            } else {
-                textured
-            };
+            let origin_texture = brush.faces.iter().all(|f| is_origin_texture(&f.texture));
+            let (contents, solid) = entity_brush(trigger, meaning.contents, origin_texture);
             let (mins, maxs) = bounds(&sides);
             out.brushes.push(Brush {
                 sides,
@@ -59,7 +51,7 @@ pub(super) fn add_brush(
                 maxs,
                 contents,
                 game_contents: meaning.game_contents,
-                solid: contents.is_solid() && !trigger,
+                solid,
                 owner,
                 loc: brush.loc,
                 patch: None,

@@ -10,16 +10,14 @@
 
 mod bevel;
 mod convert;
-mod custom_rules;
 mod patches;
 mod reach;
-mod solidity;
-mod surface_rules;
 
 use glam::DVec3;
 
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
+use crate::game::rules::GameRules;
 use crate::game::{CustomGame, CustomGameError, Game, Quake2Textures, ShaderSet};
 use crate::geom::{BuildPlane, Winding};
 use crate::map::{MapFile, SourceLoc};
@@ -29,12 +27,7 @@ pub use bevel::{
     Bevel, BevelKind, BrushBevels, bevel_source_face, brush_bevels, brush_bevels_with, face_reach,
 };
 pub use convert::{Rejection, brush_from_planes};
-pub(crate) use custom_rules::GameRules;
 pub(crate) use patches::{MeantPatch, PatchMeaning, add_meant_patches};
-pub use solidity::{
-    contents_from_quake2, contents_from_quake3, half_life_entity_contents,
-    half_life_texture_contents, is_origin_texture, is_trigger_class, is_world_class,
-};
 
 /// Which model a brush belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,7 +49,7 @@ pub struct BrushSide {
     pub winding: Winding,
     /// The face's texture name (its material).
     pub texture: String,
-    /// What the face's surface means (the game's side rules, `surface_rules`).
+    /// What the face's surface means (the game's side rules, `crate::game::rules`).
     pub surface: SurfaceFlags,
     /// Where the face was written.
     pub loc: SourceLoc,
@@ -221,7 +214,7 @@ pub fn brushes_from_map_with(map: &MapFile, shaders: &ShaderSet) -> BrushOutput 
 }
 
 /// Builds the brushes of every entity and of loose top-level brushes by `game`'s brush rules
-/// (the module `solidity`); `shaders` are read only for [`Game::Quake3`]. Patches are cut
+/// (`crate::game::rules`); `shaders` are read only for [`Game::Quake3`]. Patches are cut
 /// to the default tolerance ([`brushes_from_map_patched`]).
 #[must_use]
 pub fn brushes_from_map_for(map: &MapFile, game: Game, shaders: &ShaderSet) -> BrushOutput {
@@ -234,7 +227,7 @@ pub fn brushes_from_map_for(map: &MapFile, game: Game, shaders: &ShaderSet) -> B
 }
 
 /// Builds the brushes of every entity and of loose top-level brushes by `game`'s brush rules
-/// (the module `solidity`), then the facet brushes of every patch, whose facets lie within
+/// (`crate::game::rules`), then the facet brushes of every patch, whose facets lie within
 /// `patch_tolerance` map units of the surface (`patches.rs`); `shaders` are read only for
 /// [`Game::Quake3`].
 #[must_use]

@@ -6,7 +6,7 @@
 //! every patch that cannot collide or misses its tolerance. Rules:
 //!
 //! - A patch's meaning is its shader's, by the same rules as a brush with that one
-//!   texture on every side (`solidity`, `surface_rules`): for Quake 3, q3map2's contents of
+//!   texture on every side (`crate::game::rules`): for Quake 3, q3map2's contents of
 //!   the shader (`surfaceparm nonsolid` gives none, `playerclip` player clip, a liquid its
 //!   liquid), and the shader's surface flags on every side of every facet; a trigger
 //!   entity's patches are its volume, as its brushes are.
@@ -21,7 +21,7 @@
 //! every other brush, and names its patch (`Brush::patch`: its index among the map's
 //! patches in file order); nothing is dropped silently.
 
-use super::custom_rules::GameRules;
+use crate::game::rules::GameRules;
 use super::{Brush, BrushOutput, BrushOwner, BrushSide, Diagnostic, DiagnosticKind, Severity};
 use crate::contents::Contents;
 use crate::game::ShaderSet;
@@ -80,16 +80,11 @@ fn meaning(rules: GameRules<'_>, patch: &MapPatch, classname: &str, shaders: &Sh
         loc: patch.loc,
     };
     let textured = rules.brush_meaning(std::slice::from_ref(&face), classname, shaders);
-    let trigger = rules.is_trigger_class(classname);
-    let contents = if trigger {
-        Contents::TRIGGER
-    } else {
-        textured.contents
-    };
+    let (contents, solid) = rules.brush_in_entity(classname, textured.contents, false);
     Meaning {
         contents,
         game_contents: textured.game_contents,
-        solid: contents.is_solid() && !trigger,
+        solid,
         surface: rules.side_surface(&face, shaders),
     }
 }

@@ -13,18 +13,16 @@ use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 
-use super::models::{custom_model_kind, model_bounds, model_kind, origin_key};
+use super::models::{model_bounds, origin_key};
 use super::tables::{MaterialTable, append_tree, entity_records};
 use super::{CompileError, CompileOptions, CompileOutput, SourceFormat, tree_contents};
-use crate::brush::{
-    Brush, BrushOutput, BrushOwner, GameRules, bevel_source_face, brush_bevels_with,
-    is_origin_texture,
-};
+use crate::brush::{Brush, BrushOutput, BrushOwner, bevel_source_face, brush_bevels_with};
 use crate::bsp::{BrushInput, BspTree, PlaneTable, build_tree};
 use crate::compiled::{
     CompileStats, CompiledBrush, CompiledMap, CompiledSide, MapData, Model, ModelKind, Plane,
 };
 use crate::contents::Contents;
+use crate::game::rules::{GameRules, is_origin_texture};
 use crate::leak::find_outside;
 use crate::map::MapFile;
 use crate::surface::SurfaceFlags;
@@ -269,8 +267,7 @@ pub(crate) fn compile_level_stages(
         let kind = if data.models.is_empty() {
             ModelKind::World
         } else {
-            custom_model_kind(rules, entity, brushes)
-                .unwrap_or_else(|| model_kind(rules.base(), entity, brushes))
+            rules.model_kind(entity, brushes.iter().any(|b| b.solid))
         };
         data.models.push(Model {
             kind,

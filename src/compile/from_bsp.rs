@@ -9,8 +9,9 @@ use super::{
     BrushCheck, CompileError, CompileOptions, CompileOutput, Level, SourceFormat, Stopwatch,
     brush_check, compile_level_stages,
 };
-use crate::brush::{BrushOwner, GameRules};
+use crate::brush::BrushOwner;
 use crate::game::Game;
+use crate::game::rules::GameRules;
 use crate::import::{BspFormat, read_level_with, submodel_index};
 
 /// What [`check_bsp`] finds in a compiled `.bsp`: its format and game, what it holds, and
@@ -49,8 +50,8 @@ pub struct BspCheck {
 /// [`CompileError::Import`] for a file that is no `.bsp` this crate reads or is malformed
 /// (naming the lump); [`CompileError::PatchTolerance`] for a tolerance out of range.
 pub fn check_bsp(bytes: &[u8], options: &CompileOptions) -> Result<BspCheck, CompileError> {
-    options.resolve()?;
-    let level = read_level_with(bytes, options.patch_tolerance)?;
+    let custom = options.resolve()?;
+    let level = read_level_with(bytes, options.patch_tolerance, custom.as_ref())?;
     let read = level.brushes.brushes.iter().filter(|b| b.patch.is_none());
     let brushes = read.clone().count();
     let sides = read.map(|b| b.sides.len()).sum();
@@ -99,12 +100,9 @@ pub fn check_bsp(bytes: &[u8], options: &CompileOptions) -> Result<BspCheck, Com
 pub fn import_bsp(bytes: &[u8], options: &CompileOptions) -> Result<CompileOutput, CompileError> {
     let mut stopwatch = Stopwatch::start();
     let custom = options.resolve()?;
-    let level = read_level_with(bytes, options.patch_tolerance)?;
+    let level = read_level_with(bytes, options.patch_tolerance, custom.as_ref())?;
     stopwatch.lap("import");
-    let rules = match custom.as_ref() {
-        Some(custom) => GameRules::Custom(custom),
-        None => GameRules::Builtin(level.game),
-    };
+    let rules = GameRules::of(level.game, custom.as_ref());
     let mut model_entities: Vec<bool> = level
         .map
         .entities

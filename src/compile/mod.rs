@@ -25,11 +25,11 @@ mod tables;
 pub(crate) use back_end::{Level, Stopwatch, compile_level_stages};
 
 use crate::brush::Brush;
-use crate::brush::GameRules;
 pub use crate::brush::{Diagnostic, DiagnosticKind, Severity};
 use crate::compiled::{CompiledMap, LoadError};
 use crate::contents::Contents;
 use crate::game::custom::CustomRules;
+use crate::game::rules::GameRules;
 use crate::game::{CustomGame, CustomGameError, Game, Quake2Textures, ShaderSet};
 use crate::import::{BspFormat, ImportError};
 pub use crate::leak::Leak;

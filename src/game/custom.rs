@@ -4,7 +4,7 @@
 //!
 //! Takes the configuration (TOML text with the `toml` feature, or any serde format and
 //! [`CustomGame::validate`]); gives the checked rules the brush stage applies
-//! (`src/brush/custom_rules.rs`) or a typed [`CustomGameError`] naming the field, the rule
+//! (`src/game/rules/mod.rs`) or a typed [`CustomGameError`] naming the field, the rule
 //! (its list and index) and the problem. Guarantees: never panics on any input; every name
 //! in a rule is checked against [`Contents::NAMED`] and [`SurfaceFlags::NAMED`]; the number
 //! of rules and the length of every pattern are bounded ([`CustomGame::MAX_RULES`],

@@ -1,5 +1,5 @@
-//! What a level means for a game: Quake 3 shader semantics and Quake 2 texture defaults,
-//! self-contained.
+//! What a level means for a game: the rules of every built-in game and of a custom one
+//! (`rules`), Quake 3 shader semantics and Quake 2 texture defaults.
 //!
 //! Takes shader script text (`scripts/*.shader`) and brush sides' shader names; gives each
 //! shader's Quake 3 content bits, surface flags and q3map2 compile flags, and a brush's
@@ -18,6 +18,8 @@
 //! - [`profile`]: which game a map is for ([`Game`]), detected from the map.
 //! - [`custom`]: a game described in TOML ([`CustomGame`]): texture patterns to contents and
 //!   surface flags, entity classes to what their brushes are, over a built-in base game.
+//! - [`rules`]: what a texture, brush, side and entity mean in each game, asked by the
+//!   `.map` brush stage and the `.bsp` importers alike.
 //! - `glob`: the glob patterns custom games match names with.
 
 pub mod custom;
@@ -26,6 +28,7 @@ pub mod profile;
 pub mod q2_textures;
 pub mod q3_brush;
 pub mod q3_flags;
+pub mod rules;
 pub mod shader;
 pub mod shader_set;
 
@@ -42,5 +45,9 @@ pub use q3_flags::{ShaderFlags, SurfaceParm, surface_parm};
 pub use shader::{
     ScriptPos, ShaderDef, ShaderDiagnostic, ShaderDiagnosticKind, ShaderError, ShaderErrorKind,
     ShaderScript, parse_shader_script,
+};
+pub use rules::{
+    contents_from_quake2, contents_from_quake3, half_life_entity_contents,
+    half_life_texture_contents, is_origin_texture, is_trigger_class, is_world_class,
 };
 pub use shader_set::{ShaderOrigin, ShaderSet, ShaderSetError};

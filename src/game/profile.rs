@@ -1,7 +1,7 @@
 //! Which game a map is for ([`Game`]), detected from the map itself.
 //!
 //! Takes a parsed [`MapFile`], gives its [`Game`]. The game decides how a brush's contents
-//! are combined from its faces (the brush rules in `src/brush/solidity.rs`). Detection is
+//! are combined from its faces (the brush rules in `src/game/rules/`). Detection is
 //! conservative, in this order:
 //!
 //! 1. The editor's `// Game: NAME` header line ([`MapFile::editor_game`]; TrenchBroom writes

@@ -21,6 +21,7 @@ pub(crate) use reader::{Lump, Lumps, Record, Records};
 
 use crate::brush::BrushOutput;
 use crate::game::Game;
+use crate::game::custom::CustomRules;
 use crate::map::MapFile;
 
 /// The brush model an entity's `"model" "*k"` key names (`k` ≥ 1; model 0 is the world).
@@ -154,22 +155,24 @@ pub(crate) struct ImportedLevel {
 /// Reads `bytes` as a `.bsp` of any format this crate knows, to the level the compiler's back
 /// end takes.
 pub(crate) fn read_level(bytes: &[u8]) -> Result<ImportedLevel, ImportError> {
-    read_level_with(bytes, crate::tolerance::DEFAULT_PATCH_TOLERANCE)
+    read_level_with(bytes, crate::tolerance::DEFAULT_PATCH_TOLERANCE, None)
 }
 
 /// [`read_level`], cutting Quake 3 patches to facets within `patch_tolerance` map units of
-/// their surface.
+/// their surface, with a custom game's entity rules over the file's game when given (the
+/// same rules a `.map` compile asks, `crate::game::rules`).
 pub(crate) fn read_level_with(
     bytes: &[u8],
     patch_tolerance: f64,
+    custom: Option<&CustomRules>,
 ) -> Result<ImportedLevel, ImportError> {
     let format = BspFormat::detect(bytes).ok_or(ImportError::UnknownFormat)?;
     match format {
         BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30 => {
-            quake1::read(bytes, format)
+            quake1::read(bytes, format, custom)
         }
-        BspFormat::Ibsp38 | BspFormat::Qbsp38 => quake2::read(bytes, format),
-        BspFormat::Ibsp46 => quake3::read(bytes, format, patch_tolerance),
+        BspFormat::Ibsp38 | BspFormat::Qbsp38 => quake2::read(bytes, format, custom),
+        BspFormat::Ibsp46 => quake3::read(bytes, format, patch_tolerance, custom),
     }
 }
 

@@ -13,8 +13,9 @@ use super::brushes::{
     MAX_STORED_SIDES, StoredMeaning, StoredSide, add_stored_brush, read_plane, record_loc,
 };
 use super::{BspFormat, ImportError, ImportedLevel, Lump, Lumps, Records, entities_from_lump};
-use crate::brush::{BrushOutput, BrushOwner, contents_from_quake2, is_trigger_class};
-use crate::contents::Contents;
+use crate::brush::{BrushOutput, BrushOwner};
+use crate::game::custom::CustomRules;
+use crate::game::rules::{GameRules, contents_from_quake2};
 use crate::surface::SurfaceFlags;
 
 const ENTITIES: Lump = Lump {
@@ -94,7 +95,12 @@ struct Texinfo {
 }
 
 /// Reads a Quake 2 (IBSP 38, Qbism QBSP 38) file.
-pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, ImportError> {
+pub(super) fn read(
+    bytes: &[u8],
+    format: BspFormat,
+    custom: Option<&CustomRules>,
+) -> Result<ImportedLevel, ImportError> {
+    let rules = GameRules::of(format.game(), custom);
     let layout = if format == BspFormat::Qbsp38 {
         &QBSP
     } else {
@@ -219,18 +225,11 @@ pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, Imp
         for at in first..first + count {
             sides.push(read_side(&brushsides, at, layout, &planes, &texinfos)?);
         }
-        let trigger = is_trigger_class(classname);
-        let textured = contents_from_quake2(bits);
-        let origin = textured.contains(Contents::ORIGIN);
-        let contents = if trigger && !origin {
-            Contents::TRIGGER
-        } else {
-            textured
-        };
+        let (contents, solid) = rules.brush_in_entity(classname, contents_from_quake2(bits), false);
         let meaning = StoredMeaning {
             contents,
             game_contents: bits,
-            solid: contents.is_solid() && !trigger,
+            solid,
             owner,
         };
         add_stored_brush(&mut out, &sides, meaning, record_loc(index));

@@ -13,11 +13,9 @@ use super::brushes::{
     MAX_STORED_SIDES, StoredMeaning, StoredSide, add_stored_brush, read_plane, record_loc,
 };
 use super::{BspFormat, ImportError, ImportedLevel, Lump, Lumps, entities_from_lump};
-use crate::brush::{
-    BrushOutput, BrushOwner, MeantPatch, PatchMeaning, add_meant_patches, contents_from_quake3,
-    is_trigger_class,
-};
-use crate::contents::Contents;
+use crate::brush::{BrushOutput, BrushOwner, MeantPatch, PatchMeaning, add_meant_patches};
+use crate::game::custom::CustomRules;
+use crate::game::rules::{GameRules, contents_from_quake3};
 use crate::map::{MapFile, MapPatch};
 use crate::surface::SurfaceFlags;
 
@@ -75,7 +73,9 @@ pub(super) fn read(
     bytes: &[u8],
     format: BspFormat,
     patch_tolerance: f64,
+    custom: Option<&CustomRules>,
 ) -> Result<ImportedLevel, ImportError> {
+    let rules = GameRules::of(format.game(), custom);
     let lumps = Lumps::new(bytes, format.name(), 8, LUMP_COUNT)?;
     let map = entities_from_lump(&lumps, ENTITIES)?;
     let shaders: Vec<Shader> = lumps
@@ -161,7 +161,7 @@ pub(super) fn read(
                 surface: SurfaceFlags::from_quake3(side_shader.surface),
             });
         }
-        let meaning = meaning(&map, owner, bits);
+        let meaning = meaning(&map, rules, owner, bits);
         let meaning = StoredMeaning {
             contents: meaning.contents,
             game_contents: bits,
@@ -225,7 +225,7 @@ pub(super) fn read(
             rows,
             loc: record_loc(index),
         };
-        let mut meaning = meaning(&map, owner, shader.contents);
+        let mut meaning = meaning(&map, rules, owner, shader.contents);
         meaning.surface = SurfaceFlags::from_quake3(shader.surface);
         patches.push((owner, patch, meaning));
     }
@@ -277,23 +277,16 @@ fn model_owners(map: &MapFile, count: usize) -> Vec<Option<BrushOwner>> {
 
 /// The meaning of shader contents `bits` in `owner`'s model: a trigger entity's are its
 /// volume, as the `.map` path makes them.
-fn meaning(map: &MapFile, owner: BrushOwner, bits: u32) -> PatchMeaning {
+fn meaning(map: &MapFile, rules: GameRules<'_>, owner: BrushOwner, bits: u32) -> PatchMeaning {
     let classname = match owner {
         BrushOwner::Entity(e) => map.entities.get(e).map_or("", |e| e.classname()),
         BrushOwner::World => "worldspawn",
     };
-    let trigger = is_trigger_class(classname);
-    let textured = contents_from_quake3(bits);
-    let origin = textured.contains(Contents::ORIGIN);
-    let contents = if trigger && !origin {
-        Contents::TRIGGER
-    } else {
-        textured
-    };
+    let (contents, solid) = rules.brush_in_entity(classname, contents_from_quake3(bits), false);
     PatchMeaning {
         contents,
         game_contents: bits,
-        solid: contents.is_solid() && !trigger,
+        solid,
         surface: SurfaceFlags::EMPTY,
     }
 }

@@ -952,7 +952,7 @@ fn entities_round_trip_and_spawns_equal_the_maps() {
             if let Some(model) = e.model() {
                 assert_eq!(loaded.models()[model].entity(), Some(e.index()), "{name}");
             }
-            let merged = planeshift::brush::is_world_class(f.classname());
+            let merged = planeshift::game::is_world_class(f.classname());
             // Brushes or patches make a model (Quake 3: an entity with either).
             let expect_model = (!f.brushes.is_empty() || !f.patches.is_empty()) && !merged;
             assert_eq!(

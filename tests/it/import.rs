@@ -13,9 +13,9 @@
 
 use glam::Vec3;
 use planeshift::Contents;
-use planeshift::brush::{contents_from_quake2, contents_from_quake3};
 use planeshift::compile::CompileOptions;
 use planeshift::compile::import_bsp;
+use planeshift::game::{contents_from_quake2, contents_from_quake3};
 use planeshift::import::BspFormat;
 
 use crate::support::q2bsp::Q2Bsp;

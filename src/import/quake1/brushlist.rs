@@ -15,10 +15,10 @@ use std::collections::HashMap;
 
 use glam::DVec3;
 
-use super::contents::leaf_contents;
 use super::lumps::Q1File;
 use crate::brush::{Brush, brush_from_planes};
 use crate::game::Game;
+use crate::game::rules::quake::leaf_contents;
 use crate::geom::BuildPlane;
 use crate::import::{ImportError, Record};
 use crate::map::SourceLoc;

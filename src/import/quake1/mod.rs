@@ -14,22 +14,26 @@
 //! every record checked (`lumps.rs`); every error names its lump; no recursion.
 
 mod brushlist;
-mod contents;
 mod lumps;
 mod regions;
 
 use super::{BspFormat, ImportError, ImportedLevel, entities_from_lump};
-use crate::brush::{
-    Brush, BrushOutput, BrushOwner, Diagnostic, DiagnosticKind, Severity,
-    half_life_entity_contents, is_trigger_class,
-};
+use crate::brush::{Brush, BrushOutput, BrushOwner, Diagnostic, DiagnosticKind, Severity};
 use crate::contents::Contents;
 use crate::game::Game;
+use crate::game::custom::CustomRules;
+use crate::game::rules::GameRules;
+use crate::game::rules::half_life_entity_contents;
 use crate::map::{MapFile, SourceLoc};
 
 /// Reads a Quake 1 family (BSP29, BSP2, 2PSB, Half-Life BSP30) file.
-pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, ImportError> {
+pub(super) fn read(
+    bytes: &[u8],
+    format: BspFormat,
+    custom: Option<&CustomRules>,
+) -> Result<ImportedLevel, ImportError> {
     let game = format.game();
+    let rules = GameRules::of(game, custom);
     let file = lumps::read_file(bytes, format)?;
     let map = entities_from_lump(&file.lumps, file.entities)?;
     let mut out = BrushOutput::default();
@@ -97,16 +101,12 @@ pub(super) fn read(bytes: &[u8], format: BspFormat) -> Result<ImportedLevel, Imp
             }
             continue;
         };
-        let trigger = is_trigger_class(classname);
         for mut brush in brushes {
             brush.owner = owner;
             if game == Game::HalfLife && model != 0 {
                 brush.contents = half_life_entity_contents(classname, brush.contents);
             }
-            if trigger {
-                brush.contents = Contents::TRIGGER;
-            }
-            brush.solid = brush.contents.is_solid() && !trigger;
+            (brush.contents, brush.solid) = rules.brush_in_entity(classname, brush.contents, false);
             out.brushes.push(brush);
         }
     }

@@ -14,11 +14,11 @@
 
 use glam::DVec3;
 
-use super::contents::leaf_contents;
 use super::lumps::{Child, Q1File};
 use crate::brush::{Brush, BrushOwner, brush_from_planes};
 use crate::contents::Contents;
 use crate::game::Game;
+use crate::game::rules::quake::leaf_contents;
 use crate::geom::BuildPlane;
 use crate::import::ImportError;
 use crate::map::SourceLoc;

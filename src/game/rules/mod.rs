@@ -1,24 +1,46 @@
-//! The rules a compile applies ([`GameRules`]): a built-in game's, or a custom game's over
-//! its base game.
+//! What a texture, a brush, a side and an entity mean in each game: the one place a `.map`
+//! compile and a `.bsp` import ask (`GameRules`: a built-in game's rules, or a custom game's
+//! over its base game).
 //!
-//! Takes a brush's faces and its entity's class, or one face; gives the brush's contents
-//! and game value, the side's surface flags, and whether the entity's brushes join the world
-//! or are triggers. For a built-in game these are exactly the rules of `solidity.rs` and
-//! `surface_rules.rs`; for a custom game ([`CustomGame`](crate::CustomGame), whose docs
-//! state the rule in full), its texture and entity rules first and the base game's where
-//! none matches. Guarantees: a pure function of the faces, the class, the rules and (Quake
-//! 3 base) the shader set.
+//! Takes a brush's faces and its entity's class, one face, a class name, or a value read from
+//! a compiled file; gives contents (planeshift's [`Contents`] and the game's own value), a
+//! side's surface flags, and whether an entity's brushes join the world or are triggers.
+//! Guarantees: a pure function of its inputs, the rules and (Quake 3) the shader set; the
+//! brush stage (`crate::brush`), the importers (`crate::import`) and the model stage
+//! (`crate::compile`) have no rule of their own.
+//!
+//! - `brushes`: a brush's contents per built-in game (the rules in full in
+//!   its docs), over `quake`, `quake2`, `quake3` and `half_life`, which also read the
+//!   values a compiled file of that game stores (a Quake 1 family leaf's enum, Quake 2's and
+//!   Quake 3's content bits).
+//! - `sides`: a side's surface flags per game.
+//! - `entities`: the classes whose brushes join the world or are triggers.
+//! - Here: `GameRules`, which dispatches to the above or to a custom game
+//!   ([`CustomGame`](crate::CustomGame), whose docs state its rule in full): its texture and
+//!   entity rules first and the base game's where none matches.
 
-use super::solidity::{
-    BrushMeaning, brush_meaning, half_life_entity_contents, is_origin_texture, is_trigger_class,
-    is_world_class,
-};
-use super::surface_rules::side_surface;
+pub(crate) mod brushes;
+pub(crate) mod entities;
+pub(crate) mod half_life;
+pub(crate) mod quake;
+pub(crate) mod quake2;
+pub(crate) mod quake3;
+pub(crate) mod sides;
+
+use crate::compiled::ModelKind;
 use crate::contents::Contents;
 use crate::game::custom::{CustomRules, EntityMeaning};
 use crate::game::{FaceCombine, Game, ShaderSet};
-use crate::map::MapFace;
+use crate::map::{Entity, MapFace};
 use crate::surface::SurfaceFlags;
+use brushes::{BrushMeaning, brush_meaning};
+use entities::{entity_brush, model_kind};
+pub use entities::{is_trigger_class, is_world_class};
+pub use half_life::{half_life_entity_contents, half_life_texture_contents};
+pub use quake::is_origin_texture;
+pub use quake2::contents_from_quake2;
+pub use quake3::contents_from_quake3;
+use sides::side_surface;
 
 /// Whose rules give brushes their meaning.
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +88,39 @@ impl<'a> GameRules<'a> {
     pub(crate) fn is_trigger_class(self, classname: &str) -> bool {
         self.entity_meaning(classname)
             .map_or_else(|| is_trigger_class(classname), |m| m == EntityMeaning::Trigger)
+    }
+
+    /// The rules of `game`, or of `custom` when given (a custom game's rules apply over its
+    /// own base game, whatever the file's).
+    pub(crate) fn of(game: Game, custom: Option<&'a CustomRules>) -> GameRules<'a> {
+        custom.map_or(GameRules::Builtin(game), GameRules::Custom)
+    }
+
+    /// A brush's contents, and whether it blocks, in an entity of class `classname`: its
+    /// textures' contents `textured` unless the class is a trigger, whose brushes are its
+    /// volume (origin brushes aside; `entities.rs`).
+    pub(crate) fn brush_in_entity(
+        self,
+        classname: &str,
+        textured: Contents,
+        origin_texture: bool,
+    ) -> (Contents, bool) {
+        entity_brush(self.is_trigger_class(classname), textured, origin_texture)
+    }
+
+    /// What a brush entity's model is to the game ([`ModelKind`]; never the world): a
+    /// custom entity rule's answer when one matches the class, otherwise the base game's
+    /// (`entities.rs`). `blocks` is whether any of its brushes blocks.
+    pub(crate) fn model_kind(self, entity: Option<&Entity>, blocks: bool) -> ModelKind {
+        let custom = self
+            .entity_meaning(entity.map_or("", |e| e.classname()))
+            .map(|meaning| match meaning {
+                EntityMeaning::Trigger => ModelKind::Trigger,
+                EntityMeaning::Solid { moves: true } if blocks => ModelKind::Mover,
+                EntityMeaning::Solid { moves: false } if blocks => ModelKind::Static,
+                _ => ModelKind::Volume,
+            });
+        custom.unwrap_or_else(|| model_kind(self.base(), entity, blocks))
     }
 
     /// The meaning of a brush made of `faces` in an entity of class `classname` (before a

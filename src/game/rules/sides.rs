@@ -16,7 +16,7 @@
 //!   tool textures are not drawn ([`SurfaceFlags::NODRAW`], plus [`SurfaceFlags::HINT`] or
 //!   [`SurfaceFlags::SKIP`] for those), and Half-Life's `{` textures are alpha-tested.
 
-use super::solidity::{TextureClass, base_name, classify_texture};
+use super::quake::{TextureClass, base_name, classify_texture};
 use crate::game::{Game, ShaderSet};
 use crate::map::MapFace;
 use crate::surface::SurfaceFlags;
