@@ -375,7 +375,34 @@ const BSP_SOAK_TICKS: usize = 300;
 #[test]
 fn soak_every_quake1_bsp() {
     use planeshift::import::BspFormat;
-    let Some(dir) = crate::support::real_maps_dir("soak_every_quake1_bsp") else {
+    soak_bsps("soak_every_quake1_bsp", |format| {
+        matches!(
+            format,
+            BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30
+        )
+    });
+}
+
+/// Every shared Quake 2 (IBSP and Qbism QBSP 38) and Quake 3 (IBSP 46) `.bsp`, imported,
+/// soaked by 64 bots as [`soak_every_quake1_bsp`] does: inside, overlapping, stuck and fell
+/// out all 0.
+#[test]
+fn soak_every_quake2_and_quake3_bsp() {
+    use planeshift::import::BspFormat;
+    soak_bsps("soak_every_quake2_and_quake3_bsp", |format| {
+        matches!(
+            format,
+            BspFormat::Ibsp38 | BspFormat::Qbsp38 | BspFormat::Ibsp46
+        )
+    });
+}
+
+/// Soaks every shared `.bsp` whose format `wanted` takes with [`BSP_SOAK_BOTS`] scattered
+/// bots (fewer when the floor holds fewer) for [`BSP_SOAK_TICKS`] ticks (`PLANESHIFT_CASES`
+/// sets the ticks), asserting inside, overlapping, stuck and fell out all 0.
+fn soak_bsps(test: &str, wanted: impl Fn(planeshift::import::BspFormat) -> bool) {
+    use planeshift::import::BspFormat;
+    let Some(dir) = crate::support::real_maps_dir(test) else {
         return;
     };
     let ticks = std::env::var("PLANESHIFT_CASES")
@@ -385,15 +412,9 @@ fn soak_every_quake1_bsp() {
     let files: Vec<(String, Vec<u8>)> = crate::support::files_in(&dir, "bsp")
         .into_iter()
         .map(|(name, path)| (name, read(&path)))
-        .filter(|(_, bytes)| {
-            matches!(
-                BspFormat::detect(bytes),
-                Some(
-                    BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30
-                )
-            )
-        })
+        .filter(|(_, bytes)| BspFormat::detect(bytes).is_some_and(&wanted))
         .collect();
+    assert!(!files.is_empty(), "{test}: no .bsp of its formats");
     // Scattered over the floor: the qbsp examples have one spawn point in a small room,
     // too small for 64 bots.
     let run = SoakOptions {
@@ -414,7 +435,7 @@ fn soak_every_quake1_bsp() {
             println!("{name}: its floor holds {bots} scattered bots, not {BSP_SOAK_BOTS}");
         }
         println!(
-            "{name}: {} moves, inside {}, overlapping {}, stuck {}, fell out {}",
+            "{name}: {bots} bots, {} moves, inside {}, overlapping {}, stuck {}, fell out {}",
             summary.moves,
             summary.inside_solid,
             summary.overlapping,
