@@ -84,10 +84,41 @@ fn world_sweep_brushes(bytes: &[u8], world: &CompiledMap) -> Vec<Brush> {
         .collect()
 }
 
-/// A sweep of `shape` whose start is clear of the world, if one of [`START_TRIES`] is.
-fn open_sweep(rng: &mut Pcg32, world: &CompiledMap, shape: &TraceShape) -> Option<(Vec3, Vec3)> {
+/// How far from a brush's bounds a sweep aimed at it may start, at most, per axis (units).
+const AIM_REACH: f64 = 96.0;
+
+/// A sweep of `shape` whose start is clear of the world, if one of [`START_TRIES`] is: on
+/// even draws anywhere in the world's bounds (`trace.rs::random_sweep`), on odd draws from
+/// near a random brush of `brushes` to a point in or beside it (most of a Quake 2 or 3
+/// level's box is open air, where a sweep meets nothing).
+fn open_sweep(
+    rng: &mut Pcg32,
+    world: &CompiledMap,
+    brushes: &[Brush],
+    shape: &TraceShape,
+    draw: usize,
+) -> Option<(Vec3, Vec3)> {
     (0..START_TRIES).find_map(|_| {
-        let (start, end) = random_sweep(rng, world, SWEEP_LENGTH);
+        let (start, end) = if draw % 2 == 0 || brushes.is_empty() {
+            random_sweep(rng, world, SWEEP_LENGTH)
+        } else {
+            let brush = &brushes[rng.below(brushes.len())];
+            let mut near = |reach: f64| {
+                DVec3::from_array(std::array::from_fn(|a| {
+                    rng.range_f64(brush.mins[a] - reach, brush.maxs[a] + reach)
+                }))
+                .as_vec3()
+            };
+            let start = near(AIM_REACH);
+            let end = near(8.0);
+            let length = start.distance(end);
+            let end = if length > SWEEP_LENGTH {
+                start + (end - start) * (SWEEP_LENGTH / length)
+            } else {
+                end
+            };
+            (start, end)
+        };
         let still = world.trace(shape, start, start, Contents::MASK_ANY_BLOCKING);
         (!still.start_solid).then_some((start, end))
     })
@@ -149,7 +180,7 @@ fn check_file(name: &str, bytes: &[u8], cases: usize, seed: u64, counts: &mut Ki
             draws += 1;
             let params = ShapeParams::random(&mut rng, kind);
             let (shape, exact) = (params.shape(), oracle_shape(&params));
-            let (start, end) = open_sweep(&mut rng, &world, &shape)
+            let (start, end) = open_sweep(&mut rng, &world, &brushes, &shape, draws)
                 .unwrap_or_else(|| random_sweep(&mut rng, &world, SWEEP_LENGTH));
             let tree = world.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
             let brute = world.trace_all_brushes(&shape, start, end, Contents::MASK_ANY_BLOCKING);
