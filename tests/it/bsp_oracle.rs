@@ -99,7 +99,7 @@ fn open_sweep(
     draw: usize,
 ) -> Option<(Vec3, Vec3)> {
     (0..START_TRIES).find_map(|_| {
-        let (start, end) = if draw % 2 == 0 || brushes.is_empty() {
+        let (start, end) = if draw.is_multiple_of(2) || brushes.is_empty() {
             random_sweep(rng, world, SWEEP_LENGTH)
         } else {
             let brush = &brushes[rng.below(brushes.len())];

@@ -42,25 +42,28 @@ const PATCH_NEAR: f64 = 1.0;
 /// `.bsp`'s planes are `f32` and snapped by q3map2, the `.map`'s are ours in `f64`.
 const FACE_NEAR: f64 = 1.0 / 32.0;
 
-/// The difference class of a Quake 1 liquid (`*name`), `clip` or `skip` texture in a level built by a
-/// Quake 2 compiler (LibreQuake's E0M3): without a `.wal` carrying Quake 2 contents it is
-/// solid in the `.bsp` (qbsp3 `map.c ParseBrush`), while the `.map` compiled as Quake 2 gives
-/// it Quake 2's built-in liquid and clip defaults (`q2_tool_defaults.rs`). A difference of
-/// inputs, not of import or compile: named, counted and left out of the share.
-const QUAKE1_TEXTURES: &str = "Quake 1 liquid or clip texture: solid in the Quake 2 .bsp (no .wal), liquid or clip in the .map";
+/// The difference class of a Quake 1 liquid (`*name`), `clip` or `skip` texture in a level
+/// built for Quake 2 (LibreQuake's E0M3): with no `.wal` giving it Quake 2 contents it is
+/// solid in the `.bsp` (a Quake 2 compiler takes a bare face's contents from its `.wal`:
+/// qbsp3 `map.c ParseBrush`), while the `.map` compiled as Quake 2 gets Quake 2's built-in
+/// liquid, clip and skip defaults by name (`q2_tool_defaults.rs`). A difference of inputs,
+/// not of import or compile: named, counted and left out of the share.
+const QUAKE1_TEXTURES: &str =
+    "Quake 1 liquid, clip or skip texture: solid in the Quake 2 .bsp (no .wal), not in the .map";
 
 /// The difference class of a brush mixing `skip` faces with textured ones (LibreQuake's
-/// trick for faces nobody sees): solid in the Quake 2 `.bsp` (qbsp3 read no `.wal` for
-/// either texture), while Quake 2's built-in `skip` default leaves the brush empty in the
-/// `.map` compiled as Quake 2.
+/// trick for faces nobody sees): solid in the Quake 2 `.bsp` (no `.wal` for either
+/// texture), while Quake 2's built-in `skip` default leaves the brush empty in the `.map`
+/// compiled as Quake 2.
 const SKIP_FACES: &str =
     "brush with skip faces: solid in the Quake 2 .bsp (no .wal), empty in the .map";
 
-/// The difference class of a `func_detail*` brush in a level built by a compiler that does
-/// not know the class (qbsp3): the `.bsp` keeps it as its own model, an entity with no
-/// collision in the world, while the `.map` compile merges it into the world.
+/// The difference class of a `func_detail*` brush that the compiler of the Quake 2 `.bsp`
+/// kept as its own model (its entities lump names a `*k` model for each `func_detail`): an
+/// entity Quake 2 spawns nothing for (`g_spawn.c ED_CallSpawn`), so no collision in the
+/// imported world (a `Mover` at rest), while the `.map` compile merges it into the world.
 const DETAIL_MODELS: &str =
-    "func_detail*: its own model in the Quake 2 .bsp (qbsp3 does not merge it), world in the .map";
+    "func_detail*: its own model in the Quake 2 .bsp, merged into the world by the .map compile";
 
 /// The contents compared: those that matter to collision and that both sides translate
 /// alike (detail, structural, trigger and origin change building, not collision).
