@@ -1,4 +1,4 @@
-//! Seeded mutations of Quake 2 (IBSP 38) and Quake 3 (IBSP 46) `.bsp` files, as
+//! Seeded mutations of Quake 2 (IBSP 38, Qbism QBSP 38) and Quake 3 (IBSP 46) `.bsp` files, as
 //! `quake1_bsp.rs` does for the Quake 1 family (issue 26): byte flips, truncations, huge or
 //! negative lump offsets and lengths, huge values in records, non-finite planes. No panic;
 //! every error is an `ImportError` naming its lump (or the header); the slowest import and
@@ -17,8 +17,9 @@ const FUZZ_DEFAULT: usize = 3_000;
 
 /// The files mutated: a small level of each format, with the directory's offset and its
 /// planes lump's index (`qfiles.h` `LUMP_PLANES` 1; Quake 3 `qfiles.h` `LUMP_PLANES` 2).
-const FILES: [(&str, BspFormat, usize); 2] = [
+const FILES: [(&str, BspFormat, usize); 3] = [
     ("qbsp/example-quake2.bsp", BspFormat::Ibsp38, 1),
+    ("qbsp/example-qbism.bsp", BspFormat::Qbsp38, 1),
     ("openarena-lostlevels/q3dm6ish.bsp", BspFormat::Ibsp46, 2),
 ];
 
@@ -38,7 +39,7 @@ fn mutated_quake2_and_quake3_files_fail_cleanly() {
         let original = read(&dir.join(name));
         assert_eq!(BspFormat::detect(&original), Some(format), "{name}");
         let lumps = match format {
-            BspFormat::Ibsp38 => 19,
+            BspFormat::Ibsp38 | BspFormat::Qbsp38 => 19,
             _ => 17,
         };
         let mut rng = Pcg32::new(format as u64 + 38);

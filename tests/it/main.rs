@@ -9,6 +9,8 @@ mod brush;
 mod bsp;
 /// Seeded mutations of Quake 2 and Quake 3 `.bsp` files: no panic, errors name their lump.
 mod bsp_fuzz;
+/// The oracle suites on imported `.bsp` worlds of every format.
+mod bsp_oracle;
 /// The compiled file format: round trips and corruption.
 mod compiled;
 /// The character controller: scenarios 1–88, one file per group (`maps/README.md`).
@@ -24,6 +26,8 @@ mod fuzz;
 mod games;
 /// Imported Quake 2 and Quake 3 `.bsp` files against the files' own point contents.
 mod import;
+/// Quake 3 and Quake 2 `.map`/`.bsp` pairs: the import and the compile agree.
+mod import_pairs;
 /// Leaks: the flood from point entities, trails, pointfiles and the outside fill.
 mod leak;
 /// A compiled `.bsp` goes where a `.map` goes: the replay on shared `.bsp` files.

@@ -397,7 +397,7 @@ fn player_sweeps_agree_with_clip_hulls() {
 
 /// `bytes` (a BSP29 file) rewritten as `target` (2PSB, BSP2 or Half-Life BSP30): the wider
 /// records of nodes, clipnodes, leaves, faces, mark surfaces and edges, the same values.
-fn convert_bsp29(bytes: &[u8], target: BspFormat) -> Vec<u8> {
+pub(crate) fn convert_bsp29(bytes: &[u8], target: BspFormat) -> Vec<u8> {
     let i32_at = |b: &[u8], at: usize| i32::from_le_bytes(b[at..at + 4].try_into().unwrap());
     let i16_at = |b: &[u8], at: usize| i16::from_le_bytes(b[at..at + 2].try_into().unwrap());
     let u16_at = |b: &[u8], at: usize| u16::from_le_bytes(b[at..at + 2].try_into().unwrap());

@@ -375,7 +375,43 @@ const BSP_SOAK_TICKS: usize = 300;
 #[test]
 fn soak_every_quake1_bsp() {
     use planeshift::import::BspFormat;
-    let Some(dir) = crate::support::real_maps_dir("soak_every_quake1_bsp") else {
+    soak_bsps("soak_every_quake1_bsp", false, |format| {
+        matches!(
+            format,
+            BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30
+        )
+    });
+}
+
+/// Every shared Quake 2 (IBSP and Qbism QBSP 38) and Quake 3 (IBSP 46) `.bsp`, imported,
+/// soaked by 64 bots as [`soak_every_quake1_bsp`] does: inside, overlapping, stuck and fell
+/// out all 0. These files store no brushes for the void outside the level (Quake 2's
+/// unreachable leaves are solid without a brush, `portals.c FillOutside_r`; Quake 3 has
+/// none), so the import fills it (`CompileOptions::fill_outside`), as the game's void is
+/// solid: without it, bots scattered onto the level's outer roofs walk off them and fall
+/// out (8 of 64 on `lq_e0m3-quake2.bsp` in 300 ticks), and shots leave the level.
+#[test]
+fn soak_every_quake2_and_quake3_bsp() {
+    use planeshift::import::BspFormat;
+    soak_bsps("soak_every_quake2_and_quake3_bsp", true, |format| {
+        matches!(
+            format,
+            BspFormat::Ibsp38 | BspFormat::Qbsp38 | BspFormat::Ibsp46
+        )
+    });
+}
+
+/// Soaks every shared `.bsp` whose format `wanted` takes with [`BSP_SOAK_BOTS`] scattered
+/// bots (fewer when the floor holds fewer) for [`BSP_SOAK_TICKS`] ticks (`PLANESHIFT_CASES`
+/// sets the ticks), the void filled when `fill_outside`, asserting inside, overlapping,
+/// stuck and fell out all 0.
+fn soak_bsps(
+    test: &str,
+    fill_outside: bool,
+    wanted: impl Fn(planeshift::import::BspFormat) -> bool,
+) {
+    use planeshift::import::BspFormat;
+    let Some(dir) = crate::support::real_maps_dir(test) else {
         return;
     };
     let ticks = std::env::var("PLANESHIFT_CASES")
@@ -385,21 +421,16 @@ fn soak_every_quake1_bsp() {
     let files: Vec<(String, Vec<u8>)> = crate::support::files_in(&dir, "bsp")
         .into_iter()
         .map(|(name, path)| (name, read(&path)))
-        .filter(|(_, bytes)| {
-            matches!(
-                BspFormat::detect(bytes),
-                Some(
-                    BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30
-                )
-            )
-        })
+        .filter(|(_, bytes)| BspFormat::detect(bytes).is_some_and(&wanted))
         .collect();
+    assert!(!files.is_empty(), "{test}: no .bsp of its formats");
     // Scattered over the floor: the qbsp examples have one spawn point in a small room,
     // too small for 64 bots.
-    let run = SoakOptions {
+    let mut run = SoakOptions {
         scatter: true,
         ..options(BSP_SOAK_BOTS, ticks, 11)
     };
+    run.compile.fill_outside = fill_outside;
     let results = in_parallel(2, |thread, _| {
         files
             .iter()
@@ -414,7 +445,7 @@ fn soak_every_quake1_bsp() {
             println!("{name}: its floor holds {bots} scattered bots, not {BSP_SOAK_BOTS}");
         }
         println!(
-            "{name}: {} moves, inside {}, overlapping {}, stuck {}, fell out {}",
+            "{name}: {bots} bots, {} moves, inside {}, overlapping {}, stuck {}, fell out {}",
             summary.moves,
             summary.inside_solid,
             summary.overlapping,
