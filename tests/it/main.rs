@@ -47,6 +47,8 @@ mod shader;
 /// Surface flags, materials, game contents values and model kinds, through sweeps.
 mod surfaces;
 /// Repository rules that keep docs true.
+mod thin_pipes;
+
 mod tidy;
 /// Repository rule: no import cycle between files of a module or between stages.
 mod tidy_imports;
