@@ -46,9 +46,9 @@ mod scene;
 mod shader;
 /// Surface flags, materials, game contents values and model kinds, through sweeps.
 mod surfaces;
-/// Repository rules that keep docs true.
+/// Thin curved pipes within the patch tolerance (issue 26).
 mod thin_pipes;
-
+/// Repository rules that keep docs true.
 mod tidy;
 /// Repository rule: no import cycle between files of a module or between stages.
 mod tidy_imports;
