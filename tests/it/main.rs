@@ -50,6 +50,8 @@ mod scene;
 mod shader;
 /// Surface flags, materials, game contents values and model kinds, through sweeps.
 mod surfaces;
+/// Thin curved pipes within the patch tolerance (issue 26).
+mod thin_pipes;
 /// Repository rules that keep docs true.
 mod tidy;
 /// Repository rule: no import cycle between files of a module or between stages.

@@ -3,7 +3,7 @@
 //! Takes the file's bytes and its format; gives an [`ImportedLevel`]: the entities lump, and
 //! each model's brushes: ericw-tools' BSPX `BRUSHLIST` when the file has it (the original
 //! brushes, clip brushes included, `brushlist.rs`), otherwise the convex regions of hull 0
-//! (`regions.rs`), with a note that clip brushes live only in the clip hulls. Either way
+//! (`regions.rs`), merged where their union is convex (`merge.rs`), with a note that clip brushes live only in the clip hulls. Either way
 //! the void the compiler filled is tagged [`Contents::OUTSIDE`]: without `BRUSHLIST`, hull
 //! 0's solid regions on the world box; with it, hull 0's solid regions that no listed solid
 //! brush holds whole (the void, and walls ericw-tools merged with it). Model 0's
@@ -15,6 +15,7 @@
 
 mod brushlist;
 mod lumps;
+mod merge;
 mod regions;
 
 use super::{BspFormat, ImportError, ImportedLevel, entities_from_lump};
@@ -64,7 +65,7 @@ pub(super) fn read(
             for model in 0..file.models.len() {
                 let regions = regions::model_regions(&file, model, game)?;
                 dropped += regions.dropped;
-                models.push(regions.brushes);
+                models.push(merge::merge_regions(regions.brushes));
             }
             if dropped > 0 {
                 out.diagnostics.push(note(

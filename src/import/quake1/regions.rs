@@ -19,9 +19,10 @@ use crate::brush::{Brush, BrushOwner, brush_from_planes};
 use crate::contents::Contents;
 use crate::game::Game;
 use crate::game::rules::quake::leaf_contents;
-use crate::geom::BuildPlane;
+use crate::geom::{BuildPlane, Winding, cut_planes};
 use crate::import::ImportError;
 use crate::map::SourceLoc;
+use crate::tolerance::CLIP_EPSILON;
 
 /// How far the region box reaches beyond the head node's bounds, in map units: id's qbsp
 /// stores bounds a unit inside the brushes, so the box must reach past them for the void's
@@ -38,15 +39,29 @@ pub(super) struct Regions {
     pub(super) dropped: usize,
 }
 
-/// One step of the walk: a child to visit, the path length above it, and the side its
-/// parent adds to the path (facing out of the child's region, with its texture).
+/// One face of a region's polytope on the way down the tree: its plane (facing out of the
+/// region), its polygon, and the texture of a face the file shows on that plane (`None` on
+/// the box).
+#[derive(Clone)]
+struct PolytopeFace {
+    plane: BuildPlane,
+    winding: Winding,
+    texture: Option<usize>,
+}
+
+/// One step of the walk: a child to visit and its region so far (the box cut by the planes
+/// on its path), `None` once a cut left it no volume.
 struct Step {
     child: Child,
-    depth: usize,
-    side: Option<(BuildPlane, String)>,
+    polytope: Option<Vec<PolytopeFace>>,
 }
 
 /// The regions of `model`'s hull-0 tree in `file`, for `game`'s contents.
+///
+/// Each node's region is carried down and cut once by the node's plane for each child (its
+/// faces clipped, the plane's own face clipped by them), so a leaf's region costs what its
+/// few faces cost, not what every plane on its path does; the leaf's brush is then made
+/// from the planes that still bound it (the others are redundant).
 pub(super) fn model_regions(
     file: &Q1File<'_>,
     model: usize,
@@ -60,16 +75,23 @@ pub(super) fn model_regions(
         return Ok(regions);
     };
     let box_planes = box_planes(root_node.mins, root_node.maxs);
+    let box_polytope: Vec<PolytopeFace> = box_planes
+        .iter()
+        .zip(cut_planes(&box_planes))
+        .filter_map(|(plane, winding)| {
+            Some(PolytopeFace {
+                plane: *plane,
+                winding: winding?,
+                texture: None,
+            })
+        })
+        .collect();
     let mut visited = vec![false; file.nodes.len()];
-    let mut path: Vec<(BuildPlane, String)> = Vec::new();
     let mut stack = vec![Step {
         child: Child::Node(root),
-        depth: 0,
-        side: None,
+        polytope: Some(box_polytope),
     }];
-    while let Some(Step { child, depth, side }) = stack.pop() {
-        path.truncate(depth);
-        path.extend(side);
+    while let Some(Step { child, polytope }) = stack.pop() {
         match child {
             Child::Node(index) => {
                 let (Some(node), Some(seen)) = (file.nodes.get(index), visited.get_mut(index))
@@ -91,10 +113,10 @@ pub(super) fn model_regions(
                 // Behind the plane (children[1]) the region's side faces along +n; in front
                 // (children[0]) along −n, where the face showing it is the plane's back side.
                 for (k, outward) in [(1usize, plane), (0, plane.flipped())] {
+                    let texture = side_texture(file, node.faces.clone(), k == 0);
                     stack.push(Step {
                         child: node.children[k],
-                        depth: path.len(),
-                        side: Some((outward, side_texture(file, node.faces.clone(), k == 0))),
+                        polytope: polytope.as_deref().and_then(|p| cut(p, outward, texture)),
                     });
                 }
             }
@@ -103,7 +125,10 @@ pub(super) fn model_regions(
                 let Some((contents, game_contents)) = leaf_contents(value, game) else {
                     continue;
                 };
-                match region(&path, &box_planes, contents, game_contents, leaf) {
+                let brush = polytope.and_then(|faces| {
+                    region(file, &faces, &box_planes, contents, game_contents, leaf)
+                });
+                match brush {
                     Some(brush) => regions.brushes.push(brush),
                     None => regions.dropped += 1,
                 }
@@ -113,20 +138,65 @@ pub(super) fn model_regions(
     Ok(regions)
 }
 
-/// The brush of the region behind every plane of `path` within the box; `None` when it has
-/// no volume or the brush stage rejects it.
+/// The part of the region `faces` behind `plane` (facing out of it, its face showing
+/// `texture`); `None` when nothing with volume is left. A plane the region already has
+/// only takes the newer texture, as the deepest plane on a path names its side.
+fn cut(
+    faces: &[PolytopeFace],
+    plane: BuildPlane,
+    texture: Option<usize>,
+) -> Option<Vec<PolytopeFace>> {
+    if faces.iter().any(|f| f.plane.is_same(&plane)) {
+        return Some(
+            faces
+                .iter()
+                .map(|f| PolytopeFace {
+                    texture: if f.plane.is_same(&plane) {
+                        texture
+                    } else {
+                        f.texture
+                    },
+                    ..f.clone()
+                })
+                .collect(),
+        );
+    }
+    if faces.iter().any(|f| f.plane.is_same(&plane.flipped())) {
+        return None;
+    }
+    let mut cap = Some(Winding::base_for_plane(&plane));
+    let mut out: Vec<PolytopeFace> = Vec::with_capacity(faces.len() + 1);
+    for face in faces {
+        cap = cap.and_then(|w| w.clipped_behind(&face.plane, CLIP_EPSILON));
+        if let Some(winding) = face
+            .winding
+            .clipped_behind(&plane, CLIP_EPSILON)
+            .filter(|w| w.area() > 0.0)
+        {
+            out.push(PolytopeFace { winding, ..*face });
+        }
+    }
+    if let Some(winding) = cap.filter(|w| w.area() > 0.0) {
+        out.push(PolytopeFace {
+            plane,
+            winding,
+            texture,
+        });
+    }
+    (out.len() >= 4).then_some(out)
+}
+
+/// The brush of the region bounded by `faces` (the box cut by the planes on the leaf's
+/// path); `None` when it has no volume or the brush stage rejects it.
 fn region(
-    path: &[(BuildPlane, String)],
+    file: &Q1File<'_>,
+    faces: &[PolytopeFace],
     box_planes: &[BuildPlane; 6],
     contents: Contents,
     game_contents: u32,
     leaf: usize,
 ) -> Option<Brush> {
-    let planes: Vec<BuildPlane> = box_planes
-        .iter()
-        .copied()
-        .chain(path.iter().map(|(p, _)| *p))
-        .collect();
+    let planes: Vec<BuildPlane> = faces.iter().map(|f| f.plane).collect();
     let loc = SourceLoc {
         line: u32::try_from(leaf).unwrap_or(u32::MAX).saturating_add(1),
         column: 1,
@@ -136,7 +206,12 @@ fn region(
     for side in &mut brush.sides {
         if box_planes.iter().any(|b| b.is_same(&side.plane)) {
             outside = true;
-        } else if let Some((_, texture)) = path.iter().rev().find(|(p, _)| p.is_same(&side.plane)) {
+        } else if let Some(texture) = faces
+            .iter()
+            .find(|f| f.plane.is_same(&side.plane))
+            .and_then(|f| f.texture)
+            .and_then(|t| file.textures.get(t))
+        {
             side.texture.clone_from(texture);
         }
     }
@@ -149,18 +224,16 @@ fn region(
     Some(brush)
 }
 
-/// The name of a texture on one of `faces` that faces `back` (the plane's back side), or
-/// of any of them, or empty.
-fn side_texture(file: &Q1File<'_>, faces: std::ops::Range<usize>, back: bool) -> String {
+/// The texture (index into [`Q1File::textures`]) of one of `faces` that faces `back` (the
+/// plane's back side), or of any of them; `None` when none has one.
+fn side_texture(file: &Q1File<'_>, faces: std::ops::Range<usize>, back: bool) -> Option<usize> {
     let faces = file.faces.get(faces).unwrap_or(&[]);
     faces
         .iter()
         .find(|f| f.back == back && f.texture.is_some())
         .or_else(|| faces.iter().find(|f| f.texture.is_some()))
         .and_then(|f| f.texture)
-        .and_then(|t| file.textures.get(t))
-        .cloned()
-        .unwrap_or_default()
+        .filter(|&t| t < file.textures.len())
 }
 
 /// The six planes of the box `mins`–`maxs` grown by [`REGION_BOX_PAD`], facing out.
