@@ -9,10 +9,15 @@ use planeshift::contents::Contents;
 use planeshift::map::parse_map;
 use planeshift::tolerance::{BEVEL_ACCEPT_EPSILON, DIST_EPSILON, NORMAL_EPSILON};
 
-use crate::support::{BrushOracle, Pcg32, bundled_maps, compile, in_parallel, read, real_maps};
+use crate::support::{
+    BrushOracle, Pcg32, bundled_maps, cases, compile, in_parallel, read, real_maps,
+};
 
-/// Random points compared per real map.
-const POINTS_PER_MAP: usize = 1_000_000;
+/// Random points compared per real map: CI-sized, and the 1,000,000 with
+/// `PLANESHIFT_FULL` (`support::cases`).
+fn points_per_map() -> usize {
+    cases(100_000, 1_000_000)
+}
 /// Points closer than this to a brush plane are left out: there the answer depends on
 /// rounding, not on the tree (map units).
 const SURFACE_MARGIN: f64 = 0.01;
@@ -102,10 +107,11 @@ fn compare_points(name: &str, src: &[u8], count: usize) -> (usize, usize) {
 #[test]
 fn tree_contents_equal_brute_force_on_real_maps() {
     for (name, path) in real_maps("tree_contents_equal_brute_force_on_real_maps") {
-        let (compared, solid) = compare_points(&name, &read(&path), POINTS_PER_MAP);
+        let points = points_per_map();
+        let (compared, solid) = compare_points(&name, &read(&path), points);
         println!("{name}: {compared} points compared, {solid} solid");
         assert!(
-            compared > POINTS_PER_MAP * 9 / 10,
+            compared > points * 9 / 10,
             "{name}: only {compared} compared"
         );
         assert!(solid > compared / 100, "{name}: only {solid} solid points");

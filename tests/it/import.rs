@@ -4,7 +4,7 @@
 //! or Quake 3 (IBSP 46) (skipped, with a message, when the folder is missing; the Quake 1
 //! family is `quake1_import.rs`'s); gives, per file: it imports through
 //! `planeshift::compile::import_bsp`, and at seeded points in and next to the file's world
-//! brushes (100,000 per map, `PLANESHIFT_CASES` to change) the compiled world's point
+//! brushes (100,000 per map with `PLANESHIFT_FULL`, 20,000 without) the compiled world's point
 //! contents equal the file's own on at least 99.9 %: Quake 2 the leaf contents of a
 //! test-side tree walk (`CM_PointContents`, `support/q2bsp.rs`) where the leaf lists a brush
 //! or is empty, Quake 3 the contents `support/q3bsp.rs` reads (`CM_PointContents`, equal to
@@ -40,12 +40,10 @@ const COMPARED: Contents = Contents(
         | Contents::MONSTERCLIP.0,
 );
 
-/// The cases per map.
+/// The cases per map: 20,000, and the 100,000 with `PLANESHIFT_FULL`
+/// (`support::cases`).
 fn cases() -> usize {
-    std::env::var("PLANESHIFT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000)
+    crate::support::cases(20_000, 100_000)
 }
 
 /// The file's answer at a point: its contents bits, `None` when the point is not compared.

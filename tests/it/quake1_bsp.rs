@@ -15,7 +15,7 @@ use planeshift::leak::find_outside;
 use crate::support::quake1_hulls::{Quake1Hulls, SOLID};
 use crate::support::{BspLayout, Pcg32, files_in, mutate_bsp, parse_ok, read, real_maps_dir};
 
-/// Points compared per map (the count); `PLANESHIFT_CASES` raises it.
+/// Points compared per map: the count with `PLANESHIFT_FULL` (`point_count`).
 const POINTS_PER_MAP: usize = 100_000;
 /// How far a compared point keeps from every plane on its hull-0 path, in units (the issue's
 /// margin: nearer, the file's `f32` planes and our `f64` regions may round apart).
@@ -45,10 +45,7 @@ fn quake1_files(test: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 fn point_count() -> usize {
-    std::env::var("PLANESHIFT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(POINTS_PER_MAP, |n: usize| n.max(POINTS_PER_MAP))
+    crate::support::cases(POINTS_PER_MAP / 4, POINTS_PER_MAP)
 }
 
 /// Seeded points in open hull-0 leaves and beside them (in walls next to them), each at
@@ -532,8 +529,8 @@ fn every_quake1_format_imports_the_same_brushes() {
     }
 }
 
-/// Mutated files per format (the 10,000: about 3 s for all four formats in the test
-/// profile; `PLANESHIFT_CASES` sets the count).
+/// Mutated files per format: the 10,000 with `PLANESHIFT_FULL`, a quarter without
+/// (`support::cases`).
 const FUZZ_DEFAULT: usize = 10_000;
 
 /// The Quake 1 family's directory: after the version, 15 lumps, the planes lump first after
@@ -550,10 +547,7 @@ const QUAKE1_LAYOUT: BspLayout = BspLayout {
 /// is printed.
 #[test]
 fn mutated_quake1_files_fail_cleanly() {
-    let count = std::env::var("PLANESHIFT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(FUZZ_DEFAULT);
+    let count = crate::support::cases(FUZZ_DEFAULT / 4, FUZZ_DEFAULT);
     for (format, original) in small_files("mutated_quake1_files_fail_cleanly") {
         let mut rng = Pcg32::new(format as u64 + 17);
         let (mut errors, mut ok) = (BTreeMap::<String, usize>::new(), 0usize);

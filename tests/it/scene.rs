@@ -27,12 +27,9 @@ impl Rng {
     }
 }
 
-/// Cases per shape (5 shapes); `PLANESHIFT_CASES` raises it.
+/// Cases per shape (5 shapes), with and without `PLANESHIFT_FULL` (`support::cases`).
 fn cases() -> usize {
-    std::env::var("PLANESHIFT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4_000)
+    crate::support::cases(4_000, 4_000)
 }
 
 #[test]
@@ -167,13 +164,10 @@ fn body_shapes() -> [TraceShape; 3] {
 }
 
 /// Total scene queries (rays and sweeps of every shape, half of them rotated) over the
-/// maps, of which about nine in ten start clear and are checked; `PLANESHIFT_SCENE_CASES`
-/// raises it.
+/// maps, of which about nine in ten start clear and are checked, with and without
+/// `PLANESHIFT_FULL` (`support::cases`).
 fn scene_cases() -> usize {
-    std::env::var("PLANESHIFT_SCENE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(120_000)
+    crate::support::cases(120_000, 120_000)
 }
 
 #[test]

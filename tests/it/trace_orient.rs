@@ -103,12 +103,10 @@ fn solid_world(src: &[u8]) -> Vec<planeshift::brush::Brush> {
         .collect()
 }
 
-/// The number of rotated sweeps per kind and map: `PLANESHIFT_CASES` or `default`.
-fn cases(default: usize) -> usize {
-    std::env::var("PLANESHIFT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+/// The number of rotated sweeps: `count` (the issue's) with and without `PLANESHIFT_FULL`:
+/// the suite takes seconds (`support::cases`).
+fn cases(count: usize) -> usize {
+    crate::support::cases(count, count)
 }
 
 const ROTATED_KINDS: [ShapeKind; 4] = [

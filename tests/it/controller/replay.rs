@@ -82,7 +82,7 @@ fn real_map_pools_swim_and_surface() {
     let mut pools = 0;
     let maps = crate::support::real_maps("real_map_pools_swim_and_surface");
     for (name, path) in &maps {
-        let Ok(out) = planeshift::compile::compile_map(&crate::support::read(path)) else {
+        let Ok(out) = crate::support::try_compile(&crate::support::read(path)) else {
             continue;
         };
         let world = out.map;
@@ -206,7 +206,7 @@ fn a_replay_cut_in_two_by_its_state_equals_the_whole_run() {
             .skip(thread)
             .step_by(2)
             .map(|(k, (name, path))| {
-                let Ok(out) = planeshift::compile::compile_map(&crate::support::read(path)) else {
+                let Ok(out) = crate::support::try_compile(&crate::support::read(path)) else {
                     return (name.clone(), None);
                 };
                 let world = out.map;

@@ -73,7 +73,9 @@ fn soak_every_map() {
     let mut maps = real_maps("soak_every_map");
     maps.extend(bundled_maps());
     assert!(!maps.is_empty());
-    let run = options(12, 1000, 7);
+    // 400 ticks a bot, and 1,000 with `PLANESHIFT_FULL` (`support::cases`).
+    let ticks = crate::support::cases(400, 1000);
+    let run = options(12, ticks, 7);
     let results = in_parallel(2, |thread, _| {
         maps.iter()
             .skip(thread)
@@ -94,7 +96,7 @@ fn soak_every_map() {
         }
         let summary = result.unwrap_or_else(|e| panic!("{name}: {e}"));
         println!("{name}: {summary:?}");
-        assert_eq!(summary.moves, 12 * 1000, "{name}");
+        assert_eq!(summary.moves, 12 * ticks, "{name}");
         assert_eq!(summary.inside_solid, 0, "{name}: {summary:?}");
         assert_eq!(summary.overlapping, 0, "{name}: {summary:?}");
         if !OPEN.contains(&name.as_str()) {
@@ -113,7 +115,7 @@ fn soak_every_map() {
         assert!(summary.median_tick_ns > 0, "{name}");
         assert!(summary.travelled > 0.0, "{name}: the bots moved");
         let shots = summary.shots;
-        assert_eq!(shots.shots, 12 * (1000 / shots::SHOT_EVERY), "{name}");
+        assert_eq!(shots.shots, 12 * (ticks / shots::SHOT_EVERY), "{name}");
         assert_eq!(
             shots.hit_world + shots.hit_character + shots.missed,
             shots.shots,
@@ -365,10 +367,12 @@ fn a_mixed_crowd_of_teams_and_monsters_soaks_clean() {
     }
 }
 
-/// Bots per `.bsp` soak and ticks: sized for CI (the full-size run is 64 × 20,000 in
-/// release; `PLANESHIFT_CASES` sets the ticks).
+/// Bots per `.bsp` soak and ticks: sized for CI, and the 64 × 20,000 with
+/// `PLANESHIFT_FULL` (`support::cases`; run it with `--release`).
 const BSP_SOAK_BOTS: usize = 64;
-const BSP_SOAK_TICKS: usize = 300;
+fn bsp_soak_ticks() -> usize {
+    crate::support::cases(200, 20_000)
+}
 
 /// Every shared Quake 1 family `.bsp`, imported, soaked by 64 bots: none ends a tick inside
 /// solid or overlapping another, none falls out, none is stuck.
@@ -414,10 +418,7 @@ fn soak_bsps(
     let Some(dir) = crate::support::real_maps_dir(test) else {
         return;
     };
-    let ticks = std::env::var("PLANESHIFT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(BSP_SOAK_TICKS);
+    let ticks = bsp_soak_ticks();
     let files: Vec<(String, Vec<u8>)> = crate::support::files_in(&dir, "bsp")
         .into_iter()
         .map(|(name, path)| (name, read(&path)))

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+mod compile_cache;
 pub mod oracle;
 #[cfg(test)]
 mod oracle_tests;
@@ -10,7 +11,25 @@ pub mod q3bsp;
 pub mod quake1_hulls;
 mod real_maps;
 
+pub use compile_cache::{compile, try_compile};
 pub use real_maps::{bundled_maps, files_in, real_maps, real_maps_dir, repo_root};
+
+/// The variable that runs every large suite (property, oracle, corpus, fuzz and soak) at
+/// the full count its issue asks for: `PLANESHIFT_FULL=1 cargo test --release`. Unset (or
+/// `0`), each runs a CI-sized count that still covers every map and every case kind.
+pub const FULL_VARIABLE: &str = "PLANESHIFT_FULL";
+
+/// Whether [`FULL_VARIABLE`] asks for the full counts.
+pub fn full_counts() -> bool {
+    std::env::var(FULL_VARIABLE).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// A large suite's count: `ci` by default, `full` (the issue's count) with
+/// [`FULL_VARIABLE`] set. Every suite that takes more than about a second in the test
+/// profile sizes itself with this, and says both counts where it defines them.
+pub fn cases(ci: usize, full: usize) -> usize {
+    if full_counts() { full } else { ci }
+}
 
 use std::path::Path;
 
@@ -111,11 +130,6 @@ pub fn box_map(boxes: &[([f64; 3], [f64; 3], &str)]) -> String {
     }
     src.push_str("}\n");
     src
-}
-
-/// Compiles `.map` bytes, panicking on failure.
-pub fn compile(src: &[u8]) -> planeshift::compile::CompileOutput {
-    planeshift::compile::compile_map(src).unwrap_or_else(|e| panic!("compile failed: {e}"))
 }
 
 /// The brushes a world sweep clips (`CompiledMap::trace`, `point_contents`): the world's and

@@ -531,7 +531,7 @@ fn check_bracket(what: &str, got: Option<f64>, early: Option<f64>, late: Option<
 #[test]
 fn oracle_sweeps_match_references() {
     let mut rng = Pcg32::new(0x5eed_0ac1);
-    let cases_per_kind = 60;
+    let cases_per_kind = crate::support::cases(30, 60);
     let mut worst = [0.0f64; 6];
     let mut hits = [0usize; 6];
     let mut fallbacks = 0;
