@@ -8,11 +8,11 @@
 //! Takes every `.bsp` under `$PLANESHIFT_REAL_MAPS` (skipped, with a message, when the folder
 //! is missing), grouped by format, plus `q1_detail_fence2.bsp` rewritten as 2PSB (no shared
 //! file is one: `quake1_bsp.rs::convert_bsp29`); gives, per format and shape kind, the sweeps
-//! checked ([`CASES_PER_KIND`] per format and kind, `PLANESHIFT_CASES` to change). By default
-//! each format's first file (by name) is swept, to keep the suite to a few seconds (importing
-//! every level takes most of half a minute in the test profile); with
-//! `PLANESHIFT_BSP_ORACLE_FILES=all` every file is, the format's cases dealt out over its
-//! files, so each format gets the same count whatever the number of its files.
+//! checked ([`CASES_PER_KIND`] per format and kind). By default each format's first file (by
+//! name) is swept, to keep the suite to a few seconds (importing every level takes most of
+//! half a minute in the test profile); with `PLANESHIFT_FULL=1` every file is, the format's
+//! cases dealt out over its files, so each format gets the same count whatever the number of
+//! its files.
 
 use std::collections::BTreeMap;
 
@@ -32,9 +32,9 @@ use crate::support::{Pcg32, files_in, read, real_maps_dir};
 use crate::trace::{KINDS, ShapeParams, random_sweep};
 use crate::trace_oracle::{exact_overlaps, oracle_shape};
 
-/// Sweeps per format and shape kind by default (about 10,000 sweeps in all over the seven
-/// formats); `PLANESHIFT_CASES` sets the count (the full run: 10,000).
-const CASES_PER_KIND: usize = 250;
+/// Sweeps per format and shape kind: 250 by default (about 10,000 sweeps in all over the
+/// seven formats), the 10,000 with `PLANESHIFT_FULL=1` (`support::cases`).
+const CASES_PER_KIND: (usize, usize) = (250, 10_000);
 
 /// The longest sweep drawn, in units.
 const SWEEP_LENGTH: f32 = 256.0;
@@ -247,17 +247,14 @@ fn check_file(
     failures
 }
 
-/// Whether every file of a format is swept (`PLANESHIFT_BSP_ORACLE_FILES=all`), not only its
-/// first.
+/// Whether every file of a format is swept (the full run, `PLANESHIFT_FULL=1`), not only
+/// its first.
 fn every_file() -> bool {
-    std::env::var("PLANESHIFT_BSP_ORACLE_FILES").is_ok_and(|v| v == "all")
+    crate::support::full_counts()
 }
 
 fn cases_per_kind() -> usize {
-    std::env::var("PLANESHIFT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(CASES_PER_KIND)
+    crate::support::cases(CASES_PER_KIND.0, CASES_PER_KIND.1)
 }
 
 /// On every shared `.bsp` (and a 2PSB rewrite), grouped by format: sweeps of every shape kind

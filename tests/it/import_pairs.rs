@@ -6,7 +6,7 @@
 //! q3map2 was given them, `.bsp` imported) and LibreQuake's E0M3 (`lq_e0m3.map` compiled as
 //! Quake 2, `lq_e0m3-quake2.bsp` imported) under `$PLANESHIFT_REAL_MAPS` (skipped, with a
 //! message, when missing); gives, per pair, the share of seeded points (in and next to the
-//! `.bsp`'s world brushes, [`POINTS_PER_MAP`] per map, `PLANESHIFT_CASES` to change) where
+//! `.bsp`'s world brushes, [`POINTS_PER_MAP`] per map) where
 //! both worlds' `point_contents` agree on the contents that matter to collision, and every
 //! difference named and counted by its class. Guarantee checked: ≥ 99.5 % per pair.
 
@@ -22,8 +22,9 @@ use planeshift::{CompiledMap, Contents, Game};
 use crate::q3_contents::{LEVELS, compile_level};
 use crate::support::{Pcg32, read, real_maps_dir};
 
-/// Points per map by default (the full run: 100,000, with `PLANESHIFT_CASES`).
-const POINTS_PER_MAP: usize = 20_000;
+/// Points per map: 20,000 by default, the 100,000 with `PLANESHIFT_FULL=1`
+/// (`support::cases`).
+const POINTS_PER_MAP: (usize, usize) = (20_000, 100_000);
 
 /// How far past a `.bsp` world brush's bounds a sample may lie (map units): the open space
 /// next to it.
@@ -85,10 +86,7 @@ const COMPARED: Contents = Contents(
 );
 
 fn point_count() -> usize {
-    std::env::var("PLANESHIFT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(POINTS_PER_MAP)
+    crate::support::cases(POINTS_PER_MAP.0, POINTS_PER_MAP.1)
 }
 
 /// A name for contents bits: their names joined, `empty` for none.

@@ -406,8 +406,8 @@ fn soak_every_quake2_and_quake3_bsp() {
 }
 
 /// Soaks every shared `.bsp` whose format `wanted` takes with [`BSP_SOAK_BOTS`] scattered
-/// bots (fewer when the floor holds fewer) for [`BSP_SOAK_TICKS`] ticks (`PLANESHIFT_CASES`
-/// sets the ticks), the void filled when `fill_outside`, asserting inside, overlapping,
+/// bots (fewer when the floor holds fewer) for [`bsp_soak_ticks`] ticks, the void filled
+/// when `fill_outside`, asserting inside, overlapping,
 /// stuck and fell out all 0.
 fn soak_bsps(
     test: &str,
