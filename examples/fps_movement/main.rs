@@ -49,7 +49,9 @@
 //!   `ms_per_tick_median` (a tick of all bots, wall time) and the plan's `waves_median`,
 //!   `waves_max`, `widest_wave_median`, `pairs_median`, `largest_island_median` and
 //!   `redone` (ticks redone in id order). `--scatter` starts the bots at seeded random free
-//!   spots dropped onto the floor (or onto a bot placed before) instead of the spawn points.
+//!   spots dropped onto the floor inside the level (the space its spawn points reach; never
+//!   the outside of a sealed level's hull) or onto a bot placed before, instead of the
+//!   spawn points.
 //!
 //! Same seed, same map: the same counts (the controller and the crowd are deterministic;
 //! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
@@ -70,6 +72,7 @@
 mod game;
 mod mix;
 mod replay;
+mod scatter;
 mod shots;
 mod soak;
 
@@ -146,8 +149,8 @@ struct Args {
     /// bots.
     #[arg(long)]
     threads: Option<usize>,
-    /// Soak mode: start the bots scattered over the map's floor (seeded) instead of on its
-    /// spawn points, for crowds of thousands.
+    /// Soak mode: start the bots scattered over the floor inside the level, the space its
+    /// spawn points reach (seeded), instead of on its spawn points, for crowds of thousands.
     #[arg(long)]
     scatter: bool,
     /// Soak mode: the players form this many teams (team mates pass through each other,

@@ -11,8 +11,9 @@
 //!   unless [`SoakOptions::collide`] is off. They spawn at the map's `info_player_start` and
 //!   `info_player_deathmatch` origins in turn (a map with neither is refused); bots spawned
 //!   on one point are separated by the crowd on the first tick. With
-//!   [`SoakOptions::scatter`] they start at seeded random spots dropped onto the floor or
-//!   onto a bot placed before (`scatter_points`).
+//!   [`SoakOptions::scatter`] they start at seeded random spots dropped onto the floor
+//!   inside the level (the space its spawns reach) or onto a bot placed before
+//!   (`scatter.rs`).
 //! - With [`SoakOptions::threads`] the crowd steps with [`Crowd::step_parallel`] in a rayon
 //!   pool of that many threads: the same counts, bit for bit; the summary adds the wall time
 //!   of a whole tick and the parallel plan's statistics.
@@ -51,12 +52,13 @@ use glam::Vec3;
 use planeshift::compile::import_bsp;
 use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::controller::{Activity, CharacterController, ControllerConfig, MoveInput, Tracer};
-use planeshift::crowd::{Bodies, Crowd, CrowdConfig, WorldWithBodies};
+use planeshift::crowd::{Crowd, CrowdConfig, WorldWithBodies};
 use planeshift::import::BspFormat;
 use planeshift::{CompiledMap, Game, MapFile, parse_map};
 
 use super::game::{Level, TELEPORT_HOLD, Trigger};
 use super::mix::{Mix, blocking_pairs};
+use super::scatter::scatter_points;
 use super::shots::{PITCH_SPREAD, SHOT_EVERY, ShotCounts, fire};
 
 /// What to run.
@@ -200,72 +202,11 @@ const STUCK_DISTANCE: f32 = 1.0;
 /// Chance per tick that a bot taps jump (about once every 4 s at 8 ms).
 const JUMP_CHANCE: f32 = 0.002;
 
+/// Mixed into the soak's seed for the scatter's generator.
+const SCATTER_SEED: u64 = 0x5ca7_7e12_0f10_0125;
+
 /// Mixed into a bot's seed for its view's generator.
 const AIM_SEED: u64 = 0xa1a1_5eed_0000_0025;
-
-/// Random spots tried per bot scattered ([`SoakOptions::scatter`]) before giving up.
-const SCATTER_TRIES: usize = 200;
-
-/// The steepest floor a bot is scattered onto: the walkable slope's normal z (Quake's 0.7).
-const SCATTER_FLOOR_NORMAL_Z: f32 = 0.7;
-
-/// `count` origins on the floor of `world`, seeded: random points inside the world's
-/// bounds whose shape is free of the map and of the bots placed, dropped onto a walkable
-/// floor or a bot placed before.
-fn scatter_points(
-    world: &CompiledMap,
-    config: &ControllerConfig,
-    count: usize,
-    seed: u64,
-) -> Result<Vec<Vec3>, String> {
-    let probe = CharacterController::new(*config, Vec3::ZERO).map_err(|e| e.to_string())?;
-    let (shape, offset) = (
-        probe.shape().clone(),
-        probe.shape_center() - probe.position(),
-    );
-    let model = world
-        .models()
-        .first()
-        .ok_or("a map without a world model")?;
-    let (low, high) = (model.mins, model.maxs);
-    let mut rng = SplitMix(seed ^ 0x5ca7_7e12_0f10_0125);
-    let mut placed = Bodies::new();
-    let mut spots = Vec::with_capacity(count);
-    for _ in 0..count.saturating_mul(SCATTER_TRIES) {
-        if spots.len() == count {
-            break;
-        }
-        let center = low + (high - low) * Vec3::new(rng.unit(), rng.unit(), rng.unit());
-        if Tracer::overlaps(world, &shape, center) {
-            continue;
-        }
-        if !placed.overlapping(&shape, center, None).is_empty() {
-            continue;
-        }
-        // Dropped onto the floor or onto the head of a bot placed before (a crowd denser
-        // than the floor holds stacks, and walks apart).
-        let others = WorldWithBodies {
-            world,
-            bodies: &placed,
-            mover: None,
-            ghosts: &[],
-        };
-        let down = others.trace(&shape, center, center.with_z(low.z));
-        let floor = down.normal.is_some_and(|n| n.z >= SCATTER_FLOOR_NORMAL_Z);
-        if down.all_solid || !floor {
-            continue;
-        }
-        placed.insert(spots.len() as u32, &shape, down.end);
-        spots.push(down.end - offset);
-    }
-    if spots.len() < count {
-        return Err(format!(
-            "found floor for {} of {count} scattered bots",
-            spots.len()
-        ));
-    }
-    Ok(spots)
-}
 
 /// SplitMix64: a small seeded generator, so every bot's inputs replay exactly.
 struct SplitMix(u64);
@@ -431,7 +372,8 @@ impl<'a> Soak<'a> {
         let mut bots = Vec::with_capacity(options.bots);
         let mut configs = Vec::with_capacity(options.bots);
         let scattered = if options.scatter {
-            scatter_points(world, &config, options.bots, options.seed)?
+            let mut rng = SplitMix(options.seed ^ SCATTER_SEED);
+            scatter_points(world, spawns, &config, options.bots, &mut || rng.unit())?
         } else {
             Vec::new()
         };

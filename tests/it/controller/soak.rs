@@ -11,6 +11,9 @@ use super::fps_game as game;
 #[path = "../../../examples/fps_movement/mix.rs"]
 pub(crate) mod mix;
 #[allow(dead_code)]
+#[path = "../../../examples/fps_movement/scatter.rs"]
+pub(crate) mod scatter;
+#[allow(dead_code)]
 #[path = "../../../examples/fps_movement/shots.rs"]
 pub(crate) mod shots;
 #[allow(dead_code)]
@@ -490,5 +493,73 @@ fn soak_fitting(bytes: &[u8], run: &SoakOptions) -> Result<(SoakSummary, usize),
                 bots = fits.min(bots - 1);
             }
         }
+    }
+}
+
+/// Bots scattered per sealed level, and the levels (sealed id levels whose outside is an
+/// irregular void inside the bounds: rooms at many heights, roofs seen from outside).
+const SCATTERED_INSIDE: usize = 200;
+const SEALED_LEVELS: [&str; 3] = [
+    "id-quake-1996/e2m1.map",
+    "id-quake-1996/dm4.map",
+    "id-quake-1996/e4m1.map",
+];
+
+/// `--scatter` starts bots only inside the level: on sealed id levels, every scattered
+/// spot's shape lies in open space that the leak search's own flood from the entities
+/// calls inside (the same map compiled with `fill_outside`: no spot's centre is in the
+/// filled void), and the flood from the spawns reaches every spawn.
+#[test]
+fn scattered_bots_start_inside_the_level() {
+    use glam::Vec3;
+    use planeshift::compile::compile_map_with;
+    use planeshift::controller::CharacterController;
+    use planeshift::{CompiledMap, Contents};
+    let Some(dir) = crate::support::real_maps_dir("scattered_bots_start_inside_the_level") else {
+        return;
+    };
+    let config = ControllerConfig::default();
+    let probe = CharacterController::new(config, Vec3::ZERO).expect("the default config");
+    let offset = probe.shape_center() - probe.position();
+    let compile = |bytes: &[u8], fill_outside: bool| -> CompiledMap {
+        let options = CompileOptions {
+            fill_outside,
+            ..CompileOptions::default()
+        };
+        let out = compile_map_with(bytes, &options).expect("a shared id level compiles");
+        assert!(out.leak.is_none(), "a sealed level");
+        out.map
+    };
+    for name in SEALED_LEVELS {
+        let path = dir.join(name);
+        if !path.exists() {
+            println!("scattered_bots_start_inside_the_level: {name} is not in the folder");
+            continue;
+        }
+        let bytes = read(&path);
+        let (plain, filled) = (compile(&bytes, false), compile(&bytes, true));
+        let spawns: Vec<Vec3> = plain.player_spawns().collect();
+        let seeds: Vec<Vec3> = spawns.iter().map(|s| *s + offset).collect();
+        let reached = scatter::reached_from(&plain, &seeds).expect("a world model");
+        let unreached = seeds.iter().filter(|s| !reached.contains(**s)).count();
+        assert_eq!(unreached, 0, "{name}: spawns the flood misses");
+        let mut rng = crate::support::Pcg32::new(0x5ca7);
+        let mut unit = || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        let spots = scatter::scatter_points(&plain, &spawns, &config, SCATTERED_INSIDE, &mut unit)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let outside: Vec<Vec3> = spots
+            .iter()
+            .map(|s| *s + offset)
+            .filter(|c| filled.point_contents(*c).contains(Contents::OUTSIDE))
+            .collect();
+        println!(
+            "{name}: {} spots, {} in the void the leak search fills",
+            spots.len(),
+            outside.len()
+        );
+        assert!(
+            outside.is_empty(),
+            "{name}: spots outside the level: {outside:?}"
+        );
     }
 }
