@@ -690,7 +690,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     /// Whether body `slot` is met by this mover, whose filter is `me`
     /// ([`Self::filter`]: it skips the mover; its mask against the body's contents, its
     /// groups against the body's).
-    #[inline]
+    #[inline(always)]
     fn meets(&self, me: &QueryFilter, slot: &Slot) -> bool {
         me.meets_character(slot.id, slot.contents, slot.groups) && !self.ghosts.contains(&slot.id)
     }
@@ -724,8 +724,8 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
             // Once a body holds the sweep all solid, only a lower id all solid replaces it.
             let lower = best.character.is_none_or(|other| slot.id < other);
             if (best.all_solid && !lower)
-                || !self.meets(me, slot)
                 || !boxes_overlap(slot.bounds(), area)
+                || !self.meets(me, slot)
             {
                 return;
             }
@@ -768,8 +768,8 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         let mut any = false;
         candidates(area, &mut |slot: &Slot| {
             any = any
-                || (self.meets(me, slot)
-                    && boxes_overlap(slot.bounds(), area)
+                || (boxes_overlap(slot.bounds(), area)
+                    && self.meets(me, slot)
                     && uprights_overlap(&parts, at, &slot.parts, slot.at));
         });
         any
