@@ -150,6 +150,7 @@ impl QueryFilter {
 
     /// Whether character `id`, made of `contents`, in `groups`, is met.
     #[must_use]
+    #[inline]
     pub fn meets_character(&self, id: u32, contents: Contents, groups: CollisionGroups) -> bool {
         self.skip_character != Some(id)
             && contents.intersects(self.mask)

@@ -6,8 +6,9 @@
 //! a map with movers); gives sweeps that stop at the first of the world and the other
 //! characters, with the character hit named by its id. Guarantees:
 //! - the broadphase is a uniform grid in the horizontal plane, hashed: a body sits in the
-//!   cell of its centre, a query scans the cells its box reaches (grown by the largest
-//!   body), so the cost of a sweep grows with the bodies near it, not the crowd;
+//!   cell of its centre (and in the coarse cell of 8 × 8 fine ones holding it, which
+//!   `along.rs` walks for long sweeps), a query scans the cells its box reaches (grown by
+//!   the largest body), so the cost of a sweep grows with the bodies near it, not the crowd;
 //! - results never depend on the order bodies were added or are visited: the earliest
 //!   impact wins, the world before a character at the same fraction, and among characters
 //!   the lowest id (also among bodies a sweep starts and ends inside), so the parallel
@@ -17,7 +18,7 @@
 //!   overlapped, which it passes through until they part) are never met;
 //! - no allocation per sweep; adding or removing a body may reallocate, moving one does not.
 
-use glam::{Vec3, Vec3A};
+use glam::Vec3;
 
 use crate::contents::Contents;
 use crate::controller::ids::IdSet;
@@ -32,7 +33,7 @@ use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, upright
 /// The broadphase's cell size, in units: about two Quake players across, so a tick's sweeps
 /// reach one to four cells and a packed crowd puts a few characters in each (measured on the
 /// 64-bot soak: 128 cost more in crowds, 32 no less).
-const CELL: f32 = 64.0;
+pub(super) const CELL: f32 = 64.0;
 
 /// The fewest hash buckets; the table then grows to twice the number of bodies.
 const MIN_BUCKETS: usize = 16;
@@ -43,56 +44,7 @@ fn table_size(bodies: usize) -> usize {
 }
 
 /// End of a bucket's list.
-const NONE: u32 = u32::MAX;
-
-/// What looking up one grid cell costs against testing one body directly (a hash, a
-/// bucket's chain, against a box and a slab test): a sweep crossing more cells than the
-/// bodies over this tests every body instead (measured on the scene bench's hitscans: 1).
-const CELL_LOOKUP_COST: i64 = 1;
-
-/// A reciprocal standing in for an infinite one (a sweep that does not move on an axis):
-/// finite, so `0 × it` is 0 and never NaN, and large enough that any coordinate difference
-/// within the world (below 2²⁰ units) times it is far beyond the sweep's [0, 1].
-const HUGE_RECIPROCAL: f32 = 1e30;
-
-/// A sweep's slab test against a body's bounds (in SIMD lanes): whether the box `low..high` about a point
-/// moving from `start` along `motion` meets the bounds (with [`ALONG_SLACK`]), that is
-/// whether the point passes through the bounds grown by the box.
-struct Slab {
-    /// Where the point starts, shifted by the box's high corner (against bounds' lows).
-    from_low: Vec3A,
-    /// Where it starts, shifted by the box's low corner (against bounds' highs).
-    from_high: Vec3A,
-    /// The motion's reciprocal, [`HUGE_RECIPROCAL`] on an axis it does not move along.
-    inverse: Vec3A,
-}
-
-impl Slab {
-    fn new(start: Vec3, motion: Vec3, (low, high): (Vec3, Vec3)) -> Slab {
-        let recip = |d: f32| {
-            if d == 0.0 { HUGE_RECIPROCAL } else { 1.0 / d }
-        };
-        let start = Vec3A::from(start);
-        Slab {
-            from_low: start + Vec3A::from(high) + ALONG_SLACK,
-            from_high: start + Vec3A::from(low) - ALONG_SLACK,
-            inverse: Vec3A::new(recip(motion.x), recip(motion.y), recip(motion.z)),
-        }
-    }
-
-    fn meets(&self, (low, high): (Vec3, Vec3)) -> bool {
-        let a = (Vec3A::from(low) - self.from_low) * self.inverse;
-        let b = (Vec3A::from(high) - self.from_high) * self.inverse;
-        let enter = a.min(b).max_element().max(0.0);
-        let leave = a.max(b).min_element().min(1.0);
-        enter <= leave
-    }
-}
-
-/// Slack added to the reach when looking along a sweep, in units: far above the rounding of
-/// the column and row arithmetic in f32 at the world limit (a few hundredths), far below a
-/// cell, so a body is never missed and few extra cells are looked at.
-const ALONG_SLACK: f32 = 1.0;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// Most characters one report lists (overlaps, ghosts): a character overlaps a few at most.
 pub const MAX_CONTACTS: usize = 8;
@@ -104,9 +56,9 @@ pub type CharacterIds = IdSet<MAX_CONTACTS>;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Slot {
     pub(crate) id: u32,
-    parts: Upright,
+    pub(super) parts: Upright,
     /// The shape's reference point.
-    at: Vec3,
+    pub(super) at: Vec3,
     /// The world-space bounds, kept with the position.
     bounds: (Vec3, Vec3),
     pub(crate) solid: bool,
@@ -119,9 +71,11 @@ pub(crate) struct Slot {
     /// meets, by their contents.
     pub(crate) mask: Contents,
     /// The grid cell of the bounds' centre.
-    cell: (i32, i32),
+    pub(super) cell: (i32, i32),
     /// The next slot in the same bucket.
-    next: u32,
+    pub(super) next: u32,
+    /// The next slot in the same coarse bucket (`along.rs`).
+    pub(super) next_coarse: u32,
 }
 
 impl Slot {
@@ -147,6 +101,7 @@ impl Slot {
             mask: Contents::MASK_PLAYER_SOLID,
             cell: (0, 0),
             next: NONE,
+            next_coarse: NONE,
         }
     }
 }
@@ -169,14 +124,27 @@ fn floor_i32(v: f32) -> i32 {
 }
 
 /// The grid cell of a point.
-fn cell_of(p: Vec3) -> (i32, i32) {
+pub(super) fn cell_of(p: Vec3) -> (i32, i32) {
     // In range: positions are validated finite and within the world limit, far inside i32
     // cells; `as` saturates anything else.
     (floor_i32(p.x / CELL), floor_i32(p.y / CELL))
 }
 
+/// Fine cells per coarse cell along x and y, as a shift: a coarse cell is 8 × 8 fine ones
+/// (512 units), a few across a level, so a long sweep (a hitscan across a room) looks at a
+/// handful of coarse cells where it would look at dozens of fine ones (`along.rs` picks the
+/// cheaper by its estimate; measured on the scene bench's hitscans, where 256-unit cells
+/// cost about the same and 1,024 more).
+pub(super) const COARSE_SHIFT: u32 = 3;
+
+/// The coarse cell holding fine cell `cell` (an arithmetic shift: the floor for negative
+/// cells too).
+pub(super) fn coarse_of(cell: (i32, i32)) -> (i32, i32) {
+    (cell.0 >> COARSE_SHIFT, cell.1 >> COARSE_SHIFT)
+}
+
 /// The bucket of a cell (a multiplicative hash of both coordinates).
-fn bucket_of(cell: (i32, i32), buckets: usize) -> usize {
+pub(super) fn bucket_of(cell: (i32, i32), buckets: usize) -> usize {
     let h = (cell.0 as u32).wrapping_mul(0x9e37_79b1) ^ (cell.1 as u32).wrapping_mul(0x85eb_ca77);
     (h as usize) & (buckets - 1)
 }
@@ -203,12 +171,22 @@ pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 #[derive(Clone, Debug, Default)]
 pub struct Bodies {
     /// Sorted by id.
-    slots: Vec<Slot>,
+    pub(super) slots: Vec<Slot>,
     /// The first slot of each bucket.
-    buckets: Vec<u32>,
+    pub(super) buckets: Vec<u32>,
+    /// The first slot of each coarse bucket ([`COARSE_SHIFT`]), as many as `buckets`.
+    pub(super) coarse_buckets: Vec<u32>,
+    /// How many slots each coarse bucket holds.
+    coarse_counts: Vec<u32>,
+    /// How many coarse buckets hold a slot (at most the coarse cells that do: an estimate's
+    /// density, `along.rs`).
+    pub(super) coarse_occupied: u32,
+    /// A box holding every body's bounds (grows as bodies move; exact again when the table
+    /// is rebuilt): a sweep that misses it meets no body.
+    pub(super) extent: (Vec3, Vec3),
     /// The largest horizontal half extent of any body's bounds about its centre (grows as
     /// bodies change; recomputed when the table is rebuilt).
-    reach: f32,
+    pub(super) reach: f32,
     /// The largest vertical half extent, likewise.
     reach_z: f32,
 }
@@ -261,6 +239,7 @@ impl Bodies {
             mask: Contents::MASK_PLAYER_SOLID,
             cell: (0, 0),
             next: NONE,
+            next_coarse: NONE,
         };
         let place = self.slots.partition_point(|s| s.id < id);
         self.slots.insert(place, slot);
@@ -311,22 +290,13 @@ impl Bodies {
             return false;
         };
         let parts = Upright::of(shape);
-        let cell = cell_of(at + parts.center);
-        let moved_cell = self.slots[i].cell != cell;
-        if moved_cell {
-            self.unlink(i);
-        }
         let slot = &mut self.slots[i];
         slot.parts = parts;
         slot.at = at;
         slot.bounds = world_bounds(&parts, at);
         slot.solid = solid;
         slot.contents = contents;
-        self.reach = self.reach.max(horizontal_reach(&parts));
-        self.reach_z = self.reach_z.max(vertical_reach(&parts));
-        if moved_cell {
-            self.link(i, cell);
-        }
+        self.grow_to(i);
         true
     }
 
@@ -337,24 +307,38 @@ impl Bodies {
             return;
         };
         debug_assert_eq!(old.id, slot.id);
-        let cell = cell_of(slot.at + slot.parts.center);
-        let moved_cell = old.cell != cell;
-        if moved_cell {
-            self.unlink(index);
-        }
-        let (cell_now, next) = (self.slots[index].cell, self.slots[index].next);
-        let (groups, mask) = (self.slots[index].groups, self.slots[index].mask);
         self.slots[index] = Slot {
-            cell: cell_now,
-            next,
-            groups,
-            mask,
+            cell: old.cell,
+            next: old.next,
+            next_coarse: old.next_coarse,
+            groups: old.groups,
+            mask: old.mask,
             ..*slot
         };
+        self.grow_to(index);
+    }
+
+    /// After slot `i` changed shape or place: the reaches and the extent take its new
+    /// bounds in, and it moves to its new cell's buckets when its cells changed.
+    fn grow_to(&mut self, i: usize) {
+        let slot = self.slots[i];
         self.reach = self.reach.max(horizontal_reach(&slot.parts));
         self.reach_z = self.reach_z.max(vertical_reach(&slot.parts));
-        if moved_cell {
-            self.link(index, cell);
+        self.extent = (
+            self.extent.0.min(slot.bounds.0),
+            self.extent.1.max(slot.bounds.1),
+        );
+        let cell = cell_of(slot.at + slot.parts.center);
+        if cell != slot.cell {
+            let coarse_moved = coarse_of(cell) != coarse_of(slot.cell);
+            self.unlink(i);
+            if coarse_moved {
+                self.unlink_coarse(i);
+            }
+            self.link(i, cell);
+            if coarse_moved {
+                self.link_coarse(i);
+            }
         }
     }
 
@@ -422,90 +406,6 @@ impl Bodies {
         self.visit_any(area, |_, slot| {
             f(slot.id, slot.contents, slot.groups, &slot.parts, slot.at);
         });
-    }
-
-    /// Calls `f` as [`Self::for_each_body_in`] does for the bodies a sweep may touch: the box
-    /// `low..high` (relative to the sweep's point) moving from `start` to `end`. Only the grid
-    /// cells along the sweep are looked at (per column of cells, the rows the swept box
-    /// crosses there), so a long ray costs the cells it passes, not the square its bounds
-    /// cover; every body whose bounds overlap the swept box is visited, each once.
-    pub(crate) fn for_each_body_along(
-        &self,
-        (start, end): (Vec3, Vec3),
-        (low, high): (Vec3, Vec3),
-        mut f: impl FnMut(u32, Contents, CollisionGroups, &Upright, Vec3),
-    ) {
-        let area = (start.min(end) + low, start.max(end) + high);
-        let motion = end - start;
-        let inverse = motion.recip();
-        // The swept box meets a body's bounds when the sweep's point passes through the
-        // bounds grown by the box: a branchless slab test, with slack for rounding (a zero
-        // motion on an axis takes a huge finite reciprocal, so the test stays free of NaNs).
-        let slab = Slab::new(start, motion, (low, high));
-        let mut consider = |slot: &Slot| {
-            if slab.meets(slot.bounds()) {
-                f(slot.id, slot.contents, slot.groups, &slot.parts, slot.at);
-            }
-        };
-        // A body's centre lies within its reach of its bounds; the slack covers rounding.
-        let grow = self.reach + ALONG_SLACK;
-        let (from, to) = (low.truncate() - grow, high.truncate() + grow);
-        let first = cell_of(area.0 - Vec3::new(grow, grow, 0.0)).0;
-        let last = cell_of(area.1 + Vec3::new(grow, grow, 0.0)).0;
-        // The rows of cells whose centres' bodies the swept box may reach in column `x`.
-        let rows_of = |x: i32| -> Option<(i32, i32)> {
-            let (x0, x1) = (x as f32 * CELL, (x as f32 + 1.0) * CELL);
-            // The part of the sweep whose grown box reaches the column.
-            let (lo, hi) = (x0 - to.x, x1 - from.x);
-            let (t0, t1) = if !inverse.x.is_finite() {
-                if start.x < lo || start.x > hi {
-                    return None;
-                }
-                (0.0, 1.0)
-            } else {
-                let (a, b) = ((lo - start.x) * inverse.x, (hi - start.x) * inverse.x);
-                (a.min(b).max(0.0), a.max(b).min(1.0))
-            };
-            if t0 > t1 {
-                return None;
-            }
-            let (y0, y1) = (start.y + motion.y * t0, start.y + motion.y * t1);
-            let (bottom, top) = (y0.min(y1) + from.y, y0.max(y1) + to.y);
-            Some((
-                cell_of(Vec3::new(0.0, bottom, 0.0)).1,
-                cell_of(Vec3::new(0.0, top, 0.0)).1,
-            ))
-        };
-        let bodies = self.slots.len() as i64;
-        // The cells looked at, bounded without visiting them: in each column the sweep
-        // climbs |dy/dx| cells' worth, plus the swept box's width, plus the two partial rows.
-        let columns = i64::from(last) - i64::from(first) + 1;
-        let climb = if inverse.x.is_finite() {
-            (motion.y * inverse.x).abs()
-        } else {
-            f32::INFINITY
-        };
-        let rows = (climb + (to.y - from.y) / CELL + 2.0).min(1e9) as i64;
-        let spanned = cell_of(area.1 + Vec3::splat(grow)).1 - cell_of(area.0 - Vec3::splat(grow)).1;
-        let cells = columns.saturating_mul(rows.min(i64::from(spanned) + 1));
-        if self.buckets.is_empty() || cells.saturating_mul(CELL_LOOKUP_COST) > bodies {
-            self.slots.iter().for_each(consider);
-            return;
-        }
-        for x in first..=last {
-            let Some((bottom, top)) = rows_of(x) else {
-                continue;
-            };
-            for y in bottom..=top {
-                let mut i = self.buckets[bucket_of((x, y), self.buckets.len())];
-                while let Some(slot) = self.slots.get(i as usize) {
-                    if slot.cell == (x, y) {
-                        consider(slot);
-                    }
-                    i = slot.next;
-                }
-            }
-        }
     }
 
     /// Body `id`'s parts and reference point.
@@ -629,21 +529,67 @@ impl Bodies {
 
     /// Rebuilds the hash table (after an insertion or a removal).
     fn rebuild(&mut self) {
+        let size = table_size(self.slots.len());
         self.buckets.clear();
-        self.buckets.resize(table_size(self.slots.len()), NONE);
+        self.buckets.resize(size, NONE);
+        self.coarse_buckets.clear();
+        self.coarse_buckets.resize(size, NONE);
+        self.coarse_counts.clear();
+        self.coarse_counts.resize(size, 0);
+        self.coarse_occupied = 0;
         self.reach = 0.0;
         self.reach_z = 0.0;
+        self.extent = (Vec3::MAX, Vec3::MIN);
         for i in 0..self.slots.len() {
             self.add_to_table(i);
         }
     }
 
-    /// Links slot `i` into its cell's bucket and takes its reaches into the table's.
+    /// Links slot `i` into its cell's buckets and takes its reaches and bounds into the
+    /// table's.
     fn add_to_table(&mut self, i: usize) {
         let slot = self.slots[i];
         self.reach = self.reach.max(horizontal_reach(&slot.parts));
         self.reach_z = self.reach_z.max(vertical_reach(&slot.parts));
+        self.extent = (
+            self.extent.0.min(slot.bounds.0),
+            self.extent.1.max(slot.bounds.1),
+        );
         self.link(i, cell_of(slot.at + slot.parts.center));
+        self.link_coarse(i);
+    }
+
+    /// Links slot `i` (whose `cell` is set) into its coarse cell's bucket.
+    fn link_coarse(&mut self, i: usize) {
+        let b = bucket_of(coarse_of(self.slots[i].cell), self.coarse_buckets.len());
+        self.slots[i].next_coarse = self.coarse_buckets[b];
+        self.coarse_buckets[b] = i as u32;
+        if self.coarse_counts[b] == 0 {
+            self.coarse_occupied += 1;
+        }
+        self.coarse_counts[b] += 1;
+    }
+
+    /// Unlinks slot `i` from its coarse cell's bucket (before its `cell` changes).
+    fn unlink_coarse(&mut self, i: usize) {
+        let b = bucket_of(coarse_of(self.slots[i].cell), self.coarse_buckets.len());
+        self.coarse_counts[b] = self.coarse_counts[b].saturating_sub(1);
+        if self.coarse_counts[b] == 0 {
+            self.coarse_occupied -= 1;
+        }
+        let next = self.slots[i].next_coarse;
+        if self.coarse_buckets[b] == i as u32 {
+            self.coarse_buckets[b] = next;
+            return;
+        }
+        let mut at = self.coarse_buckets[b];
+        while let Some(slot) = self.slots.get(at as usize) {
+            if slot.next_coarse == i as u32 {
+                self.slots[at as usize].next_coarse = next;
+                return;
+            }
+            at = slot.next_coarse;
+        }
     }
 
     fn link(&mut self, i: usize, cell: (i32, i32)) {
@@ -734,30 +680,36 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         world_mask(&self.bodies.movement_filter(self.mover))
     }
 
+    /// The filter this view's mover moves with ([`Bodies::movement_filter`]), which
+    /// [`Self::trace_with`] and [`Self::overlaps_with`] take (a crowd's tick computes it
+    /// once for all of a character's sweeps).
+    pub(crate) fn filter(&self) -> QueryFilter {
+        self.bodies.movement_filter(self.mover)
+    }
+
     /// Whether body `slot` is met by this mover, whose filter is `me`
-    /// ([`Bodies::movement_filter`]: its mask against the body's contents, its groups
-    /// against the body's).
+    /// ([`Self::filter`]: it skips the mover; its mask against the body's contents, its
+    /// groups against the body's).
+    #[inline(always)]
     fn meets(&self, me: &QueryFilter, slot: &Slot) -> bool {
-        Some(slot.id) != self.mover
-            && me.meets_character(slot.id, slot.contents, slot.groups)
-            && !self.ghosts.contains(&slot.id)
+        me.meets_character(slot.id, slot.contents, slot.groups) && !self.ghosts.contains(&slot.id)
     }
 
     /// The first impact of the world and the bodies `candidates` visits for a box.
     /// `world` is how the world is swept (`Tracer::trace` or `Tracer::trace_cached`). The
     /// answer is the same whatever order `candidates` visits them in: the earliest impact,
     /// the world first at a tie, then the lowest id; among bodies the sweep starts and ends
-    /// inside, the lowest id.
+    /// inside, the lowest id. `me` is [`Self::filter`].
     pub(crate) fn trace_with(
         &self,
+        me: &QueryFilter,
         shape: &TraceShape,
         start: Vec3,
         end: Vec3,
         world: impl FnOnce(Option<Contents>) -> Trace,
         candidates: impl FnOnce((Vec3, Vec3), &mut dyn FnMut(&Slot)),
     ) -> Trace {
-        let me = self.bodies.movement_filter(self.mover);
-        let mut best = world(world_mask(&me));
+        let mut best = world(world_mask(me));
         if best.all_solid || self.bodies.is_empty() {
             return best;
         }
@@ -772,8 +724,8 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
             // Once a body holds the sweep all solid, only a lower id all solid replaces it.
             let lower = best.character.is_none_or(|other| slot.id < other);
             if (best.all_solid && !lower)
-                || !self.meets(&me, slot)
                 || !boxes_overlap(slot.bounds(), area)
+                || !self.meets(me, slot)
             {
                 return;
             }
@@ -798,16 +750,16 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 
     /// Whether `shape` at `at` overlaps the world (`world` asks it) or a body `candidates`
-    /// visits for a box.
+    /// visits for a box. `me` is [`Self::filter`].
     pub(crate) fn overlaps_with(
         &self,
+        me: &QueryFilter,
         shape: &TraceShape,
         at: Vec3,
         world: impl FnOnce(Option<Contents>) -> bool,
         candidates: impl FnOnce((Vec3, Vec3), &mut dyn FnMut(&Slot)),
     ) -> bool {
-        let me = self.bodies.movement_filter(self.mover);
-        if world(world_mask(&me)) {
+        if world(world_mask(me)) {
             return true;
         }
         let parts = Upright::of(shape);
@@ -816,8 +768,8 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         let mut any = false;
         candidates(area, &mut |slot: &Slot| {
             any = any
-                || (self.meets(&me, slot)
-                    && boxes_overlap(slot.bounds(), area)
+                || (boxes_overlap(slot.bounds(), area)
+                    && self.meets(me, slot)
                     && uprights_overlap(&parts, at, &slot.parts, slot.at));
         });
         any
@@ -827,14 +779,16 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
 impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let world = |mask| trace_under(self.world, mask, shape, start, end);
-        self.trace_with(shape, start, end, world, |area, f| {
+        self.trace_with(&self.filter(), shape, start, end, world, |area, f| {
             self.bodies.visit(area, f)
         })
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
         let world = |mask| overlaps_under(self.world, mask, shape, at);
-        self.overlaps_with(shape, at, world, |area, f| self.bodies.visit(area, f))
+        self.overlaps_with(&self.filter(), shape, at, world, |area, f| {
+            self.bodies.visit(area, f)
+        })
     }
 
     /// The world's gather: bodies move within a tick, and `Near` gathers them apart.
@@ -844,14 +798,16 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let world = |mask| trace_cached_under(self.world, mask, cache, shape, start, end);
-        self.trace_with(shape, start, end, world, |area, f| {
+        self.trace_with(&self.filter(), shape, start, end, world, |area, f| {
             self.bodies.visit(area, f)
         })
     }
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
         let world = |mask| overlaps_cached_under(self.world, mask, cache, shape, at);
-        self.overlaps_with(shape, at, world, |area, f| self.bodies.visit(area, f))
+        self.overlaps_with(&self.filter(), shape, at, world, |area, f| {
+            self.bodies.visit(area, f)
+        })
     }
 
     // Bodies hold no contents, so the world's identity stands for this view's.
@@ -893,6 +849,8 @@ impl Near {
 /// the same answers, fewer grid lookups.
 pub(crate) struct NearWorld<'a, T: Tracer + ?Sized> {
     pub(crate) view: WorldWithBodies<'a, T>,
+    /// The view's [`WorldWithBodies::filter`], computed once for the tick.
+    pub(crate) me: QueryFilter,
     pub(crate) near: &'a Near,
 }
 
@@ -900,7 +858,7 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let (view, bodies) = (&self.view, self.view.bodies);
         let world = |mask| trace_under(view.world, mask, shape, start, end);
-        view.trace_with(shape, start, end, world, |area, f| {
+        view.trace_with(&self.me, shape, start, end, world, |area, f| {
             self.near.visit(bodies, area, f)
         })
     }
@@ -908,7 +866,9 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
         let (view, bodies) = (&self.view, self.view.bodies);
         let world = |mask| overlaps_under(view.world, mask, shape, at);
-        view.overlaps_with(shape, at, world, |area, f| self.near.visit(bodies, area, f))
+        view.overlaps_with(&self.me, shape, at, world, |area, f| {
+            self.near.visit(bodies, area, f)
+        })
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
@@ -924,7 +884,7 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let (view, bodies) = (&self.view, self.view.bodies);
         let world = |mask| trace_cached_under(view.world, mask, cache, shape, start, end);
-        view.trace_with(shape, start, end, world, |area, f| {
+        view.trace_with(&self.me, shape, start, end, world, |area, f| {
             self.near.visit(bodies, area, f)
         })
     }
@@ -932,7 +892,9 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
         let (view, bodies) = (&self.view, self.view.bodies);
         let world = |mask| overlaps_cached_under(view.world, mask, cache, shape, at);
-        view.overlaps_with(shape, at, world, |area, f| self.near.visit(bodies, area, f))
+        view.overlaps_with(&self.me, shape, at, world, |area, f| {
+            self.near.visit(bodies, area, f)
+        })
     }
 
     forward_world_queries!(view);

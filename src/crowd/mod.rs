@@ -9,6 +9,8 @@
 //! - `bodies.rs`: [`Bodies`], the characters' shapes behind a hashed grid broadphase, and
 //!   [`WorldWithBodies`], the tracer that meets them (a game stepping its characters itself
 //!   uses these two);
+//! - `along.rs`: the bodies a sweep may touch, looked for along it (the scene's queries:
+//!   the fine grid, a coarse one or every body, whichever its estimate finds cheapest);
 //! - `members.rs`: what the crowd keeps per member ([`CrowdConfig`], [`CrowdOutcome`],
 //!   [`CrowdSchedule`], [`MoverPush`]);
 //! - `stepping.rs`: [`Crowd`]: the serial step, separation of characters spawned into each
@@ -19,8 +21,9 @@
 //! Guarantees: characters that do not overlap when a tick begins do not overlap when it
 //! ends; results never depend on the order characters were added or the thread count; no
 //! heap allocation per tick. Imports go one way: `stepping.rs` and `schedule.rs` use
-//! `members.rs` and `bodies.rs`, which use neither.
+//! `members.rs` and `bodies.rs`, which use neither; `along.rs` uses `bodies.rs` only.
 
+mod along;
 mod bodies;
 mod members;
 #[cfg(feature = "parallel")]

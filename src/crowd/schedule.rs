@@ -51,6 +51,7 @@ use crate::controller::tracer::{Tracer, forward_world_queries};
 use crate::controller::tracer::{
     gather_under, overlaps_cached_under, overlaps_under, trace_cached_under, trace_under,
 };
+use crate::filter::QueryFilter;
 use crate::trace::{TickCache, Trace, TraceShape};
 
 /// How far a character's scheduled reach extends beyond its travel at its current speed,
@@ -442,6 +443,7 @@ impl Schedule {
                     mover: Some(m.id),
                     ghosts: &m.ghosts,
                 },
+                me: bodies.movement_filter(Some(m.id)),
                 reach: self.reach[i],
                 near: self.near(i),
                 current: &self.current,
@@ -493,6 +495,8 @@ fn cell_key(cell: (i32, i32)) -> u64 {
 /// reach is recorded (the tick is then redone in order).
 struct ReachWorld<'a, T: Tracer + ?Sized> {
     view: WorldWithBodies<'a, T>,
+    /// The view's [`WorldWithBodies::filter`], computed once for the tick.
+    me: QueryFilter,
     reach: (Vec3, Vec3),
     near: &'a [u32],
     current: &'a [Option<Slot>],
@@ -519,13 +523,15 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let world = |mask| trace_under(self.view.world, mask, shape, start, end);
         self.view
-            .trace_with(shape, start, end, world, |area, f| self.visit(area, f))
+            .trace_with(&self.me, shape, start, end, world, |area, f| {
+                self.visit(area, f)
+            })
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
         let world = |mask| overlaps_under(self.view.world, mask, shape, at);
         self.view
-            .overlaps_with(shape, at, world, |area, f| self.visit(area, f))
+            .overlaps_with(&self.me, shape, at, world, |area, f| self.visit(area, f))
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
@@ -541,13 +547,15 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let world = |mask| trace_cached_under(self.view.world, mask, cache, shape, start, end);
         self.view
-            .trace_with(shape, start, end, world, |area, f| self.visit(area, f))
+            .trace_with(&self.me, shape, start, end, world, |area, f| {
+                self.visit(area, f)
+            })
     }
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
         let world = |mask| overlaps_cached_under(self.view.world, mask, cache, shape, at);
         self.view
-            .overlaps_with(shape, at, world, |area, f| self.visit(area, f))
+            .overlaps_with(&self.me, shape, at, world, |area, f| self.visit(area, f))
     }
 
     forward_world_queries!(view);

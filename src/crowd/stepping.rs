@@ -419,6 +419,7 @@ impl Crowd {
                         mover: Some(id),
                         ghosts: &member.ghosts,
                     },
+                    me: bodies.movement_filter(Some(id)),
                     near,
                 };
                 member.controller.step_into(&world, &input, outcome);
