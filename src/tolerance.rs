@@ -454,7 +454,8 @@ pub const FACE_NORMAL_EPSILON: f64 = 1e-6;
 /// at most this, in map units: there each iteration only halves the gap or so, and chasing
 /// [`GJK_TOLERANCE`] took all [`GJK_MAX_ITERATIONS`]. A sixteenth of [`ADVANCE_TOLERANCE`]:
 /// the contact search steps on the lower bound, so the gap only costs it steps, never
-/// safety.
+/// safety. It settles only a gap the lower bound proves (above [`GJK_TOLERANCE`]): a small
+/// `|v|` alone may be GJK passing near the origin of sets that overlap deeply.
 pub const GJK_CURVED_TOLERANCE: f64 = ADVANCE_TOLERANCE as f64 / 16.0;
 
 /// The nearest point of a sloped brush edge to a cylinder (`trace/rounded/cylinder.rs`) is

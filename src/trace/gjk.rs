@@ -22,6 +22,9 @@
 //! - degenerate simplices (repeated points, collinear triangles, flat tetrahedra) never
 //!   divide by zero: a sub-simplex too flat to project onto ([`GJK_FLAT_SINE`]) is skipped,
 //!   and its faces, edges and corners still compete;
+//! - a search settled on the looser [`GJK_CURVED_TOLERANCE`] (a curved set) has a lower
+//!   bound above [`GJK_TOLERANCE`]: the sets are apart, never merely `v` passing near the
+//!   origin on its way to enclosing it;
 //! - at most [`GJK_MAX_ITERATIONS`] support queries per call; a step that does not bring
 //!   `v` nearer (rounding) ends the search with the best simplex so far.
 //!
@@ -91,7 +94,7 @@ pub(crate) fn distance<A: SupportMap, B: SupportMap>(
 ) -> Option<Separation> {
     let tolerance = GJK_TOLERANCE * scale.max(1.0);
     // How close the bounds must come: looser on a curved set, where GJK converges slowly.
-    let settled = if a.curved() || b.curved() {
+    let curved = if a.curved() || b.curved() {
         tolerance.max(GJK_CURVED_TOLERANCE)
     } else {
         tolerance
@@ -124,6 +127,12 @@ pub(crate) fn distance<A: SupportMap, B: SupportMap>(
         let known = simplex.vertices[..simplex.len]
             .iter()
             .any(|k| (k.w - next.w).length_squared() <= tolerance * tolerance);
+        // The looser curved bound settles only a gap the lower bound proves. `|v|` alone
+        // is no proof: on the way to enclosing the origin (sets overlapping deeply), `v`
+        // can pass within the curved bound of it by chance, with `w` far behind it; a
+        // cylinder 20 units inside a box was called 3.6e-5 away and not overlapping
+        // (`example-bsp2.bsp`, `tests/it/trace.rs`).
+        let settled = if lower > tolerance { curved } else { tolerance };
         if norm - lower <= settled || known || simplex.len == 4 {
             break;
         }

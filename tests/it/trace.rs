@@ -1058,3 +1058,25 @@ fn shapes_beyond_the_extent_limit_are_refused() {
         }
     }
 }
+
+/// The sweep `example-bsp2.bsp`'s oracle caught: a cylinder wholly inside a box brush
+/// starts solid, moving or not (GJK had called it 3.6e-5 away from the box, so the sweep
+/// went on to stop at the floor inside it); its end overlapping the box too, all-solid.
+#[test]
+fn a_cylinder_deep_inside_a_box_starts_solid() {
+    let map = compile(
+        crate::support::box_map(&[([64.0, -112.0, 80.0], [192.0, 64.0, 217.0], "a")]).as_bytes(),
+    )
+    .map;
+    let cylinder = TraceShape::cylinder(16.464008, 36.314556).expect("cylinder");
+    let start = Vec3::new(106.04145, -74.644714, 129.38254);
+    let end = Vec3::new(118.79078, -65.783134, 102.38625);
+    for to in [start, end] {
+        for t in [
+            map.trace(&cylinder, start, to, Contents::MASK_ANY_BLOCKING),
+            map.trace_all_brushes(&cylinder, start, to, Contents::MASK_ANY_BLOCKING),
+        ] {
+            assert!(t.start_solid && t.all_solid && t.fraction == 0.0, "{t:?}");
+        }
+    }
+}

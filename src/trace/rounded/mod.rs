@@ -334,4 +334,104 @@ mod tests {
         let center = start + (end - start) * fraction;
         assert!((center.y - (64.0 + s)).abs() < 2e-3, "{center}");
     }
+
+    /// An axis-aligned box brush from `lo` to `hi`.
+    fn block(lo: DVec3, hi: DVec3) -> Vec<FacePlane> {
+        vec![
+            (DVec3::X, hi.x, 0),
+            (-DVec3::X, -lo.x, 1),
+            (DVec3::Y, hi.y, 2),
+            (-DVec3::Y, -lo.y, 3),
+            (DVec3::Z, hi.z, 4),
+            (-DVec3::Z, -lo.z, 5),
+        ]
+    }
+
+    /// A cylinder, capsule or sphere wholly inside a box is within it; one beyond a vertical
+    /// edge, diagonally clear of it but inside both faces' shifted planes, is not. The first
+    /// case is the sweep `example-bsp2.bsp`'s oracle caught: GJK's iterate passed 3.6e-5 from
+    /// the origin on its way to enclosing it and was taken as settled (`gjk.rs`). Small boxes
+    /// make such a pass likelier (before the fix, about 1 in 2,000 of these cylinders).
+    #[test]
+    fn shapes_inside_a_box_are_within_it_and_clear_of_an_edge_are_not() {
+        let planes = block(
+            DVec3::new(64.0, -112.0, 80.0),
+            DVec3::new(192.0, 64.0, 217.0),
+        );
+        let owned = Owned::of(&planes);
+        let cylinder = Core::Cylinder {
+            radius: 16.464008,
+            half_height: 36.314556,
+            rotation: None,
+        };
+        let start = Vec3::new(106.04145, -74.644714, 129.38254);
+        assert!(within(Some(&owned.polytope()), &cylinder, 0.0, start));
+        let mut rng = crate::test_rng::XorShift::new(0x9e37_79b9_7f4a_7c15);
+        let mut unit = || (rng.unit_f64() + 1.0) / 2.0;
+        let (mut inside, mut clear) = (0, 0);
+        for case in 0..30_000 {
+            // Boxes of 1 to 5 units (a fifth of them 40 to 240), anywhere within ±200.
+            let size = if case % 5 == 0 {
+                40.0 + 200.0 * unit()
+            } else {
+                1.0 + 4.0 * unit()
+            };
+            let lo = DVec3::new(unit(), unit(), unit()) * 400.0 - 200.0;
+            let hi = lo + DVec3::new(unit(), unit(), unit()) * size + size * 0.2;
+            let size = hi - lo;
+            let planes = block(lo, hi);
+            let owned = Owned::of(&planes);
+            let shape = owned.polytope_at(lo.abs().max(hi.abs()).max_element());
+            // Across: a cylinder's radius or a capsule's or sphere's; along z, its half height.
+            let across = (0.02 + 0.96 * unit()) * size.x.min(size.y) / 2.0;
+            let up = (0.02 + 0.96 * unit()) * size.z / 2.0;
+            let (core, radius) = match case % 3 {
+                0 => (
+                    Core::Cylinder {
+                        radius: across,
+                        half_height: up,
+                        rotation: None,
+                    },
+                    0.0,
+                ),
+                1 => (
+                    Core::Segment(DVec3::new(0.0, 0.0, (up - across).max(0.0))),
+                    across.min(up),
+                ),
+                _ => (Core::Point, across.min(up)),
+            };
+            let reach = if case % 3 == 0 {
+                DVec3::new(across, across, up)
+            } else {
+                {
+                    let (r, h) = (radius, (up - across).max(0.0) + radius);
+                    DVec3::new(r, r, if case % 3 == 1 { h } else { r })
+                }
+            };
+            let free = (size - reach * 2.0).max(DVec3::ZERO);
+            let center = lo + reach + free * DVec3::new(unit(), unit(), unit());
+            let at = center.as_vec3();
+            // Rounded to f32 the centre may move by 1e-5: only shapes clear of the faces by more.
+            if ((at.as_dvec3() - reach).cmplt(lo + 1e-4)).any()
+                || ((at.as_dvec3() + reach).cmpgt(hi - 1e-4)).any()
+            {
+                continue;
+            }
+            assert!(
+                within(Some(&shape), &core, radius as f32, at),
+                "{core:?} r {radius} at {at} in {lo}..{hi}"
+            );
+            inside += 1;
+            // Beyond the vertical edge (hi.x, hi.y, ·), 1.05 to 1.7 of the reach across
+            // from it diagonally: inside the shifted x and y planes, yet clear.
+            let off = (1.05 + 0.65 * unit()) * reach.x / 2f64.sqrt();
+            let beyond = DVec3::new(hi.x + off, hi.y + off, center.z).as_vec3();
+            assert!(
+                !within(Some(&shape), &core, radius as f32, beyond),
+                "{core:?} r {radius} at {beyond} by {lo}..{hi}"
+            );
+            clear += 1;
+        }
+        assert!(inside > 25_000 && clear == inside, "{inside} {clear}");
+    }
 }
