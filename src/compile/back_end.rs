@@ -45,6 +45,10 @@ pub(crate) struct Level<'a> {
     pub(crate) brush_count: u32,
     /// The patches of the source, for the statistics.
     pub(crate) patch_count: u32,
+    /// Whether the source's own compiler already filled the void (an imported `.bsp`,
+    /// `ImportedLevel::void_filled`): the leak search is skipped, as it would find no leak
+    /// and fill nothing.
+    pub(crate) void_filled: bool,
 }
 
 /// Seconds per stage, lap by lap.
@@ -112,17 +116,22 @@ pub(crate) fn compile_level_stages(
         model_entities,
         brush_count,
         patch_count,
+        void_filled,
     } = level;
     if format != SourceFormat::Map {
         place_at_origins(map, &mut output.brushes);
     }
     let world_brushes = output.world_brush_count() as u32;
-    let outside = find_outside(map, &output.brushes);
-    if options.fill_outside {
-        let fill = outside.fill_brushes(&mut output.diagnostics);
-        output.brushes.extend(fill);
-    }
-    let leak = outside.leak;
+    let leak = if void_filled {
+        None
+    } else {
+        let outside = find_outside(map, &output.brushes);
+        if options.fill_outside {
+            let fill = outside.fill_brushes(&mut output.diagnostics);
+            output.brushes.extend(fill);
+        }
+        outside.leak
+    };
     stopwatch.lap("leaks");
 
     // Models: the world (its entity is the first `worldspawn`), then each brush entity in

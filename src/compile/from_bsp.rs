@@ -137,6 +137,7 @@ pub fn import_bsp(bytes: &[u8], options: &CompileOptions) -> Result<CompileOutpu
         model_entities,
         brush_count,
         patch_count: patches.len() as u32,
+        void_filled: level.void_filled,
     };
     compile_level_stages(back_end, options, stopwatch)
 }

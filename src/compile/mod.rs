@@ -413,6 +413,7 @@ pub fn compile_map_with(
         output,
         rules,
         model_entities,
+        void_filled: false,
     };
     compile_level_stages(level, options, stopwatch)
 }

@@ -150,6 +150,11 @@ pub(crate) struct ImportedLevel {
     /// import's diagnostics (dropped sides and brushes, clip brushes that only the clip
     /// hulls hold, and so on).
     pub(crate) brushes: BrushOutput,
+    /// Whether the file's compiler filled the void around the world, so that the brushes
+    /// leave no open space reaching the outside: a Quake 1 family hull 0 whose every leaf on
+    /// the world's box is solid (qbsp fills the void only when nothing leaks). A leak search
+    /// would then find nothing to report and nothing to fill.
+    pub(crate) void_filled: bool,
 }
 
 /// Reads `bytes` as a `.bsp` of any format this crate knows, to the level the compiler's back

@@ -246,6 +246,7 @@ pub(super) fn read(
         game: format.game(),
         map,
         brushes: out,
+        void_filled: false,
     })
 }
 

@@ -39,6 +39,9 @@ pub(super) fn read(
     let map = entities_from_lump(&file.lumps, file.entities)?;
     let mut out = BrushOutput::default();
     let listed = brushlist::read(&file, game)?;
+    // Only hull 0's own regions are known to be the file's world exactly; listed brushes
+    // may leave gaps the compiler's hull 0 closed.
+    let mut void_filled = false;
     let from_list = listed.is_some();
     let per_model: Vec<Vec<Brush>> = match listed {
         Some(mut models) => {
@@ -65,6 +68,9 @@ pub(super) fn read(
             for model in 0..file.models.len() {
                 let regions = regions::model_regions(&file, model, game)?;
                 dropped += regions.dropped;
+                if model == 0 {
+                    void_filled = regions.sealed;
+                }
                 models.push(merge::merge_regions(regions.brushes));
             }
             if dropped > 0 {
@@ -116,6 +122,7 @@ pub(super) fn read(
         game,
         map,
         brushes: out,
+        void_filled,
     })
 }
 

@@ -29,6 +29,9 @@ use crate::tolerance::CLIP_EPSILON;
 /// regions to close outside every wall (their sides on the box then mark them as the void).
 pub(super) const REGION_BOX_PAD: f64 = 8.0;
 
+/// `CONTENTS_SOLID` (`bspfile.h`), what qbsp's outside fill makes of the void.
+const SOLID_LEAF: i32 = -2;
+
 /// The regions of one model, and how many leaves made none.
 #[derive(Debug, Default)]
 pub(super) struct Regions {
@@ -37,6 +40,10 @@ pub(super) struct Regions {
     /// Leaves whose region has no volume (a node that does not split its region) or is
     /// rejected by the brush stage.
     pub(super) dropped: usize,
+    /// Whether every leaf whose region reaches the box is solid: the compiler filled the
+    /// void around the model (qbsp fills it only when nothing leaks), so no open space
+    /// reaches the outside.
+    pub(super) sealed: bool,
 }
 
 /// One face of a region's polytope on the way down the tree: its plane (facing out of the
@@ -87,6 +94,7 @@ pub(super) fn model_regions(
         })
         .collect();
     let mut visited = vec![false; file.nodes.len()];
+    let mut open_to_box = false;
     let mut stack = vec![Step {
         child: Child::Node(root),
         polytope: Some(box_polytope),
@@ -122,6 +130,12 @@ pub(super) fn model_regions(
             }
             Child::Leaf(leaf) => {
                 let value = file.leaf_contents.get(leaf).copied().unwrap_or(-1);
+                let on_box = polytope.as_ref().is_some_and(|faces| {
+                    faces
+                        .iter()
+                        .any(|f| box_planes.iter().any(|b| b.is_same(&f.plane)))
+                });
+                open_to_box |= on_box && value != SOLID_LEAF;
                 let Some((contents, game_contents)) = leaf_contents(value, game) else {
                     continue;
                 };
@@ -135,6 +149,7 @@ pub(super) fn model_regions(
             }
         }
     }
+    regions.sealed = !open_to_box;
     Ok(regions)
 }
 
