@@ -577,19 +577,9 @@ impl Bodies {
         if self.coarse_counts[b] == 0 {
             self.coarse_occupied -= 1;
         }
-        let next = self.slots[i].next_coarse;
-        if self.coarse_buckets[b] == i as u32 {
-            self.coarse_buckets[b] = next;
-            return;
-        }
-        let mut at = self.coarse_buckets[b];
-        while let Some(slot) = self.slots.get(at as usize) {
-            if slot.next_coarse == i as u32 {
-                self.slots[at as usize].next_coarse = next;
-                return;
-            }
-            at = slot.next_coarse;
-        }
+        unchain(&mut self.slots, &mut self.coarse_buckets[b], i, |s| {
+            &mut s.next_coarse
+        });
     }
 
     fn link(&mut self, i: usize, cell: (i32, i32)) {
@@ -601,19 +591,29 @@ impl Bodies {
 
     fn unlink(&mut self, i: usize) {
         let b = bucket_of(self.slots[i].cell, self.buckets.len());
-        let next = self.slots[i].next;
-        if self.buckets[b] == i as u32 {
-            self.buckets[b] = next;
+        unchain(&mut self.slots, &mut self.buckets[b], i, |s| &mut s.next);
+    }
+}
+
+/// Removes slot `i` from the bucket chain that starts at `head` and runs through the link
+/// `link` names (a slot's fine or coarse `next`).
+fn unchain(slots: &mut [Slot], head: &mut u32, i: usize, link: fn(&mut Slot) -> &mut u32) {
+    let Some(next) = slots.get_mut(i).map(|slot| *link(slot)) else {
+        return;
+    };
+    let i = i as u32;
+    if *head == i {
+        *head = next;
+        return;
+    }
+    let mut at = *head;
+    while let Some(slot) = slots.get_mut(at as usize) {
+        let after = link(slot);
+        if *after == i {
+            *after = next;
             return;
         }
-        let mut at = self.buckets[b];
-        while let Some(slot) = self.slots.get(at as usize) {
-            if slot.next == i as u32 {
-                self.slots[at as usize].next = next;
-                return;
-            }
-            at = slot.next;
-        }
+        at = *after;
     }
 }
 
