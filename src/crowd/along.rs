@@ -107,13 +107,18 @@ impl Segment {
         (cell.0 >> shift, cell.1 >> shift)
     }
 
-    /// The columns of grid `shift` whose bodies the swept box may reach.
-    fn columns(&self, shift: u32) -> (i32, i32) {
+    /// The box the grown box sweeps over.
+    fn area(&self) -> (Vec3, Vec3) {
         let end = self.start + self.motion;
-        let (low, high) = (
+        (
             self.start.min(end) + self.from,
             self.start.max(end) + self.to,
-        );
+        )
+    }
+
+    /// The columns of grid `shift` whose bodies the swept box may reach.
+    fn columns(&self, shift: u32) -> (i32, i32) {
+        let (low, high) = self.area();
         (Self::cell(low, shift).0, Self::cell(high, shift).0)
     }
 
@@ -130,11 +135,7 @@ impl Segment {
             f32::INFINITY
         };
         let rows = climb + (self.to.y - self.from.y) / size + 2.0;
-        let end = self.start + self.motion;
-        let (low, high) = (
-            self.start.min(end) + self.from,
-            self.start.max(end) + self.to,
-        );
+        let (low, high) = self.area();
         let spanned =
             (i64::from(Self::cell(high, shift).1) - i64::from(Self::cell(low, shift).1) + 1) as f32;
         columns * rows.min(spanned)
