@@ -45,14 +45,15 @@ pub struct Reached {
 }
 
 impl Reached {
-    /// The cell holding `p`, or `None` outside the grid.
-    fn index(&self, p: Vec3) -> Option<usize> {
+    /// The cell holding `p`, or `None` for a point that is not finite.
+    fn cell_at(&self, p: Vec3) -> Option<IVec3> {
         let c = ((p - self.low) / self.cell).floor();
-        if !c.is_finite() {
-            return None;
-        }
-        let c = c.as_ivec3();
-        self.index_of(c)
+        c.is_finite().then(|| c.as_ivec3())
+    }
+
+    /// The index of the cell holding `p`, or `None` outside the grid.
+    fn index(&self, p: Vec3) -> Option<usize> {
+        self.cell_at(p).and_then(|c| self.index_of(c))
     }
 
     fn index_of(&self, c: IVec3) -> Option<usize> {
@@ -98,19 +99,19 @@ pub fn reached_from(world: &CompiledMap, seeds: &[Vec3]) -> Result<Reached, Stri
     let point = TraceShape::point();
     let mut queue: Vec<IVec3> = Vec::new();
     for &seed in seeds {
-        let c = ((seed - low) / cell).floor();
-        if !c.is_finite()
-            || !world
-                .point_contents(seed)
-                .intersection(REACH_MASK)
-                .is_empty()
+        if !world
+            .point_contents(seed)
+            .intersection(REACH_MASK)
+            .is_empty()
         {
             continue;
         }
-        let c = c.as_ivec3();
         // The seed's own cell centre may be in a wall beside it: the step from the seed to
         // its centre must be clear too.
-        let Some(i) = reached.index_of(c) else {
+        let Some((c, i)) = reached
+            .cell_at(seed)
+            .and_then(|c| Some((c, reached.index_of(c)?)))
+        else {
             continue;
         };
         if !reached.flags[i]
