@@ -382,7 +382,7 @@ fn bsp_soak_ticks() -> usize {
 #[test]
 fn soak_every_quake1_bsp() {
     use planeshift::import::BspFormat;
-    soak_bsps("soak_every_quake1_bsp", false, |format| {
+    soak_bsps("soak_every_quake1_bsp", |format| {
         matches!(
             format,
             BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30
@@ -394,13 +394,13 @@ fn soak_every_quake1_bsp() {
 /// soaked by 64 bots as [`soak_every_quake1_bsp`] does: inside, overlapping, stuck and fell
 /// out all 0. These files store no brushes for the void outside the level (Quake 2's
 /// unreachable leaves are solid without a brush, `portals.c FillOutside_r`; Quake 3 has
-/// none), so the import fills it (`CompileOptions::fill_outside`), as the game's void is
-/// solid: without it, bots scattered onto the level's outer roofs walk off them and fall
-/// out (8 of 64 on `lq_e0m3-quake2.bsp` in 300 ticks), and shots leave the level.
+/// none), so the import leaves it open, as a user gets it by default: the scatter keeps
+/// bots inside the space the spawns reach (`scatter.rs`; before it did, 8 of 64 bots on
+/// `lq_e0m3-quake2.bsp` landed on outer roofs and fell out).
 #[test]
 fn soak_every_quake2_and_quake3_bsp() {
     use planeshift::import::BspFormat;
-    soak_bsps("soak_every_quake2_and_quake3_bsp", true, |format| {
+    soak_bsps("soak_every_quake2_and_quake3_bsp", |format| {
         matches!(
             format,
             BspFormat::Ibsp38 | BspFormat::Qbsp38 | BspFormat::Ibsp46
@@ -409,14 +409,9 @@ fn soak_every_quake2_and_quake3_bsp() {
 }
 
 /// Soaks every shared `.bsp` whose format `wanted` takes with [`BSP_SOAK_BOTS`] scattered
-/// bots (fewer when the floor holds fewer) for [`bsp_soak_ticks`] ticks, the void filled
-/// when `fill_outside`, asserting inside, overlapping,
-/// stuck and fell out all 0.
-fn soak_bsps(
-    test: &str,
-    fill_outside: bool,
-    wanted: impl Fn(planeshift::import::BspFormat) -> bool,
-) {
+/// bots (fewer when the floor holds fewer) for [`bsp_soak_ticks`] ticks, asserting inside,
+/// overlapping, stuck and fell out all 0.
+fn soak_bsps(test: &str, wanted: impl Fn(planeshift::import::BspFormat) -> bool) {
     use planeshift::import::BspFormat;
     let Some(dir) = crate::support::real_maps_dir(test) else {
         return;
@@ -430,11 +425,10 @@ fn soak_bsps(
     assert!(!files.is_empty(), "{test}: no .bsp of its formats");
     // Scattered over the floor: the qbsp examples have one spawn point in a small room,
     // too small for 64 bots.
-    let mut run = SoakOptions {
+    let run = SoakOptions {
         scatter: true,
         ..options(BSP_SOAK_BOTS, ticks, 11)
     };
-    run.compile.fill_outside = fill_outside;
     let results = in_parallel(2, |thread, _| {
         files
             .iter()
