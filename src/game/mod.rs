@@ -13,6 +13,7 @@
 //!   shaders, with q3map2's first-definition-wins rule and its default for textures without
 //!   a definition.
 //! - [`q3_brush`]: a brush's contents from its sides (`SetBrushContents`).
+//! - [`q2_flags`]: Quake 2's content and surface bits, one table.
 //! - [`q2_textures`]: a Quake 2 face's defaults when it has no triple: `.wal` headers
 //!   over a built-in table of tool and liquid textures ([`Quake2Textures`]).
 //! - [`profile`]: which game a map is for ([`Game`]), detected from the map.
@@ -25,6 +26,7 @@
 pub mod custom;
 mod glob;
 pub mod profile;
+pub mod q2_flags;
 pub mod q2_textures;
 pub mod q3_brush;
 pub mod q3_flags;

@@ -27,21 +27,6 @@ use std::path::{Path, PathBuf};
 
 use crate::map::{FaceExtension, MapFile, SurfaceTriple};
 
-/// Quake 2's bits (`qfiles.h`) that the built-in table gives.
-mod bits {
-    pub const CONTENTS_LAVA: u32 = 0x8;
-    pub const CONTENTS_SLIME: u32 = 0x10;
-    pub const CONTENTS_WATER: u32 = 0x20;
-    pub const CONTENTS_PLAYERCLIP: u32 = 0x1_0000;
-    pub const CONTENTS_MONSTERCLIP: u32 = 0x2_0000;
-    pub const CONTENTS_ORIGIN: u32 = 0x100_0000;
-    pub const SURF_SKY: u32 = 0x4;
-    pub const SURF_WARP: u32 = 0x8;
-    pub const SURF_NODRAW: u32 = 0x80;
-    pub const SURF_HINT: u32 = 0x100;
-    pub const SURF_SKIP: u32 = 0x200;
-}
-
 /// The size of a `.wal` header (`qfiles.h` `miptex_t`): name\[32\], width, height,
 /// offsets\[4\], animname\[32\], flags, contents, value.
 const WAL_HEADER_BYTES: usize = 100;
@@ -107,7 +92,7 @@ pub enum Quake2TextureError {
 /// ```
 /// use planeshift::wal_defaults;
 /// let mut header = vec![0u8; 100];
-/// header[88..92].copy_from_slice(&0x100u32.to_le_bytes()); // SURF_HINT
+/// header[88..92].copy_from_slice(&0x100u32.to_le_bytes()); // HINT
 /// let defaults = wal_defaults(&header).unwrap();
 /// assert_eq!((defaults.flags, defaults.contents, defaults.value), (0x100, 0, 0));
 /// assert!(wal_defaults(&header[..99]).is_none());
@@ -149,20 +134,21 @@ pub fn wal_defaults(header: &[u8]) -> Option<Quake2TextureDefaults> {
 /// ```
 #[must_use]
 pub fn builtin_quake2_defaults(texture: &str) -> Option<Quake2TextureDefaults> {
-    use bits::*;
+    use super::q2_flags::contents::{LAVA, MONSTERCLIP, ORIGIN, PLAYERCLIP, SLIME, WATER};
+    use super::q2_flags::surf::{HINT, NODRAW, SKIP, SKY, WARP};
     let key = lookup_key(texture);
     let base = key.rsplit('/').next().unwrap_or(&key);
     let (contents, flags) = match base {
-        "hint" => (0, SURF_HINT | SURF_NODRAW),
-        "skip" => (0, SURF_SKIP | SURF_NODRAW),
-        "clip" => (CONTENTS_PLAYERCLIP | CONTENTS_MONSTERCLIP, SURF_NODRAW),
-        "clip_mon" | "monsterclip" => (CONTENTS_MONSTERCLIP, SURF_NODRAW),
-        "trigger" => (0, SURF_NODRAW),
-        "origin" => (CONTENTS_ORIGIN, SURF_NODRAW),
-        _ if base.starts_with("sky") => (0, SURF_SKY),
-        _ if base.contains("lava") => (CONTENTS_LAVA, SURF_WARP),
-        _ if base.contains("slime") => (CONTENTS_SLIME, SURF_WARP),
-        _ if base.contains("water") || base.starts_with('*') => (CONTENTS_WATER, SURF_WARP),
+        "hint" => (0, HINT | NODRAW),
+        "skip" => (0, SKIP | NODRAW),
+        "clip" => (PLAYERCLIP | MONSTERCLIP, NODRAW),
+        "clip_mon" | "monsterclip" => (MONSTERCLIP, NODRAW),
+        "trigger" => (0, NODRAW),
+        "origin" => (ORIGIN, NODRAW),
+        _ if base.starts_with("sky") => (0, SKY),
+        _ if base.contains("lava") => (LAVA, WARP),
+        _ if base.contains("slime") => (SLIME, WARP),
+        _ if base.contains("water") || base.starts_with('*') => (WATER, WARP),
         _ => return None,
     };
     Some(Quake2TextureDefaults {

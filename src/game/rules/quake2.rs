@@ -5,34 +5,15 @@
 //! Quake-2-Tools' (`qbsp3/map.c` `ParseBrush`, `BrushContents`), the bits `qfiles.h`'s.
 
 use crate::contents::Contents;
+use crate::game::q2_flags::{contents as q2, surf};
 use crate::map::MapFace;
-
-
-/// Quake 2's bits (`qfiles.h`) that the brush rules read or translate.
-mod q2 {
-    /// `CONTENTS_MIST`, the last visible contents bit.
-    pub const LOW_BITS: u32 = 0x7f;
-    pub const AREAPORTAL: u32 = 0x8000;
-    pub const PLAYERCLIP: u32 = 0x1_0000;
-    pub const MONSTERCLIP: u32 = 0x2_0000;
-    /// `CONTENTS_CURRENT_0` through `CONTENTS_CURRENT_DOWN`.
-    pub const CURRENTS: u32 = 0xfc_0000;
-    pub const ORIGIN: u32 = 0x100_0000;
-    pub const DETAIL: u32 = 0x800_0000;
-    pub const TRANSLUCENT: u32 = 0x1000_0000;
-    pub const LADDER: u32 = 0x2000_0000;
-    pub const SURF_TRANS33: u32 = 0x10;
-    pub const SURF_TRANS66: u32 = 0x20;
-    pub const SURF_HINT: u32 = 0x100;
-    pub const SURF_SKIP: u32 = 0x200;
-}
 
 /// Quake 2 content bits as [`Contents`]: solid through mist, the portals, the clips,
 /// origin, detail, translucent and ladder keep their bits; the six currents become
 /// [`Contents::CURRENT`] (their direction is not kept); monster bodies are dropped.
 #[must_use]
 pub fn contents_from_quake2(bits: u32) -> Contents {
-    let same = q2::LOW_BITS
+    let same = q2::VISIBLE
         | q2::AREAPORTAL
         | q2::PLAYERCLIP
         | q2::MONSTERCLIP
@@ -52,7 +33,7 @@ pub fn contents_from_quake2(bits: u32) -> Contents {
 /// [`Contents::QUAKE2_SOLIDITY_MASK`] is solid, and hint and skip sides have none.
 fn quake2_side_contents(contents: u32, flags: u32) -> u32 {
     let mut c = contents;
-    if flags & (q2::SURF_TRANS33 | q2::SURF_TRANS66) != 0 {
+    if flags & (surf::TRANS33 | surf::TRANS66) != 0 {
         c |= q2::DETAIL;
     }
     if c & (q2::PLAYERCLIP | q2::MONSTERCLIP) != 0 {
@@ -61,7 +42,7 @@ fn quake2_side_contents(contents: u32, flags: u32) -> u32 {
     if c & Contents::QUAKE2_SOLIDITY_MASK == 0 {
         c |= Contents::SOLID.0;
     }
-    if flags & (q2::SURF_HINT | q2::SURF_SKIP) != 0 {
+    if flags & (surf::HINT | surf::SKIP) != 0 {
         c = 0;
     }
     c
@@ -85,7 +66,7 @@ pub(crate) fn quake2_brush_contents(faces: &[MapFace]) -> u32 {
     let mut bits = quake2_side_contents(contents, flags);
     let trans = faces
         .iter()
-        .any(|f| word(f).1 & (q2::SURF_TRANS33 | q2::SURF_TRANS66) != 0);
+        .any(|f| word(f).1 & (surf::TRANS33 | surf::TRANS66) != 0);
     if trans && bits != 0 {
         bits |= q2::TRANSLUCENT;
         if bits & Contents::SOLID.0 != 0 {
