@@ -259,8 +259,10 @@ pub const MAX_CLIP_PLANES: usize = 5;
 pub const MAX_BUMPS: usize = 4;
 
 /// Two contact normals whose dot product exceeds this are the same plane met again (unitless,
-/// Quake 3's 0.99): the character is nudged off it by one unit per second instead of adding
-/// a near-duplicate constraint, which would make a degenerate crease.
+/// Quake 3's 0.99) when the velocity no longer enters the new one (the hit is rounding): the
+/// character is nudged off it by one unit per second instead of adding a near-duplicate
+/// constraint. A near-parallel plane the velocity still enters is a real crease and is
+/// added (`controller/slide.rs`).
 pub const SAME_PLANE_DOT: f32 = 0.99;
 
 /// Most touch events one tick reports (Quake 3 `MAXTOUCH` 32).

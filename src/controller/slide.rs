@@ -149,12 +149,18 @@ impl<T: Tracer + ?Sized> Slide<'_, T> {
                 velocity = Vec3::ZERO;
                 break;
             }
-            // The same plane again (rounding): nudge off it rather than add a duplicate.
-            if constraints
-                .normals()
-                .iter()
-                .zip(&constraints.contact)
-                .any(|(n, &contact)| contact && n.dot(normal) > SAME_PLANE_DOT)
+            // The same plane again (rounding): the velocity already leaves it, so nudge off
+            // it rather than add a duplicate. A plane the velocity still enters is a new
+            // constraint however close to one met: a wall bending by a few degrees (two
+            // planes 5.6° apart on `e2m2.bsp`) is a crease, and the one-unit nudge never
+            // left it (the character stopped dead, every tick).
+            let entering = velocity.dot(normal) < -CONE_SLACK * velocity.length();
+            if !entering
+                && constraints
+                    .normals()
+                    .iter()
+                    .zip(&constraints.contact)
+                    .any(|(n, &contact)| contact && n.dot(normal) > SAME_PLANE_DOT)
             {
                 velocity += normal;
                 continue;

@@ -256,3 +256,50 @@ fn s26_gap_narrower_than_the_shape() {
         c.position()
     );
 }
+
+/// Regression from the 64-bot soak of `e2m2.bsp` (seed 11, bot 38, tick 3093): falling along
+/// a steep wall (n.z 0.099) into the face of the next brush, bent 5.6° towards it (the
+/// normals' dot is 0.995, above Quake 3's same-plane 0.99), the character took the new face
+/// for the steep ground it slid on, was nudged off by 1 unit/s against an inward speed of
+/// about 16, and stopped dead for the rest of the run. It must slide along the crease.
+#[test]
+fn a_wall_bent_by_a_few_degrees_is_slid_along_not_stuck_in() {
+    use planeshift::compile::{CompileOptions, import_bsp};
+    let Some(dir) =
+        crate::support::real_maps_dir("a_wall_bent_by_a_few_degrees_is_slid_along_not_stuck_in")
+    else {
+        return;
+    };
+    let bytes = crate::support::read(&dir.join("id-quake-1996/e2m2.bsp"));
+    let w = import_bsp(&bytes, &CompileOptions::default()).unwrap().map;
+    // Where and how the soak's bot met the bend (one tick before it stopped).
+    let mut c = CharacterController::new(
+        ControllerConfig::default(),
+        Vec3::new(-111.09604, -515.1862, -281.88416),
+    )
+    .unwrap();
+    launch(&mut c, Vec3::new(193.62587, 27.984722, -157.15967));
+    let wish = run(Vec3::new(0.744726, -0.6673704, 0.0));
+    let first = c.step(&w, &wish);
+    assert!(
+        first
+            .touches
+            .as_slice()
+            .iter()
+            .any(|t| (t.normal - Vec3::new(-0.163605, 0.98162997, 0.098163)).length() < 1e-3),
+        "the tick meets the bent face: {:?}",
+        first.touches
+    );
+    assert_eq!(c.ground().state, GroundState::Steep);
+    for second in 0..3 {
+        let start = c.position();
+        let ticks = steps(&mut c, &w, wish, 125);
+        let moved = (c.position() - start).length();
+        assert!(moved > 16.0, "second {second}: moved {moved} from {start}");
+        assert!(ticks.iter().all(|t| !w.overlaps(
+            c.shape(),
+            t.position + c.shape_center() - c.position(),
+            c.config().mask
+        )));
+    }
+}
