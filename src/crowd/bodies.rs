@@ -30,6 +30,8 @@ use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
 
+use super::lanes::BoundsLanes;
+
 /// The broadphase's cell size, in units: about two Quake players across, so a tick's sweeps
 /// reach one to four cells and a packed crowd puts a few characters in each (measured on the
 /// 64-bot soak: 128 cost more in crowds, 32 no less).
@@ -189,6 +191,9 @@ pub struct Bodies {
     pub(super) reach: f32,
     /// The largest vertical half extent, likewise.
     reach_z: f32,
+    /// Every body's bounds, axis by axis in increasing id order (`lanes.rs`): the look
+    /// along a sweep that tests every body (`along.rs`).
+    pub(super) lanes: BoundsLanes,
 }
 
 impl Bodies {
@@ -328,6 +333,7 @@ impl Bodies {
             self.extent.0.min(slot.bounds.0),
             self.extent.1.max(slot.bounds.1),
         );
+        self.lanes.set(i, slot.bounds);
         let cell = cell_of(slot.at + slot.parts.center);
         if cell != slot.cell {
             let coarse_moved = coarse_of(cell) != coarse_of(slot.cell);
@@ -540,6 +546,7 @@ impl Bodies {
         self.reach = 0.0;
         self.reach_z = 0.0;
         self.extent = (Vec3::MAX, Vec3::MIN);
+        self.lanes.clear();
         for i in 0..self.slots.len() {
             self.add_to_table(i);
         }
@@ -555,6 +562,7 @@ impl Bodies {
             self.extent.0.min(slot.bounds.0),
             self.extent.1.max(slot.bounds.1),
         );
+        self.lanes.set(i, slot.bounds);
         self.link(i, cell_of(slot.at + slot.parts.center));
         self.link_coarse(i);
     }

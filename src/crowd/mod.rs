@@ -25,6 +25,7 @@
 
 mod along;
 mod bodies;
+mod lanes;
 mod members;
 #[cfg(feature = "parallel")]
 mod schedule;
