@@ -677,7 +677,7 @@ pub struct WorldWithBodies<'a, T: Tracer + ?Sized> {
 
 /// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
 /// own) for the player's default mask, so a player's sweeps stay the world's, bit for bit.
-fn world_mask(me: &QueryFilter) -> Option<Contents> {
+pub(super) fn world_mask(me: &QueryFilter) -> Option<Contents> {
     (me.mask != Contents::MASK_PLAYER_SOLID).then_some(me.mask)
 }
 
@@ -880,13 +880,8 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        gather_under(
-            self.view.world,
-            self.view.world_mask(),
-            shapes,
-            region,
-            cache,
-        );
+        // The tick's filter, not the view's (which looks the mover up again).
+        gather_under(self.view.world, world_mask(&self.me), shapes, region, cache);
     }
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
