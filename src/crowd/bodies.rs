@@ -30,7 +30,7 @@ use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
 
-use super::lanes::BoundsLanes;
+use super::lanes::{BoundsLanes, space_order};
 
 /// The broadphase's cell size, in units: about two Quake players across, so a tick's sweeps
 /// reach one to four cells and a packed crowd puts a few characters in each (measured on the
@@ -191,8 +191,9 @@ pub struct Bodies {
     pub(super) reach: f32,
     /// The largest vertical half extent, likewise.
     reach_z: f32,
-    /// Every body's bounds, axis by axis in increasing id order (`lanes.rs`): the look
-    /// along a sweep that tests every body (`along.rs`).
+    /// Every body's bounds, axis by axis in space order (`lanes.rs`): the look along a
+    /// sweep that tests every body (`along.rs`). Laid out again when the table is rebuilt
+    /// and when a quarter more bodies were added.
     pub(super) lanes: BoundsLanes,
 }
 
@@ -253,6 +254,9 @@ impl Bodies {
             // index moved, so linking the new body is the whole update (adding n bodies
             // in order costs O(n), not O(n²)).
             self.add_to_table(place);
+            if self.lanes.wants_order() {
+                self.order_lanes();
+            }
         } else {
             self.rebuild();
         }
@@ -550,6 +554,16 @@ impl Bodies {
         for i in 0..self.slots.len() {
             self.add_to_table(i);
         }
+        self.order_lanes();
+    }
+
+    /// Lays the bodies' bounds out in lanes in space order (`lanes.rs`), by their cells.
+    fn order_lanes(&mut self) {
+        let slots = &self.slots;
+        self.lanes.order(
+            |i| slots.get(i).map_or(0, |s| space_order(s.cell)),
+            |i| slots.get(i).map_or((Vec3::ZERO, Vec3::ZERO), Slot::bounds),
+        );
     }
 
     /// Links slot `i` into its cell's buckets and takes its reaches and bounds into the
