@@ -7,10 +7,10 @@
 //! bounds that swept box meets. The sweep is first cut to the part that comes within reach
 //! of the bodies' box (a shot into an empty part of the level stops there). A crowd of up
 //! to a few hundred ([`WHOLE_SCAN_MAX_BODIES`]) is then scanned whole, four bodies at a
-//! time after the boxes around each four (`lanes.rs`); a larger one
-//! is looked along by the cheapest of three ways, by an estimate made without visiting
-//! anything: per column of fine cells the rows the swept box crosses there, the same over
-//! coarse cells, or every body. Guarantees: whichever way, every body whose bounds meet the
+//! time after the boxes around each four (`lanes.rs`); a larger one is looked along by the
+//! cheapest of three ways, by an estimate made without visiting anything: per column of
+//! fine cells the rows the swept box crosses there, the same over coarse cells, or every
+//! body. Guarantees: whichever way, every body whose bounds meet the
 //! swept box is visited, each once (a body sits in one cell of each grid, and each cell is
 //! looked at once); a body whose bounds miss the swept box by more than [`ALONG_SLACK`] is
 //! never visited; no allocation.
