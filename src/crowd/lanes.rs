@@ -241,10 +241,10 @@ mod tests {
     #[test]
     fn lanes_meet_what_a_scalar_slab_test_meets() {
         // Seeded boxes and sweeps (half aimed at a box's edge, some not moving along an
-        // axis, where `along.rs` gives a huge finite reciprocal), crowds of 1 to 58 so the
-        // last block and group are partly empty, laid out in space order or not, and boxes
-        // moved after the layout: the lanes meet a body exactly when the scalar test of x
-        // then y does, each once, and never an empty lane.
+        // axis, where `along.rs` gives a huge finite reciprocal), crowds of 1 to 320 (up to
+        // two runs of groups; the last block and group partly empty), laid out in space
+        // order or not, and boxes moved after the layout: the lanes meet a body exactly
+        // when the scalar test of x then y does, each once, and never an empty lane.
         let mut rng = crate::test_rng::XorShift::new(0x1a2b_3c4d_5e6f_7081u64);
         let mut lanes = BoundsLanes::default();
         let mut boxes: Vec<(Vec3, Vec3)> = Vec::new();
@@ -255,7 +255,7 @@ mod tests {
             if round % 100 == 0 {
                 lanes.clear();
                 boxes.clear();
-                for i in 0..(1 + round / 100 * 2) {
+                for i in 0..(1 + round / 100 * 11) {
                     let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 2000.0 - 1000.0;
                     lanes.set(i, (at - half, at + half));
                     boxes.push((at - half, at + half));
