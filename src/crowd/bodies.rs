@@ -30,6 +30,8 @@ use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
 
+use super::lanes::{BoundsLanes, space_order};
+
 /// The broadphase's cell size, in units: about two Quake players across, so a tick's sweeps
 /// reach one to four cells and a packed crowd puts a few characters in each (measured on the
 /// 64-bot soak: 128 cost more in crowds, 32 no less).
@@ -189,6 +191,10 @@ pub struct Bodies {
     pub(super) reach: f32,
     /// The largest vertical half extent, likewise.
     reach_z: f32,
+    /// Every body's bounds, axis by axis in space order (`lanes.rs`): the look along a
+    /// sweep that tests every body (`along.rs`). Laid out again when the table is rebuilt
+    /// and when a quarter more bodies were added.
+    pub(super) lanes: BoundsLanes,
 }
 
 impl Bodies {
@@ -248,6 +254,9 @@ impl Bodies {
             // index moved, so linking the new body is the whole update (adding n bodies
             // in order costs O(n), not O(n²)).
             self.add_to_table(place);
+            if self.lanes.wants_order() {
+                self.order_lanes();
+            }
         } else {
             self.rebuild();
         }
@@ -328,6 +337,7 @@ impl Bodies {
             self.extent.0.min(slot.bounds.0),
             self.extent.1.max(slot.bounds.1),
         );
+        self.lanes.set(i, slot.bounds);
         let cell = cell_of(slot.at + slot.parts.center);
         if cell != slot.cell {
             let coarse_moved = coarse_of(cell) != coarse_of(slot.cell);
@@ -540,9 +550,20 @@ impl Bodies {
         self.reach = 0.0;
         self.reach_z = 0.0;
         self.extent = (Vec3::MAX, Vec3::MIN);
+        self.lanes.clear();
         for i in 0..self.slots.len() {
             self.add_to_table(i);
         }
+        self.order_lanes();
+    }
+
+    /// Lays the bodies' bounds out in lanes in space order (`lanes.rs`), by their cells.
+    fn order_lanes(&mut self) {
+        let slots = &self.slots;
+        self.lanes.order(
+            |i| slots.get(i).map_or(0, |s| space_order(s.cell)),
+            |i| slots.get(i).map_or((Vec3::ZERO, Vec3::ZERO), Slot::bounds),
+        );
     }
 
     /// Links slot `i` into its cell's buckets and takes its reaches and bounds into the
@@ -555,6 +576,7 @@ impl Bodies {
             self.extent.0.min(slot.bounds.0),
             self.extent.1.max(slot.bounds.1),
         );
+        self.lanes.set(i, slot.bounds);
         self.link(i, cell_of(slot.at + slot.parts.center));
         self.link_coarse(i);
     }
@@ -669,7 +691,7 @@ pub struct WorldWithBodies<'a, T: Tracer + ?Sized> {
 
 /// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
 /// own) for the player's default mask, so a player's sweeps stay the world's, bit for bit.
-fn world_mask(me: &QueryFilter) -> Option<Contents> {
+pub(super) fn world_mask(me: &QueryFilter) -> Option<Contents> {
     (me.mask != Contents::MASK_PLAYER_SOLID).then_some(me.mask)
 }
 
@@ -872,13 +894,8 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        gather_under(
-            self.view.world,
-            self.view.world_mask(),
-            shapes,
-            region,
-            cache,
-        );
+        // The tick's filter, not the view's (which looks the mover up again).
+        gather_under(self.view.world, world_mask(&self.me), shapes, region, cache);
     }
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {

@@ -10,7 +10,10 @@
 //!   [`WorldWithBodies`], the tracer that meets them (a game stepping its characters itself
 //!   uses these two);
 //! - `along.rs`: the bodies a sweep may touch, looked for along it (the scene's queries:
-//!   the fine grid, a coarse one or every body, whichever its estimate finds cheapest);
+//!   every body when they are up to a few hundred, else the fine grid, a coarse one or
+//!   every body, whichever its estimate finds cheapest);
+//! - `lanes.rs`: the bodies' bounds axis by axis, four to a SIMD block in space order, for
+//!   `along.rs`'s scan of every body;
 //! - `members.rs`: what the crowd keeps per member ([`CrowdConfig`], [`CrowdOutcome`],
 //!   [`CrowdSchedule`], [`MoverPush`]);
 //! - `stepping.rs`: [`Crowd`]: the serial step, separation of characters spawned into each
@@ -21,10 +24,12 @@
 //! Guarantees: characters that do not overlap when a tick begins do not overlap when it
 //! ends; results never depend on the order characters were added or the thread count; no
 //! heap allocation per tick. Imports go one way: `stepping.rs` and `schedule.rs` use
-//! `members.rs` and `bodies.rs`, which use neither; `along.rs` uses `bodies.rs` only.
+//! `members.rs` and `bodies.rs`, which use neither; `along.rs` uses `bodies.rs` and
+//! `lanes.rs`, `bodies.rs` uses `lanes.rs`, which uses neither.
 
 mod along;
 mod bodies;
+mod lanes;
 mod members;
 #[cfg(feature = "parallel")]
 mod schedule;

@@ -43,7 +43,7 @@ use std::cell::Cell;
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::bodies::{Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap};
+use super::bodies::{Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, world_mask};
 use super::members::{CrowdSchedule, Member, body_contents, is_solid, shoves};
 use crate::controller::character::CharacterController;
 use crate::controller::tick::{CharacterState, MoveInput};
@@ -535,13 +535,8 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        gather_under(
-            self.view.world,
-            self.view.world_mask(),
-            shapes,
-            region,
-            cache,
-        );
+        // The tick's filter, not the view's (which looks the mover up again).
+        gather_under(self.view.world, world_mask(&self.me), shapes, region, cache);
     }
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
