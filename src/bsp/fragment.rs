@@ -103,15 +103,19 @@ impl Fragment {
     /// Splits a spanning fragment by `plane` (id `id`) into its front and back parts. The new
     /// sides on the plane are marked used. A part too thin to keep comes back as `None`.
     pub(crate) fn split(
-        &self,
+        self,
         id: PlaneId,
         planes: &PlaneTable,
     ) -> (Option<Fragment>, Option<Fragment>) {
         let plane = planes.get(id);
+        let mut mid = Some(Winding::base_for_plane(plane));
+        for side in &self.sides {
+            mid = mid.and_then(|w| w.into_clipped_behind(planes.get(side.plane), CLIP_EPSILON));
+        }
         let mut front = Vec::with_capacity(self.sides.len() + 1);
         let mut back = Vec::with_capacity(self.sides.len() + 1);
-        for side in &self.sides {
-            let (f, b) = side.winding.split(plane, CLIP_EPSILON);
+        for side in self.sides {
+            let (f, b) = side.winding.into_split(plane, CLIP_EPSILON);
             if let Some(winding) = f {
                 front.push(FragmentSide {
                     plane: side.plane,
@@ -126,10 +130,6 @@ impl Fragment {
                     used: side.used,
                 });
             }
-        }
-        let mut mid = Some(Winding::base_for_plane(plane));
-        for side in &self.sides {
-            mid = mid.and_then(|w| w.clipped_behind(planes.get(side.plane), CLIP_EPSILON));
         }
         if let Some(mid) = mid {
             let mut reversed = mid.clone();

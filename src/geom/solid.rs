@@ -26,7 +26,7 @@ pub(crate) fn cut_planes(planes: &[BuildPlane]) -> Vec<Option<Winding>> {
                 if i == j {
                     continue;
                 }
-                winding = winding.and_then(|w| w.clipped_behind(other, CLIP_EPSILON));
+                winding = winding.and_then(|w| w.into_clipped_behind(other, CLIP_EPSILON));
             }
             winding.filter(|w| w.area() > 0.0)
         })

@@ -170,7 +170,7 @@ fn is_tiny(winding: &Winding) -> bool {
 pub(crate) fn clipped_winding(plane: &BuildPlane, bounds: &[BuildPlane]) -> Option<Winding> {
     let mut winding = Some(Winding::base_for_plane(plane));
     for clip in bounds {
-        winding = winding.and_then(|w| w.clipped_behind(clip, CLIP_EPSILON));
+        winding = winding.and_then(|w| w.into_clipped_behind(clip, CLIP_EPSILON));
     }
     winding
 }
@@ -237,7 +237,8 @@ pub(crate) fn make_portals(
             let draft = &mut drafts[id as usize];
             let side = usize::from(draft.cells[0] != cell);
             let other = draft.cells[1 - side];
-            let (ahead, behind) = draft.winding.split(&plane, CLIP_EPSILON);
+            let winding = std::mem::take(&mut draft.winding.points);
+            let (ahead, behind) = Winding { points: winding }.into_split(&plane, CLIP_EPSILON);
             let ahead = ahead.filter(|w| !is_tiny(w));
             let behind = behind.filter(|w| !is_tiny(w));
             let ahead_only = ahead.is_some();
