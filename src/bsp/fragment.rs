@@ -85,15 +85,22 @@ impl Fragment {
         if d + reach <= SPLIT_EPSILON {
             return Placement::Back;
         }
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for p in self.sides.iter().flat_map(|s| s.winding.points.iter()) {
-            let d = plane.distance(*p);
-            lo = lo.min(d);
-            hi = hi.max(d);
+        // Front when no corner lies more than the epsilon behind, else back when none lies
+        // more than it in front; one of each is enough to know it spans.
+        let (mut behind, mut ahead) = (false, false);
+        for side in &self.sides {
+            for p in &side.winding.points {
+                let d = plane.distance(*p);
+                behind |= d < -SPLIT_EPSILON;
+                ahead |= d > SPLIT_EPSILON;
+            }
+            if behind && ahead {
+                return Placement::Spanning;
+            }
         }
-        if lo >= -SPLIT_EPSILON {
+        if !behind {
             Placement::Front
-        } else if hi <= SPLIT_EPSILON {
+        } else if !ahead {
             Placement::Back
         } else {
             Placement::Spanning
@@ -108,10 +115,10 @@ impl Fragment {
         planes: &PlaneTable,
     ) -> (Option<Fragment>, Option<Fragment>) {
         let plane = planes.get(id);
-        let mut mid = Some(Winding::base_for_plane(plane));
-        for side in &self.sides {
-            mid = mid.and_then(|w| w.into_clipped_behind(planes.get(side.plane), CLIP_EPSILON));
-        }
+        let mid = Winding::base_for_plane(plane).into_clipped_behind_all(
+            self.sides.iter().map(|side| planes.get(side.plane)),
+            CLIP_EPSILON,
+        );
         let mut front = Vec::with_capacity(self.sides.len() + 1);
         let mut back = Vec::with_capacity(self.sides.len() + 1);
         for side in self.sides {

@@ -59,6 +59,29 @@ impl Winding {
         }
     }
 
+    /// The part of the winding behind every one of `planes`, clipped by each in turn
+    /// ([`into_clipped_behind`](Self::into_clipped_behind) one after another, the same
+    /// points), with two buffers for the whole chain.
+    #[must_use]
+    pub fn into_clipped_behind_all<'a>(
+        self,
+        planes: impl IntoIterator<Item = &'a BuildPlane>,
+        epsilon: f64,
+    ) -> Option<Winding> {
+        let mut points = self.points;
+        let mut back = Vec::new();
+        for plane in planes {
+            back.clear();
+            match cut(&points, plane, epsilon, None, Some(&mut back)) {
+                Cut::On | Cut::Front => return None,
+                Cut::Back => {}
+                Cut::Spanning if back.len() < 3 => return None,
+                Cut::Spanning => std::mem::swap(&mut points, &mut back),
+            }
+        }
+        Some(Winding { points })
+    }
+
     /// Splits by `plane` into the front and back parts; `None` for an empty part. A winding
     /// lying on the plane goes to the side its own orientation is unknown to, so callers must
     /// not split a winding by its own plane.

@@ -168,11 +168,7 @@ fn is_tiny(winding: &Winding) -> bool {
 
 /// The polygon of `plane` inside every plane of `bounds` (each facing out of the region).
 pub(crate) fn clipped_winding(plane: &BuildPlane, bounds: &[BuildPlane]) -> Option<Winding> {
-    let mut winding = Some(Winding::base_for_plane(plane));
-    for clip in bounds {
-        winding = winding.and_then(|w| w.into_clipped_behind(clip, CLIP_EPSILON));
-    }
-    winding
+    Winding::base_for_plane(plane).into_clipped_behind_all(bounds, CLIP_EPSILON)
 }
 
 /// A portal while the tree is cut: cells are nodes (`0..n`), leaves (`n..n + l`) and the
