@@ -20,7 +20,9 @@ use std::path::PathBuf;
 mod back_end;
 mod from_bsp;
 mod models;
+mod sides;
 mod tables;
+mod threads;
 
 pub(crate) use back_end::{Level, Stopwatch, compile_level_stages};
 
