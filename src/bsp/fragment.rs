@@ -10,7 +10,16 @@ use glam::DVec3;
 
 use super::planes::{PlaneId, PlaneTable};
 use crate::geom::{BuildPlane, Winding, bounds_of};
-use crate::tolerance::{CLIP_EPSILON, SPLIT_EPSILON};
+use crate::tolerance::{CLIP_EPSILON, DIST_EPSILON, MAX_MAP_COORD, NORMAL_EPSILON, SPLIT_EPSILON};
+
+/// A fragment whose every point lies farther than this from a plane (map units) has no side
+/// on it: a side's winding lies on its own brush plane, which the plane table merged with
+/// the stored one only within [`NORMAL_EPSILON`] per normal component and [`DIST_EPSILON`],
+/// so its points lie within `DIST_EPSILON + 3 · NORMAL_EPSILON · MAX_MAP_COORD` (0.79) of
+/// the stored plane (a split's own sides lie on it exactly). [`Fragment::place`] skips the
+/// search for such a side beyond it, which changes no placement.
+const FACING_MARGIN: f64 = 1.0;
+const _: () = assert!(DIST_EPSILON + 3.0 * NORMAL_EPSILON * MAX_MAP_COORD < FACING_MARGIN);
 
 /// One side of a fragment.
 #[derive(Clone, Debug)]
@@ -65,6 +74,18 @@ impl Fragment {
 
     /// Classifies against `plane` (id `id`), by bounds first, then by vertices.
     pub(crate) fn place(&self, id: PlaneId, plane: &BuildPlane) -> Placement {
+        // Support distances of the bounding box along ±normal.
+        let center = (self.mins + self.maxs) * 0.5;
+        let half = (self.maxs - self.mins) * 0.5;
+        let d = plane.distance(center);
+        let reach = half.dot(plane.normal.abs());
+        // Wholly beyond the margin: no side can be on the plane, so none is looked for.
+        if d - reach > FACING_MARGIN {
+            return Placement::Front;
+        }
+        if d + reach < -FACING_MARGIN {
+            return Placement::Back;
+        }
         if let Some(side) = self
             .sides
             .iter()
@@ -74,11 +95,6 @@ impl Fragment {
                 front: side.plane != id,
             };
         }
-        // Support distances of the bounding box along ±normal.
-        let center = (self.mins + self.maxs) * 0.5;
-        let half = (self.maxs - self.mins) * 0.5;
-        let d = plane.distance(center);
-        let reach = half.dot(plane.normal.abs());
         if d - reach >= -SPLIT_EPSILON {
             return Placement::Front;
         }

@@ -20,7 +20,6 @@ use glam::{DVec3, Vec3};
 use super::models::{model_bounds, origin_key};
 use super::sides::bevels_and_sides;
 use super::tables::{append_tree, entity_records};
-use super::threads::{join, map_all};
 use super::{CompileError, CompileOptions, CompileOutput, SourceFormat, tree_contents};
 use crate::brush::{Brush, BrushOutput, BrushOwner};
 use crate::bsp::build_tree;
@@ -29,6 +28,7 @@ use crate::contents::Contents;
 use crate::game::rules::{GameRules, is_origin_texture};
 use crate::leak::find_outside;
 use crate::map::MapFile;
+use crate::threads::{join, map_all};
 
 /// A level after its brush stage: what the back end compiles.
 pub(crate) struct Level<'a> {

@@ -22,7 +22,6 @@ mod from_bsp;
 mod models;
 mod sides;
 mod tables;
-mod threads;
 
 pub(crate) use back_end::{Level, Stopwatch, compile_level_stages};
 

@@ -9,12 +9,12 @@
 //! order), so a map always compiles to the same bytes.
 
 use super::tables::MaterialTable;
-use super::threads::map_all;
 use super::{CompileOptions, tree_contents};
 use crate::brush::{Bevel, Brush, BrushBevels, bevel_source_face, brush_bevels_with, face_reach};
 use crate::bsp::{BrushInput, PlaneTable};
 use crate::compiled::{CompiledBrush, CompiledSide, MapData};
 use crate::surface::SurfaceFlags;
+use crate::threads::map_all;
 
 /// What [`bevels_and_sides`] gives: the plane table, the materials, the data's brushes and
 /// sides, and each model's tree input.

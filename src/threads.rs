@@ -1,4 +1,4 @@
-//! The compile's two ways of sharing work between threads: two independent stages side by
+//! The compiler's two ways of sharing work between threads: two independent stages side by
 //! side ([`join`]), and one pure function over many items ([`map_all`]).
 //!
 //! Takes closures, gives their results. Guarantees: results come back in the order asked
@@ -7,7 +7,7 @@
 //! in order on the calling thread.
 
 /// `a()` and `b()`, side by side with the `parallel` feature.
-pub(super) fn join<A, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B)
+pub(crate) fn join<A, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B)
 where
     A: Send,
     B: Send,
@@ -23,7 +23,7 @@ where
 }
 
 /// `f` of every item, in the items' order, on every core with the `parallel` feature.
-pub(super) fn map_all<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+pub(crate) fn map_all<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
