@@ -23,6 +23,10 @@ const SAME_POINT_SQUARED: f64 = SAME_POINT_EPSILON * SAME_POINT_EPSILON;
 /// the same distance of their brush.
 const ACTIVE_EPSILON: f64 = crate::tolerance::BEVEL_ACCEPT_EPSILON;
 
+/// Room for this many active planes and corners at a vertex from the start (a vertex of a
+/// bevelled brush has a handful; more only grow the lists).
+const VERTEX_PLANES: usize = 16;
+
 /// Three normals whose triple product is below this are treated as dependent (unitless).
 const DEPENDENT_NORMALS: f64 = 1e-9;
 
@@ -113,8 +117,8 @@ impl<'a> VertexCorners<'a> {
             vertex,
             vertices,
             scale,
-            active: Vec::new(),
-            corners: Vec::new(),
+            active: Vec::with_capacity(VERTEX_PLANES),
+            corners: Vec::with_capacity(VERTEX_PLANES),
         };
         for p in planes.iter().filter(|p| is_active(p, vertex)) {
             corners.add(p.normal);

@@ -69,7 +69,9 @@ impl Winding {
         epsilon: f64,
     ) -> Option<Winding> {
         let mut points = self.points;
-        let mut back = Vec::new();
+        // Room enough from the start that the chain never grows a buffer.
+        points.reserve(STACK_POINTS.saturating_sub(points.len()));
+        let mut back = Vec::with_capacity(points.capacity());
         for plane in planes {
             back.clear();
             match cut(&points, plane, epsilon, None, Some(&mut back)) {
