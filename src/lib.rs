@@ -98,6 +98,7 @@ pub mod import;
 pub mod map;
 #[cfg(test)]
 mod test_rng;
+mod threads;
 internal_mod! { mod game; }
 internal_mod! { mod geom; }
 internal_mod! { mod patch; }

@@ -87,8 +87,13 @@ pub const SPLIT_EPSILON: f64 = 1e-3;
 /// Width of a plane-table hash bucket along the plane distance, in map units.
 ///
 /// Lookups also search the neighbouring bucket an epsilon reaches, so a distance near a
-/// bucket boundary is still found (Quake 2 `FindFloatPlane`).
-pub const PLANE_HASH_BUCKET: f64 = 8.0;
+/// bucket boundary is still found (Quake 2 `FindFloatPlane`), and take the earliest match:
+/// the width changes only the speed, never the table. Quake 2's 8 units put thousands of
+/// planes in one bucket on a map with curved patches (every facet's axial bevels lie at its
+/// own fractional bounds), and each lookup walked them all (am_icyhell: a tenth of the
+/// compile); an eighth of a unit keeps a handful, far wider than [`DIST_EPSILON`].
+pub const PLANE_HASH_BUCKET: f64 = 0.125;
+const _: () = assert!(DIST_EPSILON * 100.0 < PLANE_HASH_BUCKET);
 
 /// Width of a plane-table hash bucket along each normal component (unitless). The table
 /// also keys planes by their normal, so a map with a million planes (fine patches: every

@@ -266,13 +266,14 @@ pub fn brush_bevels_with(brush: &Brush, rounding: bool) -> BrushBevels {
         MAX_VERTEX_ROUNDING,
         accept,
     );
-    planes.extend(rounding.iter().map(|(p, _)| *p));
-    bevels.extend(rounding.into_iter().map(|(plane, edge)| Bevel {
+    planes.extend(rounding.planes.iter().map(|(p, _)| *p));
+    bevels.extend(rounding.planes.into_iter().map(|(plane, edge)| Bevel {
         plane,
         kind: BevelKind::Rounding,
         edge,
     }));
-    let reach = super::reach::brush_reach(&planes, &vertices, &edges);
+    // The vertices' reach came with the rounding (the same as `brush_reach`'s).
+    let reach = super::reach::edges_reach(&planes, &edges).max(rounding.vertex_reach);
     BrushBevels {
         bevels,
         box_exact: box_exact.get(),

@@ -283,7 +283,9 @@ pub(crate) fn brushes_from_map_by(
     } else {
         map
     };
-    let mut out = BrushOutput::default();
+    // Every brush block with its owner and entity, in file order; each is built on its own
+    // (on every core with the `parallel` feature) and the results joined in that order.
+    let mut blocks = Vec::new();
     for (index, entity) in map.entities.iter().enumerate() {
         let classname = entity.classname();
         let owner = if rules.is_world_class(classname) {
@@ -292,12 +294,23 @@ pub(crate) fn brushes_from_map_by(
             BrushOwner::Entity(index)
         };
         let trigger = rules.is_trigger_class(classname);
-        for brush in &entity.brushes {
-            convert::add_brush(&mut out, brush, owner, (classname, trigger), rules, shaders);
-        }
+        blocks.extend(
+            (entity.brushes.iter()).map(|brush| (brush, owner, (classname, trigger))),
+        );
     }
-    for brush in &map.loose_brushes {
-        convert::add_brush(&mut out, brush, BrushOwner::World, ("", false), rules, shaders);
+    blocks.extend(
+        (map.loose_brushes.iter()).map(|brush| (brush, BrushOwner::World, ("", false))),
+    );
+    let built = crate::threads::map_all(&blocks, |&(brush, owner, entity)| {
+        let mut one = BrushOutput::default();
+        convert::add_brush(&mut one, brush, owner, entity, rules, shaders);
+        one
+    });
+    let mut out = BrushOutput::default();
+    for one in built {
+        out.brushes.extend(one.brushes);
+        out.diagnostics.extend(one.diagnostics);
+        out.rejected += one.rejected;
     }
     patches::add_patches(&mut out, map, rules, shaders, patch_tolerance);
     out

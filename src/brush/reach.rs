@@ -23,6 +23,10 @@ const SAME_POINT_SQUARED: f64 = SAME_POINT_EPSILON * SAME_POINT_EPSILON;
 /// the same distance of their brush.
 const ACTIVE_EPSILON: f64 = crate::tolerance::BEVEL_ACCEPT_EPSILON;
 
+/// Room for this many active planes and corners at a vertex from the start (a vertex of a
+/// bevelled brush has a handful; more only grow the lists).
+const VERTEX_PLANES: usize = 16;
+
 /// Three normals whose triple product is below this are treated as dependent (unitless).
 const DEPENDENT_NORMALS: f64 = 1e-9;
 
@@ -113,13 +117,10 @@ impl<'a> VertexCorners<'a> {
             vertex,
             vertices,
             scale,
-            active: Vec::new(),
-            corners: Vec::new(),
+            active: Vec::with_capacity(VERTEX_PLANES),
+            corners: Vec::with_capacity(VERTEX_PLANES),
         };
-        for p in planes
-            .iter()
-            .filter(|p| p.distance(vertex).abs() <= ACTIVE_EPSILON)
-        {
+        for p in planes.iter().filter(|p| is_active(p, vertex)) {
             corners.add(p.normal);
         }
         corners
@@ -138,13 +139,16 @@ impl<'a> VertexCorners<'a> {
                 let z = m.inverse() * DVec3::ONE;
                 let inside = n.dot(z) <= 1.0 + CORNER_SLACK
                     && self.active.iter().all(|a| a.dot(z) <= 1.0 + CORNER_SLACK);
+                if !inside {
+                    continue;
+                }
                 let length = z.length();
                 let unit = z / length;
                 let supported = self
                     .vertices
                     .iter()
                     .all(|w| unit.dot(*w - self.vertex) <= CORNER_SLACK * self.scale);
-                if inside && supported {
+                if supported {
                     self.corners.push((length, z));
                 }
             }
@@ -169,18 +173,37 @@ fn vertex_reach(planes: &[BuildPlane], vertices: &[DVec3], v: DVec3) -> (f64, Op
 
 /// The reach κ of a brush with these planes (faces and bevels), vertices and edges.
 pub(crate) fn brush_reach(planes: &[BuildPlane], vertices: &[DVec3], edges: &[[DVec3; 2]]) -> f64 {
-    let edges = edges.iter().map(|e| edge_reach(planes, *e));
     let corners = vertices
         .iter()
         .map(|v| vertex_reach(planes, vertices, *v).0);
-    edges.chain(corners).fold(1.0, f64::max)
+    corners.fold(edges_reach(planes, edges), f64::max)
+}
+
+/// The largest local reach (≥ 1) along `edges` with these planes: the edges' part of
+/// [`brush_reach`].
+pub(crate) fn edges_reach(planes: &[BuildPlane], edges: &[[DVec3; 2]]) -> f64 {
+    edges
+        .iter()
+        .map(|e| edge_reach(planes, *e))
+        .fold(1.0, f64::max)
+}
+
+/// Rounding bevels ([`rounding_planes`]) and the vertices' part of the reach they leave.
+pub(crate) struct Rounding {
+    /// The new planes, each with the edge (or the vertex, twice) it passes through.
+    pub(crate) planes: Vec<(BuildPlane, [DVec3; 2])>,
+    /// The largest local reach (≥ 1) at a vertex with every plane, the new ones included:
+    /// with [`edges_reach`] of the same planes, the brush's [`brush_reach`].
+    pub(crate) vertex_reach: f64,
 }
 
 /// Rounding bevels: through every edge whose fan has a gap wider than `2·acos(1/target)`,
 /// planes splitting the gap evenly; then through every vertex whose reach exceeds `target`,
 /// the supporting plane facing its farthest point, repeatedly, at most `max_per_vertex`
 /// times. Returns the new planes (snapped, supporting, not duplicating a normal), each with
-/// the edge (or the vertex, twice) it passes through.
+/// the edge (or the vertex, twice) it passes through, and the vertices' reach with them. A
+/// vertex's corners are worked out once: those it had when its turn came are brought up to
+/// date with the planes made after it, so the reach equals [`brush_reach`]'s own.
 pub(crate) fn rounding_planes(
     planes: &[BuildPlane],
     vertices: &[DVec3],
@@ -188,7 +211,7 @@ pub(crate) fn rounding_planes(
     target: f64,
     max_per_vertex: usize,
     accept: impl Fn(&[BuildPlane], BuildPlane) -> bool,
-) -> Vec<(BuildPlane, [DVec3; 2])> {
+) -> Rounding {
     let mut all = planes.to_vec();
     let mut added = Vec::new();
     let max_gap = 2.0 * (1.0 / target).acos();
@@ -211,8 +234,13 @@ pub(crate) fn rounding_planes(
             }
         }
     }
+    // Each vertex's corners, the length of `all` when they were made, and whether they are
+    // exactly what `VertexCorners::new` would make of that much of `all` (each plane added
+    // through the vertex counts as active there).
+    let mut made: Vec<(VertexCorners<'_>, usize, bool)> = Vec::with_capacity(vertices.len());
     for &v in vertices {
         let mut corners = VertexCorners::new(&all, vertices, v);
+        let mut exact = true;
         for _ in 0..max_per_vertex {
             let (reach, direction) = corners.reach();
             let Some(direction) = direction.filter(|_| reach > target) else {
@@ -223,10 +251,35 @@ pub(crate) fn rounding_planes(
             };
             all.push(plane);
             added.push((plane, [v, v]));
+            exact &= is_active(&plane, v);
             corners.add(plane.normal);
         }
+        made.push((corners, all.len(), exact));
     }
-    added
+    let vertex_reach = made
+        .into_iter()
+        .map(|(mut corners, seen, exact)| {
+            if exact {
+                for p in all.get(seen..).unwrap_or(&[]) {
+                    if is_active(p, corners.vertex) {
+                        corners.add(p.normal);
+                    }
+                }
+            } else {
+                corners = VertexCorners::new(&all, vertices, corners.vertex);
+            }
+            corners.reach().0
+        })
+        .fold(1.0, f64::max);
+    Rounding {
+        planes: added,
+        vertex_reach,
+    }
+}
+
+/// Whether `plane` passes through `vertex`, as [`VertexCorners`] counts its active planes.
+fn is_active(plane: &BuildPlane, vertex: DVec3) -> bool {
+    plane.distance(vertex).abs() <= ACTIVE_EPSILON
 }
 
 /// A plane with `normal` (snapped first) through `point`.
@@ -278,8 +331,11 @@ mod tests {
         let accept = |_: &[BuildPlane], _: BuildPlane| true;
         let extra = rounding_planes(&planes, &vertices, &edges, 1.05, 16, accept);
         let mut rounded = planes.clone();
-        rounded.extend(extra.into_iter().map(|(p, _)| p));
+        rounded.extend(extra.planes.into_iter().map(|(p, _)| p));
         let k = brush_reach(&rounded, &vertices, &edges);
         assert!(k <= 1.05 + 1e-9, "{k} with {} planes", rounded.len());
+        // The reach worked out on the way is the reach of the result.
+        let vertices_only = brush_reach(&rounded, &vertices, &[]);
+        assert_eq!(extra.vertex_reach, vertices_only);
     }
 }

@@ -10,7 +10,16 @@ use glam::DVec3;
 
 use super::planes::{PlaneId, PlaneTable};
 use crate::geom::{BuildPlane, Winding, bounds_of};
-use crate::tolerance::{CLIP_EPSILON, SPLIT_EPSILON};
+use crate::tolerance::{CLIP_EPSILON, DIST_EPSILON, MAX_MAP_COORD, NORMAL_EPSILON, SPLIT_EPSILON};
+
+/// A fragment whose every point lies farther than this from a plane (map units) has no side
+/// on it: a side's winding lies on its own brush plane, which the plane table merged with
+/// the stored one only within [`NORMAL_EPSILON`] per normal component and [`DIST_EPSILON`],
+/// so its points lie within `DIST_EPSILON + 3 · NORMAL_EPSILON · MAX_MAP_COORD` (0.79) of
+/// the stored plane (a split's own sides lie on it exactly). [`Fragment::place`] skips the
+/// search for such a side beyond it, which changes no placement.
+const FACING_MARGIN: f64 = 1.0;
+const _: () = assert!(DIST_EPSILON + 3.0 * NORMAL_EPSILON * MAX_MAP_COORD < FACING_MARGIN);
 
 /// One side of a fragment.
 #[derive(Clone, Debug)]
@@ -65,6 +74,18 @@ impl Fragment {
 
     /// Classifies against `plane` (id `id`), by bounds first, then by vertices.
     pub(crate) fn place(&self, id: PlaneId, plane: &BuildPlane) -> Placement {
+        // Support distances of the bounding box along ±normal.
+        let center = (self.mins + self.maxs) * 0.5;
+        let half = (self.maxs - self.mins) * 0.5;
+        let d = plane.distance(center);
+        let reach = half.dot(plane.normal.abs());
+        // Wholly beyond the margin: no side can be on the plane, so none is looked for.
+        if d - reach > FACING_MARGIN {
+            return Placement::Front;
+        }
+        if d + reach < -FACING_MARGIN {
+            return Placement::Back;
+        }
         if let Some(side) = self
             .sides
             .iter()
@@ -74,26 +95,28 @@ impl Fragment {
                 front: side.plane != id,
             };
         }
-        // Support distances of the bounding box along ±normal.
-        let center = (self.mins + self.maxs) * 0.5;
-        let half = (self.maxs - self.mins) * 0.5;
-        let d = plane.distance(center);
-        let reach = half.dot(plane.normal.abs());
         if d - reach >= -SPLIT_EPSILON {
             return Placement::Front;
         }
         if d + reach <= SPLIT_EPSILON {
             return Placement::Back;
         }
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for p in self.sides.iter().flat_map(|s| s.winding.points.iter()) {
-            let d = plane.distance(*p);
-            lo = lo.min(d);
-            hi = hi.max(d);
+        // Front when no corner lies more than the epsilon behind, else back when none lies
+        // more than it in front; one of each is enough to know it spans.
+        let (mut behind, mut ahead) = (false, false);
+        for side in &self.sides {
+            for p in &side.winding.points {
+                let d = plane.distance(*p);
+                behind |= d < -SPLIT_EPSILON;
+                ahead |= d > SPLIT_EPSILON;
+            }
+            if behind && ahead {
+                return Placement::Spanning;
+            }
         }
-        if lo >= -SPLIT_EPSILON {
+        if !behind {
             Placement::Front
-        } else if hi <= SPLIT_EPSILON {
+        } else if !ahead {
             Placement::Back
         } else {
             Placement::Spanning
@@ -103,15 +126,19 @@ impl Fragment {
     /// Splits a spanning fragment by `plane` (id `id`) into its front and back parts. The new
     /// sides on the plane are marked used. A part too thin to keep comes back as `None`.
     pub(crate) fn split(
-        &self,
+        self,
         id: PlaneId,
         planes: &PlaneTable,
     ) -> (Option<Fragment>, Option<Fragment>) {
         let plane = planes.get(id);
+        let mid = Winding::base_for_plane(plane).into_clipped_behind_all(
+            self.sides.iter().map(|side| planes.get(side.plane)),
+            CLIP_EPSILON,
+        );
         let mut front = Vec::with_capacity(self.sides.len() + 1);
         let mut back = Vec::with_capacity(self.sides.len() + 1);
-        for side in &self.sides {
-            let (f, b) = side.winding.split(plane, CLIP_EPSILON);
+        for side in self.sides {
+            let (f, b) = side.winding.into_split(plane, CLIP_EPSILON);
             if let Some(winding) = f {
                 front.push(FragmentSide {
                     plane: side.plane,
@@ -126,10 +153,6 @@ impl Fragment {
                     used: side.used,
                 });
             }
-        }
-        let mut mid = Some(Winding::base_for_plane(plane));
-        for side in &self.sides {
-            mid = mid.and_then(|w| w.clipped_behind(planes.get(side.plane), CLIP_EPSILON));
         }
         if let Some(mid) = mid {
             let mut reversed = mid.clone();

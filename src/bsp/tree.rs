@@ -14,6 +14,8 @@
 //!   outside fill: the void around a map is empty space (the leak stage's fill, when asked,
 //!   adds brushes before the build).
 //! - Nodes are stored in preorder: a child node's index is always greater than its parent's.
+//!   With the `parallel` feature the top levels' subtrees are built side by side and joined
+//!   in that order, so the tree is the same on any number of threads.
 //!
 //! **Splitter heuristic.** At each node, the candidates are the distinct planes of fragment
 //! sides not yet used by an ancestor (at most [`MAX_SPLIT_CANDIDATES`], sampled evenly in
@@ -110,6 +112,11 @@ enum Slot {
     Child { node: usize, index: usize },
 }
 
+/// Levels of the tree whose two subtrees are built side by side (with the `parallel`
+/// feature): up to 2^4 subtrees at once, plenty for two to a dozen cores; below, each
+/// subtree is built in one loop.
+const PARALLEL_LEVELS: u32 = 4;
+
 /// Builds the tree of `brushes`.
 #[must_use]
 pub fn build_tree(brushes: &[BrushInput], planes: &PlaneTable) -> BspTree {
@@ -130,47 +137,116 @@ pub fn build_tree(brushes: &[BrushInput], planes: &PlaneTable) -> BspTree {
             Fragment::new(i as u32, sides)
         })
         .collect();
-    let mut tree = BspTree {
-        nodes: Vec::new(),
-        leaves: Vec::new(),
-        root: Child::Leaf(0),
-        max_depth: 0,
+    let build = Build {
+        brushes,
+        planes,
+        detail: &detail,
     };
-    let mut stack = vec![(fragments, Slot::Root, 0u32)];
-    while let Some((fragments, slot, depth)) = stack.pop() {
-        let child = match choose_splitter(&fragments, planes, &detail) {
-            Some(plane) => {
-                let node = tree.nodes.len();
-                tree.nodes.push(Node {
-                    plane,
-                    children: [Child::Leaf(0); 2],
-                });
-                let (front, back) = partition(fragments, plane, planes);
-                stack.push((back, Slot::Child { node, index: 1 }, depth + 1));
-                stack.push((front, Slot::Child { node, index: 0 }, depth + 1));
-                Child::Node(node as u32)
-            }
-            None => {
-                tree.max_depth = tree.max_depth.max(depth);
-                let mut leaf_brushes: Vec<u32> = fragments.iter().map(|f| f.brush).collect();
-                leaf_brushes.sort_unstable();
-                leaf_brushes.dedup();
-                let contents = leaf_brushes.iter().fold(Contents::EMPTY, |c, &b| {
-                    c.union(brushes[b as usize].contents)
-                });
-                tree.leaves.push(Leaf {
-                    contents,
-                    brushes: leaf_brushes,
-                });
-                Child::Leaf(tree.leaves.len() as u32 - 1)
-            }
+    build.part(fragments, 0)
+}
+
+/// What every part of one build reads.
+struct Build<'a> {
+    brushes: &'a [BrushInput],
+    planes: &'a PlaneTable,
+    detail: &'a [bool],
+}
+
+impl Build<'_> {
+    /// The subtree of `fragments` at `depth`, numbered from 0: in its top
+    /// [`PARALLEL_LEVELS`] levels the two sides of a node are built side by side and
+    /// joined in preorder (the node, its front subtree, its back subtree), so the tree is
+    /// exactly the one a single loop builds.
+    fn part(&self, fragments: Vec<Fragment>, depth: u32) -> BspTree {
+        if depth >= PARALLEL_LEVELS {
+            return self.in_one_loop(fragments, depth);
+        }
+        let Some(plane) = choose_splitter(&fragments, self.planes, self.detail) else {
+            return self.in_one_loop(fragments, depth);
         };
-        match slot {
-            Slot::Root => tree.root = child,
-            Slot::Child { node, index } => tree.nodes[node].children[index] = child,
+        let (front, back) = partition(fragments, plane, self.planes);
+        let (front, back) = crate::threads::join(
+            || self.part(front, depth + 1),
+            || self.part(back, depth + 1),
+        );
+        let front_nodes = front.nodes.len() as u32;
+        let front_leaves = front.leaves.len() as u32;
+        let shift = |child: Child, nodes: u32, leaves: u32| match child {
+            Child::Node(n) => Child::Node(n + nodes),
+            Child::Leaf(l) => Child::Leaf(l + leaves),
+        };
+        let mut nodes = Vec::with_capacity(1 + front.nodes.len() + back.nodes.len());
+        nodes.push(Node {
+            plane,
+            children: [
+                shift(front.root, 1, 0),
+                shift(back.root, 1 + front_nodes, front_leaves),
+            ],
+        });
+        nodes.extend(front.nodes.iter().map(|n| Node {
+            plane: n.plane,
+            children: n.children.map(|c| shift(c, 1, 0)),
+        }));
+        nodes.extend(back.nodes.iter().map(|n| Node {
+            plane: n.plane,
+            children: n.children.map(|c| shift(c, 1 + front_nodes, front_leaves)),
+        }));
+        let mut leaves = front.leaves;
+        leaves.extend(back.leaves);
+        BspTree {
+            nodes,
+            leaves,
+            root: Child::Node(0),
+            max_depth: front.max_depth.max(back.max_depth),
         }
     }
-    tree
+
+    /// The subtree of `fragments` at `depth`, numbered from 0, built in one loop (nodes in
+    /// preorder, leaves in the same order).
+    fn in_one_loop(&self, fragments: Vec<Fragment>, depth: u32) -> BspTree {
+        let (brushes, planes, detail) = (self.brushes, self.planes, self.detail);
+        let mut tree = BspTree {
+            nodes: Vec::new(),
+            leaves: Vec::new(),
+            root: Child::Leaf(0),
+            max_depth: 0,
+        };
+        let mut stack = vec![(fragments, Slot::Root, depth)];
+        while let Some((fragments, slot, depth)) = stack.pop() {
+            let child = match choose_splitter(&fragments, planes, detail) {
+                Some(plane) => {
+                    let node = tree.nodes.len();
+                    tree.nodes.push(Node {
+                        plane,
+                        children: [Child::Leaf(0); 2],
+                    });
+                    let (front, back) = partition(fragments, plane, planes);
+                    stack.push((back, Slot::Child { node, index: 1 }, depth + 1));
+                    stack.push((front, Slot::Child { node, index: 0 }, depth + 1));
+                    Child::Node(node as u32)
+                }
+                None => {
+                    tree.max_depth = tree.max_depth.max(depth);
+                    let mut leaf_brushes: Vec<u32> = fragments.iter().map(|f| f.brush).collect();
+                    leaf_brushes.sort_unstable();
+                    leaf_brushes.dedup();
+                    let contents = leaf_brushes.iter().fold(Contents::EMPTY, |c, &b| {
+                        c.union(brushes[b as usize].contents)
+                    });
+                    tree.leaves.push(Leaf {
+                        contents,
+                        brushes: leaf_brushes,
+                    });
+                    Child::Leaf(tree.leaves.len() as u32 - 1)
+                }
+            };
+            match slot {
+                Slot::Root => tree.root = child,
+                Slot::Child { node, index } => tree.nodes[node].children[index] = child,
+            }
+        }
+        tree
+    }
 }
 
 /// The best splitter among the unused sides of the fragments of brushes that are not

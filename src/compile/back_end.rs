@@ -8,24 +8,27 @@
 //! bevels, reach and every guarantee of the compiled world are the compiler's own; an
 //! imported model stored relative to its entity's `origin` is placed there (qbsp3 `map.c
 //! ParseMapEntity`, q3map2 `AdjustBrushesForOrigin`) and the origin is its pivot.
+//!
+//! Unless the void is to be filled, the leak search only reads the brushes: with the
+//! `parallel` feature it runs beside the bevels and the tree (`threads.rs`), and the
+//! `leaks` lap of the timings is the wall time it adds to theirs.
 
 use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 
 use super::models::{model_bounds, origin_key};
-use super::tables::{MaterialTable, append_tree, entity_records};
+use super::sides::bevels_and_sides;
+use super::tables::{append_tree, entity_records};
 use super::{CompileError, CompileOptions, CompileOutput, SourceFormat, tree_contents};
-use crate::brush::{Brush, BrushOutput, BrushOwner, bevel_source_face, brush_bevels_with};
-use crate::bsp::{BrushInput, BspTree, PlaneTable, build_tree};
-use crate::compiled::{
-    CompileStats, CompiledBrush, CompiledMap, CompiledSide, MapData, Model, ModelKind, Plane,
-};
+use crate::brush::{Brush, BrushOutput, BrushOwner};
+use crate::bsp::build_tree;
+use crate::compiled::{CompileStats, CompiledMap, Model, ModelKind, Plane};
 use crate::contents::Contents;
 use crate::game::rules::{GameRules, is_origin_texture};
 use crate::leak::find_outside;
 use crate::map::MapFile;
-use crate::surface::SurfaceFlags;
+use crate::threads::{join, map_all};
 
 /// A level after its brush stage: what the back end compiles.
 pub(crate) struct Level<'a> {
@@ -70,6 +73,21 @@ impl Stopwatch {
     pub(crate) fn lap(&mut self, name: &'static str) {
         self.timings
             .push((name, self.clock.elapsed().as_secs_f64()));
+        self.clock = Instant::now();
+    }
+
+    /// Seconds since the last lap.
+    fn elapsed(&self) -> f64 {
+        self.clock.elapsed().as_secs_f64()
+    }
+
+    /// Records `seconds` as stage `name` (stages that ran side by side, timed on their own).
+    fn record(&mut self, name: &'static str, seconds: f64) {
+        self.timings.push((name, seconds));
+    }
+
+    /// Starts the next lap from now.
+    fn restart(&mut self) {
         self.clock = Instant::now();
     }
 }
@@ -122,17 +140,16 @@ pub(crate) fn compile_level_stages(
         place_at_origins(map, &mut output.brushes);
     }
     let world_brushes = output.world_brush_count() as u32;
-    let leak = if void_filled {
-        None
-    } else {
+    // The fill changes the brushes, so it comes first; otherwise the leak search only reads
+    // them and runs beside the bevels and the tree.
+    let mut leak = None;
+    if !void_filled && options.fill_outside {
         let outside = find_outside(map, &output.brushes);
-        if options.fill_outside {
-            let fill = outside.fill_brushes(&mut output.diagnostics);
-            output.brushes.extend(fill);
-        }
-        outside.leak
-    };
-    stopwatch.lap("leaks");
+        let fill = outside.fill_brushes(&mut output.diagnostics);
+        output.brushes.extend(fill);
+        leak = outside.leak;
+    }
+    let search_beside = !void_filled && !options.fill_outside;
 
     // Models: the world (its entity is the first `worldspawn`), then each brush entity in
     // file order.
@@ -174,87 +191,28 @@ pub(crate) fn compile_level_stages(
         }
     }
 
-    // Bevels and the plane table.
-    let mut planes = PlaneTable::new();
-    let mut materials = MaterialTable::default();
-    let mut data = MapData::default();
-    let mut inputs: Vec<Vec<BrushInput>> = Vec::with_capacity(model_brushes.len());
-    for (_, brushes) in &model_brushes {
-        let mut model_inputs = Vec::with_capacity(brushes.len());
-        for brush in brushes {
-            let first_side = data.sides.len() as u32;
-            let mut sides = Vec::with_capacity(brush.sides.len());
-            let face_materials: Vec<u32> = brush
-                .sides
-                .iter()
-                .map(|side| materials.id(&side.texture))
-                .collect();
-            for (side, &material) in brush.sides.iter().zip(&face_materials) {
-                let id = planes.find_or_add(side.plane);
-                data.sides.push(CompiledSide {
-                    plane: id.0,
-                    bevel: false,
-                    surface: side.surface,
-                    material,
-                });
-                sides.push((id, side.winding.clone()));
-            }
-            let bevels = if options.bevels {
-                // Patch facets take the box bevels only (`brush_bevels_with`).
-                brush_bevels_with(brush, brush.patch.is_none())
-            } else {
-                crate::brush::BrushBevels {
-                    bevels: Vec::new(),
-                    box_exact: false,
-                    reach: crate::brush::face_reach(brush),
-                }
-            };
-            // Faces, then Quake's box bevels, then the rounding bevels: box and point sweeps
-            // stop reading where their exactness needs no more.
-            let (box_bevels, round_bevels): (Vec<&crate::brush::Bevel>, Vec<&crate::brush::Bevel>) =
-                bevels.bevels.iter().partition(|b| b.kind.is_box_bevel());
-            let face_count = data.sides.len() as u32 - first_side;
-            for bevel in box_bevels.iter().chain(round_bevels.iter()) {
-                let id = planes.find_or_add(bevel.plane);
-                // A bevel carries the movement flags and the material of the face it bevels.
-                let source = bevel_source_face(brush, bevel).unwrap_or(0);
-                data.sides.push(CompiledSide {
-                    plane: id.0,
-                    bevel: true,
-                    surface: brush
-                        .sides
-                        .get(source)
-                        .map_or(SurfaceFlags::EMPTY, |s| s.surface & SurfaceFlags::MOVEMENT),
-                    material: face_materials.get(source).copied().unwrap_or(0),
-                });
-            }
-            let contents = tree_contents(brush);
-            data.brushes.push(CompiledBrush {
-                contents,
-                game_contents: brush.game_contents,
-                first_side,
-                side_count: data.sides.len() as u32 - first_side,
-                face_count,
-                box_side_count: face_count + box_bevels.len() as u32,
-                mins: brush.mins.as_vec3(),
-                maxs: brush.maxs.as_vec3(),
-                box_exact: bevels.box_exact,
-                // Rounded up, so that the f32 bound is never below the f64 one.
-                reach: (bevels.reach as f32).next_up(),
-                patch: brush.patch.is_some(),
-            });
-            model_inputs.push(BrushInput {
-                sides,
-                contents,
-                detail: brush.patch.is_some(),
-            });
-        }
-        inputs.push(model_inputs);
+    let (found, (built, bevel_seconds, tree_seconds)) = join(
+        || search_beside.then(|| find_outside(map, &output.brushes).leak),
+        || {
+            let clock = Instant::now();
+            let (planes, materials, data, inputs) = bevels_and_sides(&model_brushes, options);
+            let bevel_seconds = clock.elapsed().as_secs_f64();
+            let clock = Instant::now();
+            let trees = map_all(&inputs, |i| build_tree(i, &planes));
+            let built = (planes, materials, data, trees);
+            (built, bevel_seconds, clock.elapsed().as_secs_f64())
+        },
+    );
+    if let Some(found) = found {
+        leak = found;
     }
-    stopwatch.lap("bevels");
-
-    let trees: Vec<BspTree> = inputs.iter().map(|i| build_tree(i, &planes)).collect();
-    stopwatch.lap("tree");
+    let (planes, materials, mut data, trees) = built;
+    // The leaks' lap is what the search (and fill) added to the wall time of the three.
+    let wall = stopwatch.elapsed();
+    stopwatch.record("leaks", (wall - bevel_seconds - tree_seconds).max(0.0));
+    stopwatch.record("bevels", bevel_seconds);
+    stopwatch.record("tree", tree_seconds);
+    stopwatch.restart();
 
     data.planes = planes
         .planes()

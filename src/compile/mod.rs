@@ -20,6 +20,7 @@ use std::path::PathBuf;
 mod back_end;
 mod from_bsp;
 mod models;
+mod sides;
 mod tables;
 
 pub(crate) use back_end::{Level, Stopwatch, compile_level_stages};
@@ -119,7 +120,9 @@ pub struct CompileOutput {
     /// is a warning: the map compiles all the same.
     pub leak: Option<Leak>,
     /// Seconds spent per stage, in order: parse (`import` for a `.bsp`), brushes, leaks,
-    /// bevels, tree, pack.
+    /// bevels, tree, pack. They add up to the compile's wall time: when the leak search
+    /// runs beside the bevels and the tree (the `parallel` feature, no outside fill), its
+    /// lap is the time it added to theirs.
     pub timings: Vec<(&'static str, f64)>,
     /// What the compile was given.
     pub format: SourceFormat,

@@ -21,14 +21,14 @@ pub(crate) fn cut_planes(planes: &[BuildPlane]) -> Vec<Option<Winding>> {
         .iter()
         .enumerate()
         .map(|(i, plane)| {
-            let mut winding = Some(Winding::base_for_plane(plane));
-            for (j, other) in planes.iter().enumerate() {
-                if i == j {
-                    continue;
-                }
-                winding = winding.and_then(|w| w.clipped_behind(other, CLIP_EPSILON));
-            }
-            winding.filter(|w| w.area() > 0.0)
+            let others = planes
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, other)| other);
+            Winding::base_for_plane(plane)
+                .into_clipped_behind_all(others, CLIP_EPSILON)
+                .filter(|w| w.area() > 0.0)
         })
         .collect()
 }

@@ -39,7 +39,49 @@ impl Winding {
     /// left. Points within `epsilon` of the plane count as on it and are kept.
     #[must_use]
     pub fn clipped_behind(&self, plane: &BuildPlane, epsilon: f64) -> Option<Winding> {
-        self.split(plane, epsilon).1
+        let mut back = Vec::new();
+        match cut(&self.points, plane, epsilon, None, Some(&mut back)) {
+            Cut::On | Cut::Front => None,
+            Cut::Back => Some(self.clone()),
+            Cut::Spanning => Winding::from_points(back),
+        }
+    }
+
+    /// [`clipped_behind`](Self::clipped_behind), reusing the winding when it lies wholly
+    /// behind (the same points, without a copy).
+    #[must_use]
+    pub fn into_clipped_behind(self, plane: &BuildPlane, epsilon: f64) -> Option<Winding> {
+        let mut back = Vec::new();
+        match cut(&self.points, plane, epsilon, None, Some(&mut back)) {
+            Cut::On | Cut::Front => None,
+            Cut::Back => Some(self),
+            Cut::Spanning => Winding::from_points(back),
+        }
+    }
+
+    /// The part of the winding behind every one of `planes`, clipped by each in turn
+    /// ([`into_clipped_behind`](Self::into_clipped_behind) one after another, the same
+    /// points), with two buffers for the whole chain.
+    #[must_use]
+    pub fn into_clipped_behind_all<'a>(
+        self,
+        planes: impl IntoIterator<Item = &'a BuildPlane>,
+        epsilon: f64,
+    ) -> Option<Winding> {
+        let mut points = self.points;
+        // Room enough from the start that the chain never grows a buffer.
+        points.reserve(STACK_POINTS.saturating_sub(points.len()));
+        let mut back = Vec::with_capacity(points.capacity());
+        for plane in planes {
+            back.clear();
+            match cut(&points, plane, epsilon, None, Some(&mut back)) {
+                Cut::On | Cut::Front => return None,
+                Cut::Back => {}
+                Cut::Spanning if back.len() < 3 => return None,
+                Cut::Spanning => std::mem::swap(&mut points, &mut back),
+            }
+        }
+        Some(Winding { points })
     }
 
     /// Splits by `plane` into the front and back parts; `None` for an empty part. A winding
@@ -47,63 +89,26 @@ impl Winding {
     /// not split a winding by its own plane.
     #[must_use]
     pub fn split(&self, plane: &BuildPlane, epsilon: f64) -> (Option<Winding>, Option<Winding>) {
-        let dists: Vec<f64> = self.points.iter().map(|&p| plane.distance(p)).collect();
-        let sides: Vec<Side> = dists
-            .iter()
-            .map(|&d| {
-                if d > epsilon {
-                    Side::Front
-                } else if d < -epsilon {
-                    Side::Back
-                } else {
-                    Side::On
-                }
-            })
-            .collect();
-        let any_front = sides.contains(&Side::Front);
-        let any_back = sides.contains(&Side::Back);
-        if !any_front && !any_back {
-            return (None, None);
+        let (mut front, mut back) = (Vec::new(), Vec::new());
+        match cut(&self.points, plane, epsilon, Some(&mut front), Some(&mut back)) {
+            Cut::On => (None, None),
+            Cut::Front => (Some(self.clone()), None),
+            Cut::Back => (None, Some(self.clone())),
+            Cut::Spanning => (Winding::from_points(front), Winding::from_points(back)),
         }
-        if !any_front {
-            return (None, Some(self.clone()));
+    }
+
+    /// [`split`](Self::split), moving the winding to the part it lies in wholly (the same
+    /// points, without a copy).
+    #[must_use]
+    pub fn into_split(self, plane: &BuildPlane, epsilon: f64) -> (Option<Winding>, Option<Winding>) {
+        let (mut front, mut back) = (Vec::new(), Vec::new());
+        match cut(&self.points, plane, epsilon, Some(&mut front), Some(&mut back)) {
+            Cut::On => (None, None),
+            Cut::Front => (Some(self), None),
+            Cut::Back => (None, Some(self)),
+            Cut::Spanning => (Winding::from_points(front), Winding::from_points(back)),
         }
-        if !any_back {
-            return (Some(self.clone()), None);
-        }
-        let mut front = Vec::with_capacity(self.points.len() + 2);
-        let mut back = Vec::with_capacity(self.points.len() + 2);
-        let count = self.points.len();
-        for i in 0..count {
-            let p = self.points[i];
-            match sides[i] {
-                Side::On => {
-                    front.push(p);
-                    back.push(p);
-                    continue;
-                }
-                Side::Front => front.push(p),
-                Side::Back => back.push(p),
-            }
-            let j = (i + 1) % count;
-            if sides[j] == Side::On || sides[j] == sides[i] {
-                continue;
-            }
-            let q = self.points[j];
-            let t = dists[i] / (dists[i] - dists[j]);
-            let mut mid = p + (q - p) * t;
-            // Keep axis-aligned splits exact: the crossing lies exactly on the plane there.
-            for axis in 0..3 {
-                if plane.normal[axis] == 1.0 {
-                    mid[axis] = plane.dist;
-                } else if plane.normal[axis] == -1.0 {
-                    mid[axis] = -plane.dist;
-                }
-            }
-            front.push(mid);
-            back.push(mid);
-        }
-        (Winding::from_points(front), Winding::from_points(back))
     }
 
     fn from_points(points: Vec<DVec3>) -> Option<Winding> {
@@ -122,6 +127,113 @@ impl Winding {
         }
         twice.length() * 0.5
     }
+}
+
+/// Where a winding lies against a plane.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// Every point within the epsilon of the plane.
+    On,
+    /// Some point in front, none behind.
+    Front,
+    /// Some point behind, none in front.
+    Back,
+    /// Points on both sides: the parts were written.
+    Spanning,
+}
+
+/// Windings of at most this many points are cut with their distances on the stack (a brush
+/// face or portal has a handful; longer ones take a heap buffer).
+const STACK_POINTS: usize = 32;
+
+/// Classifies `points` against `plane` and, when they span it, writes the part in front to
+/// `front` and the part behind to `back` (each when asked), crossings shared by both.
+fn cut(
+    points: &[DVec3],
+    plane: &BuildPlane,
+    epsilon: f64,
+    front: Option<&mut Vec<DVec3>>,
+    back: Option<&mut Vec<DVec3>>,
+) -> Cut {
+    let count = points.len();
+    let mut stack = [0.0f64; STACK_POINTS];
+    let mut heap = Vec::new();
+    let dists: &mut [f64] = if count <= STACK_POINTS {
+        &mut stack[..count]
+    } else {
+        heap.resize(count, 0.0);
+        &mut heap
+    };
+    let (mut any_front, mut any_back) = (false, false);
+    for (d, &p) in dists.iter_mut().zip(points) {
+        *d = plane.distance(p);
+        any_front |= *d > epsilon;
+        any_back |= *d < -epsilon;
+    }
+    let dists: &[f64] = dists;
+    match (any_front, any_back) {
+        (false, false) => return Cut::On,
+        (true, false) => return Cut::Front,
+        (false, true) => return Cut::Back,
+        (true, true) => {}
+    }
+    let side = |d: f64| {
+        if d > epsilon {
+            Side::Front
+        } else if d < -epsilon {
+            Side::Back
+        } else {
+            Side::On
+        }
+    };
+    let mut front = front;
+    let mut back = back;
+    if let Some(f) = front.as_deref_mut() {
+        f.reserve(count + 2);
+    }
+    if let Some(b) = back.as_deref_mut() {
+        b.reserve(count + 2);
+    }
+    for i in 0..count {
+        let p = points[i];
+        let here = side(dists[i]);
+        if here != Side::Back
+            && let Some(f) = front.as_deref_mut()
+        {
+            f.push(p);
+        }
+        if here != Side::Front
+            && let Some(b) = back.as_deref_mut()
+        {
+            b.push(p);
+        }
+        if here == Side::On {
+            continue;
+        }
+        let j = (i + 1) % count;
+        let next = side(dists[j]);
+        if next == Side::On || next == here {
+            continue;
+        }
+        let q = points[j];
+        let t = dists[i] / (dists[i] - dists[j]);
+        let mut mid = p + (q - p) * t;
+        // Keep axis-aligned splits exact: the crossing lies exactly on the plane there.
+        for axis in 0..3 {
+            if plane.normal[axis] == 1.0 {
+                mid[axis] = plane.dist;
+            } else if plane.normal[axis] == -1.0 {
+                mid[axis] = -plane.dist;
+            }
+        }
+        if let Some(f) = front.as_deref_mut() {
+            f.push(mid);
+        }
+        if let Some(b) = back.as_deref_mut() {
+            b.push(mid);
+        }
+    }
+    Cut::Spanning
 }
 
 /// The corners, in winding order, of a square of half-side [`BASE_WINDING_EXTENT`] on the

@@ -168,11 +168,7 @@ fn is_tiny(winding: &Winding) -> bool {
 
 /// The polygon of `plane` inside every plane of `bounds` (each facing out of the region).
 pub(crate) fn clipped_winding(plane: &BuildPlane, bounds: &[BuildPlane]) -> Option<Winding> {
-    let mut winding = Some(Winding::base_for_plane(plane));
-    for clip in bounds {
-        winding = winding.and_then(|w| w.clipped_behind(clip, CLIP_EPSILON));
-    }
-    winding
+    Winding::base_for_plane(plane).into_clipped_behind_all(bounds, CLIP_EPSILON)
 }
 
 /// A portal while the tree is cut: cells are nodes (`0..n`), leaves (`n..n + l`) and the
@@ -237,7 +233,8 @@ pub(crate) fn make_portals(
             let draft = &mut drafts[id as usize];
             let side = usize::from(draft.cells[0] != cell);
             let other = draft.cells[1 - side];
-            let (ahead, behind) = draft.winding.split(&plane, CLIP_EPSILON);
+            let winding = std::mem::take(&mut draft.winding.points);
+            let (ahead, behind) = Winding { points: winding }.into_split(&plane, CLIP_EPSILON);
             let ahead = ahead.filter(|w| !is_tiny(w));
             let behind = behind.filter(|w| !is_tiny(w));
             let ahead_only = ahead.is_some();

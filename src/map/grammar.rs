@@ -210,18 +210,20 @@ fn number(input: &[u8]) -> PResult<'_, f64> {
     let numeric = token
         .iter()
         .all(|&b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'));
-    let text = decode_text(token);
-    if !numeric {
+    // A numeric token is ASCII, so it is read in place; the text is copied only for an error.
+    let ascii = std::str::from_utf8(token).ok().filter(|_| numeric);
+    let Some(ascii) = ascii else {
+        let text = decode_text(token);
         let lower = text.to_ascii_lowercase();
         let word = lower.trim_start_matches(['+', '-']);
         if matches!(word, "nan" | "inf" | "infinity") || word.starts_with("1.#") {
             return fail(rest, ParseErrorKind::NonFiniteNumber(text));
         }
         return fail(rest, expected_number(rest));
-    }
-    match text.parse::<f64>() {
+    };
+    match ascii.parse::<f64>() {
         Ok(value) if value.is_finite() => Ok((after, value + 0.0)),
-        Ok(_) => fail(rest, ParseErrorKind::NonFiniteNumber(text)),
+        Ok(_) => fail(rest, ParseErrorKind::NonFiniteNumber(decode_text(token))),
         Err(_) => fail(rest, expected_number(rest)),
     }
 }

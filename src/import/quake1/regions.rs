@@ -182,7 +182,7 @@ fn cut(
     let mut cap = Some(Winding::base_for_plane(&plane));
     let mut out: Vec<PolytopeFace> = Vec::with_capacity(faces.len() + 1);
     for face in faces {
-        cap = cap.and_then(|w| w.clipped_behind(&face.plane, CLIP_EPSILON));
+        cap = cap.and_then(|w| w.into_clipped_behind(&face.plane, CLIP_EPSILON));
         if let Some(winding) = face
             .winding
             .clipped_behind(&plane, CLIP_EPSILON)
