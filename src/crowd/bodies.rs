@@ -90,6 +90,7 @@ impl Slot {
     /// [`Contents::BODY`]), outside any grid (the parallel crowd step's copy of a
     /// character's body, `schedule.rs`), in every group, moving with the player's mask
     /// ([`Bodies::place`] keeps the groups and mask the body had).
+    #[cfg(feature = "parallel")]
     pub(crate) fn placed(id: u32, shape: &TraceShape, at: Vec3, contents: Contents) -> Slot {
         let parts = Upright::of(shape);
         Slot {
@@ -311,6 +312,7 @@ impl Bodies {
 
     /// Moves the body at `index` (in increasing id order) to `slot`, a body of the same id
     /// built by [`Slot::placed`]: [`Self::update`] with the parts already computed.
+    #[cfg(feature = "parallel")]
     pub(crate) fn place(&mut self, index: usize, slot: &Slot) {
         let Some(old) = self.slots.get(index) else {
             return;
@@ -426,6 +428,7 @@ impl Bodies {
 
     /// The body at `index` in increasing id order (a crowd keeps its members in the same
     /// order, so this is member `index`'s body).
+    #[cfg(feature = "parallel")]
     pub(crate) fn slot(&self, index: usize) -> Option<&Slot> {
         self.slots.get(index)
     }
