@@ -17,7 +17,7 @@ fn maps() -> Vec<(String, PathBuf)> {
     let dir = support::real_maps_dir();
     let mut out = vec![(
         "arena".to_owned(),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/arena.map"),
     )];
     let mut stack = vec![dir];
     while let Some(d) = stack.pop() {

@@ -551,7 +551,7 @@ fn controller(c: &mut Criterion) {
         .collect();
     maps.push((
         "arena".to_owned(),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/arena.map"),
     ));
     let tick = ControllerConfig::default().tick;
     let inputs = script(WARM_UP_TICKS + EPISODE_TICKS, tick);

@@ -20,7 +20,7 @@ use planeshift::{
 const TICKS: usize = 50;
 
 fn crowd(c: &mut Criterion) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/arena.map");
     let Some(map) = std::fs::read(path)
         .ok()
         .and_then(|bytes| compile_map(&bytes).ok())

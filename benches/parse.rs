@@ -29,7 +29,7 @@ fn largest_map() -> PathBuf {
         }
     }
     best.map(|(_, p)| p)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/arena.map"))
 }
 
 fn parse(c: &mut Criterion) {

@@ -268,7 +268,7 @@ fn sweep(c: &mut Criterion) {
     if maps.is_empty() {
         maps.push((
             "arena".to_owned(),
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/arena.map"),
         ));
     }
     let mut group = c.benchmark_group("sweep");

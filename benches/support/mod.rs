@@ -1,7 +1,8 @@
 //! What the benches share: where the real maps are, and a seeded PCG32 so every run measures
 //! the same inputs (glam's `benches/support.rs` pattern).
 //!
-//! Takes `$PLANESHIFT_REAL_MAPS` (default `../shared/maps` beside the repository); gives map
+//! Takes `$PLANESHIFT_REAL_MAPS` (default `../shared/maps` beside the repository; this package
+//! sits in the repository's `benches/`, so paths go one level up); gives map
 //! paths and reproducible random numbers. Not every bench uses every item.
 #![allow(dead_code)]
 
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 pub fn real_maps_dir() -> PathBuf {
     std::env::var_os("PLANESHIFT_REAL_MAPS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/maps"))
 }
 
 /// A real map by its path under the folder, if present.
@@ -23,7 +24,7 @@ pub fn real_map(name: &str) -> Option<PathBuf> {
 /// A map bundled in `maps/`.
 pub fn bundled_map(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("maps")
+        .join("../maps")
         .join(name)
 }
 

@@ -64,6 +64,19 @@ impl TrueSurface {
         sum
     }
 
+    /// The distance from `p` to the bounds of piece `(pa, pb)`'s nine control points, which
+    /// hold the piece: no point of the piece is nearer.
+    pub fn piece_bounds_distance(&self, (pa, pb): (usize, usize), p: DVec3) -> f64 {
+        let (mut lo, mut hi) = (DVec3::INFINITY, DVec3::NEG_INFINITY);
+        for i in 0..3 {
+            for j in 0..3 {
+                let c = self.control(2 * pa + i, 2 * pb + j);
+                (lo, hi) = (lo.min(c), hi.max(c));
+            }
+        }
+        (lo - p).max(p - hi).max(DVec3::ZERO).length()
+    }
+
     /// The point at `(u, v)` of piece `(a, b)`.
     pub fn point(&self, piece: (usize, usize), u: f64, v: f64) -> DVec3 {
         self.blend(piece, bernstein(u), bernstein(v))
@@ -701,7 +714,10 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 /// for among those whose control points' bounds, grown by `reach`, hold `p`: per piece,
 /// from each of the eight nearest of 33×33 parameter samples, damped Gauss-Newton steps on
 /// `|S(u, v) − p|²` kept within the piece (parameterisations stretch a hundredfold near a
-/// collapsed row, where a grid search alone misses by half a unit).
+/// collapsed row, where a grid search alone misses by half a unit). Pieces are searched
+/// nearest first by the bounds of their control points, which hold the piece (Bernstein
+/// weights are positive and sum to one); a piece whose bounds lie no nearer than the best
+/// distance so far cannot lower it and is skipped, so the answer is the full search's.
 pub(crate) fn distance_to_surfaces(p: DVec3, surfaces: &[TrueSurface], reach: f64) -> f64 {
     const COARSE: usize = 32;
     let mut best = f64::INFINITY;
@@ -711,50 +727,53 @@ pub(crate) fn distance_to_surfaces(p: DVec3, surfaces: &[TrueSurface], reach: f6
             continue;
         }
         let (pu, pv) = surface.pieces();
-        for a in 0..pu {
-            for b in 0..pv {
-                let piece = (a, b);
-                let mut coarse: Vec<(f64, f64, f64)> =
-                    Vec::with_capacity((COARSE + 1) * (COARSE + 1));
-                for i in 0..=COARSE {
-                    for j in 0..=COARSE {
-                        let (u, v) = (i as f64 / COARSE as f64, j as f64 / COARSE as f64);
-                        coarse.push((surface.point(piece, u, v).distance(p), u, v));
-                    }
+        let mut pieces: Vec<(f64, (usize, usize))> = (0..pu)
+            .flat_map(|a| (0..pv).map(move |b| (a, b)))
+            .map(|piece| (surface.piece_bounds_distance(piece, p), piece))
+            .collect();
+        pieces.sort_by(|x, y| x.0.total_cmp(&y.0));
+        for (bound, piece) in pieces {
+            if bound >= best {
+                break;
+            }
+            let mut coarse: Vec<(f64, f64, f64)> = Vec::with_capacity((COARSE + 1) * (COARSE + 1));
+            for i in 0..=COARSE {
+                for j in 0..=COARSE {
+                    let (u, v) = (i as f64 / COARSE as f64, j as f64 / COARSE as f64);
+                    coarse.push((surface.point(piece, u, v).distance(p), u, v));
                 }
-                coarse.sort_by(|x, y| x.0.total_cmp(&y.0));
-                for &(d, mut u, mut v) in coarse.iter().take(8) {
-                    let mut near = d;
-                    let mut damping = 1e-9;
-                    for _ in 0..60 {
-                        let s = surface.point(piece, u, v);
-                        let su = surface.blend(piece, bernstein_derivative(u), bernstein(v));
-                        let sv = surface.blend(piece, bernstein(u), bernstein_derivative(v));
-                        let r = p - s;
-                        // (JᵀJ + λ·diag) δ = Jᵀ r, by Cramer's rule.
-                        let (a11, a12, a22) = (su.dot(su), su.dot(sv), sv.dot(sv));
-                        let (a11, a22) =
-                            (a11 * (1.0 + damping) + 1e-12, a22 * (1.0 + damping) + 1e-12);
-                        let (b1, b2) = (su.dot(r), sv.dot(r));
-                        let det = a11 * a22 - a12 * a12;
-                        if det.abs() < 1e-300 {
+            }
+            coarse.sort_by(|x, y| x.0.total_cmp(&y.0));
+            for &(d, mut u, mut v) in coarse.iter().take(8) {
+                let mut near = d;
+                let mut damping = 1e-9;
+                for _ in 0..60 {
+                    let s = surface.point(piece, u, v);
+                    let su = surface.blend(piece, bernstein_derivative(u), bernstein(v));
+                    let sv = surface.blend(piece, bernstein(u), bernstein_derivative(v));
+                    let r = p - s;
+                    // (JᵀJ + λ·diag) δ = Jᵀ r, by Cramer's rule.
+                    let (a11, a12, a22) = (su.dot(su), su.dot(sv), sv.dot(sv));
+                    let (a11, a22) = (a11 * (1.0 + damping) + 1e-12, a22 * (1.0 + damping) + 1e-12);
+                    let (b1, b2) = (su.dot(r), sv.dot(r));
+                    let det = a11 * a22 - a12 * a12;
+                    if det.abs() < 1e-300 {
+                        break;
+                    }
+                    let (du, dv) = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det);
+                    let (nu, nv) = ((u + du).clamp(0.0, 1.0), (v + dv).clamp(0.0, 1.0));
+                    let next = surface.point(piece, nu, nv).distance(p);
+                    if next < near {
+                        (near, u, v) = (next, nu, nv);
+                        damping *= 0.1;
+                    } else {
+                        damping = damping * 10.0 + 1e-6;
+                        if damping > 1e6 {
                             break;
                         }
-                        let (du, dv) = ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det);
-                        let (nu, nv) = ((u + du).clamp(0.0, 1.0), (v + dv).clamp(0.0, 1.0));
-                        let next = surface.point(piece, nu, nv).distance(p);
-                        if next < near {
-                            (near, u, v) = (next, nu, nv);
-                            damping *= 0.1;
-                        } else {
-                            damping = damping * 10.0 + 1e-6;
-                            if damping > 1e6 {
-                                break;
-                            }
-                        }
                     }
-                    best = best.min(near);
                 }
+                best = best.min(near);
             }
         }
     }

@@ -75,13 +75,13 @@ fn polygon_samples(corners: &[DVec3], n: usize) -> Vec<DVec3> {
 /// The distance from `p` to the convex polygon `corners` (in its plane, whose normal is
 /// `normal`, winding either way).
 fn distance_to_polygon(p: DVec3, corners: &[DVec3], normal: DVec3) -> f64 {
-    let sides: Vec<f64> = corners
-        .iter()
-        .zip(corners.iter().cycle().skip(1))
-        .map(|(&a, &b)| (b - a).cross(normal).dot(p - a))
-        .collect();
-    let inside = sides.iter().all(|&s| s <= 0.0) || sides.iter().all(|&s| s >= 0.0);
-    if inside {
+    let (mut none_above, mut none_below) = (true, true);
+    for (&a, &b) in corners.iter().zip(corners.iter().cycle().skip(1)) {
+        let side = (b - a).cross(normal).dot(p - a);
+        none_above &= side <= 0.0;
+        none_below &= side >= 0.0;
+    }
+    if none_above || none_below {
         return normal.dot(p - corners[0]).abs();
     }
     corners
@@ -119,14 +119,20 @@ fn thin_pipe_facets_lie_within_the_tolerance_of_the_surface() {
     const PER_PIECE: usize = 32;
     let mut surface_points = 0usize;
     for (index, surface) in surfaces.iter().enumerate() {
-        let own: Vec<(&[DVec3], DVec3)> = facets
+        // Each front with its corners' centroid and the radius of the ball about it that
+        // holds them: no point of the front is nearer to `s` than `|s − centre| − radius`, so
+        // a front whose ball lies no nearer than the best so far cannot lower the minimum.
+        let own: Vec<(&[DVec3], DVec3, DVec3, f64)> = facets
             .iter()
             .filter(|b| b.patch == Some(index))
             .map(|b| {
-                (
-                    b.sides[0].winding.points.as_slice(),
-                    b.sides[0].plane.normal,
-                )
+                let corners = b.sides[0].winding.points.as_slice();
+                let centre = corners.iter().sum::<DVec3>() / corners.len().max(1) as f64;
+                let radius = corners
+                    .iter()
+                    .map(|c| c.distance(centre))
+                    .fold(0.0, f64::max);
+                (corners, b.sides[0].plane.normal, centre, radius)
             })
             .collect();
         let (pu, pv) = surface.pieces();
@@ -139,10 +145,12 @@ fn thin_pipe_facets_lie_within_the_tolerance_of_the_surface() {
                             (j as f64 + 0.5) / PER_PIECE as f64,
                         );
                         let s = surface.point((a, b), u, v);
-                        let d = own
-                            .iter()
-                            .map(|(corners, n)| distance_to_polygon(s, corners, *n))
-                            .fold(f64::INFINITY, f64::min);
+                        let mut d = f64::INFINITY;
+                        for (corners, n, centre, radius) in &own {
+                            if s.distance(*centre) - radius < d {
+                                d = d.min(distance_to_polygon(s, corners, *n));
+                            }
+                        }
                         worst_in[index] = worst_in[index].max(d);
                         surface_points += 1;
                     }

@@ -312,24 +312,40 @@ fn compile_and_info_errors_have_the_check_exit_statuses() {
     );
 }
 
+/// Every real map through `bspc compile --json --pointfile`, one `bspc` per core at a time
+/// (each map with its own output files), so the corpus takes a share of the test run's cores.
 #[test]
 fn compile_handles_every_real_map() {
-    let pts = temp_file("real-compile.pts", b"");
-    for (name, path) in real_maps("compile_handles_every_real_map") {
-        let out_path = temp_file("real.pbsp", b"");
-        let out = bspc(&[
-            "compile",
-            path.to_str().expect("path"),
-            "-o",
-            out_path.to_str().expect("path"),
-            "--json",
-            "--pointfile",
-            pts.to_str().expect("path"),
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{name}");
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-        assert!(json["solid_leaves"].as_u64().unwrap_or(0) > 0, "{name}");
-    }
+    let maps = real_maps("compile_handles_every_real_map");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..workers.min(maps.len()) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((name, path)) = maps.get(index) else {
+                        break;
+                    };
+                    let pts = temp_file(&format!("real-compile-{index}.pts"), b"");
+                    let out_path = temp_file(&format!("real-{index}.pbsp"), b"");
+                    let out = bspc(&[
+                        "compile",
+                        path.to_str().expect("path"),
+                        "-o",
+                        out_path.to_str().expect("path"),
+                        "--json",
+                        "--pointfile",
+                        pts.to_str().expect("path"),
+                    ]);
+                    assert_eq!(out.status.code(), Some(0), "{name}");
+                    let json: serde_json::Value =
+                        serde_json::from_slice(&out.stdout).expect("json");
+                    assert!(json["solid_leaves"].as_u64().unwrap_or(0) > 0, "{name}");
+                }
+            });
+        }
+    });
 }
 
 #[test]
