@@ -50,7 +50,8 @@ pub(super) fn bevels_and_sides(
     let mut inputs: Vec<Vec<BrushInput>> = Vec::with_capacity(model_brushes.len());
     for (_, brushes) in model_brushes {
         let mut model_inputs = Vec::with_capacity(brushes.len());
-        for brush in brushes {
+        // `map_all` gives one set per brush, in the same order.
+        for (brush, bevels) in brushes.iter().zip(bevel_sets.by_ref()) {
             let first_side = data.sides.len() as u32;
             let mut sides = Vec::with_capacity(brush.sides.len());
             let face_materials: Vec<u32> = brush
@@ -68,10 +69,6 @@ pub(super) fn bevels_and_sides(
                 });
                 sides.push((id, side.winding.clone()));
             }
-            // One set per brush, in the same order.
-            let bevels = bevel_sets
-                .next()
-                .unwrap_or_else(|| bevels_of(brush, options));
             // Faces, then Quake's box bevels, then the rounding bevels: box and point sweeps
             // stop reading where their exactness needs no more.
             let (box_bevels, round_bevels): (Vec<&Bevel>, Vec<&Bevel>) =
