@@ -84,22 +84,10 @@ impl Winding {
         Some(Winding { points })
     }
 
-    /// Splits by `plane` into the front and back parts; `None` for an empty part. A winding
-    /// lying on the plane goes to the side its own orientation is unknown to, so callers must
-    /// not split a winding by its own plane.
-    #[must_use]
-    pub fn split(&self, plane: &BuildPlane, epsilon: f64) -> (Option<Winding>, Option<Winding>) {
-        let (mut front, mut back) = (Vec::new(), Vec::new());
-        match cut(&self.points, plane, epsilon, Some(&mut front), Some(&mut back)) {
-            Cut::On => (None, None),
-            Cut::Front => (Some(self.clone()), None),
-            Cut::Back => (None, Some(self.clone())),
-            Cut::Spanning => (Winding::from_points(front), Winding::from_points(back)),
-        }
-    }
-
-    /// [`split`](Self::split), moving the winding to the part it lies in wholly (the same
-    /// points, without a copy).
+    /// Splits by `plane` into the front and back parts; `None` for an empty part, and the
+    /// winding itself (the same points, without a copy) when it lies wholly on one side. A
+    /// winding lying on the plane goes to neither, so callers must not split a winding by
+    /// its own plane.
     #[must_use]
     pub fn into_split(self, plane: &BuildPlane, epsilon: f64) -> (Option<Winding>, Option<Winding>) {
         let (mut front, mut back) = (Vec::new(), Vec::new());
