@@ -12,7 +12,8 @@
 //! largest normal component (the first on ties) being positive.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+
+use rustc_hash::FxBuildHasher;
 
 use crate::geom::BuildPlane;
 use crate::tolerance::{DIST_EPSILON, NORMAL_EPSILON, PLANE_HASH_BUCKET, PLANE_HASH_NORMAL_BUCKET};
@@ -39,53 +40,10 @@ impl PlaneId {
 #[derive(Clone, Debug, Default)]
 pub struct PlaneTable {
     planes: Vec<BuildPlane>,
-    buckets: HashMap<[i64; 4], Vec<u32>, BuildHasherDefault<BucketHasher>>,
-}
-
-/// A multiply-rotate hash of a bucket key (the Firefox/rustc "Fx" scheme): the keys are a
-/// compile's own numbers, not an attacker's, so the default SipHash's flooding protection
-/// buys nothing, and it cost more than the lookups themselves. Lookups never depend on the
-/// order of the map, so the table is the same whatever the hash.
-#[derive(Clone, Copy, Debug, Default)]
-struct BucketHasher(u64);
-
-impl BucketHasher {
-    /// The odd multiplier of the Fx hash.
-    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-    fn mix(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
-    }
-}
-
-impl Hasher for BucketHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.mix(u64::from_le_bytes(word));
-        }
-        for &byte in chunks.remainder() {
-            self.mix(u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.mix(n);
-    }
-
-    fn write_i64(&mut self, n: i64) {
-        self.mix(n as u64);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.mix(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    /// Keyed by the table's own numbers, not an attacker's: the Fx hash, not SipHash, whose
+    /// flooding protection buys nothing here and cost more than the lookups themselves.
+    /// Lookups never depend on the map's order, so the table is the same whatever the hash.
+    buckets: HashMap<[i64; 4], Vec<u32>, FxBuildHasher>,
 }
 
 /// Whether `plane` is the canonical orientation of its pair.
