@@ -154,14 +154,12 @@ impl<T: Tracer + ?Sized> Slide<'_, T> {
             // constraint however close to one met: a wall bending by a few degrees (two
             // planes 5.6° apart on `e2m2.bsp`) is a crease, and the one-unit nudge never
             // left it (the character stopped dead, every tick).
-            let entering = velocity.dot(normal) < -CONE_SLACK * velocity.length();
-            if !entering
-                && constraints
-                    .normals()
-                    .iter()
-                    .zip(&constraints.contact)
-                    .any(|(n, &contact)| contact && n.dot(normal) > SAME_PLANE_DOT)
-            {
+            let met_before = constraints
+                .normals()
+                .iter()
+                .zip(&constraints.contact)
+                .any(|(n, &contact)| contact && n.dot(normal) > SAME_PLANE_DOT);
+            if met_before && velocity.dot(normal) >= -CONE_SLACK * velocity.length() {
                 velocity += normal;
                 continue;
             }
