@@ -69,6 +69,23 @@ impl Reached {
         self.low + (c.as_vec3() + 0.5) * self.cell
     }
 
+    /// The cells the flood reached, in index order.
+    pub fn cells(&self) -> Vec<IVec3> {
+        let (sx, sy) = (self.size.x as usize, self.size.y as usize);
+        self.flags
+            .iter()
+            .enumerate()
+            .filter(|(_, reached)| **reached)
+            .map(|(i, _)| {
+                IVec3::new(
+                    (i % sx) as i32,
+                    (i / sx % sy) as i32,
+                    (i / (sx * sy)) as i32,
+                )
+            })
+            .collect()
+    }
+
     /// Whether the flood reached the cell holding `p`.
     pub fn contains(&self, p: Vec3) -> bool {
         self.index(p)
@@ -172,17 +189,25 @@ pub fn scatter_points(
         .models()
         .first()
         .ok_or("a map without a world model")?;
-    let (low, high) = (model.mins, model.maxs);
+    let low = model.mins;
     // The spawns' shape centres seed the flood (an origin may sit at the floor).
     let seeds: Vec<Vec3> = spawns.iter().map(|s| *s + offset).collect();
     let inside = reached_from(world, &seeds)?;
+    // Tries are drawn in the reached cells only (uniform over the reached space), not in the
+    // world's bounds, most of which is solid or void on a real level.
+    let cells = inside.cells();
+    if cells.is_empty() {
+        return Err("no open space reached from the spawn points".into());
+    }
     let mut placed = Bodies::new();
     let mut spots = Vec::with_capacity(count);
     for _ in 0..count.saturating_mul(SCATTER_TRIES) {
         if spots.len() == count {
             break;
         }
-        let center = low + (high - low) * Vec3::new(unit(), unit(), unit());
+        let pick = ((unit() * cells.len() as f32) as usize).min(cells.len() - 1);
+        let cell = cells[pick];
+        let center = inside.centre(cell) + (Vec3::new(unit(), unit(), unit()) - 0.5) * inside.cell;
         if !inside.contains(center) || Tracer::overlaps(world, &shape, center) {
             continue;
         }
