@@ -72,7 +72,6 @@ fn merged_level(sources: &[String]) -> (String, usize) {
         let mut entity = 0;
         for line in source.lines() {
             let trimmed = line.trim();
-            let in_world = entity == 1;
             match trimmed {
                 "{" => {
                     depth += 1;
@@ -90,12 +89,13 @@ fn merged_level(sources: &[String]) -> (String, usize) {
                 }
                 "}" => {
                     depth -= 1;
-                    if depth == 0 && in_world {
+                    if depth == 0 && entity == 1 {
                         continue;
                     }
                 }
                 _ => {}
             }
+            let in_world = entity == 1;
             let moved = move_line(trimmed, dx);
             if in_world {
                 // Later levels' worldspawn keys are dropped: one world, the first's keys.
