@@ -74,9 +74,24 @@ impl Fragment {
 
     /// Classifies against `plane` (id `id`), by bounds first, then by vertices.
     pub(crate) fn place(&self, id: PlaneId, plane: &BuildPlane) -> Placement {
+        self.place_from_box(self.box_center_half(), id, plane)
+    }
+
+    /// The bounding box as its centre and half extent, which [`Self::place_from_box`] takes
+    /// (a caller placing one fragment against many planes works it out once).
+    pub(crate) fn box_center_half(&self) -> (DVec3, DVec3) {
+        ((self.mins + self.maxs) * 0.5, (self.maxs - self.mins) * 0.5)
+    }
+
+    /// [`Self::place`] with the box of [`Self::box_center_half`] given: the same answer.
+    #[inline]
+    pub(crate) fn place_from_box(
+        &self,
+        (center, half): (DVec3, DVec3),
+        id: PlaneId,
+        plane: &BuildPlane,
+    ) -> Placement {
         // Support distances of the bounding box along ±normal.
-        let center = (self.mins + self.maxs) * 0.5;
-        let half = (self.maxs - self.mins) * 0.5;
         let d = plane.distance(center);
         let reach = half.dot(plane.normal.abs());
         // Wholly beyond the margin: no side can be on the plane, so none is looked for.

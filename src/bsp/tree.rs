@@ -284,12 +284,14 @@ fn choose_splitter(fragments: &[Fragment], planes: &PlaneTable, detail: &[bool])
             .map(|i| candidates[(i as f64 * stride) as usize])
             .collect();
     }
+    // Each fragment's box, worked out once for all the candidates.
+    let boxes: Vec<_> = fragments.iter().map(Fragment::box_center_half).collect();
     let mut best: Option<(i64, PlaneId)> = None;
     for id in candidates {
         let plane = planes.get(id);
         let (mut front, mut back, mut facing, mut splits) = (0i64, 0i64, 0i64, 0i64);
-        for fragment in fragments {
-            match fragment.place(id, plane) {
+        for (fragment, one_box) in fragments.iter().zip(&boxes) {
+            match fragment.place_from_box(*one_box, id, plane) {
                 Placement::Front => front += 1,
                 Placement::Back => back += 1,
                 Placement::Facing { front: f } => {
