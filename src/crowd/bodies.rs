@@ -400,11 +400,25 @@ impl Bodies {
             .and_then(|id| self.index(id))
             .and_then(|i| self.slots.get(i));
         match slot {
-            Some(slot) => QueryFilter::new(slot.mask)
-                .groups(slot.groups)
-                .skip_character(slot.id),
+            Some(slot) => Self::filter_of_slot(slot),
             None => QueryFilter::new(Contents::MASK_PLAYER_SOLID),
         }
+    }
+
+    /// [`Self::movement_filter`] of body `id`, looked for first at `index` in increasing id
+    /// order (a crowd's member index, which is its body's): no search over a crowd of
+    /// thousands (a search's loads miss the cache) when it is there.
+    pub(crate) fn movement_filter_at(&self, index: usize, id: u32) -> QueryFilter {
+        match self.slots.get(index) {
+            Some(slot) if slot.id == id => Self::filter_of_slot(slot),
+            _ => self.movement_filter(Some(id)),
+        }
+    }
+
+    fn filter_of_slot(slot: &Slot) -> QueryFilter {
+        QueryFilter::new(slot.mask)
+            .groups(slot.groups)
+            .skip_character(slot.id)
     }
 
     /// Calls `f` with the id, contents, groups, parts and reference point of every body,

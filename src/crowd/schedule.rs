@@ -259,9 +259,17 @@ impl Schedule {
         let pairs_of = |group: &[u32]| {
             let range = group[0] as usize..group[1] as usize;
             let (key, group) = (cells[range.start].0, &entries[range]);
+            // Sort and sweep up the column: a cell is a column, and a piled crowd stacks in
+            // it, so each reach is tested only against those whose heights meet it (the
+            // same pairs as testing all, in another order; rows are sorted below).
+            let mut by_height: Vec<_> = group.iter().collect();
+            by_height.sort_unstable_by(|a, b| a.0.0.z.total_cmp(&b.0.0.z));
             let mut found = Vec::new();
-            for (a, &(ri, li, i)) in group.iter().enumerate() {
-                for &(rj, lj, j) in &group[a + 1..] {
+            for (a, &&(ri, li, i)) in by_height.iter().enumerate() {
+                for &&(rj, lj, j) in &by_height[a + 1..] {
+                    if rj.0.z > ri.1.z {
+                        break;
+                    }
                     if boxes_overlap(ri, rj) && cell_key((li.0.max(lj.0), li.1.max(lj.1))) == key {
                         found.push((i, j));
                     }
@@ -443,7 +451,7 @@ impl Schedule {
                     mover: Some(m.id),
                     ghosts: &m.ghosts,
                 },
-                me: bodies.movement_filter(Some(m.id)),
+                me: bodies.movement_filter_at(i, m.id),
                 reach: self.reach[i],
                 near: self.near(i),
                 current: &self.current,

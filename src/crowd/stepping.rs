@@ -419,7 +419,7 @@ impl Crowd {
                         mover: Some(id),
                         ghosts: &member.ghosts,
                     },
-                    me: bodies.movement_filter(Some(id)),
+                    me: bodies.movement_filter_at(i, id),
                     near,
                 };
                 member.controller.step_into(&world, &input, outcome);
