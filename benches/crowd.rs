@@ -5,6 +5,9 @@
 //! two versions of the crate compare: this file uses only paths the crate root has exported
 //! since before the scene queries (#25), so it runs unchanged in a worktree of the commit
 //! before them (240985c, with a `[[bench]] name = "crowd"` entry added to its Cargo.toml).
+//! `alone_64` runs the same characters and wishes with `collide: false` (each moves as if
+//! alone), so the two give the colliding tick's cost against a lone one in the same run
+//! (issue 28: "a colliding crowd's tick ≤ 1.5× a lone one").
 
 use std::hint::black_box;
 use std::path::Path;
@@ -32,8 +35,11 @@ fn crowd(c: &mut Criterion) {
     let spawns: Vec<Vec3> = (0..64)
         .map(|i| centre + Vec3::new((i % 8) as f32 - 3.5, (i / 8) as f32 - 3.5, 0.0) * 36.0)
         .collect();
-    let build = || {
-        let mut crowd = Crowd::new(CrowdConfig::default());
+    let build_with = |collide: bool| {
+        let mut crowd = Crowd::new(CrowdConfig {
+            collide,
+            ..CrowdConfig::default()
+        });
         for (id, at) in spawns.iter().enumerate() {
             if let Ok(player) = CharacterController::new(ControllerConfig::default(), *at) {
                 crowd.insert(id as u32, player);
@@ -59,18 +65,23 @@ fn crowd(c: &mut Criterion) {
         .sample_size(20)
         .measurement_time(Duration::from_secs(5))
         .warm_up_time(Duration::from_secs(1));
-    group.bench_function("colliding_64/50_ticks", |b| {
-        b.iter_batched(
-            build,
-            |mut crowd| {
-                for _ in 0..TICKS {
-                    crowd.step(&map, wish);
-                }
-                black_box(crowd)
-            },
-            BatchSize::LargeInput,
-        )
-    });
+    for (name, collide) in [
+        ("colliding_64/50_ticks", true),
+        ("alone_64/50_ticks", false),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || build_with(collide),
+                |mut crowd| {
+                    for _ in 0..TICKS {
+                        crowd.step(&map, wish);
+                    }
+                    black_box(crowd)
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
     group.finish();
 }
 
