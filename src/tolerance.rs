@@ -110,6 +110,13 @@ pub const BEVEL_ACCEPT_EPSILON: f64 = 1e-3;
 /// `EDGE_LENGTH_EPSILON`). Shorter edges come from rounding, not from the author.
 pub const MIN_EDGE_LENGTH: f64 = 0.2;
 
+/// A patch facet's edges shorter than this generate no edge bevels, in map units: the weld
+/// distance ([`PATCH_WELD_EPSILON`]), below which two grid points are one vertex. A facet's
+/// corners are computed in f64 from its surface (never rounded from a file), so the
+/// direction of an edge this long is still exact to about 1e-12; bevelling the short edges
+/// a curved patch's thin slabs have makes those slabs box-exact.
+pub const MIN_PATCH_EDGE_LENGTH: f64 = PATCH_WELD_EPSILON;
+
 /// An edge whose direction is within this (the sine of the angle, unitless) of an axis is
 /// treated as axis-parallel and crossing it with that axis makes no bevel (ericw-tools'
 /// ANGLEEPSILON).
@@ -555,4 +562,5 @@ const _: () = assert!(DEFAULT_PATCH_TOLERANCE <= MAX_PATCH_TOLERANCE);
 const _: () = assert!(PATCH_WELD_EPSILON < MIN_PATCH_TOLERANCE);
 const _: () = assert!(PATCH_PLANAR_EPSILON < PATCH_WELD_EPSILON);
 const _: () = assert!(PATCH_THICKNESS > MIN_EDGE_LENGTH);
+const _: () = assert!(MIN_PATCH_EDGE_LENGTH <= MIN_EDGE_LENGTH);
 const _: () = assert!(BODY_CONTACT_TOLERANCE * 1024.0 < SURFACE_CLIP_EPSILON as f64);
