@@ -110,12 +110,14 @@ pub const BEVEL_ACCEPT_EPSILON: f64 = 1e-3;
 /// `EDGE_LENGTH_EPSILON`). Shorter edges come from rounding, not from the author.
 pub const MIN_EDGE_LENGTH: f64 = 0.2;
 
-/// A patch facet's edges shorter than this generate no edge bevels, in map units: the weld
-/// distance ([`PATCH_WELD_EPSILON`]), below which two grid points are one vertex. A facet's
-/// corners are computed in f64 from its surface (never rounded from a file), so the
-/// direction of an edge this long is still exact to about 1e-12; bevelling the short edges
-/// a curved patch's thin slabs have makes those slabs box-exact.
-pub const MIN_PATCH_EDGE_LENGTH: f64 = PATCH_WELD_EPSILON;
+/// A patch facet's edges shorter than this generate no edge bevels, in map units: a
+/// sixteenth of the weld distance ([`PATCH_WELD_EPSILON`]). A facet's corners are computed
+/// in f64 from its surface (never rounded from a file, off their planes by about 1e-9), so
+/// the direction of an edge this long is still good to about 1e-5; a bevel tilted by that
+/// fails the acceptance test (which keeps only planes that support the brush) rather than
+/// cutting it. Bevelling the short edges of a curved patch's thin slabs makes them
+/// box-exact, so box sweeps cull by their own size near patches.
+pub const MIN_PATCH_EDGE_LENGTH: f64 = PATCH_WELD_EPSILON / 16.0;
 
 /// An edge whose direction is within this (the sine of the angle, unitless) of an axis is
 /// treated as axis-parallel and crossing it with that axis makes no bevel (ericw-tools'

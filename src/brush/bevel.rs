@@ -113,14 +113,13 @@ pub struct BrushBevels {
 /// plane lost to rounding, so its brush is not counted as box-exact.
 const NEAR_SUPPORT: f64 = 0.1;
 
-/// For a patch facet, the band of [`NEAR_SUPPORT`] (map units): its corners are computed in
-/// f64 from the surface, and a bevel's snapping (normal components below `NORMAL_EPSILON`,
-/// a distance within `CLIP_EPSILON` of a whole unit) moves it at the facet's corners by
-/// about 1e-4 at most, so a supporting plane lost to rounding fails acceptance by far less
-/// than this. A thin slab's edge × axis candidates that truly do not support it fail by
-/// up to its thickness, often less than [`NEAR_SUPPORT`], which would otherwise count
-/// nearly every slab of a tight curve as not box-exact.
-const PATCH_NEAR_SUPPORT: f64 = 10.0 * BEVEL_ACCEPT_EPSILON;
+/// For a patch facet, the band of [`NEAR_SUPPORT`] (map units): none beyond acceptance. Its
+/// corners are computed in f64 from the surface, and a bevel's snapping (normal components
+/// below `NORMAL_EPSILON`, a distance within `CLIP_EPSILON` of a whole unit) moves it at the
+/// facet's corners by about 1e-4 at most, so a supporting plane is always accepted. A thin
+/// slab's edge × axis candidates that do not support it fail by up to its thickness, often
+/// less than [`NEAR_SUPPORT`], which counted most slabs of a tight curve as not box-exact.
+const PATCH_NEAR_SUPPORT: f64 = BEVEL_ACCEPT_EPSILON;
 
 /// The bevels of `brush`: every family.
 #[must_use]
@@ -194,7 +193,7 @@ pub fn brush_bevels_with(brush: &Brush, rounding: bool) -> BrushBevels {
 
     // 2. Edge × axis planes for the edges of non-axial sides. A patch facet's edges are
     // computed in f64 from its surface, not rounded from a file, so its short ones are
-    // bevelled too (down to the weld distance): a thin slab has many, and without their
+    // bevelled too (`MIN_PATCH_EDGE_LENGTH`): a thin slab has many, and without their
     // bevels it is not box-exact, which widens every box sweep's tree cull near it.
     let min_edge = if brush.patch.is_some() {
         MIN_PATCH_EDGE_LENGTH

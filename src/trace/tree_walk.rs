@@ -239,7 +239,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
     /// Brush `brush_id`, unless `mask` leaves it out or its bounds say it cannot stop the
     /// sweep before the best hit so far (the culls every way of choosing brushes shares, so
     /// that each gives the same answer).
-    #[inline]
+    #[inline(always)]
     fn may_block(&self, brush_id: u32) -> Option<&'a CompiledBrush> {
         let map = self.map;
         let brush = map.brushes().get(brush_id as usize)?;
