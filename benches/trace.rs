@@ -1,10 +1,16 @@
 //! Sweep cost: planeshift against parry3d in the same run, on the same seeded sweeps over
 //! the same real maps (`$PLANESHIFT_REAL_MAPS`, default `../shared/maps`; the bundled arena
 //! when absent). parry3d gets every solid world brush as a convex polyhedron in one
-//! `Compound` and answers with `cast_shapes` (points: `cast_ray`). Sweeps start in open
+//! `Compound`, a Quake 3 map's curved patches included (`brushes_from_map` cuts each patch
+//! into the same facet slabs the compiled level holds), and answers with `cast_shapes`
+//! (points: `cast_ray`). Sweeps start in open
 //! space within 128 units of the level's point entities (inside the playable space) in a
 //! random direction, in two sets: `long` (16 to 256 units) and `short` (0.25 to 16 units, what
 //! a character controller asks per tick: moves, steps and ground probes).
+//!
+//! A map with patches is also compiled with its patches removed (`write_map` of the parsed
+//! map without them), and the same sweeps are timed on it (`planeshift_nopatch`): what
+//! the patches cost the same queries.
 
 mod support;
 
@@ -24,7 +30,7 @@ use planeshift::brush::brushes_from_map;
 use planeshift::compile::compile_map;
 use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
-use planeshift::map::parse_map;
+use planeshift::map::{parse_map, write_map};
 use planeshift::trace::TraceShape;
 
 /// Sweeps per map and shape.
@@ -48,6 +54,18 @@ fn parry_world(src: &[u8]) -> Compound {
         })
         .collect();
     Compound::new(parts)
+}
+
+/// The map without its patches, compiled; `None` when it has none.
+fn without_patches(src: &[u8]) -> Option<CompiledMap> {
+    let mut map = parse_map(src).ok()?;
+    if map.entities.iter().all(|e| e.patches.is_empty()) {
+        return None;
+    }
+    for entity in &mut map.entities {
+        entity.patches.clear();
+    }
+    compile_map(write_map(&map).as_bytes()).ok().map(|c| c.map)
 }
 
 struct Case {
@@ -282,9 +300,15 @@ fn sweep(c: &mut Criterion) {
         };
         let compound = parry_world(&src);
         let seeds = entity_origins(&src);
+        let flat = without_patches(&src);
         eprintln!(
-            "{map_name}: {} brushes for parry3d",
-            compound.shapes().len()
+            "{map_name}: {} brushes for parry3d, {}",
+            compound.shapes().len(),
+            if flat.is_some() {
+                "also timed without its patches"
+            } else {
+                "no patches"
+            }
         );
         for (k, case) in cases().iter().enumerate() {
             for (set, lengths) in [("long", (16.0, 256.0)), ("short", (0.25, 16.0))] {
@@ -315,6 +339,25 @@ fn sweep(c: &mut Criterion) {
                         ))
                     })
                 });
+                if let Some(flat) = &flat {
+                    let mut k = 0;
+                    group.bench_function(
+                        format!("{label}/{}/planeshift_nopatch", case.name),
+                        |b| {
+                            b.iter(|| {
+                                let (s, e) = queries[k % queries.len()];
+                                k += 1;
+                                black_box(flat.trace_rotated(
+                                    &case.ours,
+                                    case.rotation,
+                                    s,
+                                    e,
+                                    Contents::MASK_ANY_BLOCKING,
+                                ))
+                            })
+                        },
+                    );
+                }
                 let mut j = 0;
                 match &case.theirs {
                     None => group.bench_function(format!("{label}/{}/parry3d", case.name), |b| {

@@ -110,6 +110,15 @@ pub const BEVEL_ACCEPT_EPSILON: f64 = 1e-3;
 /// `EDGE_LENGTH_EPSILON`). Shorter edges come from rounding, not from the author.
 pub const MIN_EDGE_LENGTH: f64 = 0.2;
 
+/// A patch facet's edges shorter than this generate no edge bevels, in map units: a
+/// sixteenth of the weld distance ([`PATCH_WELD_EPSILON`]). A facet's corners are computed
+/// in f64 from its surface (never rounded from a file, off their planes by about 1e-9), so
+/// the direction of an edge this long is still good to about 1e-5; a bevel tilted by that
+/// fails the acceptance test (which keeps only planes that support the brush) rather than
+/// cutting it. Bevelling the short edges of a curved patch's thin slabs makes them
+/// box-exact, so box sweeps cull by their own size near patches.
+pub const MIN_PATCH_EDGE_LENGTH: f64 = PATCH_WELD_EPSILON / 16.0;
+
 /// An edge whose direction is within this (the sine of the angle, unitless) of an axis is
 /// treated as axis-parallel and crossing it with that axis makes no bevel (ericw-tools'
 /// ANGLEEPSILON).
@@ -555,4 +564,5 @@ const _: () = assert!(DEFAULT_PATCH_TOLERANCE <= MAX_PATCH_TOLERANCE);
 const _: () = assert!(PATCH_WELD_EPSILON < MIN_PATCH_TOLERANCE);
 const _: () = assert!(PATCH_PLANAR_EPSILON < PATCH_WELD_EPSILON);
 const _: () = assert!(PATCH_THICKNESS > MIN_EDGE_LENGTH);
+const _: () = assert!(MIN_PATCH_EDGE_LENGTH <= MIN_EDGE_LENGTH);
 const _: () = assert!(BODY_CONTACT_TOLERANCE * 1024.0 < SURFACE_CLIP_EPSILON as f64);

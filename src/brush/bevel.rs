@@ -30,7 +30,7 @@ use super::Brush;
 use crate::geom::BuildPlane;
 use crate::tolerance::{
     BEVEL_ACCEPT_EPSILON, BEVEL_ANGLE_EPSILON, BEVEL_SOURCE_EPSILON, BEVEL_SAME_NORMAL_SINE, MAX_VERTEX_ROUNDING,
-    MIN_EDGE_LENGTH, ROUNDING_REACH,
+    MIN_EDGE_LENGTH, MIN_PATCH_EDGE_LENGTH, ROUNDING_REACH,
 };
 
 /// Which rule made a bevel.
@@ -113,6 +113,14 @@ pub struct BrushBevels {
 /// plane lost to rounding, so its brush is not counted as box-exact.
 const NEAR_SUPPORT: f64 = 0.1;
 
+/// For a patch facet, the band of [`NEAR_SUPPORT`] (map units): none beyond acceptance. Its
+/// corners are computed in f64 from the surface, and a bevel's snapping (normal components
+/// below `NORMAL_EPSILON`, a distance within `CLIP_EPSILON` of a whole unit) moves it at the
+/// facet's corners by about 1e-4 at most, so a supporting plane is always accepted. A thin
+/// slab's edge × axis candidates that do not support it fail by up to its thickness, often
+/// less than [`NEAR_SUPPORT`], which counted most slabs of a tight curve as not box-exact.
+const PATCH_NEAR_SUPPORT: f64 = BEVEL_ACCEPT_EPSILON;
+
 /// The bevels of `brush`: every family.
 #[must_use]
 pub fn brush_bevels(brush: &Brush) -> BrushBevels {
@@ -129,6 +137,11 @@ pub fn brush_bevels(brush: &Brush) -> BrushBevels {
 pub fn brush_bevels_with(brush: &Brush, rounding: bool) -> BrushBevels {
     let vertices = brush.vertices();
     let box_exact = std::cell::Cell::new(true);
+    let near_support = if brush.patch.is_some() {
+        PATCH_NEAR_SUPPORT
+    } else {
+        NEAR_SUPPORT
+    };
     let mut normals: Vec<DVec3> = brush.sides.iter().map(|s| s.plane.normal).collect();
     let mut bevels = Vec::new();
     let mut try_add = |plane: Option<BuildPlane>, kind: BevelKind, edge: [DVec3; 2]| {
@@ -144,7 +157,7 @@ pub fn brush_bevels_with(brush: &Brush, rounding: bool) -> BrushBevels {
             .map(|v| plane.distance(*v))
             .fold(f64::NEG_INFINITY, f64::max);
         if worst > BEVEL_ACCEPT_EPSILON {
-            if kind != BevelKind::Bisector && worst <= NEAR_SUPPORT {
+            if kind != BevelKind::Bisector && worst <= near_support {
                 box_exact.set(false);
             }
             return;
@@ -178,7 +191,15 @@ pub fn brush_bevels_with(brush: &Brush, rounding: bool) -> BrushBevels {
         }
     }
 
-    // 2. Edge × axis planes for the edges of non-axial sides.
+    // 2. Edge × axis planes for the edges of non-axial sides. A patch facet's edges are
+    // computed in f64 from its surface, not rounded from a file, so its short ones are
+    // bevelled too (`MIN_PATCH_EDGE_LENGTH`): a thin slab has many, and without their
+    // bevels it is not box-exact, which widens every box sweep's tree cull near it.
+    let min_edge = if brush.patch.is_some() {
+        MIN_PATCH_EDGE_LENGTH
+    } else {
+        MIN_EDGE_LENGTH
+    };
     let edges = side_edges(brush);
     for &(side, [a, b]) in &edges {
         if brush.sides[side].plane.kind() != crate::geom::PlaneKind::NonAxial {
@@ -200,7 +221,7 @@ pub fn brush_bevels_with(brush: &Brush, rounding: bool) -> BrushBevels {
         if off_axis < BEVEL_ANGLE_EPSILON {
             continue;
         }
-        if (b - a).length() < MIN_EDGE_LENGTH {
+        if (b - a).length() < min_edge {
             box_exact.set(false);
             continue;
         }

@@ -26,7 +26,7 @@ use super::brush_clip::clip_brush;
 use super::shape::{Oriented, Support, WithSupport};
 use super::sweep_state::{Outcome, TraceWork, brush_grow, segment_pad};
 use super::tick_cache::{ShapeKey, TickCache};
-use crate::compiled::{CompiledMap, NodeChild};
+use crate::compiled::{CompiledBrush, CompiledMap, NodeChild};
 use crate::contents::Contents;
 use crate::tolerance::TRACE_SEEN_BRUSHES;
 
@@ -105,7 +105,7 @@ impl WithSupport for Sweep<'_> {
     }
 }
 
-impl<S: Support> TraceWork<'_, S> {
+impl<'a, S: Support> TraceWork<'a, S> {
     /// Walks the world's tree and those of the static models the sweep may reach.
     fn walk_world(&mut self) {
         let map = self.map;
@@ -201,6 +201,10 @@ impl<S: Support> TraceWork<'_, S> {
         }
     }
 
+    /// Clips the brushes of leaf `index` the sweep may meet. The bounds cull comes before
+    /// the check for a brush clipped already, so the list of those stays short (most brushes
+    /// a leaf lists are culled by their bounds, on a curved patch's crowded leaves above all);
+    /// a brush culled once stays culled, since the best hit only moves closer.
     fn leaf(&mut self, index: usize) {
         let map = self.map;
         let leaf = &map.leaves()[index];
@@ -208,6 +212,9 @@ impl<S: Support> TraceWork<'_, S> {
             return;
         }
         for &brush_id in map.leaf_brush_ids(leaf) {
+            let Some(brush) = self.may_block(brush_id) else {
+                continue;
+            };
             if self.seen[..self.seen_count].contains(&brush_id) {
                 continue;
             }
@@ -215,23 +222,29 @@ impl<S: Support> TraceWork<'_, S> {
                 self.seen[self.seen_count] = brush_id;
                 self.seen_count += 1;
             }
-            self.consider(brush_id);
+            clip_brush(self, brush_id as usize, brush);
             if self.found.all_solid {
                 return;
             }
         }
     }
 
-    /// Clips brush `brush_id` unless `mask` leaves it out or its bounds say it cannot stop
-    /// the sweep before the best hit so far (the culls every way of choosing brushes shares,
-    /// so that each gives the same answer).
+    /// Clips brush `brush_id` unless [`Self::may_block`] leaves it out.
     pub(crate) fn consider(&mut self, brush_id: u32) {
+        if let Some(brush) = self.may_block(brush_id) {
+            clip_brush(self, brush_id as usize, brush);
+        }
+    }
+
+    /// Brush `brush_id`, unless `mask` leaves it out or its bounds say it cannot stop the
+    /// sweep before the best hit so far (the culls every way of choosing brushes shares, so
+    /// that each gives the same answer).
+    #[inline(always)]
+    fn may_block(&self, brush_id: u32) -> Option<&'a CompiledBrush> {
         let map = self.map;
-        let Some(brush) = map.brushes().get(brush_id as usize) else {
-            return;
-        };
+        let brush = map.brushes().get(brush_id as usize)?;
         if !brush.contents.intersects(self.mask) {
-            return;
+            return None;
         }
         let shape_bounds = (self.shape_mins, self.shape_maxs);
         let (grow_low, grow_high) =
@@ -239,7 +252,7 @@ impl<S: Support> TraceWork<'_, S> {
         if (brush.mins - grow_low).cmpgt(self.segment_maxs).any()
             || (brush.maxs + grow_high).cmplt(self.segment_mins).any()
         {
-            return;
+            return None;
         }
         // The segment against those bounds (padded as the segment's are): a brush the
         // segment misses, or enters only after the best hit so far, cannot stop it first
@@ -248,10 +261,9 @@ impl<S: Support> TraceWork<'_, S> {
         let pad = segment_pad();
         let bounds = (brush.mins - grow_low - pad, brush.maxs + grow_high + pad);
         match segment_enter(self.start, self.end, bounds) {
-            Some(enter) if enter <= self.found.fraction => {}
-            _ => return,
+            Some(enter) if enter <= self.found.fraction => Some(brush),
+            _ => None,
         }
-        clip_brush(self, brush_id as usize, brush);
     }
 }
 

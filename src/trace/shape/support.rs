@@ -70,7 +70,47 @@ impl<'a> Oriented<'a> {
                 lanes,
                 bounds: *bounds,
             }),
-            _ => work.run(*self),
+            // Rotated: the same formulas on the rotated directions, four at a time.
+            (Repr::Box { center, half, .. }, Some(rotation)) => work.run(Rotated {
+                rotation,
+                inner: BoxSupport {
+                    center: *center,
+                    half: *half,
+                },
+            }),
+            (
+                Repr::Cylinder {
+                    radius,
+                    half_height,
+                },
+                Some(rotation),
+            ) => work.run(Rotated {
+                rotation,
+                inner: CylinderSupport {
+                    radius: *radius,
+                    half_height: *half_height,
+                },
+            }),
+            (
+                Repr::Capsule {
+                    radius,
+                    half_height,
+                },
+                Some(rotation),
+            ) => work.run(Rotated {
+                rotation,
+                inner: ScaledCapsuleSupport {
+                    radius: *radius,
+                    half_height: *half_height,
+                },
+            }),
+            (Repr::Hull { lanes, bounds, .. }, Some(rotation)) => work.run(Rotated {
+                rotation,
+                inner: HullSupport {
+                    lanes,
+                    bounds: *bounds,
+                },
+            }),
         }
     }
 
@@ -431,6 +471,61 @@ pub(super) fn hull_support(lanes: &[[Vec4; 3]], u: Vec3) -> f32 {
     best.max_element()
 }
 
+/// A capsule's support for directions that may not be unit (a rotated one's:
+/// `radius·|u| + half_height·|u_z|`, as [`TraceShape::support_distance`] forms it).
+#[derive(Clone, Copy)]
+pub(crate) struct ScaledCapsuleSupport {
+    radius: f32,
+    half_height: f32,
+}
+
+impl Support for ScaledCapsuleSupport {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        self.radius * u.length() + self.half_height * u.z.abs()
+    }
+
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        (x * x + y * y + z * z).sqrt() * self.radius + z.abs() * self.half_height
+    }
+}
+
+/// A shape seen from a rotated frame (what [`Oriented`] gives for a rotated box, cylinder,
+/// capsule or hull), with `inner`'s formulas on `rotation·u`: bit for bit
+/// [`Oriented::support`] (`Mat3 · Vec3` sums its columns in the same order), four
+/// directions at once. Every side is clipped and the bounds are the rotated shape's.
+#[derive(Clone, Copy)]
+pub(crate) struct Rotated<S> {
+    rotation: Mat3,
+    inner: S,
+}
+
+impl<S: Support> Support for Rotated<S> {
+    #[inline]
+    fn support(&self, u: Vec3) -> f32 {
+        self.inner.support(self.rotation * u)
+    }
+
+    #[inline]
+    fn support4(&self, x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+        let (a, b, c) = (
+            self.rotation.x_axis,
+            self.rotation.y_axis,
+            self.rotation.z_axis,
+        );
+        self.inner.support4(
+            x * a.x + y * b.x + z * c.x,
+            x * a.y + y * b.y + z * c.y,
+            x * a.z + y * b.z + z * c.z,
+        )
+    }
+
+    fn bounds(&self) -> (Vec3, Vec3) {
+        axis_bounds(self)
+    }
+}
+
 /// Any shape, possibly rotated: the general (slower) path, for rotated models.
 impl Support for Oriented<'_> {
     #[inline]
@@ -534,5 +629,32 @@ mod tests {
             Oriented::new(&capsule, Some(Mat3::from_rotation_x(0.4))),
             &directions,
         );
+        // The rotated specialisations give the general path's very bits.
+        let rotation = Mat3::from_euler(glam::EulerRot::ZYX, 0.7, 0.4, -0.9);
+        let shapes = [
+            TraceShape::quake1_player(),
+            TraceShape::cylinder(16.0, 28.0).unwrap_or_else(TraceShape::point),
+            capsule.clone(),
+            hull.clone().unwrap_or_else(TraceShape::point),
+        ];
+        struct Compare<'a>(&'a [Vec3], Oriented<'a>);
+        impl WithSupport for Compare<'_> {
+            type Output = usize;
+            fn run<S: Support>(self, support: S) -> usize {
+                check(support, self.0);
+                for u in self.0 {
+                    assert_eq!(support.support(*u).to_bits(), self.1.support(*u).to_bits());
+                }
+                assert_eq!(support.bounds(), axis_bounds(&self.1));
+                self.0.len()
+            }
+        }
+        for shape in &shapes {
+            let oriented = Oriented::new(shape, Some(rotation));
+            assert_eq!(
+                oriented.dispatch(Compare(&directions, oriented)),
+                directions.len()
+            );
+        }
     }
 }
