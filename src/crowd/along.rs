@@ -105,13 +105,14 @@ impl Slab {
         enter <= leave
     }
 
-    /// The same test across the ground plane, for the bodies' bounds stored axis by axis
-    /// (`lanes.rs`).
-    fn lanes(&self) -> SlabLanes {
+    /// The same test across the ground plane over the part `window` of the sweep, for the
+    /// bodies' bounds stored axis by axis (`lanes.rs`).
+    fn lanes(&self, window: (f32, f32)) -> SlabLanes {
         SlabLanes {
             from_low: self.from_low.truncate(),
             from_high: self.from_high.truncate(),
             inverse: self.inverse.truncate(),
+            window,
         }
     }
 }
@@ -245,7 +246,7 @@ impl Bodies {
         if walk == Some(Walk::Every)
             || (walk.is_none() && self.slots.len() <= WHOLE_SCAN_MAX_BODIES)
         {
-            self.scan_every(&slab, &mut consider);
+            self.scan_every(&slab, (enter, leave), &mut consider);
             return;
         }
         let near = start + motion * enter;
@@ -259,7 +260,7 @@ impl Bodies {
             to: (high.truncate() + grow).extend(high.z),
         };
         match walk.unwrap_or_else(|| self.cheapest_walk(&segment)) {
-            Walk::Every => self.scan_every(&slab, &mut consider),
+            Walk::Every => self.scan_every(&slab, (enter, leave), &mut consider),
             Walk::Fine => self.walk::<false>(&segment, &mut consider),
             Walk::Coarse => self.walk::<true>(&segment, &mut consider),
         }
@@ -287,9 +288,14 @@ impl Bodies {
 
     /// Calls `consider` on every body whose bounds `slab` may meet: the bodies' bounds
     /// across the ground plane four at a time, after the boxes around each four
-    /// (`lanes.rs`), then the whole test on the few those meet.
-    fn scan_every(&self, slab: &Slab, consider: &mut impl FnMut(&Slot)) {
-        self.lanes.for_each_met(&slab.lanes(), |i| {
+    /// (`lanes.rs`), over the part `window` of the sweep where it meets the box holding
+    /// every body (`slab.span(self.extent)`), then the whole test on the few those meet.
+    /// A body whose bounds the whole test meets is met within the window: its bounds lie
+    /// in that box, and the slab test only grows with the box (per axis the crossings are
+    /// monotonic in the box's planes, rounding included), so its span lies within the
+    /// box's, and its span across the ground plane holds its span in space.
+    fn scan_every(&self, slab: &Slab, window: (f32, f32), consider: &mut impl FnMut(&Slot)) {
+        self.lanes.for_each_met(&slab.lanes(window), |i| {
             if let Some(slot) = self.slots.get(i) {
                 consider(slot);
             }

@@ -77,7 +77,7 @@ impl Scene<'_> {
         end: Vec3,
         filter: &QueryFilter,
     ) -> SceneHit {
-        self.trace_rotated(shape, Quat::IDENTITY, start, end, filter)
+        self.trace_oriented(shape, None, start, end, filter)
     }
 
     /// [`Self::trace`] for `shape` rotated by `rotation` about its reference point (the
@@ -116,18 +116,33 @@ impl Scene<'_> {
         end: Vec3,
         filter: &QueryFilter,
     ) -> SceneHit {
-        let mut best = self.trace_models(shape, rotation, start, end, filter);
-        if !best.all_solid && !self.bodies.is_empty() {
-            self.trace_bodies(shape, rotation, start, end, filter, &mut best);
+        self.trace_oriented(shape, Some(rotation), start, end, filter)
+    }
+
+    /// [`Self::trace_rotated`] for a rotation or none (`None`: upright), inlined into both
+    /// public doors so that the upright one sweeps the world as [`CompiledMap::trace`] with
+    /// no rotation set up (the same sweep, bit for bit).
+    #[inline(always)]
+    fn trace_oriented(
+        &self,
+        shape: &TraceShape,
+        rotation: Option<Quat>,
+        start: Vec3,
+        end: Vec3,
+        filter: &QueryFilter,
+    ) -> SceneHit {
+        let mut hit = SceneHit {
+            trace: self.trace_models(shape, rotation, start, end, filter),
+            target: None,
+        };
+        if !hit.trace.all_solid && !self.bodies.is_empty() {
+            let rotation = rotation.unwrap_or(Quat::IDENTITY);
+            self.trace_bodies(shape, rotation, start, end, filter, &mut hit.trace);
         }
-        SceneHit {
-            target: if best.fraction < 1.0 || best.start_solid {
-                HitTarget::of(&best)
-            } else {
-                None
-            },
-            trace: best,
+        if hit.trace.fraction < 1.0 || hit.trace.start_solid {
+            hit.target = HitTarget::of(&hit.trace);
         }
+        hit
     }
 
     /// Whether `shape` placed at `at` overlaps anything `filter` meets (touching counts).
@@ -147,7 +162,7 @@ impl Scene<'_> {
         filter: &QueryFilter,
     ) -> bool {
         if self
-            .trace_models(shape, rotation, at, at, filter)
+            .trace_models(shape, Some(rotation), at, at, filter)
             .start_solid
         {
             return true;
@@ -196,18 +211,25 @@ impl Scene<'_> {
         all
     }
 
-    /// The world's sweep (static models included) against every unskipped mover's.
+    /// The world's sweep (static models included) against every unskipped mover's, for
+    /// `shape` rotated by `rotation` (`None`: upright, the world swept as
+    /// [`CompiledMap::trace`] sweeps it, bit for bit the identity's sweep).
+    #[inline(always)]
     pub(super) fn trace_models(
         &self,
         shape: &TraceShape,
-        rotation: Quat,
+        rotation: Option<Quat>,
         start: Vec3,
         end: Vec3,
         filter: &QueryFilter,
     ) -> Trace {
-        let mut best = self
-            .map
-            .trace_rotated(shape, rotation, start, end, filter.mask);
+        let mut best = match rotation {
+            None => self.map.trace(shape, start, end, filter.mask),
+            Some(rotation) => self
+                .map
+                .trace_rotated(shape, rotation, start, end, filter.mask),
+        };
+        let rotation = rotation.unwrap_or(Quat::IDENTITY);
         if best.model.is_some_and(|m| !filter.meets_model(m)) {
             // A skipped static model stopped the world's sweep: sweep the world model alone.
             best = self.map.trace_model_rotated(
@@ -246,6 +268,7 @@ impl Scene<'_> {
     }
 
     /// `best` against every character the filter meets near the sweep.
+    #[inline(always)]
     fn trace_bodies(
         &self,
         shape: &TraceShape,
