@@ -334,6 +334,7 @@ impl Scene<'_> {
         self.bodies.for_each_body_along(
             (start, reached),
             sweep_bounds(shape, rotation),
+            filter.skip_character,
             |id, contents, groups, other, other_at| {
                 if filter.meets_character(id, contents, groups) {
                     f(id, contents, other, other_at);
@@ -345,6 +346,7 @@ impl Scene<'_> {
 
 /// The box about a sweep's point that `shape` rotated by `rotation` can touch, grown by the
 /// stop distance.
+#[inline]
 pub(super) fn sweep_bounds(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
     let (low, high) = reach(shape, rotation);
     let margin = Vec3::splat(SURFACE_CLIP_EPSILON);
@@ -353,6 +355,7 @@ pub(super) fn sweep_bounds(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
 
 /// The box `shape` rotated by `rotation` can reach, relative to its reference point: its
 /// upright bounds, or its bounding sphere's box when rotated.
+#[inline]
 pub(super) fn reach(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
     if rotation == Quat::IDENTITY {
         Upright::of(shape).bounds()
