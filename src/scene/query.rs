@@ -131,10 +131,13 @@ impl Scene<'_> {
         end: Vec3,
         filter: &QueryFilter,
     ) -> SceneHit {
+        // The world's sweep is written where the answer is returned, and the movers' and
+        // characters' are compared with it there (no copy of the `Trace` on the way).
         let mut hit = SceneHit {
-            trace: self.trace_models(shape, rotation, start, end, filter),
+            trace: self.trace_world(shape, rotation, start, end, filter),
             target: None,
         };
+        self.trace_movers(shape, rotation, start, end, filter, &mut hit.trace);
         if !hit.trace.all_solid && !self.bodies.is_empty() {
             let rotation = rotation.unwrap_or(Quat::IDENTITY);
             self.trace_bodies(shape, rotation, start, end, filter, &mut hit.trace);
@@ -214,7 +217,6 @@ impl Scene<'_> {
     /// The world's sweep (static models included) against every unskipped mover's, for
     /// `shape` rotated by `rotation` (`None`: upright, the world swept as
     /// [`CompiledMap::trace`] sweeps it, bit for bit the identity's sweep).
-    #[inline(always)]
     pub(super) fn trace_models(
         &self,
         shape: &TraceShape,
@@ -223,16 +225,45 @@ impl Scene<'_> {
         end: Vec3,
         filter: &QueryFilter,
     ) -> Trace {
-        let mut best = match rotation {
+        let mut best = self.trace_world(shape, rotation, start, end, filter);
+        self.trace_movers(shape, rotation, start, end, filter, &mut best);
+        best
+    }
+
+    /// The world's sweep, static models included (`None`: upright).
+    #[inline(always)]
+    fn trace_world(
+        &self,
+        shape: &TraceShape,
+        rotation: Option<Quat>,
+        start: Vec3,
+        end: Vec3,
+        filter: &QueryFilter,
+    ) -> Trace {
+        match rotation {
             None => self.map.trace(shape, start, end, filter.mask),
             Some(rotation) => self
                 .map
                 .trace_rotated(shape, rotation, start, end, filter.mask),
-        };
+        }
+    }
+
+    /// `best`, the world's sweep, without a static model the filter skips, against every
+    /// unskipped mover's.
+    #[inline(always)]
+    fn trace_movers(
+        &self,
+        shape: &TraceShape,
+        rotation: Option<Quat>,
+        start: Vec3,
+        end: Vec3,
+        filter: &QueryFilter,
+        best: &mut Trace,
+    ) {
         let rotation = rotation.unwrap_or(Quat::IDENTITY);
         if best.model.is_some_and(|m| !filter.meets_model(m)) {
             // A skipped static model stopped the world's sweep: sweep the world model alone.
-            best = self.map.trace_model_rotated(
+            *best = self.map.trace_model_rotated(
                 0,
                 &Default::default(),
                 shape,
@@ -260,11 +291,10 @@ impl Scene<'_> {
             let earlier = hit.fraction < best.fraction
                 || (hit.fraction == best.fraction && hit.fraction < 1.0 && hit.model < best.model);
             if hit.all_solid || (earlier && !best.all_solid) {
-                best = hit;
+                *best = hit;
             }
             best.start_solid = start_solid;
         }
-        best
     }
 
     /// `best` against every character the filter meets near the sweep.
