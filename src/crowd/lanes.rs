@@ -309,7 +309,7 @@ mod tests {
             let window = if round % 4 == 0 {
                 (0.0, 1.0)
             } else {
-                let (a, b) = (rng.unit(), rng.unit());
+                let (a, b) = ((rng.unit() + 1.0) * 0.5, (rng.unit() + 1.0) * 0.5);
                 (a.min(b), a.max(b))
             };
             let slab = SlabLanes {
