@@ -131,8 +131,8 @@ impl Scene<'_> {
         end: Vec3,
         filter: &QueryFilter,
     ) -> SceneHit {
-        // The world's sweep is written where the answer is returned, and the movers' and
-        // characters' are compared with it there (no copy of the `Trace` on the way).
+        // The world's sweep is written straight into the answer, and the movers' and
+        // characters' are compared with it there (no intermediate `Trace` to copy).
         let mut hit = SceneHit {
             trace: self.trace_world(shape, rotation, start, end, filter),
             target: None,
