@@ -348,6 +348,7 @@ impl Scene<'_> {
     /// `filter` meets that the sweep of `shape` rotated by `rotation` from `start` toward
     /// `end` may touch before `fraction` of the way (the stop so far): the grid looks along
     /// the sweep up to there only.
+    #[inline(always)]
     pub(super) fn for_each_character_along(
         &self,
         (shape, rotation): (&TraceShape, Quat),
@@ -376,7 +377,7 @@ impl Scene<'_> {
 
 /// The box about a sweep's point that `shape` rotated by `rotation` can touch, grown by the
 /// stop distance.
-#[inline]
+#[inline(always)]
 pub(super) fn sweep_bounds(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
     let (low, high) = reach(shape, rotation);
     let margin = Vec3::splat(SURFACE_CLIP_EPSILON);
@@ -385,7 +386,7 @@ pub(super) fn sweep_bounds(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
 
 /// The box `shape` rotated by `rotation` can reach, relative to its reference point: its
 /// upright bounds, or its bounding sphere's box when rotated.
-#[inline]
+#[inline(always)]
 pub(super) fn reach(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
     if rotation == Quat::IDENTITY {
         Upright::of(shape).bounds()
