@@ -209,6 +209,7 @@ impl Bodies {
     /// costs the cells it passes near the bodies, not the square its bounds cover; every body whose bounds overlap the swept box
     /// is visited, each once, but body `skip` (a shot's shooter, which the sweep starts
     /// in), never.
+    #[inline(always)]
     pub(crate) fn for_each_body_along(
         &self,
         sweep: (Vec3, Vec3),
@@ -220,6 +221,7 @@ impl Bodies {
     }
 
     /// [`Self::for_each_body_along`] by `walk`, or by the cheapest way when `None`.
+    #[inline(always)]
     pub(crate) fn along_by(
         &self,
         walk: Option<Walk>,
