@@ -10,10 +10,10 @@
 //! their cells ([`BoundsLanes::order`]), so a block's four bodies lie near each other, and
 //! each group of four blocks holds the boxes around each block's bodies: a sweep tests the
 //! groups' boxes first, then only the blocks whose box it meets. Guarantees: the test is
-//! the scalar one of `along.rs` (`Slab::span`) across the ground plane, lane by lane, the
-//! same operations in the same order, so it meets exactly the bodies that test meets (a
-//! block's box holds its bodies' bounds, and the test only grows with the box, rounding
-//! included); lanes past the last body hold a box at [`FAR`], which no sweep within the
+//! the scalar one of `along.rs` (`Slab::span`, its [0, 1] narrowed to the slab's window)
+//! across the ground plane, lane by lane, the same operations in the same order, so it
+//! meets exactly the bodies that test meets (a block's box holds its bodies' bounds, and
+//! the test only grows with the box, rounding included); lanes past the last body hold a box at [`FAR`], which no sweep within the
 //! world meets; each body is given once, in no particular order; no allocation when
 //! scanning or moving a body (adding one may reallocate).
 
@@ -26,6 +26,10 @@ pub(super) const LANES: usize = 4;
 /// stay within 2²⁰ units), so a sweep's slab test puts it past the sweep's end (or, for an
 /// axis the sweep does not move along, infinitely far), never within [0, 1].
 const FAR: f32 = 1e30;
+
+/// Groups whose boxes are tested before any block is: one bit per block in a 64-bit
+/// word.
+const GROUPS_PER_PASS: usize = u64::BITS as usize / LANES;
 
 /// Four boxes across the ground plane, axis by axis: the low corners' x and y, the high
 /// corners' x and y.
@@ -57,14 +61,15 @@ impl Block {
             from_low,
             from_high,
             inverse,
+            window: (first, last),
         } = *slab;
         // Per axis: the fractions at which the point crosses the grown boxes' planes.
         let ax = (self.low[0] - from_low.x) * inverse.x;
         let bx = (self.high[0] - from_high.x) * inverse.x;
         let ay = (self.low[1] - from_low.y) * inverse.y;
         let by = (self.high[1] - from_high.y) * inverse.y;
-        let enter = ax.min(bx).max(ay.min(by)).max(Vec4::ZERO);
-        let leave = ax.max(bx).min(ay.max(by)).min(Vec4::ONE);
+        let enter = ax.min(bx).max(ay.min(by)).max(Vec4::splat(first));
+        let leave = ax.max(bx).min(ay.max(by)).min(Vec4::splat(last));
         enter.cmple(leave).bitmask()
     }
 }
@@ -87,12 +92,15 @@ pub(super) struct BoundsLanes {
 
 /// A sweep's slab test across the ground plane, as `along.rs` sets it up: the start
 /// shifted by the moving box's high corner (against bounds' lows) and low corner (against
-/// highs), both with the slack, and the motion's reciprocal (finite on every axis).
+/// highs), both with the slack, and the motion's reciprocal (finite on every axis); and
+/// the part of the sweep looked at, as fractions `(first, last)` within [0, 1] (the whole
+/// sweep, or the part within the box holding every body).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SlabLanes {
     pub(super) from_low: Vec2,
     pub(super) from_high: Vec2,
     pub(super) inverse: Vec2,
+    pub(super) window: (f32, f32),
 }
 
 /// A key of cell `cell` that orders cells along a Z curve (bits of x and y interleaved,
@@ -209,14 +217,20 @@ impl BoundsLanes {
     }
 
     /// Calls `f` with the index of every body whose bounds `slab` meets across the ground
-    /// plane during the sweep (fractions [0, 1]), each once, in no particular order: a
+    /// plane during its window of the sweep, each once, in no particular order: a
     /// superset of the bodies the full test meets, which the caller finishes on the few it
     /// gets.
     pub(super) fn for_each_met(&self, slab: &SlabLanes, mut f: impl FnMut(usize)) {
-        for (g, group) in self.groups.iter().enumerate() {
-            let mut blocks = group.met(slab);
+        // The groups' boxes first, a pass of them at a time with no branch on what they
+        // meet (their bits gathered in one word), then only the blocks met.
+        for (pass, groups) in self.groups.chunks(GROUPS_PER_PASS).enumerate() {
+            let mut blocks = 0u64;
+            for (g, group) in groups.iter().enumerate() {
+                blocks |= u64::from(group.met(slab)) << (g * LANES);
+            }
+            let first = pass * GROUPS_PER_PASS * LANES;
             while blocks != 0 {
-                let b = g * LANES + blocks.trailing_zeros() as usize;
+                let b = first + blocks.trailing_zeros() as usize;
                 blocks &= blocks - 1;
                 let Some(block) = self.blocks.get(b) else {
                     continue;
@@ -243,8 +257,9 @@ mod tests {
         // Seeded boxes and sweeps (half aimed at a box's edge, some not moving along an
         // axis, where `along.rs` gives a huge finite reciprocal), crowds of 1 to 320 (up to
         // two runs of groups; the last block and group partly empty), laid out in space
-        // order or not, and boxes moved after the layout: the lanes meet a body exactly
-        // when the scalar test of x then y does, each once, and never an empty lane.
+        // order or not, and boxes moved after the layout, over the whole sweep or a part of
+        // it: the lanes meet a body exactly when the scalar test of x then y does, each
+        // once, and never an empty lane.
         let mut rng = crate::test_rng::XorShift::new(0x1a2b_3c4d_5e6f_7081u64);
         let mut lanes = BoundsLanes::default();
         let mut boxes: Vec<(Vec3, Vec3)> = Vec::new();
@@ -290,10 +305,18 @@ mod tests {
                 _ => {}
             }
             let recip = |d: f32| if d == 0.0 { 1e30 } else { 1.0 / d };
+            // The whole sweep, or a part of it (as the box holding every body cuts it).
+            let window = if round % 4 == 0 {
+                (0.0, 1.0)
+            } else {
+                let (a, b) = ((rng.unit() + 1.0) * 0.5, (rng.unit() + 1.0) * 0.5);
+                (a.min(b), a.max(b))
+            };
             let slab = SlabLanes {
                 from_low: start.truncate() + 1.0,
                 from_high: start.truncate() - 1.0,
                 inverse: motion.truncate().map(recip),
+                window,
             };
             let mut seen = Vec::new();
             lanes.for_each_met(&slab, |i| seen.push(i));
@@ -301,7 +324,7 @@ mod tests {
             let expected: Vec<usize> = (0..boxes.len())
                 .filter(|&i| {
                     let (low, high) = boxes[i];
-                    let (mut enter, mut leave) = (0.0f32, 1.0f32);
+                    let (mut enter, mut leave) = window;
                     for axis in 0..2 {
                         let a = (low[axis] - slab.from_low[axis]) * slab.inverse[axis];
                         let b = (high[axis] - slab.from_high[axis]) * slab.inverse[axis];

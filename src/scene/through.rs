@@ -56,7 +56,7 @@ impl Scene<'_> {
     ) {
         hits.clear();
         let rotation = Quat::IDENTITY;
-        let world = self.trace_models(shape, rotation, start, end, filter);
+        let world = self.trace_models(shape, None, start, end, filter);
         if world.start_solid {
             hits.push(SceneHit {
                 target: HitTarget::of(&world).or(Some(HitTarget::World)),

@@ -49,6 +49,7 @@ pub(crate) struct Upright {
 
 impl Upright {
     /// `shape` as a sum (a hull as its bounding box).
+    #[inline]
     pub(crate) fn of(shape: &TraceShape) -> Upright {
         let (center, half, disk, ball) = shape.upright_parts();
         Upright {
@@ -74,6 +75,7 @@ impl Upright {
     }
 
     /// The bounding box relative to the reference point.
+    #[inline]
     pub(crate) fn bounds(&self) -> (Vec3, Vec3) {
         let round = self.disk + self.ball;
         let reach = self.half + Vec3::new(round, round, self.ball);

@@ -279,6 +279,7 @@ impl TraceShape {
     /// The shape as an upright Minkowski sum about a centre: `(centre, box half extents, disk
     /// radius, ball radius)`, relative to the reference point. A cylinder is a disk plus a
     /// vertical segment (the box's z), a capsule a ball plus one; a hull is its bounding box.
+    #[inline]
     pub(crate) fn upright_parts(&self) -> (Vec3, Vec3, f32, f32) {
         match &self.0 {
             Repr::Point => (Vec3::ZERO, Vec3::ZERO, 0.0, 0.0),
