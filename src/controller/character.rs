@@ -16,9 +16,9 @@ use super::step::{StepRules, step_slide};
 use super::tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts, microseconds,
 };
-use super::tracer::{Cached, Masked, Offset, Tracer};
+use super::tracer::{Cached, FixedSolid, Masked, Offset, Tracer};
 use super::unstuck::UnstuckTable;
-use super::water_level::WaterMemo;
+use super::water_level::{WaterMemo, bits};
 use super::{ground, slide};
 use crate::compiled::MaterialId;
 use crate::contents::Contents;
@@ -73,6 +73,11 @@ pub struct CharacterController {
     /// in the same world (a pure function of place, eye height and world: replays and
     /// restored states give the same results with or without it).
     pub(crate) water_memo: Option<WaterMemo>,
+    /// Where the shape in use was last proven free of the world's fixed solid
+    /// ([`Tracer::fixed_solid`]): an overlap test there, in the same world, asks only what
+    /// moves (a pure function of place, shape and world: replays and restored states give
+    /// the same results with or without it).
+    fixed_free: Option<FreePlace>,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
@@ -152,6 +157,7 @@ impl CharacterController {
             unstuck: UnstuckTable::new(config.step_height),
             material_friction: Vec::new(),
             water_memo: None,
+            fixed_free: None,
             timer_tick: config.tick,
             timer_units: 1,
             tick_cache: TickCache::new(),
@@ -731,7 +737,16 @@ impl CharacterController {
         world: &T,
         outcome: &mut MoveOutcome,
     ) -> bool {
-        if !self.overlaps(world) {
+        let fixed = world.fixed_solid();
+        let here = fixed.map(|solid| self.free_place(solid));
+        let overlapping = if here.is_some() && here == self.fixed_free {
+            // Free of the fixed solid where it still stands: only what moves may overlap.
+            world.overlaps_moving(self.shape(), self.shape_center())
+        } else {
+            self.overlaps(world)
+        };
+        if !overlapping {
+            self.fixed_free = here;
             return true;
         }
         let found = self
@@ -741,9 +756,27 @@ impl CharacterController {
             Some((center, probes)) => {
                 self.state.position = center - self.offset();
                 outcome.unstuck_probes = Some(outcome.unstuck_probes.unwrap_or(0) + probes);
+                // Free of everything there (the table's test asks the whole world).
+                self.fixed_free = fixed.map(|solid| self.free_place(solid));
                 true
             }
             None => false,
+        }
+    }
+
+    /// The shape in use at its place now, in the world whose fixed solid is `solid`.
+    fn free_place(&self, solid: FixedSolid) -> FreePlace {
+        let shape = if self.state.mode == MoveMode::Dead {
+            ShapeInUse::Dead
+        } else if self.state.crouched {
+            ShapeInUse::Crouched
+        } else {
+            ShapeInUse::Standing
+        };
+        FreePlace {
+            center: bits(self.shape_center()),
+            shape,
+            solid,
         }
     }
 
@@ -1034,6 +1067,23 @@ impl CharacterController {
     pub(crate) fn current_shape(&self) -> &TraceShape {
         self.shape()
     }
+}
+
+/// Which of a controller's shapes is in use (its configuration never changes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ShapeInUse {
+    Standing,
+    Crouched,
+    Dead,
+}
+
+/// A place where a shape was proven free of a world's fixed solid: its centre as bits (the
+/// proof holds only there exactly), which shape, and which fixed solid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FreePlace {
+    center: [u32; 3],
+    shape: ShapeInUse,
+    solid: FixedSolid,
 }
 
 /// The shortest command [`CharacterController::step_msec`] runs, ms (Quake 3
