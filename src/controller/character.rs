@@ -349,13 +349,17 @@ impl CharacterController {
     }
 
     /// The box the shape centres of the coming tick are expected to stay in (standing or
-    /// crouched): the current centre grown by the travel at the current speed, the step
-    /// height, the difference between the two centres and [`TICK_CACHE_SLACK`].
+    /// crouched): the current centre grown by the travel at the current speed, the
+    /// difference between the two centres and [`TICK_CACHE_SLACK`], and vertically by the
+    /// step height too (the step up and the snap down are vertical; only the rare tread
+    /// probe of a step reaches farther across, and walks the tree). Every brush in the box
+    /// costs each of the tick's sweeps its cull, so the box is no wider than that.
     fn tick_region(&self) -> (Vec3, Vec3) {
         let center = self.shape_center();
         let shift = (self.stand_offset - self.crouch_offset).abs();
         let travel = self.state.velocity.abs() * self.config.tick;
-        let grow = travel + shift + Vec3::splat(self.config.step_height + TICK_CACHE_SLACK);
+        let step = Vec3::Z * self.config.step_height;
+        let grow = travel + shift + step + Vec3::splat(TICK_CACHE_SLACK);
         (center - grow, center + grow)
     }
 
