@@ -78,6 +78,11 @@ pub struct CharacterController {
     /// moves (a pure function of place, shape and world: replays and restored states give
     /// the same results with or without it).
     fixed_free: Option<FreePlace>,
+    /// The last ground probe ([`ground::probe_ground`]) and where it was made, in a world
+    /// where nothing moves ([`Tracer::moves_nothing`]): a probe from the same place in the
+    /// same world finds the same (a tick that ends with a probe, in the air, starts the
+    /// next from where it ended).
+    ground_memo: Option<(FreePlace, Ground)>,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
@@ -158,6 +163,7 @@ impl CharacterController {
             material_friction: Vec::new(),
             water_memo: None,
             fixed_free: None,
+            ground_memo: None,
             timer_tick: config.tick,
             timer_units: 1,
             tick_cache: TickCache::new(),
@@ -828,7 +834,7 @@ impl CharacterController {
     /// The ground under the character now; rising faster than walking on the ground (the
     /// tick's starting ground, if given, or the ground found) could explain means air.
     pub(crate) fn find_ground<T: Tracer + ?Sized>(
-        &self,
+        &mut self,
         world: &T,
         walked_on: Option<Vec3>,
     ) -> Ground {
@@ -839,7 +845,7 @@ impl CharacterController {
     /// instead of probing again: its first hit is the probe's when it lies within the probe,
     /// and beyond it the probe would find nothing.
     fn find_ground_with<T: Tracer + ?Sized>(
-        &self,
+        &mut self,
         world: &T,
         walked_on: Option<Vec3>,
         below: Option<&Trace>,
@@ -858,7 +864,21 @@ impl CharacterController {
                 ground::ground_hit(&view, shape, trace, probe, walkable)
             }
             Some(_) => Ground::AIR,
-            None => ground::probe_ground(&view, shape, self.state.position, probe, walkable),
+            None => {
+                let place = world
+                    .fixed_solid()
+                    .filter(|_| world.moves_nothing())
+                    .map(|solid| self.free_place(solid));
+                match self.ground_memo.filter(|(p, _)| place == Some(*p)) {
+                    Some((_, ground)) => ground,
+                    None => {
+                        let position = self.state.position;
+                        let ground = ground::probe_ground(&view, shape, position, probe, walkable);
+                        self.ground_memo = place.map(|p| (p, ground));
+                        ground
+                    }
+                }
+            }
         };
         let Some(normal) = ground.normal else {
             return ground;

@@ -63,6 +63,13 @@ pub trait Tracer {
         self.overlaps(shape, at)
     }
 
+    /// Whether nothing in this world moves: every sweep's answer is then a function of the
+    /// shape, the segment and [`Self::fixed_solid`]'s identity, so a controller may reuse a
+    /// probe made from where it still stands. Default: `false`.
+    fn moves_nothing(&self) -> bool {
+        false
+    }
+
     /// [`Self::fixed_solid`] for sweeps under `mask` ([`Self::overlaps_masked`]).
     /// Default: `None`.
     fn fixed_solid_masked(&self, mask: Contents) -> Option<FixedSolid> {
@@ -249,6 +256,10 @@ impl<T: Tracer + ?Sized> Tracer for Masked<'_, T> {
         self.world.fixed_solid_masked(self.mask)
     }
 
+    fn moves_nothing(&self) -> bool {
+        self.world.moves_nothing()
+    }
+
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
         self.world.overlaps_moving_masked(shape, at, self.mask)
     }
@@ -277,6 +288,10 @@ impl Tracer for CompiledMap {
     /// Nothing in a map moves.
     fn overlaps_moving(&self, _shape: &TraceShape, _at: Vec3) -> bool {
         false
+    }
+
+    fn moves_nothing(&self) -> bool {
+        true
     }
 
     fn fixed_solid_masked(&self, mask: Contents) -> Option<FixedSolid> {
@@ -462,6 +477,10 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
         self.world.fixed_solid()
     }
 
+    fn moves_nothing(&self) -> bool {
+        self.world.moves_nothing()
+    }
+
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
         self.world.overlaps_moving(shape, at + self.offset)
     }
@@ -506,6 +525,10 @@ impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
 
     fn fixed_solid(&self) -> Option<FixedSolid> {
         self.world.fixed_solid()
+    }
+
+    fn moves_nothing(&self) -> bool {
+        self.world.moves_nothing()
     }
 
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
