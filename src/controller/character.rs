@@ -83,6 +83,12 @@ pub struct CharacterController {
     /// same world finds the same (a tick that ends with a probe, in the air, starts the
     /// next from where it ended).
     ground_memo: Option<(FreePlace, Ground)>,
+    /// The last snap's downward sweep and where it started, in a world where nothing moves:
+    /// a character standing still sweeps the same every tick.
+    snap_memo: Option<(FreePlace, Trace)>,
+    /// The last wall memory checked ([`Self::walls_still_touched`]), where, and what was
+    /// kept, in a world where nothing moves.
+    walls_memo: Option<(FreePlace, WallContacts, WallContacts)>,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
@@ -164,6 +170,8 @@ impl CharacterController {
             water_memo: None,
             fixed_free: None,
             ground_memo: None,
+            snap_memo: None,
+            walls_memo: None,
             timer_tick: config.tick,
             timer_units: 1,
             tick_cache: TickCache::new(),
@@ -724,7 +732,25 @@ impl CharacterController {
     }
 
     /// The remembered walls that a probe of [`WALL_PROBE`] towards each still hits.
-    fn walls_still_touched<T: Tracer + ?Sized>(&self, world: &T) -> WallContacts {
+    fn walls_still_touched<T: Tracer + ?Sized>(&mut self, world: &T) -> WallContacts {
+        let walls = self.state.walls;
+        if walls.normals().is_empty() {
+            return WallContacts::default();
+        }
+        let place = self.motionless_place(world);
+        let known = self
+            .walls_memo
+            .filter(|(p, asked, _)| place == Some(*p) && *asked == walls);
+        if let Some((_, _, kept)) = known {
+            return kept;
+        }
+        let kept = self.probe_walls(world);
+        self.walls_memo = place.map(|p| (p, walls, kept));
+        kept
+    }
+
+    /// [`Self::walls_still_touched`], probing each wall.
+    fn probe_walls<T: Tracer + ?Sized>(&self, world: &T) -> WallContacts {
         let view = Offset {
             world,
             offset: self.offset(),
@@ -772,6 +798,15 @@ impl CharacterController {
             }
             None => false,
         }
+    }
+
+    /// The shape in use at its place now, when nothing in `world` moves: every sweep from
+    /// the same place then answers the same.
+    fn motionless_place<T: Tracer + ?Sized>(&self, world: &T) -> Option<FreePlace> {
+        if !world.moves_nothing() {
+            return None;
+        }
+        world.fixed_solid().map(|solid| self.free_place(solid))
     }
 
     /// The shape in use at its place now, in the world whose fixed solid is `solid`.
@@ -865,10 +900,7 @@ impl CharacterController {
             }
             Some(_) => Ground::AIR,
             None => {
-                let place = world
-                    .fixed_solid()
-                    .filter(|_| world.moves_nothing())
-                    .map(|solid| self.free_place(solid));
+                let place = self.motionless_place(world);
                 match self.ground_memo.filter(|(p, _)| place == Some(*p)) {
                     Some((_, ground)) => ground,
                     None => {
@@ -1040,7 +1072,16 @@ impl CharacterController {
             offset: self.offset(),
         };
         let from = self.state.position;
-        let trace = view.trace(self.shape(), from, from - Vec3::Z * self.config.step_height);
+        let place = self.motionless_place(world);
+        let trace = match self.snap_memo.filter(|(p, _)| place == Some(*p)) {
+            Some((_, trace)) => trace,
+            None => {
+                let trace =
+                    view.trace(self.shape(), from, from - Vec3::Z * self.config.step_height);
+                self.snap_memo = place.map(|p| (p, trace));
+                trace
+            }
+        };
         let landing = ground::snap_landing(&trace, self.config.walkable_normal_z);
         if let Some(p) = landing.filter(|p| from.z - p.z > SNAP_MIN_CHANGE) {
             outcome.snapped = from.z - p.z;
