@@ -89,6 +89,11 @@ pub struct CharacterController {
     /// The last wall memory checked ([`Self::walls_still_touched`]), where, and what was
     /// kept, in a world where nothing moves.
     walls_memo: Option<(FreePlace, WallContacts, WallContacts)>,
+    /// Where the unstuck table was last searched in a world with a named fixed solid, and
+    /// which of its offsets overlap that solid there (one bit each; sized when the
+    /// controller is made, so a search allocates nothing).
+    stuck_place: Option<FreePlace>,
+    fixed_blocked: Vec<u64>,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
@@ -135,6 +140,7 @@ impl CharacterController {
         let (crouch_shape, crouch_offset) =
             shape_for(&config, config.crouch_height).ok_or(invalid.clone())?;
         let (dead_shape, dead_offset) = shape_for(&config, config.dead_height).ok_or(invalid)?;
+        let unstuck = UnstuckTable::new(config.step_height);
         Ok(CharacterController {
             config,
             state: CharacterState {
@@ -165,13 +171,15 @@ impl CharacterController {
             stand_offset,
             crouch_offset,
             dead_offset,
-            unstuck: UnstuckTable::new(config.step_height),
+            fixed_blocked: vec![0; unstuck.mark_words()],
+            unstuck,
             material_friction: Vec::new(),
             water_memo: None,
             fixed_free: None,
             ground_memo: None,
             snap_memo: None,
             walls_memo: None,
+            stuck_place: None,
             timer_tick: config.tick,
             timer_units: 1,
             tick_cache: TickCache::new(),
@@ -785,9 +793,26 @@ impl CharacterController {
             self.fixed_free = here;
             return true;
         }
-        let found = self
-            .unstuck
-            .find_free(world, self.shape(), self.shape_center());
+        let found = match here {
+            Some(place) => {
+                if self.stuck_place != Some(place) {
+                    self.fixed_blocked.fill(0);
+                    self.stuck_place = Some(place);
+                }
+                let mut marks = std::mem::take(&mut self.fixed_blocked);
+                let found = self.unstuck.find_free_marking(
+                    world,
+                    self.shape(),
+                    self.shape_center(),
+                    &mut marks,
+                );
+                self.fixed_blocked = marks;
+                found
+            }
+            None => self
+                .unstuck
+                .find_free(world, self.shape(), self.shape_center()),
+        };
         match found {
             Some((center, probes)) => {
                 self.state.position = center - self.offset();

@@ -70,6 +70,19 @@ pub trait Tracer {
         false
     }
 
+    /// Whether `shape` placed at `at` overlaps the fixed part that [`Self::fixed_solid`]
+    /// names, touching counting (what moves left out). Asked only of a world whose
+    /// [`Self::fixed_solid`] is `Some`. Default: [`Self::overlaps`] (a world whose solid is
+    /// all fixed).
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.overlaps(shape, at)
+    }
+
+    /// [`Self::overlaps_fixed`] under `mask`. Default: [`Self::overlaps_masked`].
+    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> bool {
+        self.overlaps_masked(shape, at, mask)
+    }
+
     /// [`Self::fixed_solid`] for sweeps under `mask` ([`Self::overlaps_masked`]).
     /// Default: `None`.
     fn fixed_solid_masked(&self, mask: Contents) -> Option<FixedSolid> {
@@ -258,6 +271,10 @@ impl<T: Tracer + ?Sized> Tracer for Masked<'_, T> {
 
     fn moves_nothing(&self) -> bool {
         self.world.moves_nothing()
+    }
+
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_fixed_masked(shape, at, self.mask)
     }
 
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
@@ -481,6 +498,10 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
         self.world.moves_nothing()
     }
 
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_fixed(shape, at + self.offset)
+    }
+
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
         self.world.overlaps_moving(shape, at + self.offset)
     }
@@ -529,6 +550,10 @@ impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
 
     fn moves_nothing(&self) -> bool {
         self.world.moves_nothing()
+    }
+
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_fixed(shape, at)
     }
 
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {

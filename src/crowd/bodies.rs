@@ -860,6 +860,15 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
         self.overlaps_moving(shape, at)
     }
 
+    /// The world alone.
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        overlaps_under(self.world, self.world_mask(), shape, at)
+    }
+
+    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
+        self.overlaps_fixed(shape, at)
+    }
+
     // Bodies hold no contents, so the world's identity stands for this view's.
     forward_world_queries!(world);
 }
@@ -966,6 +975,15 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
 
     fn overlaps_moving_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
         self.overlaps_moving(shape, at)
+    }
+
+    /// The world alone.
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        overlaps_under(self.view.world, world_mask(&self.me), shape, at)
+    }
+
+    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
+        self.overlaps_fixed(shape, at)
     }
 
     forward_world_queries!(view);

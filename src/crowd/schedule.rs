@@ -579,5 +579,14 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
         self.overlaps_moving(shape, at)
     }
 
+    /// The world alone.
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        overlaps_under(self.view.world, world_mask(&self.me), shape, at)
+    }
+
+    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
+        self.overlaps_fixed(shape, at)
+    }
+
     forward_world_queries!(view);
 }
