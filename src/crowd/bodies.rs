@@ -893,11 +893,15 @@ impl Near {
         bodies.visit(area, |slot| slots.push(*slot));
     }
 
-    /// Calls `f` on the gathered bodies when `area` lies inside the gathered area, else on
-    /// what the grid finds.
+    /// Calls `f` on the gathered bodies whose bounds meet `area` when `area` lies inside
+    /// the gathered area (every caller's first test leaves the others alone), else on what
+    /// the grid finds.
     fn visit(&self, bodies: &Bodies, area: (Vec3, Vec3), f: &mut dyn FnMut(&Slot)) {
         if self.area.0.cmple(area.0).all() && area.1.cmple(self.area.1).all() {
-            self.slots.iter().for_each(f);
+            self.slots
+                .iter()
+                .filter(|slot| boxes_overlap(slot.bounds(), area))
+                .for_each(f);
         } else {
             bodies.visit(area, f);
         }
