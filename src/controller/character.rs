@@ -16,9 +16,9 @@ use super::step::{StepRules, step_slide};
 use super::tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts, microseconds,
 };
-use super::tracer::{Cached, Masked, Offset, Tracer};
+use super::tracer::{Cached, FixedSolid, Masked, Offset, Tracer};
 use super::unstuck::UnstuckTable;
-use super::water_level::WaterMemo;
+use super::water_level::{WaterMemo, bits};
 use super::{ground, slide};
 use crate::compiled::MaterialId;
 use crate::contents::Contents;
@@ -73,6 +73,27 @@ pub struct CharacterController {
     /// in the same world (a pure function of place, eye height and world: replays and
     /// restored states give the same results with or without it).
     pub(crate) water_memo: Option<WaterMemo>,
+    /// Where the shape in use was last proven free of the world's fixed solid
+    /// ([`Tracer::fixed_solid`]): an overlap test there, in the same world, asks only what
+    /// moves (a pure function of place, shape and world: replays and restored states give
+    /// the same results with or without it).
+    fixed_free: Option<FreePlace>,
+    /// The last ground probe ([`ground::probe_ground`]) and where it was made, in a world
+    /// where nothing moves ([`Tracer::moves_nothing`]): a probe from the same place in the
+    /// same world finds the same (a tick that ends with a probe, in the air, starts the
+    /// next from where it ended).
+    ground_memo: Option<(FreePlace, Ground)>,
+    /// The last snap's downward sweep and where it started, in a world where nothing moves:
+    /// a character standing still sweeps the same every tick.
+    snap_memo: Option<(FreePlace, Trace)>,
+    /// The last wall memory checked ([`Self::walls_still_touched`]), where, and what was
+    /// kept, in a world where nothing moves.
+    walls_memo: Option<(FreePlace, WallContacts, WallContacts)>,
+    /// Where the unstuck table was last searched in a world with a named fixed solid, and
+    /// which of its offsets overlap that solid there (one bit each; sized when the
+    /// controller is made, so a search allocates nothing).
+    stuck_place: Option<FreePlace>,
+    fixed_blocked: Vec<u64>,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
@@ -119,6 +140,7 @@ impl CharacterController {
         let (crouch_shape, crouch_offset) =
             shape_for(&config, config.crouch_height).ok_or(invalid.clone())?;
         let (dead_shape, dead_offset) = shape_for(&config, config.dead_height).ok_or(invalid)?;
+        let unstuck = UnstuckTable::new(config.step_height);
         Ok(CharacterController {
             config,
             state: CharacterState {
@@ -149,9 +171,15 @@ impl CharacterController {
             stand_offset,
             crouch_offset,
             dead_offset,
-            unstuck: UnstuckTable::new(config.step_height),
+            fixed_blocked: vec![0; unstuck.mark_words()],
+            unstuck,
             material_friction: Vec::new(),
             water_memo: None,
+            fixed_free: None,
+            ground_memo: None,
+            snap_memo: None,
+            walls_memo: None,
+            stuck_place: None,
             timer_tick: config.tick,
             timer_units: 1,
             tick_cache: TickCache::new(),
@@ -343,13 +371,17 @@ impl CharacterController {
     }
 
     /// The box the shape centres of the coming tick are expected to stay in (standing or
-    /// crouched): the current centre grown by the travel at the current speed, the step
-    /// height, the difference between the two centres and [`TICK_CACHE_SLACK`].
+    /// crouched): the current centre grown by the travel at the current speed, the
+    /// difference between the two centres and [`TICK_CACHE_SLACK`], and vertically by the
+    /// step height too (the step up and the snap down are vertical; only the rare tread
+    /// probe of a step reaches farther across, and walks the tree). Every brush in the box
+    /// costs each of the tick's sweeps its cull, so the box is no wider than that.
     fn tick_region(&self) -> (Vec3, Vec3) {
         let center = self.shape_center();
         let shift = (self.stand_offset - self.crouch_offset).abs();
         let travel = self.state.velocity.abs() * self.config.tick;
-        let grow = travel + shift + Vec3::splat(self.config.step_height + TICK_CACHE_SLACK);
+        let step = Vec3::Z * self.config.step_height;
+        let grow = travel + shift + step + Vec3::splat(TICK_CACHE_SLACK);
         (center - grow, center + grow)
     }
 
@@ -708,7 +740,25 @@ impl CharacterController {
     }
 
     /// The remembered walls that a probe of [`WALL_PROBE`] towards each still hits.
-    fn walls_still_touched<T: Tracer + ?Sized>(&self, world: &T) -> WallContacts {
+    fn walls_still_touched<T: Tracer + ?Sized>(&mut self, world: &T) -> WallContacts {
+        let walls = self.state.walls;
+        if walls.normals().is_empty() {
+            return WallContacts::default();
+        }
+        let place = self.motionless_place(world);
+        let known = self
+            .walls_memo
+            .filter(|(p, asked, _)| place == Some(*p) && *asked == walls);
+        if let Some((_, _, kept)) = known {
+            return kept;
+        }
+        let kept = self.probe_walls(world);
+        self.walls_memo = place.map(|p| (p, walls, kept));
+        kept
+    }
+
+    /// [`Self::walls_still_touched`], probing each wall.
+    fn probe_walls<T: Tracer + ?Sized>(&self, world: &T) -> WallContacts {
         let view = Offset {
             world,
             offset: self.offset(),
@@ -731,19 +781,72 @@ impl CharacterController {
         world: &T,
         outcome: &mut MoveOutcome,
     ) -> bool {
-        if !self.overlaps(world) {
+        let fixed = world.fixed_solid();
+        let here = fixed.map(|solid| self.free_place(solid));
+        let overlapping = if here.is_some() && here == self.fixed_free {
+            // Free of the fixed solid where it still stands: only what moves may overlap.
+            world.overlaps_moving(self.shape(), self.shape_center())
+        } else {
+            self.overlaps(world)
+        };
+        if !overlapping {
+            self.fixed_free = here;
             return true;
         }
-        let found = self
-            .unstuck
-            .find_free(world, self.shape(), self.shape_center());
+        let found = match here {
+            Some(place) => {
+                if self.stuck_place != Some(place) {
+                    self.fixed_blocked.fill(0);
+                    self.stuck_place = Some(place);
+                }
+                let mut marks = std::mem::take(&mut self.fixed_blocked);
+                let found = self.unstuck.find_free_marking(
+                    world,
+                    self.shape(),
+                    self.shape_center(),
+                    &mut marks,
+                );
+                self.fixed_blocked = marks;
+                found
+            }
+            None => self
+                .unstuck
+                .find_free(world, self.shape(), self.shape_center()),
+        };
         match found {
             Some((center, probes)) => {
                 self.state.position = center - self.offset();
                 outcome.unstuck_probes = Some(outcome.unstuck_probes.unwrap_or(0) + probes);
+                // Free of everything there (the table's test asks the whole world).
+                self.fixed_free = fixed.map(|solid| self.free_place(solid));
                 true
             }
             None => false,
+        }
+    }
+
+    /// The shape in use at its place now, when nothing in `world` moves: every sweep from
+    /// the same place then answers the same.
+    fn motionless_place<T: Tracer + ?Sized>(&self, world: &T) -> Option<FreePlace> {
+        if !world.moves_nothing() {
+            return None;
+        }
+        world.fixed_solid().map(|solid| self.free_place(solid))
+    }
+
+    /// The shape in use at its place now, in the world whose fixed solid is `solid`.
+    fn free_place(&self, solid: FixedSolid) -> FreePlace {
+        let shape = if self.state.mode == MoveMode::Dead {
+            ShapeInUse::Dead
+        } else if self.state.crouched {
+            ShapeInUse::Crouched
+        } else {
+            ShapeInUse::Standing
+        };
+        FreePlace {
+            center: bits(self.shape_center()),
+            shape,
+            solid,
         }
     }
 
@@ -791,7 +894,7 @@ impl CharacterController {
     /// The ground under the character now; rising faster than walking on the ground (the
     /// tick's starting ground, if given, or the ground found) could explain means air.
     pub(crate) fn find_ground<T: Tracer + ?Sized>(
-        &self,
+        &mut self,
         world: &T,
         walked_on: Option<Vec3>,
     ) -> Ground {
@@ -802,7 +905,7 @@ impl CharacterController {
     /// instead of probing again: its first hit is the probe's when it lies within the probe,
     /// and beyond it the probe would find nothing.
     fn find_ground_with<T: Tracer + ?Sized>(
-        &self,
+        &mut self,
         world: &T,
         walked_on: Option<Vec3>,
         below: Option<&Trace>,
@@ -821,7 +924,18 @@ impl CharacterController {
                 ground::ground_hit(&view, shape, trace, probe, walkable)
             }
             Some(_) => Ground::AIR,
-            None => ground::probe_ground(&view, shape, self.state.position, probe, walkable),
+            None => {
+                let place = self.motionless_place(world);
+                match self.ground_memo.filter(|(p, _)| place == Some(*p)) {
+                    Some((_, ground)) => ground,
+                    None => {
+                        let position = self.state.position;
+                        let ground = ground::probe_ground(&view, shape, position, probe, walkable);
+                        self.ground_memo = place.map(|p| (p, ground));
+                        ground
+                    }
+                }
+            }
         };
         let Some(normal) = ground.normal else {
             return ground;
@@ -983,7 +1097,16 @@ impl CharacterController {
             offset: self.offset(),
         };
         let from = self.state.position;
-        let trace = view.trace(self.shape(), from, from - Vec3::Z * self.config.step_height);
+        let place = self.motionless_place(world);
+        let trace = match self.snap_memo.filter(|(p, _)| place == Some(*p)) {
+            Some((_, trace)) => trace,
+            None => {
+                let trace =
+                    view.trace(self.shape(), from, from - Vec3::Z * self.config.step_height);
+                self.snap_memo = place.map(|p| (p, trace));
+                trace
+            }
+        };
         let landing = ground::snap_landing(&trace, self.config.walkable_normal_z);
         if let Some(p) = landing.filter(|p| from.z - p.z > SNAP_MIN_CHANGE) {
             outcome.snapped = from.z - p.z;
@@ -1034,6 +1157,23 @@ impl CharacterController {
     pub(crate) fn current_shape(&self) -> &TraceShape {
         self.shape()
     }
+}
+
+/// Which of a controller's shapes is in use (its configuration never changes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ShapeInUse {
+    Standing,
+    Crouched,
+    Dead,
+}
+
+/// A place where a shape was proven free of a world's fixed solid: its centre as bits (the
+/// proof holds only there exactly), which shape, and which fixed solid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FreePlace {
+    center: [u32; 3],
+    shape: ShapeInUse,
+    solid: FixedSolid,
 }
 
 /// The shortest command [`CharacterController::step_msec`] runs, ms (Quake 3

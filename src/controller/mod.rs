@@ -65,7 +65,7 @@ pub use ride::Ride;
 pub use tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, Touch, TouchList, WallContacts,
 };
-pub use tracer::{Masked, Tracer};
+pub use tracer::{FixedSolid, Masked, Tracer};
 
 #[cfg(doc)]
 use crate::compiled::CompiledMap;

@@ -36,6 +36,65 @@ pub trait Tracer {
         self.overlaps(shape, at)
     }
 
+    /// The part of the world that never moves, for [`Self::overlaps_moving`]: two calls
+    /// returning the same `Some(id)` answer whether a shape at a place overlaps that part
+    /// alike, so a controller that proved its shape free of it where it still stands need
+    /// not ask again. `None` (the default, and any world whose solids all may move): no part
+    /// is known fixed, and every overlap test asks everything.
+    ///
+    /// # Examples
+    /// ```
+    /// use planeshift::controller::Tracer;
+    /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+    /// // A compiled map never changes: its whole solid is fixed.
+    /// assert_eq!(world.fixed_solid(), world.clone().fixed_solid());
+    /// assert!(world.fixed_solid().is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn fixed_solid(&self) -> Option<FixedSolid> {
+        None
+    }
+
+    /// Whether `shape` placed at `at` overlaps something other than the fixed part that
+    /// [`Self::fixed_solid`] names (another character, a mover), touching counting: when
+    /// that part is free at `at`, this is [`Self::overlaps`]. Asked only of a world whose
+    /// [`Self::fixed_solid`] is `Some`. Default: [`Self::overlaps`].
+    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.overlaps(shape, at)
+    }
+
+    /// Whether nothing in this world moves: every sweep's answer is then a function of the
+    /// shape, the segment and [`Self::fixed_solid`]'s identity, so a controller may reuse a
+    /// probe made from where it still stands. Default: `false`.
+    fn moves_nothing(&self) -> bool {
+        false
+    }
+
+    /// Whether `shape` placed at `at` overlaps the fixed part that [`Self::fixed_solid`]
+    /// names, touching counting (what moves left out). Asked only of a world whose
+    /// [`Self::fixed_solid`] is `Some`. Default: [`Self::overlaps`] (a world whose solid is
+    /// all fixed).
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.overlaps(shape, at)
+    }
+
+    /// [`Self::overlaps_fixed`] under `mask`. Default: [`Self::overlaps_masked`].
+    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> bool {
+        self.overlaps_masked(shape, at, mask)
+    }
+
+    /// [`Self::fixed_solid`] for sweeps under `mask` ([`Self::overlaps_masked`]).
+    /// Default: `None`.
+    fn fixed_solid_masked(&self, mask: Contents) -> Option<FixedSolid> {
+        let _ = mask;
+        None
+    }
+
+    /// [`Self::overlaps_moving`] under `mask`. Default: [`Self::overlaps_masked`].
+    fn overlaps_moving_masked(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> bool {
+        self.overlaps_masked(shape, at, mask)
+    }
+
     /// What the world is made of at `point` (Quake 3's `pm->pointcontents`): liquids and
     /// ladders decide how the character moves. Default: empty (a dry world).
     fn contents(&self, point: Vec3) -> Contents {
@@ -163,6 +222,14 @@ pub trait Tracer {
     }
 }
 
+/// The identity of a world's fixed solid under one mask ([`Tracer::fixed_solid`]): the map
+/// (each load of a map is a new one; a clone keeps its original's) and what blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedSolid {
+    map: u64,
+    mask: Contents,
+}
+
 /// A world swept under one mask: every sweep of [`Tracer`] goes to the world's `*_masked`
 /// method with `mask` (a monster's [`Contents::MASK_MONSTER_SOLID`]). The controller views
 /// its world through it with its config's mask, so a player's sweeps (the player mask, the
@@ -198,6 +265,22 @@ impl<T: Tracer + ?Sized> Tracer for Masked<'_, T> {
             .overlaps_cached_masked(cache, shape, at, self.mask)
     }
 
+    fn fixed_solid(&self) -> Option<FixedSolid> {
+        self.world.fixed_solid_masked(self.mask)
+    }
+
+    fn moves_nothing(&self) -> bool {
+        self.world.moves_nothing()
+    }
+
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_fixed_masked(shape, at, self.mask)
+    }
+
+    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_moving_masked(shape, at, self.mask)
+    }
+
     forward_world_queries!(world);
 }
 
@@ -212,6 +295,31 @@ impl Tracer for CompiledMap {
     /// model is held nowhere.
     fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
         model == 0 && self.overlaps_masked(shape, at, Contents::MASK_PLAYER_SOLID)
+    }
+
+    /// The map never changes: all of it is fixed, for the player mask.
+    fn fixed_solid(&self) -> Option<FixedSolid> {
+        self.fixed_solid_masked(Contents::MASK_PLAYER_SOLID)
+    }
+
+    /// Nothing in a map moves.
+    fn overlaps_moving(&self, _shape: &TraceShape, _at: Vec3) -> bool {
+        false
+    }
+
+    fn moves_nothing(&self) -> bool {
+        true
+    }
+
+    fn fixed_solid_masked(&self, mask: Contents) -> Option<FixedSolid> {
+        Some(FixedSolid {
+            map: self.contents_id(),
+            mask,
+        })
+    }
+
+    fn overlaps_moving_masked(&self, _shape: &TraceShape, _at: Vec3, _mask: Contents) -> bool {
+        false
     }
 
     fn trace_masked(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
@@ -382,6 +490,22 @@ impl<T: Tracer + ?Sized> Tracer for Offset<'_, T> {
 
     forward_world_queries!(world; but positions);
 
+    fn fixed_solid(&self) -> Option<FixedSolid> {
+        self.world.fixed_solid()
+    }
+
+    fn moves_nothing(&self) -> bool {
+        self.world.moves_nothing()
+    }
+
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_fixed(shape, at + self.offset)
+    }
+
+    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_moving(shape, at + self.offset)
+    }
+
     fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
         self.world.overlaps_model(model, shape, at + self.offset)
     }
@@ -420,6 +544,22 @@ impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
         self.world.overlaps_cached(self.cache, shape, at)
     }
 
+    fn fixed_solid(&self) -> Option<FixedSolid> {
+        self.world.fixed_solid()
+    }
+
+    fn moves_nothing(&self) -> bool {
+        self.world.moves_nothing()
+    }
+
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_fixed(shape, at)
+    }
+
+    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_moving(shape, at)
+    }
+
     forward_world_queries!(world);
 }
 
@@ -449,6 +589,17 @@ pub(crate) fn overlaps_under<T: Tracer + ?Sized>(
     match mask {
         None => world.overlaps(shape, at),
         Some(mask) => world.overlaps_masked(shape, at, mask),
+    }
+}
+
+/// [`trace_under`] for [`Tracer::fixed_solid`].
+pub(crate) fn fixed_solid_under<T: Tracer + ?Sized>(
+    world: &T,
+    mask: Option<Contents>,
+) -> Option<FixedSolid> {
+    match mask {
+        None => world.fixed_solid(),
+        Some(mask) => world.fixed_solid_masked(mask),
     }
 }
 

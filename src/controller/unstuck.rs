@@ -121,6 +121,44 @@ impl UnstuckTable {
             .find(|(candidate, _)| !world.overlaps(shape, *candidate))
     }
 
+    /// [`Self::find_free`] in a world whose fixed solid is named ([`Tracer::fixed_solid`]):
+    /// the offsets `fixed_blocked` marks (bit `i` for offset `i`, from an earlier search
+    /// around the same position in the same fixed solid) overlap that solid, so they are
+    /// not tried again; an offset found overlapping it now is marked. The same answer as
+    /// [`Self::find_free`]: a marked offset's place overlaps whatever moves. A character
+    /// stuck where no free place is in reach (spawned inside a pillar) then pays one test
+    /// per offset only once, not every tick.
+    pub(crate) fn find_free_marking<T: Tracer + ?Sized>(
+        &self,
+        world: &T,
+        shape: &TraceShape,
+        position: Vec3,
+        fixed_blocked: &mut [u64],
+    ) -> Option<(Vec3, usize)> {
+        for (i, offset) in self.offsets.iter().enumerate() {
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            let marked = fixed_blocked.get(word).is_some_and(|w| w & bit != 0);
+            if marked {
+                continue;
+            }
+            let candidate = position + *offset;
+            if !world.overlaps(shape, candidate) {
+                return Some((candidate, i + 1));
+            }
+            if world.overlaps_fixed(shape, candidate)
+                && let Some(w) = fixed_blocked.get_mut(word)
+            {
+                *w |= bit;
+            }
+        }
+        None
+    }
+
+    /// The number of 64-bit words a mark per offset takes ([`Self::find_free_marking`]).
+    pub(crate) fn mark_words(&self) -> usize {
+        self.offsets.len().div_ceil(64)
+    }
+
     /// [`Self::find_free`] among the offsets that do not go against `toward` (those with
     /// `offset · toward >= 0`): after a mover's push, the character may only leave on the
     /// side the mover pushes toward, never pop out through a thin door behind it.

@@ -23,8 +23,8 @@ use glam::Vec3;
 use crate::contents::Contents;
 use crate::controller::ids::IdSet;
 use crate::controller::tracer::{
-    Tracer, forward_world_queries, gather_under, overlaps_cached_under, overlaps_under,
-    trace_cached_under, trace_under,
+    FixedSolid, Tracer, fixed_solid_under, forward_world_queries, gather_under,
+    overlaps_cached_under, overlaps_under, trace_cached_under, trace_under,
 };
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
@@ -849,6 +849,40 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
         })
     }
 
+    /// The world's fixed part under the mover's mask: the bodies move.
+    fn fixed_solid(&self) -> Option<FixedSolid> {
+        fixed_solid_under(self.world, self.world_mask())
+    }
+
+    /// The bodies alone.
+    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
+        self.overlaps_with(
+            &self.filter(),
+            shape,
+            at,
+            |_| false,
+            |area, f| self.bodies.visit(area, f),
+        )
+    }
+
+    // A mask from outside is ignored, as by every sweep of this view.
+    fn fixed_solid_masked(&self, _mask: Contents) -> Option<FixedSolid> {
+        self.fixed_solid()
+    }
+
+    fn overlaps_moving_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
+        self.overlaps_moving(shape, at)
+    }
+
+    /// The world alone.
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        overlaps_under(self.world, self.world_mask(), shape, at)
+    }
+
+    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
+        self.overlaps_fixed(shape, at)
+    }
+
     // Bodies hold no contents, so the world's identity stands for this view's.
     forward_world_queries!(world);
 }
@@ -873,11 +907,15 @@ impl Near {
         bodies.visit(area, |slot| slots.push(*slot));
     }
 
-    /// Calls `f` on the gathered bodies when `area` lies inside the gathered area, else on
-    /// what the grid finds.
+    /// Calls `f` on the gathered bodies whose bounds meet `area` when `area` lies inside
+    /// the gathered area (every caller's first test leaves the others alone), else on what
+    /// the grid finds.
     fn visit(&self, bodies: &Bodies, area: (Vec3, Vec3), f: &mut dyn FnMut(&Slot)) {
         if self.area.0.cmple(area.0).all() && area.1.cmple(self.area.1).all() {
-            self.slots.iter().for_each(f);
+            self.slots
+                .iter()
+                .filter(|slot| boxes_overlap(slot.bounds(), area))
+                .for_each(f);
         } else {
             bodies.visit(area, f);
         }
@@ -929,6 +967,41 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
         view.overlaps_with(&self.me, shape, at, world, |area, f| {
             self.near.visit(bodies, area, f)
         })
+    }
+
+    /// The world's fixed part under the tick's mask: the bodies move.
+    fn fixed_solid(&self) -> Option<FixedSolid> {
+        fixed_solid_under(self.view.world, world_mask(&self.me))
+    }
+
+    /// The bodies alone.
+    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
+        let bodies = self.view.bodies;
+        self.view.overlaps_with(
+            &self.me,
+            shape,
+            at,
+            |_| false,
+            |area, f| self.near.visit(bodies, area, f),
+        )
+    }
+
+    // A mask from outside is ignored, as by every sweep of this view.
+    fn fixed_solid_masked(&self, _mask: Contents) -> Option<FixedSolid> {
+        self.fixed_solid()
+    }
+
+    fn overlaps_moving_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
+        self.overlaps_moving(shape, at)
+    }
+
+    /// The world alone.
+    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
+        overlaps_under(self.view.world, world_mask(&self.me), shape, at)
+    }
+
+    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
+        self.overlaps_fixed(shape, at)
     }
 
     forward_world_queries!(view);

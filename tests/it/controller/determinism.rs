@@ -389,3 +389,98 @@ fn reused_water_samples_change_nothing() {
         assert!(wet > 100, "{name}: the run gets wet ({wet} ticks)");
     }
 }
+
+/// The tick memos (the overlap test that skips the map where the shape was proven free of
+/// it, the ground probe, snap sweep and wall probes reused from the same place, the unstuck
+/// search that skips the offsets found inside the map) change nothing: 64 characters
+/// walking into each other on `arena.map`, one spawned inside a pillar (stuck every tick),
+/// and 12 characters alone on `arena.map`, `stairs.map` and `slopes.map` walking, standing
+/// still and pushing into walls, give states and
+/// outcomes equal to the bit those of a world that names no fixed solid (`NoMemo`, which
+/// turns every memo off).
+#[test]
+fn tick_memos_change_nothing() {
+    use planeshift::{CharacterController, ControllerConfig, Crowd, CrowdConfig};
+    let map = world("arena");
+    let centre = Vec3::new(1024.0, 1024.0, 24.0);
+    let grid = |i: usize| Vec3::new((i % 8) as f32 - 3.5, (i / 8) as f32 - 3.5, 0.0) * 36.0;
+    let spawns: Vec<Vec3> = (0..64).map(|i| centre + grid(i)).collect();
+    let crowd_run = |w: &dyn Tracer| {
+        let mut crowd = Crowd::new(CrowdConfig::default());
+        for (id, at) in spawns.iter().enumerate() {
+            let c = CharacterController::new(ControllerConfig::default(), *at).unwrap();
+            crowd.insert(id as u32, c);
+        }
+        let wish = |id: u32| MoveInput {
+            wish: (centre - spawns[id as usize])
+                .truncate()
+                .extend(0.0)
+                .normalize_or_zero(),
+            ..MoveInput::default()
+        };
+        let mut out = Vec::new();
+        for _ in 0..120 {
+            crowd.step(w, wish);
+            for (_, c, o) in crowd.iter() {
+                let t = &o.tick;
+                out.push((c.state().clone(), t.unstuck_probes, t.stuck, t.touches));
+            }
+        }
+        out
+    };
+    let (memo, fresh) = (crowd_run(map), crowd_run(&NoMemo(map)));
+    let states = |r: &[(CharacterState, Option<usize>, bool, _)]| {
+        bits(&r.iter().map(|t| t.0.clone()).collect::<Vec<_>>())
+    };
+    assert_eq!(states(&memo), states(&fresh), "crowd");
+    assert!(
+        memo.iter()
+            .zip(&fresh)
+            .all(|(a, b)| a.1 == b.1 && a.2 == b.2 && a.3 == b.3)
+    );
+    let stuck = memo.iter().filter(|t| t.2).count();
+    assert!(
+        stuck >= 100,
+        "one character is stuck in the pillar ({stuck} ticks)"
+    );
+
+    for k in 0..12u64 {
+        let name = ["arena", "stairs", "slopes"][k as usize % 3];
+        let map = world(name);
+        let spawn = map
+            .player_spawns()
+            .next()
+            .unwrap_or(Vec3::new(256.0, 1024.0, 40.0));
+        let script = inputs(100 + k, 3000);
+        let run = |w: &dyn Tracer| {
+            let start = spawn + Vec3::new(16.0 * (k / 3) as f32, 0.0, 1.0);
+            let mut c = CharacterController::new(ControllerConfig::default(), start).unwrap();
+            let mut out = Vec::with_capacity(script.len());
+            for (i, input) in script.iter().enumerate() {
+                let mut input = *input;
+                if (i / 200) % 3 == 0 {
+                    input.wish = Vec3::ZERO;
+                }
+                let o = c.step(w, &input);
+                out.push((c.state().clone(), o.touches, o.snapped, o.unstuck_probes));
+            }
+            out
+        };
+        let (memo, fresh) = (run(map), run(&NoMemo(map)));
+        let states = |r: &[(CharacterState, _, f32, Option<usize>)]| {
+            bits(&r.iter().map(|t| t.0.clone()).collect::<Vec<_>>())
+        };
+        assert_eq!(states(&memo), states(&fresh), "{name}, alone {k}");
+        // `NoMemo` touches no triggers: the trigger set is left out.
+        let moved = |s: &CharacterState| CharacterState {
+            triggers: Default::default(),
+            ..s.clone()
+        };
+        for (i, (a, b)) in memo.iter().zip(&fresh).enumerate() {
+            assert_eq!(moved(&a.0), moved(&b.0), "{name}, alone {k}, tick {i}");
+            assert_eq!(a.1, b.1, "{name}, alone {k}, tick {i}");
+            assert_eq!(a.2.to_bits(), b.2.to_bits(), "{name}, alone {k}, tick {i}");
+            assert_eq!(a.3, b.3, "{name}, alone {k}, tick {i}");
+        }
+    }
+}
