@@ -706,6 +706,58 @@ pub struct WorldWithBodies<'a, T: Tracer + ?Sized> {
     pub ghosts: &'a [u32],
 }
 
+/// Writes, inside the `impl Tracer` of a crowd's tick view (a `view: WorldWithBodies` and the
+/// tick's filter `me`), the queries that part the world's fixed solid from the bodies, which
+/// move: [`Tracer::fixed_solid`] (the world's under the tick's mask), [`Tracer::overlaps_fixed`]
+/// (the world alone) and their masked forms, which ignore a mask from outside as every sweep
+/// of such a view does, and [`Tracer::overlaps_moving_masked`] (the view's own
+/// `overlaps_moving`, the bodies alone).
+macro_rules! tick_view_fixed_queries {
+    () => {
+        fn fixed_solid(&self) -> Option<$crate::controller::FixedSolid> {
+            $crate::controller::tracer::fixed_solid_under(
+                self.view.world,
+                $crate::crowd::bodies::world_mask(&self.me),
+            )
+        }
+
+        fn fixed_solid_masked(
+            &self,
+            _mask: $crate::contents::Contents,
+        ) -> Option<$crate::controller::FixedSolid> {
+            self.fixed_solid()
+        }
+
+        fn overlaps_moving_masked(
+            &self,
+            shape: &$crate::trace::TraceShape,
+            at: glam::Vec3,
+            _mask: $crate::contents::Contents,
+        ) -> bool {
+            self.overlaps_moving(shape, at)
+        }
+
+        fn overlaps_fixed(&self, shape: &$crate::trace::TraceShape, at: glam::Vec3) -> bool {
+            $crate::controller::tracer::overlaps_under(
+                self.view.world,
+                $crate::crowd::bodies::world_mask(&self.me),
+                shape,
+                at,
+            )
+        }
+
+        fn overlaps_fixed_masked(
+            &self,
+            shape: &$crate::trace::TraceShape,
+            at: glam::Vec3,
+            _mask: $crate::contents::Contents,
+        ) -> bool {
+            self.overlaps_fixed(shape, at)
+        }
+    };
+}
+pub(super) use tick_view_fixed_queries;
+
 /// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
 /// own) for the player's default mask, so a player's sweeps stay the world's, bit for bit.
 pub(super) fn world_mask(me: &QueryFilter) -> Option<Contents> {
@@ -969,10 +1021,7 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
         })
     }
 
-    /// The world's fixed part under the tick's mask: the bodies move.
-    fn fixed_solid(&self) -> Option<FixedSolid> {
-        fixed_solid_under(self.view.world, world_mask(&self.me))
-    }
+    tick_view_fixed_queries!();
 
     /// The bodies alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
@@ -984,24 +1033,6 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
             |_| false,
             |area, f| self.near.visit(bodies, area, f),
         )
-    }
-
-    // A mask from outside is ignored, as by every sweep of this view.
-    fn fixed_solid_masked(&self, _mask: Contents) -> Option<FixedSolid> {
-        self.fixed_solid()
-    }
-
-    fn overlaps_moving_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
-        self.overlaps_moving(shape, at)
-    }
-
-    /// The world alone.
-    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
-        overlaps_under(self.view.world, world_mask(&self.me), shape, at)
-    }
-
-    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
-        self.overlaps_fixed(shape, at)
     }
 
     forward_world_queries!(view);

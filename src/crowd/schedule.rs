@@ -43,12 +43,13 @@ use std::cell::Cell;
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::bodies::{Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, world_mask};
+use super::bodies::{
+    Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, tick_view_fixed_queries, world_mask,
+};
 use super::members::{CrowdSchedule, Member, body_contents, is_solid, shoves};
-use crate::contents::Contents;
 use crate::controller::character::CharacterController;
 use crate::controller::tick::{CharacterState, MoveInput};
-use crate::controller::tracer::{FixedSolid, Tracer, fixed_solid_under, forward_world_queries};
+use crate::controller::tracer::{Tracer, forward_world_queries};
 use crate::controller::tracer::{
     gather_under, overlaps_cached_under, overlaps_under, trace_cached_under, trace_under,
 };
@@ -562,10 +563,7 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
             .overlaps_with(&self.me, shape, at, world, |area, f| self.visit(area, f))
     }
 
-    /// The world's fixed part under the tick's mask: the bodies move.
-    fn fixed_solid(&self) -> Option<FixedSolid> {
-        fixed_solid_under(self.view.world, world_mask(&self.me))
-    }
+    tick_view_fixed_queries!();
 
     /// The bodies alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
@@ -576,24 +574,6 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
             |_| false,
             |area, f| self.visit(area, f),
         )
-    }
-
-    // A mask from outside is ignored, as by every sweep of this view.
-    fn fixed_solid_masked(&self, _mask: Contents) -> Option<FixedSolid> {
-        self.fixed_solid()
-    }
-
-    fn overlaps_moving_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
-        self.overlaps_moving(shape, at)
-    }
-
-    /// The world alone.
-    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
-        overlaps_under(self.view.world, world_mask(&self.me), shape, at)
-    }
-
-    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
-        self.overlaps_fixed(shape, at)
     }
 
     forward_world_queries!(view);
