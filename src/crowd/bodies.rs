@@ -940,9 +940,11 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
 }
 
 /// The bodies near one character, gathered once for its tick: every solid body whose
-/// bounds meet `area`. A query inside `area` scans them instead of the grid (no other body
-/// can be met there); a query beyond it asks the grid. Most ticks of a spread-out crowd
-/// gather none, and their sweeps then skip the grid altogether.
+/// bounds meet `area` and that the character meets (its tick's filter and ghosts). A query
+/// of the character's view inside `area` scans them instead of the grid (no other body can
+/// be met there: the view's own test passes over the rest); a query beyond it asks the
+/// grid. Most ticks of a spread-out crowd gather none, and their sweeps then skip the grid
+/// altogether.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Near {
     area: (Vec3, Vec3),
@@ -950,13 +952,25 @@ pub(crate) struct Near {
 }
 
 impl Near {
-    /// Gathers the solid bodies of `bodies` whose bounds meet `area` (the buffer keeps its
-    /// capacity).
-    pub(crate) fn gather(&mut self, bodies: &Bodies, area: (Vec3, Vec3)) {
+    /// Gathers the solid bodies of `bodies` whose bounds meet `area` and that a mover with
+    /// filter `me` and `ghosts` meets, as [`WorldWithBodies`]'s own test (the buffer keeps
+    /// its capacity): not the mover itself, which every query's area holds.
+    pub(crate) fn gather(
+        &mut self,
+        bodies: &Bodies,
+        area: (Vec3, Vec3),
+        me: &QueryFilter,
+        ghosts: &[u32],
+    ) {
         self.area = area;
         self.slots.clear();
         let slots = &mut self.slots;
-        bodies.visit(area, |slot| slots.push(*slot));
+        bodies.visit(area, |slot| {
+            if me.meets_character(slot.id, slot.contents, slot.groups) && !ghosts.contains(&slot.id)
+            {
+                slots.push(*slot);
+            }
+        });
     }
 
     /// Calls `f` on the gathered bodies whose bounds meet `area` when `area` lies inside

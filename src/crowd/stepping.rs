@@ -411,7 +411,8 @@ impl Crowd {
             let solid = is_solid(member.controller.mode());
             let outcome = &mut member.outcome.tick;
             if self.config.collide && solid {
-                near.gather(bodies, tick_reach(&member.controller));
+                let me = bodies.movement_filter_at(i, id);
+                near.gather(bodies, tick_reach(&member.controller), &me, &member.ghosts);
                 let world = NearWorld {
                     view: WorldWithBodies {
                         world,
@@ -419,7 +420,7 @@ impl Crowd {
                         mover: Some(id),
                         ghosts: &member.ghosts,
                     },
-                    me: bodies.movement_filter_at(i, id),
+                    me,
                     near,
                 };
                 member.controller.step_into(&world, &input, outcome);
