@@ -23,8 +23,8 @@ use glam::Vec3;
 use crate::contents::Contents;
 use crate::controller::ids::IdSet;
 use crate::controller::tracer::{
-    FixedSolid, Tracer, fixed_solid_under, forward_world_queries, gather_under,
-    overlaps_cached_under, overlaps_under, trace_cached_under, trace_under,
+    Tracer, forward_world_queries, gather_under, overlaps_cached_under, overlaps_under,
+    trace_cached_under, trace_under,
 };
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
@@ -706,19 +706,17 @@ pub struct WorldWithBodies<'a, T: Tracer + ?Sized> {
     pub ghosts: &'a [u32],
 }
 
-/// Writes, inside the `impl Tracer` of a crowd's tick view (a `view: WorldWithBodies` and the
-/// tick's filter `me`), the queries that part the world's fixed solid from the bodies, which
-/// move: [`Tracer::fixed_solid`] (the world's under the tick's mask), [`Tracer::overlaps_fixed`]
-/// (the world alone) and their masked forms, which ignore a mask from outside as every sweep
-/// of such a view does, and [`Tracer::overlaps_moving_masked`] (the view's own
-/// `overlaps_moving`, the bodies alone).
-macro_rules! tick_view_fixed_queries {
+/// Writes, inside the `impl Tracer` of a view of a world and the bodies (whose inherent
+/// `fixed_part` gives the world and the mask its sweeps go under), the queries that part the
+/// world's fixed solid from the bodies, which move: [`Tracer::fixed_solid`] (the world's under
+/// that mask), [`Tracer::overlaps_fixed`] (the world alone) and their masked forms, which
+/// ignore a mask from outside as every sweep of such a view does, and
+/// [`Tracer::overlaps_moving_masked`] (the view's own `overlaps_moving`, the bodies alone).
+macro_rules! fixed_part_queries {
     () => {
         fn fixed_solid(&self) -> Option<$crate::controller::FixedSolid> {
-            $crate::controller::tracer::fixed_solid_under(
-                self.view.world,
-                $crate::crowd::bodies::world_mask(&self.me),
-            )
+            let (world, mask) = self.fixed_part();
+            $crate::controller::tracer::fixed_solid_under(world, mask)
         }
 
         fn fixed_solid_masked(
@@ -738,12 +736,8 @@ macro_rules! tick_view_fixed_queries {
         }
 
         fn overlaps_fixed(&self, shape: &$crate::trace::TraceShape, at: glam::Vec3) -> bool {
-            $crate::controller::tracer::overlaps_under(
-                self.view.world,
-                $crate::crowd::bodies::world_mask(&self.me),
-                shape,
-                at,
-            )
+            let (world, mask) = self.fixed_part();
+            $crate::controller::tracer::overlaps_under(world, mask, shape, at)
         }
 
         fn overlaps_fixed_masked(
@@ -756,7 +750,7 @@ macro_rules! tick_view_fixed_queries {
         }
     };
 }
-pub(super) use tick_view_fixed_queries;
+pub(super) use fixed_part_queries;
 
 /// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
 /// own) for the player's default mask, so a player's sweeps stay the world's, bit for bit.
@@ -769,6 +763,11 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     /// world's own).
     pub(crate) fn world_mask(&self) -> Option<Contents> {
         world_mask(&self.bodies.movement_filter(self.mover))
+    }
+
+    /// The world and the mask it is swept under: its fixed part ([`fixed_part_queries`]).
+    fn fixed_part(&self) -> (&T, Option<Contents>) {
+        (self.world, self.world_mask())
     }
 
     /// The filter this view's mover moves with ([`Bodies::movement_filter`]), which
@@ -901,10 +900,7 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
         })
     }
 
-    /// The world's fixed part under the mover's mask: the bodies move.
-    fn fixed_solid(&self) -> Option<FixedSolid> {
-        fixed_solid_under(self.world, self.world_mask())
-    }
+    fixed_part_queries!();
 
     /// The bodies alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
@@ -915,24 +911,6 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
             |_| false,
             |area, f| self.bodies.visit(area, f),
         )
-    }
-
-    // A mask from outside is ignored, as by every sweep of this view.
-    fn fixed_solid_masked(&self, _mask: Contents) -> Option<FixedSolid> {
-        self.fixed_solid()
-    }
-
-    fn overlaps_moving_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
-        self.overlaps_moving(shape, at)
-    }
-
-    /// The world alone.
-    fn overlaps_fixed(&self, shape: &TraceShape, at: Vec3) -> bool {
-        overlaps_under(self.world, self.world_mask(), shape, at)
-    }
-
-    fn overlaps_fixed_masked(&self, shape: &TraceShape, at: Vec3, _mask: Contents) -> bool {
-        self.overlaps_fixed(shape, at)
     }
 
     // Bodies hold no contents, so the world's identity stands for this view's.
@@ -997,6 +975,13 @@ pub(crate) struct NearWorld<'a, T: Tracer + ?Sized> {
     pub(crate) near: &'a Near,
 }
 
+impl<T: Tracer + ?Sized> NearWorld<'_, T> {
+    /// The world and the tick's mask: its fixed part ([`fixed_part_queries`]).
+    fn fixed_part(&self) -> (&T, Option<Contents>) {
+        (self.view.world, world_mask(&self.me))
+    }
+}
+
 impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let (view, bodies) = (&self.view, self.view.bodies);
@@ -1035,7 +1020,7 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
         })
     }
 
-    tick_view_fixed_queries!();
+    fixed_part_queries!();
 
     /// The bodies alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {

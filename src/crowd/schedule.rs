@@ -44,9 +44,10 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::bodies::{
-    Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, tick_view_fixed_queries, world_mask,
+    Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, fixed_part_queries, world_mask,
 };
 use super::members::{CrowdSchedule, Member, body_contents, is_solid, shoves};
+use crate::contents::Contents;
 use crate::controller::character::CharacterController;
 use crate::controller::tick::{CharacterState, MoveInput};
 use crate::controller::tracer::{Tracer, forward_world_queries};
@@ -514,6 +515,11 @@ struct ReachWorld<'a, T: Tracer + ?Sized> {
 }
 
 impl<T: Tracer + ?Sized> ReachWorld<'_, T> {
+    /// The world and the tick's mask: its fixed part ([`fixed_part_queries`]).
+    fn fixed_part(&self) -> (&T, Option<Contents>) {
+        (self.view.world, world_mask(&self.me))
+    }
+
     fn visit(&self, area: (Vec3, Vec3), f: &mut dyn FnMut(&Slot)) {
         if !(self.reach.0.cmple(area.0).all() && area.1.cmple(self.reach.1).all()) {
             self.escaped.set(true);
@@ -563,7 +569,7 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
             .overlaps_with(&self.me, shape, at, world, |area, f| self.visit(area, f))
     }
 
-    tick_view_fixed_queries!();
+    fixed_part_queries!();
 
     /// The bodies alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
