@@ -57,7 +57,52 @@ impl CullReach {
         boxed: bool,
     ) -> [f32; 2] {
         let across = n.abs();
-        let spread = across.dot(self.half);
+        self.sides_from(
+            across.dot(self.half),
+            || across.dot(self.box_half) + n.dot(self.box_center).abs(),
+            kappa,
+            kappa_inexact,
+            boxed,
+        )
+    }
+
+    /// [`Self::both_sides`] for a node plane whose normal is exactly ±1 on `axis` (0, 1, 2)
+    /// and ±0 on the other two, bit for bit: there `|n|·half` is `half[axis]` (`1·h + 0·h'`
+    /// adds exact zeros to `h ≥ 0`) and `|n·box_center|` is `|box_center[axis]|` (the sum
+    /// differs at most in the sign of a zero, which the absolute value drops).
+    #[inline(always)]
+    pub(crate) fn both_sides_axial(
+        &self,
+        axis: usize,
+        kappa: [f32; 2],
+        kappa_inexact: [f32; 2],
+        boxed: bool,
+    ) -> [f32; 2] {
+        let pick = |v: Vec3| match axis {
+            0 => v.x,
+            1 => v.y,
+            _ => v.z,
+        };
+        self.sides_from(
+            pick(self.half),
+            || pick(self.box_half) + pick(self.box_center).abs(),
+            kappa,
+            kappa_inexact,
+            boxed,
+        )
+    }
+
+    /// The two reaches from the segment's spread `|n|·half` and the bounding box's reach
+    /// (only asked for when `boxed`).
+    #[inline(always)]
+    fn sides_from(
+        &self,
+        spread: f32,
+        box_reach: impl FnOnce() -> f32,
+        kappa: [f32; 2],
+        kappa_inexact: [f32; 2],
+        boxed: bool,
+    ) -> [f32; 2] {
         if !boxed {
             let side = |k: usize| {
                 larger(spread + kappa[k] * self.rho, kappa_inexact[k] * self.radius)
@@ -65,7 +110,7 @@ impl CullReach {
             };
             return [side(0), side(1)];
         }
-        let boxed = across.dot(self.box_half) + n.dot(self.box_center).abs();
+        let boxed = box_reach();
         let side = |k: usize| {
             let exact = smaller(spread + kappa[k] * self.rho, boxed);
             larger(exact, kappa_inexact[k] * self.radius) + TREE_CULL_MARGIN

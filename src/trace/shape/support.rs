@@ -251,6 +251,18 @@ pub(crate) trait Support: Copy {
         reach.both_sides(n, kappa, kappa_inexact, Self::BOXED)
     }
 
+    /// [`Self::node_reaches`] for a node whose normal is exactly ±1 on `axis` (0, 1, 2) and
+    /// ±0 on the other axes, bit for bit ([`CullReach::both_sides_axial`]).
+    #[inline(always)]
+    fn node_reaches_axial(
+        reach: &CullReach,
+        axis: usize,
+        kappa: [f32; 2],
+        kappa_inexact: [f32; 2],
+    ) -> [f32; 2] {
+        reach.both_sides_axial(axis, kappa, kappa_inexact, Self::BOXED)
+    }
+
     /// `h(u)` for a unit direction `u` in the sweep's frame.
     fn support(&self, u: Vec3) -> f32;
 
@@ -319,6 +331,24 @@ impl Support for PointSupport {
         debug_assert_eq!(
             reach
                 .both_sides(n, kappa, kappa_inexact, false)
+                .map(f32::to_bits),
+            margin.map(f32::to_bits)
+        );
+        margin
+    }
+
+    /// The margin, as [`Self::node_reaches`] gives it.
+    #[inline(always)]
+    fn node_reaches_axial(
+        reach: &CullReach,
+        axis: usize,
+        kappa: [f32; 2],
+        kappa_inexact: [f32; 2],
+    ) -> [f32; 2] {
+        let margin = [TREE_CULL_MARGIN; 2];
+        debug_assert_eq!(
+            reach
+                .both_sides_axial(axis, kappa, kappa_inexact, false)
                 .map(f32::to_bits),
             margin.map(f32::to_bits)
         );
