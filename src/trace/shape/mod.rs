@@ -30,8 +30,8 @@ use glam::{Vec3, Vec4};
 
 pub(crate) use cull::CullReach;
 pub use spec::ShapeSpecError;
-use support::hull_support;
 pub(crate) use support::{Oriented, Support, WithSupport};
+use support::{box_bounds, hull_support};
 
 use crate::tolerance::{CONTACT_TIE, MAX_HULL_POINTS, MAX_SHAPE_EXTENT};
 
@@ -94,6 +94,10 @@ pub(in crate::trace) enum Repr {
     Box {
         center: Vec3,
         half: Vec3,
+        /// The bounding box `(mins, maxs)`, by the support along the six axis directions
+        /// (bit for bit what `Support::bounds` computes: `support::box_bounds`), kept because
+        /// every sweep asks for it.
+        bounds: (Vec3, Vec3),
         /// The circumradius about the reference point, `|(|center| + half)|` (as
         /// [`TraceShape::radius`] defines it), kept because every sweep asks for it.
         radius: f32,
@@ -183,6 +187,7 @@ impl TraceShape {
         TraceShape(Repr::Box {
             center,
             half,
+            bounds: box_bounds(center, half),
             radius: (center.abs() + half).length(),
         })
     }

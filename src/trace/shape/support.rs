@@ -42,9 +42,18 @@ impl<'a> Oriented<'a> {
         match (&self.shape.0, self.rotation) {
             (Repr::Point, _) => work.run(PointSupport),
             (Repr::Sphere { radius }, _) => work.run(SphereSupport(*radius)),
-            (Repr::Box { center, half, .. }, None) => work.run(BoxSupport {
+            (
+                Repr::Box {
+                    center,
+                    half,
+                    bounds,
+                    ..
+                },
+                None,
+            ) => work.run(BoxSupport {
                 center: *center,
                 half: *half,
+                bounds: *bounds,
             }),
             (
                 Repr::Cylinder {
@@ -71,11 +80,20 @@ impl<'a> Oriented<'a> {
                 bounds: *bounds,
             }),
             // Rotated: the same formulas on the rotated directions, four at a time.
-            (Repr::Box { center, half, .. }, Some(rotation)) => work.run(Rotated {
+            (
+                Repr::Box {
+                    center,
+                    half,
+                    bounds,
+                    ..
+                },
+                Some(rotation),
+            ) => work.run(Rotated {
                 rotation,
                 inner: BoxSupport {
                     center: *center,
                     half: *half,
+                    bounds: *bounds,
                 },
             }),
             (
@@ -389,11 +407,23 @@ impl Support for SphereSupport {
     }
 }
 
-/// An axis-aligned box: exact with faces and box bevels on box-exact brushes.
+/// An axis-aligned box: exact with faces and box bevels on box-exact brushes; its bounding
+/// box kept by the shape ([`box_bounds`]).
 #[derive(Clone, Copy)]
 pub(crate) struct BoxSupport {
     center: Vec3,
     half: Vec3,
+    bounds: (Vec3, Vec3),
+}
+
+/// The bounding box of the box `center ± half` as a sweep's support gives it: its support
+/// along the six axis directions, bit for bit (computed once, when the shape is made).
+pub(super) fn box_bounds(center: Vec3, half: Vec3) -> (Vec3, Vec3) {
+    axis_bounds(&BoxSupport {
+        center,
+        half,
+        bounds: (Vec3::ZERO, Vec3::ZERO),
+    })
 }
 
 impl Support for BoxSupport {
@@ -417,6 +447,11 @@ impl Support for BoxSupport {
         } else {
             brush.side_count
         }
+    }
+
+    #[inline]
+    fn bounds(&self) -> (Vec3, Vec3) {
+        self.bounds
     }
 }
 
@@ -628,6 +663,7 @@ mod tests {
             BoxSupport {
                 center: Vec3::new(0.0, 0.0, 4.0),
                 half: Vec3::new(16.0, 16.0, 28.0),
+                bounds: (Vec3::ZERO, Vec3::ZERO),
             },
             &directions,
         );
@@ -659,6 +695,25 @@ mod tests {
             Oriented::new(&capsule, Some(Mat3::from_rotation_x(0.4))),
             &directions,
         );
+        // A box's kept bounds are those the general path computes, bit for bit (signed
+        // zeros included: flat boxes, centres on the axes).
+        for (mins, maxs) in [
+            TraceShape::QUAKE1_PLAYER_BOUNDS,
+            (Vec3::new(-0.0, 0.0, -3.5), Vec3::new(0.0, 7.25, -3.5)),
+            (Vec3::new(-1e-7, -40.0, 2.0), Vec3::new(3.0, -0.0, 2.0)),
+        ] {
+            let Some(shape) = TraceShape::aabb(mins, maxs) else {
+                panic!("a valid box");
+            };
+            let Repr::Box { bounds, .. } = &shape.0 else {
+                panic!("a box");
+            };
+            let bits = |(low, high): (Vec3, Vec3)| {
+                [low.to_array(), high.to_array()].map(|v| v.map(f32::to_bits))
+            };
+            let general = axis_bounds(&Oriented::new(&shape, None));
+            assert_eq!(bits(*bounds), bits(general), "{mins} {maxs}");
+        }
         // The rotated specialisations give the general path's very bits.
         let rotation = Mat3::from_euler(glam::EulerRot::ZYX, 0.7, 0.4, -0.9);
         let shapes = [
@@ -676,6 +731,7 @@ mod tests {
                     assert_eq!(support.support(*u).to_bits(), self.1.support(*u).to_bits());
                 }
                 assert_eq!(support.bounds(), axis_bounds(&self.1));
+                assert_eq!(support.bounds(), Support::bounds(&self.1));
                 self.0.len()
             }
         }
