@@ -144,3 +144,45 @@ fn smaller(a: f32, b: f32) -> f32 {
 fn larger(a: f32, b: f32) -> f32 {
     if a > b { a } else { b }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On an axial normal (±1 on one axis, ±0 on the others, every sign of zero) the axial
+    /// reaches are the general ones' very bits, boxed or not, for seeded shape figures.
+    #[test]
+    fn axial_reaches_are_the_general_ones_bit_for_bit() {
+        let mut rng = crate::test_rng::XorShift::new(0x2545_f491_4f6c_dd1d);
+        let mut size = |scale: f32| (rng.unit() * 0.5 + 0.5) * scale;
+        for case in 0..512 {
+            let reach = CullReach {
+                center: Vec3::new(size(8.0) - 4.0, size(8.0) - 4.0, size(16.0) - 8.0),
+                half: Vec3::new(size(16.0), size(16.0), size(32.0)) * f32::from(case % 3 != 0),
+                rho: size(16.0) * f32::from(case % 2 == 0),
+                radius: size(48.0),
+                box_center: Vec3::new(size(2.0) - 1.0, -0.0, size(8.0) - 4.0),
+                box_half: Vec3::new(size(16.0), size(16.0), size(28.0)),
+            };
+            let kappa = [size(2.0), size(1.8)];
+            let kappa_inexact = [kappa[0] * f32::from(case % 4 == 0), 0.0];
+            for axis in 0..3 {
+                for sign in [1.0f32, -1.0] {
+                    for zeros in 0..4 {
+                        let zero = |bit: usize| if zeros & bit == 0 { 0.0 } else { -0.0 };
+                        let mut n = [zero(1), zero(2), zero(1)];
+                        n[(axis + 2) % 3] = zero(2);
+                        n[(axis + 1) % 3] = zero(1);
+                        n[axis] = sign;
+                        let n = Vec3::from_array(n);
+                        for boxed in [false, true] {
+                            let general = reach.both_sides(n, kappa, kappa_inexact, boxed);
+                            let axial = reach.both_sides_axial(axis, kappa, kappa_inexact, boxed);
+                            assert_eq!(general.map(f32::to_bits), axial.map(f32::to_bits), "{n}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
