@@ -23,10 +23,10 @@
 use glam::Vec3;
 
 use super::brush_clip::clip_brush;
-use super::shape::{CullReach, Oriented, Support, WithSupport};
+use super::shape::{Oriented, Support, WithSupport};
 use super::sweep_state::{Outcome, TraceWork, brush_grow, segment_pad};
 use super::tick_cache::{ShapeKey, TickCache};
-use crate::compiled::{CompiledBrush, CompiledMap, NodeChild, RuntimeNode};
+use crate::compiled::{CompiledBrush, CompiledMap, NodeChild};
 use crate::contents::Contents;
 use crate::tolerance::TRACE_SEEN_BRUSHES;
 
@@ -152,6 +152,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
             return;
         }
         let nodes = self.map.runtime_nodes();
+        let (c1, c2) = (p1.to_array(), p2.to_array());
         // Down the tree while the sub-segment stays on one side (no recursion for those).
         let (node, t1, t2, [front_reach, back_reach]) = loop {
             let index = match child {
@@ -166,15 +167,20 @@ impl<'a, S: Support> TraceWork<'a, S> {
             // On an axial plane (most of a Quake level's) the distances are one coordinate
             // times ±1: the dot product's value, up to the sign of a zero, which nothing
             // below can tell (comparisons, and differences with a nonzero term).
-            let (t1, t2, reaches) = match node.axis {
-                0 => axial::<S>(&self.reach, node, n.x, p1.x, p2.x, 0),
-                1 => axial::<S>(&self.reach, node, n.y, p1.y, p2.y, 1),
-                2 => axial::<S>(&self.reach, node, n.z, p1.z, p2.z, 2),
-                _ => (
+            let (t1, t2, reaches) = if S::AXIAL_NODES && node.axis < 3 {
+                let axis = usize::from(node.axis);
+                let sign = n.to_array()[axis];
+                (
+                    sign * c1[axis] - node.dist,
+                    sign * c2[axis] - node.dist,
+                    S::node_reaches_axial(&self.reach, axis, node.kappa, node.kappa_inexact),
+                )
+            } else {
+                (
                     n.dot(p1) - node.dist,
                     n.dot(p2) - node.dist,
                     S::node_reaches(&self.reach, n, node.kappa, node.kappa_inexact),
-                ),
+                )
             };
             let [front_reach, back_reach] = reaches;
             // The front side is reachable where t > −front_reach, the back where t < back_reach.
@@ -275,24 +281,6 @@ impl<'a, S: Support> TraceWork<'a, S> {
             _ => None,
         }
     }
-}
-
-/// An axial node's `(t1, t2, [front reach, back reach])` for the sub-segment whose
-/// coordinates on `axis` are `c1`, `c2`, `sign` being the normal's ±1 there.
-#[inline(always)]
-fn axial<S: Support>(
-    reach: &CullReach,
-    node: &RuntimeNode,
-    sign: f32,
-    c1: f32,
-    c2: f32,
-    axis: usize,
-) -> (f32, f32, [f32; 2]) {
-    (
-        sign * c1 - node.dist,
-        sign * c2 - node.dist,
-        S::node_reaches_axial(reach, axis, node.kappa, node.kappa_inexact),
-    )
 }
 
 /// Where the segment `start → end` enters the box `(lo, hi)`, as a fraction in `[0, 1]`

@@ -40,9 +40,36 @@ pub(crate) struct CullReach {
     /// is 0, nor for boxes, whose own reach is their box's; see `Support::BOXED`).
     pub(super) box_center: Vec3,
     pub(super) box_half: Vec3,
+    /// Per axis: `half` and the bounding box's reach `box_half + |box_center|`, what an
+    /// axial node plane's reaches read ([`Self::both_sides_axial`]).
+    pub(super) axial_half: [f32; 3],
+    pub(super) axial_box: [f32; 3],
 }
 
 impl CullReach {
+    /// The figures for a shape whose part `half` (a box or vertical segment about the
+    /// followed point, `center` from the reference point) reaches exactly, with `rho` of
+    /// round part, circumradius `radius`, and bounding box `(centre, half extents)` about the
+    /// followed point.
+    pub(super) fn new(
+        center: Vec3,
+        half: Vec3,
+        rho: f32,
+        radius: f32,
+        (box_center, box_half): (Vec3, Vec3),
+    ) -> CullReach {
+        CullReach {
+            center,
+            half,
+            rho,
+            radius,
+            box_center,
+            box_half,
+            axial_half: half.to_array(),
+            axial_box: (box_half + box_center.abs()).to_array(),
+        }
+    }
+
     /// The reaches toward a node plane's front (`n`) and back (`−n`), for the κ figures of
     /// the brushes under each side, plus [`TREE_CULL_MARGIN`]. Only `|n|` matters once
     /// the followed point is the centre, so one dot product serves both sides. `boxed`: whether
@@ -78,14 +105,12 @@ impl CullReach {
         kappa_inexact: [f32; 2],
         boxed: bool,
     ) -> [f32; 2] {
-        let pick = |v: Vec3| match axis {
-            0 => v.x,
-            1 => v.y,
-            _ => v.z,
-        };
+        // `axis` is below 3 (the walk checks it); were it not, an infinite reach culls
+        // nothing.
+        let pick = |v: &[f32; 3]| v.get(axis).copied().unwrap_or(f32::INFINITY);
         self.sides_from(
-            pick(self.half),
-            || pick(self.box_half) + pick(self.box_center).abs(),
+            pick(&self.axial_half),
+            || pick(&self.axial_box),
             kappa,
             kappa_inexact,
             boxed,
@@ -156,14 +181,16 @@ mod tests {
         let mut rng = crate::test_rng::XorShift::new(0x2545_f491_4f6c_dd1d);
         let mut size = |scale: f32| (rng.unit() * 0.5 + 0.5) * scale;
         for case in 0..512 {
-            let reach = CullReach {
-                center: Vec3::new(size(8.0) - 4.0, size(8.0) - 4.0, size(16.0) - 8.0),
-                half: Vec3::new(size(16.0), size(16.0), size(32.0)) * f32::from(case % 3 != 0),
-                rho: size(16.0) * f32::from(case % 2 == 0),
-                radius: size(48.0),
-                box_center: Vec3::new(size(2.0) - 1.0, -0.0, size(8.0) - 4.0),
-                box_half: Vec3::new(size(16.0), size(16.0), size(28.0)),
-            };
+            let reach = CullReach::new(
+                Vec3::new(size(8.0) - 4.0, size(8.0) - 4.0, size(16.0) - 8.0),
+                Vec3::new(size(16.0), size(16.0), size(32.0)) * f32::from(case % 3 != 0),
+                size(16.0) * f32::from(case % 2 == 0),
+                size(48.0),
+                (
+                    Vec3::new(size(2.0) - 1.0, -0.0, size(8.0) - 4.0),
+                    Vec3::new(size(16.0), size(16.0), size(28.0)),
+                ),
+            );
             let kappa = [size(2.0), size(1.8)];
             let kappa_inexact = [kappa[0] * f32::from(case % 4 == 0), 0.0];
             for axis in 0..3 {
