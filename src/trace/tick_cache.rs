@@ -532,3 +532,81 @@ impl<S: Support> GatherWalk<'_, '_, S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::{Tracer, TriggerList};
+
+    /// A seeded uniform draw in `[lo, hi)` (SplitMix64).
+    fn draw(state: &mut u64, lo: f32, hi: f32) -> f32 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        lo + (hi - lo) * ((z >> 40) as f32 / (1u64 << 24) as f32)
+    }
+
+    /// The trigger query through a gather gives the plain query's lists, near triggers and
+    /// away from them, for the gathered shapes and for others; both ways are exercised.
+    #[test]
+    fn triggers_through_a_gather_are_the_plain_query_s() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/many_triggers.map");
+        let Ok(src) = std::fs::read(path) else {
+            panic!("maps/many_triggers.map is bundled");
+        };
+        let Ok(compiled) = crate::compile::compile_map(&src) else {
+            panic!("many_triggers.map compiles");
+        };
+        let map = compiled.map;
+        assert!(!map.trigger_models().is_empty());
+        let Some(world) = map.models().first() else {
+            panic!("a world model");
+        };
+        let (lo, hi) = (world.mins, world.maxs);
+        let standing = TraceShape::quake3_player();
+        let shapes = [
+            standing.clone(),
+            TraceShape::aabb(Vec3::new(-15.0, -15.0, -12.0), Vec3::new(15.0, 15.0, 12.0))
+                .unwrap_or_else(TraceShape::point),
+            TraceShape::sphere(40.0).unwrap_or_else(TraceShape::point),
+        ];
+        let mut cache = TickCache::new();
+        let mut rng = 28u64;
+        let (mut early, mut asked, mut touched_any) = (0, 0, 0);
+        for _ in 0..4000 {
+            let at = Vec3::new(
+                draw(&mut rng, lo.x, hi.x),
+                draw(&mut rng, lo.y, hi.y),
+                draw(&mut rng, lo.z, hi.z),
+            );
+            let half = Vec3::splat(draw(&mut rng, 2.0, 48.0));
+            map.gather(&[&standing], (at - half, at + half), &mut cache);
+            let shape = &shapes[(draw(&mut rng, 0.0, 3.0) as usize).min(2)];
+            let spread = |rng: &mut u64| draw(rng, -48.0, 48.0);
+            let start = at + Vec3::new(spread(&mut rng), spread(&mut rng), spread(&mut rng));
+            let end = at + Vec3::new(spread(&mut rng), spread(&mut rng), spread(&mut rng));
+            let (mut touched, mut inside) = (TriggerList::default(), TriggerList::default());
+            map.touch_triggers(shape, start, end, &mut touched, &mut inside);
+            let (mut touched_c, mut inside_c) = (TriggerList::default(), TriggerList::default());
+            map.touch_triggers_cached(&cache, shape, start, end, &mut touched_c, &mut inside_c);
+            assert_eq!(
+                touched.as_slice(),
+                touched_c.as_slice(),
+                "{at} {start} {end}"
+            );
+            assert_eq!(inside.as_slice(), inside_c.as_slice(), "{at} {start} {end}");
+            if cache.no_triggers_along(&map, shape, start, end) {
+                early += 1;
+            } else {
+                asked += 1;
+            }
+            touched_any += usize::from(!touched.is_empty());
+        }
+        assert!(
+            early > 100 && asked > 100 && touched_any > 50,
+            "{early} {asked} {touched_any}"
+        );
+    }
+}
