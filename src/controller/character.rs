@@ -101,7 +101,8 @@ pub struct CharacterController {
     timer_units: u32,
     /// The world's brushes near the character, gathered when each tick begins (issue 18):
     /// the tick's sweeps read them instead of walking the tree, with the same results.
-    tick_cache: TickCache,
+    /// Boxed, so a tick takes it out by moving a pointer; `None` only while a tick runs.
+    tick_cache: Option<Box<TickCache>>,
     /// Whether ticks gather and read [`Self::tick_cache`] (always, but for the tests that
     /// compare against ticks without it).
     use_tick_cache: bool,
@@ -182,7 +183,7 @@ impl CharacterController {
             stuck_place: None,
             timer_tick: config.tick,
             timer_units: 1,
-            tick_cache: TickCache::new(),
+            tick_cache: Some(Box::new(TickCache::new())),
             use_tick_cache: true,
             trigger_scratch: TriggerList::with_reserve(),
         })
@@ -355,9 +356,12 @@ impl CharacterController {
         if !self.use_tick_cache {
             return self.step_through(world, input, outcome);
         }
-        // Taken out for the tick (swapped with a cache without a buffer: nothing allocates)
-        // so the view can borrow it while the tick borrows the controller.
-        let mut cache = std::mem::replace(&mut self.tick_cache, TickCache::unreserved());
+        // Taken out for the tick (a pointer moved: nothing allocates or copies the cache)
+        // so the view can borrow it while the tick borrows the controller. Always there
+        // between ticks; without it the tick walks the trees.
+        let Some(mut cache) = self.tick_cache.take() else {
+            return self.step_through(world, input, outcome);
+        };
         world.gather(&[self.current_shape()], self.tick_region(), &mut cache);
         self.step_through(
             &Cached {
@@ -367,7 +371,7 @@ impl CharacterController {
             input,
             outcome,
         );
-        self.tick_cache = cache;
+        self.tick_cache = Some(cache);
     }
 
     /// The box the shape centres of the coming tick are expected to stay in (standing or
@@ -398,7 +402,7 @@ impl CharacterController {
         /// walked the tree instead ([`TickCache::counts`]).
         #[must_use]
         pub fn tick_cache_counts(&self) -> (u64, u64) {
-            self.tick_cache.counts()
+            self.tick_cache.as_ref().map_or((0, 0), |cache| cache.counts())
         }
     }
 
@@ -407,7 +411,9 @@ impl CharacterController {
         /// kept the brushes of an earlier tick ([`TickCache::gather_counts`]).
         #[must_use]
         pub fn tick_cache_gathers(&self) -> (u64, u64) {
-            self.tick_cache.gather_counts()
+            self.tick_cache
+                .as_ref()
+                .map_or((0, 0), |cache| cache.gather_counts())
         }
     }
 

@@ -8,6 +8,8 @@
 //! the state serializes with serde, floats as they are (a format that keeps f32 bits, such
 //! as postcard or JSON read back as f32, restores it exactly).
 
+use std::mem::MaybeUninit;
+
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
@@ -187,28 +189,22 @@ impl Touch {
 /// The planes hit in one tick, in the order they were hit, each once (same model and plane),
 /// at most `MAX_TOUCHES` (32) (Quake 3's `touchents`). Fixed capacity: no allocation. Two
 /// lists are equal when their touches are.
+///
+/// Making an empty list writes only its length, not its 32 slots (2 KB): a slot is written
+/// when a touch is pushed into it, so a tick's outcome costs what its touches cost.
 #[derive(Clone, Copy)]
 pub struct TouchList {
-    items: [Touch; MAX_TOUCHES],
+    /// The slots; the first `len` hold touches, the others are never read.
+    items: [MaybeUninit<Touch>; MAX_TOUCHES],
+    /// How many slots hold touches: at most `MAX_TOUCHES`, raised only after a slot is
+    /// written ([`TouchList::push`]), otherwise only lowered.
     len: usize,
 }
 
 impl Default for TouchList {
     fn default() -> Self {
-        let none = Touch {
-            normal: Vec3::ZERO,
-            plane: Plane {
-                normal: Vec3::ZERO,
-                dist: 0.0,
-            },
-            contents: Contents::EMPTY,
-            model: 0,
-            surface: SurfaceFlags::EMPTY,
-            material: None,
-            character: None,
-        };
         TouchList {
-            items: [none; MAX_TOUCHES],
+            items: [const { MaybeUninit::uninit() }; MAX_TOUCHES],
             len: 0,
         }
     }
@@ -230,7 +226,12 @@ impl TouchList {
     /// The touches, first hit first.
     #[must_use]
     pub fn as_slice(&self) -> &[Touch] {
-        &self.items[..self.len]
+        let written = &self.items[..self.len.min(MAX_TOUCHES)];
+        // SAFETY: the first `len` slots hold touches (`push` writes a slot before it raises
+        // `len`; nothing else raises it), and `MaybeUninit<Touch>` has the layout of
+        // `Touch`, so a slice of written slots is a slice of touches (as
+        // `MaybeUninit::slice_assume_init_ref`, not yet stable, does).
+        unsafe { &*(std::ptr::from_ref(written) as *const [Touch]) }
     }
 
     /// How many touches.
@@ -261,8 +262,8 @@ impl TouchList {
         let seen = self.as_slice().iter().any(|t| {
             t.model == touch.model && t.character == touch.character && t.plane == touch.plane
         });
-        if !seen && self.len < MAX_TOUCHES {
-            self.items[self.len] = touch;
+        if !seen && let Some(slot) = self.items.get_mut(self.len) {
+            *slot = MaybeUninit::new(touch);
             self.len += 1;
         }
     }
@@ -431,7 +432,7 @@ pub struct MoveOutcome {
 
 impl MoveOutcome {
     /// Makes this the outcome of a tick that did nothing yet, as
-    /// [`MoveOutcome::default`] but without rewriting the lists' unused slots (2 KB).
+    /// [`MoveOutcome::default`] but keeping the trigger lists' capacity.
     pub(crate) fn reset(&mut self) {
         // Every field by name: a new field must be reset here too.
         let MoveOutcome {
@@ -626,5 +627,126 @@ impl TryFrom<SavedState> for CharacterState {
             triggers: s.triggers,
             tick_carry_us: s.tick_carry_us,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small seeded generator (PCG's LCG step with an xorshift output).
+    struct Seeded(u64);
+
+    impl Seeded {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((self.0 >> 33) ^ (self.0 >> 17)) % n
+        }
+    }
+
+    /// A hit on one of a few planes of one of a few models (so pushes repeat), now and
+    /// then on a character or without a plane.
+    fn hit(rng: &mut Seeded) -> Trace {
+        let mut trace = Trace::miss(Vec3::ZERO);
+        let axis = [Vec3::X, Vec3::Y, Vec3::Z, -Vec3::X, -Vec3::Y, -Vec3::Z];
+        let normal = axis[rng.below(6) as usize];
+        let plane = Plane {
+            normal,
+            dist: rng.below(8) as f32 * 16.0,
+        };
+        if rng.below(10) > 0 {
+            trace.normal = Some(normal);
+            trace.plane = Some(plane);
+        }
+        trace.model = Some(rng.below(4) as usize);
+        trace.contents = Contents::SOLID;
+        trace.material = (rng.below(2) == 0).then_some(MaterialId(rng.below(3) as u32));
+        trace.character = (rng.below(8) == 0).then_some(rng.below(3) as u32);
+        trace
+    }
+
+    /// The list as a plain vector: each (model, character, plane) once, in push order,
+    /// at most `MAX_TOUCHES`.
+    fn model_push(model: &mut Vec<Touch>, trace: &Trace) {
+        let (Some(normal), Some(plane)) = (trace.normal, trace.plane) else {
+            return;
+        };
+        let model_index = trace.model.unwrap_or(0);
+        let seen = model
+            .iter()
+            .any(|t| t.model == model_index && t.character == trace.character && t.plane == plane);
+        if !seen && model.len() < MAX_TOUCHES {
+            model.push(Touch {
+                normal,
+                plane,
+                contents: trace.contents,
+                model: model_index,
+                surface: trace.surface,
+                material: trace.material,
+                character: trace.character,
+            });
+        }
+    }
+
+    /// The list whose empty slots are never written reads back exactly what a vector holds,
+    /// through 4,000 seeded runs of pushes (repeats, full lists), truncations, clears,
+    /// copies and clones, and compares as its touches do.
+    #[test]
+    fn touch_list_reads_back_what_was_pushed() {
+        let mut rng = Seeded(0x7041_c415);
+        let mut longest = 0;
+        for _ in 0..4_000 {
+            let mut list = TouchList::default();
+            let mut model = Vec::new();
+            for _ in 0..rng.below(120) {
+                match rng.below(20) {
+                    0 => {
+                        let len = rng.below(40) as usize;
+                        list.truncate(len);
+                        model.truncate(len);
+                    }
+                    1 => {
+                        list.clear();
+                        model.clear();
+                    }
+                    2 => {
+                        let copy = list;
+                        // Clone is part of the public API too (derived with Copy).
+                        #[allow(clippy::clone_on_copy)]
+                        let clone = list.clone();
+                        assert_eq!(copy.as_slice(), list.as_slice());
+                        assert_eq!(clone, list);
+                        list = copy;
+                    }
+                    _ => {
+                        let trace = hit(&mut rng);
+                        list.push(&trace);
+                        model_push(&mut model, &trace);
+                    }
+                }
+                assert_eq!(list.as_slice(), model.as_slice());
+                assert_eq!(list.len(), model.len());
+                assert_eq!(list.is_empty(), model.is_empty());
+                longest = longest.max(list.len());
+            }
+            let mut other = TouchList::default();
+            for touch in &model {
+                let mut trace = Trace::miss(Vec3::ZERO);
+                trace.normal = Some(touch.normal);
+                trace.plane = Some(touch.plane);
+                trace.contents = touch.contents;
+                trace.model = Some(touch.model);
+                trace.material = touch.material;
+                trace.character = touch.character;
+                other.push(&trace);
+            }
+            assert_eq!(other, list);
+            assert_eq!(format!("{other:?}"), format!("{model:?}"));
+        }
+        // The runs filled lists to the cap.
+        assert_eq!(longest, MAX_TOUCHES);
     }
 }

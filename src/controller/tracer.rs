@@ -144,6 +144,23 @@ pub trait Tracer {
         let _ = (shape, start, end, touched, inside);
     }
 
+    /// [`Self::touch_triggers`], which may use what [`Self::gather`] put in `cache`; it
+    /// must add the same models to the same lists. Default: [`Self::touch_triggers`]. A
+    /// world wrapper that passes positions through unchanged forwards it to the world it
+    /// wraps.
+    fn touch_triggers_cached(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut TriggerList,
+        inside: &mut TriggerList,
+    ) {
+        let _ = cache;
+        self.touch_triggers(shape, start, end, touched, inside);
+    }
+
     /// Gathers into `cache` what sweeps of any of `shapes` whose reference point stays
     /// within `region` may meet, so that [`Self::trace_cached`] can answer them without
     /// searching the whole world. The controller calls it once when a tick begins, with
@@ -399,6 +416,22 @@ impl Tracer for CompiledMap {
         self.has_ladders()
     }
 
+    /// [`Tracer::touch_triggers`], answered at once (nothing touched) when the tick's
+    /// cache shows no trigger model near the path.
+    fn touch_triggers_cached(
+        &self,
+        cache: &TickCache,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut TriggerList,
+        inside: &mut TriggerList,
+    ) {
+        if !cache.no_triggers_along(self, shape, start, end) {
+            Tracer::touch_triggers(self, shape, start, end, touched, inside);
+        }
+    }
+
     fn touch_triggers(
         &self,
         shape: &TraceShape,
@@ -422,8 +455,8 @@ impl Tracer for CompiledMap {
 /// Writes, inside an `impl Tracer` block of a view that wraps a world in its field `$inner`,
 /// the methods that ask the world rather than sweep it ([`Tracer::contents`],
 /// [`Tracer::contents3`], [`Tracer::contents_id`], [`Tracer::current`],
-/// [`Tracer::may_have_ladders`] and, unless told `but positions`, [`Tracer::touch_triggers`]
-/// and [`Tracer::overlaps_model`], which take positions) as calls on `self.$inner`: a view
+/// [`Tracer::may_have_ladders`] and, unless told `but positions`, [`Tracer::touch_triggers`],
+/// [`Tracer::touch_triggers_cached`] and [`Tracer::overlaps_model`], which take positions) as calls on `self.$inner`: a view
 /// that only changes sweeps (an offset, other characters) answers them as its world does.
 macro_rules! forward_world_queries {
     ($inner:ident) => {
@@ -447,6 +480,19 @@ macro_rules! forward_world_queries {
             inside: &mut $crate::controller::TriggerList,
         ) {
             self.$inner.touch_triggers(shape, start, end, touched, inside);
+        }
+
+        fn touch_triggers_cached(
+            &self,
+            cache: &$crate::trace::TickCache,
+            shape: &$crate::trace::TraceShape,
+            start: glam::Vec3,
+            end: glam::Vec3,
+            touched: &mut $crate::controller::TriggerList,
+            inside: &mut $crate::controller::TriggerList,
+        ) {
+            self.$inner
+                .touch_triggers_cached(cache, shape, start, end, touched, inside);
         }
     };
     ($inner:ident; but positions) => {
@@ -560,7 +606,24 @@ impl<T: Tracer + ?Sized> Tracer for Cached<'_, T> {
         self.world.overlaps_moving(shape, at)
     }
 
-    forward_world_queries!(world);
+    forward_world_queries!(world; but positions);
+
+    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
+        self.world.overlaps_model(model, shape, at)
+    }
+
+    /// The world's [`Tracer::touch_triggers_cached`] with the tick's cache.
+    fn touch_triggers(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut TriggerList,
+        inside: &mut TriggerList,
+    ) {
+        self.world
+            .touch_triggers_cached(self.cache, shape, start, end, touched, inside);
+    }
 }
 
 /// `world`'s sweep under `mask`, or under its own mask when `mask` is `None` (the views

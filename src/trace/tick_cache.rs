@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::Vec3;
 
-use super::shape::{CullReach, Oriented, Support, WithSupport};
+use super::shape::{CullReach, Oriented, Repr, Support, WithSupport};
 use super::sweep_state::{brush_grow, segment_pad};
 use crate::compiled::{CompiledMap, NodeChild};
 use crate::contents::Contents;
@@ -112,8 +112,19 @@ pub struct TickCache {
     /// The box a sweep's padded segment must lie in.
     region: (Vec3, Vec3),
     shapes: [Option<ShapeKey>; MAX_GATHERED_SHAPES],
+    /// The shapes gathered for, slot by slot, when they are not hulls (a copy of a hull's
+    /// points would allocate): a later gather for an equal shape in the same slot takes its
+    /// key as found, without deriving the cull figures again.
+    seen: [Option<Repr>; MAX_GATHERED_SHAPES],
     /// Brush ids, increasing, without repeats.
     brushes: Vec<u32>,
+    /// How far the gathered shapes' bounds reach from their reference point on each axis
+    /// (the largest of `−mins` and `maxs` over them).
+    shape_extent: Vec3,
+    /// Whether some trigger model's bounds meet `region` grown by `shape_extent`: when
+    /// none does, no shape within `shape_extent` moving inside `region` touches a trigger
+    /// ([`TickCache::no_triggers_along`]).
+    triggers_near: bool,
     /// Sweeps answered from the list, and sweeps that walked the tree instead (plain
     /// loads and stores: one writer, read for statistics only).
     cached: AtomicU64,
@@ -160,7 +171,10 @@ impl TickCache {
             mask: Contents::EMPTY,
             region: (Vec3::ZERO, Vec3::ZERO),
             shapes: [None; MAX_GATHERED_SHAPES],
+            seen: [const { None }; MAX_GATHERED_SHAPES],
             brushes: Vec::new(),
+            shape_extent: Vec3::ZERO,
+            triggers_near: true,
             cached: AtomicU64::new(0),
             walked: AtomicU64::new(0),
             gathers: 0,
@@ -172,7 +186,9 @@ impl TickCache {
     pub fn clear(&mut self) {
         self.map = None;
         self.shapes = [None; MAX_GATHERED_SHAPES];
+        self.seen = [const { None }; MAX_GATHERED_SHAPES];
         self.brushes.clear();
+        self.triggers_near = true;
     }
 
     /// How many sweeps were answered from gathered brushes, and how many walked the tree
@@ -207,11 +223,24 @@ impl TickCache {
             && self.mask == mask
             && self.region.0.cmple(region.0).all()
             && region.1.cmple(self.region.1).all()
-            && shapes.iter().take(MAX_GATHERED_SHAPES).all(|shape| {
-                let oriented = Oriented::new(shape, None);
-                let key = oriented.dispatch(KeyOf(oriented));
-                self.shapes.iter().flatten().any(|k| *k == key)
-            })
+            && shapes
+                .iter()
+                .take(MAX_GATHERED_SHAPES)
+                .enumerate()
+                .all(|(slot, shape)| {
+                    // The shape gathered in this slot, equal field by field: its figures,
+                    // derived by the same operations from equal inputs, are equal too.
+                    if self
+                        .seen
+                        .get(slot)
+                        .is_some_and(|seen| seen.as_ref() == Some(&shape.0))
+                    {
+                        return true;
+                    }
+                    let oriented = Oriented::new(shape, None);
+                    let key = oriented.dispatch(KeyOf(oriented));
+                    self.shapes.iter().flatten().any(|k| *k == key)
+                })
     }
 
     /// The gathered brushes, increasing, when a sweep of `key` through `map` with `mask`
@@ -232,9 +261,51 @@ impl TickCache {
         counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         fits.then_some(&self.brushes[..])
     }
+
+    /// Whether `shape` moving from `start` to `end` (its reference point) through `map`
+    /// surely touches no trigger model: the list held was gathered from `map`, the path
+    /// lies inside the gathered region, the shape's bounds within the gathered shapes'
+    /// extent, and no trigger model's bounds meet that region grown by that extent. Then
+    /// the trigger query's broad phase (`CompiledMap::touching_triggers_along`: model
+    /// bounds against the path's box grown by the shape's bounds, touching counts) finds
+    /// none either: its box lies inside the grown region, each corner by the same f32
+    /// sum of a smaller (or larger) pair of terms, and rounding is monotone.
+    pub(crate) fn no_triggers_along(
+        &self,
+        map: &CompiledMap,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+    ) -> bool {
+        if self.triggers_near || self.map != Some(map.contents_id()) {
+            return false;
+        }
+        // A shape gathered for (equal field by field) has its bounds within the extent:
+        // they were part of it.
+        let within_extent = || {
+            self.seen.iter().any(|seen| seen.as_ref() == Some(&shape.0)) || {
+                let (low, high) = shape.bounds();
+                (-low).cmple(self.shape_extent).all() && high.cmple(self.shape_extent).all()
+            }
+        };
+        self.region.0.cmple(start.min(end)).all()
+            && start.max(end).cmple(self.region.1).all()
+            && within_extent()
+    }
 }
 
 impl CompiledMap {
+    /// Whether some trigger model's bounds meet the box `(lo, hi)` (touching counts, as
+    /// the trigger queries' broad phase counts it).
+    fn triggers_meet(&self, (lo, hi): (Vec3, Vec3)) -> bool {
+        let models = self.models();
+        self.trigger_models().iter().any(|&model| {
+            models
+                .get(model as usize)
+                .is_none_or(|m| m.mins.cmple(hi).all() && lo.cmple(m.maxs).all())
+        })
+    }
+
     /// Gathers into `cache` the brushes of the world model and its static models that a
     /// sweep of any of `shapes` (unrotated), whose segment stays inside `region`, may clip
     /// with `mask` (see the module doc). Shapes beyond [`MAX_GATHERED_SHAPES`] are ignored:
@@ -298,9 +369,25 @@ impl CompiledMap {
                 return false;
             };
             cache.shapes[slot] = Some(key);
+            if let (Some(seen), false) = (
+                cache.seen.get_mut(slot),
+                matches!(shape.0, Repr::Hull { .. }),
+            ) {
+                *seen = Some(shape.0.clone());
+            }
         }
         cache.brushes.sort_unstable();
         cache.brushes.dedup();
+        let extent = shapes
+            .iter()
+            .map(|shape| {
+                let (low, high) = shape.bounds();
+                (-low).max(high)
+            })
+            .fold(Vec3::ZERO, Vec3::max);
+        cache.shape_extent = extent;
+        cache.triggers_near = !extent.is_finite()
+            || self.triggers_meet((cache.region.0 - extent, cache.region.1 + extent));
         true
     }
 }
@@ -443,5 +530,83 @@ impl<S: Support> GatherWalk<'_, '_, S> {
             }
             self.out.push(brush_id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::{Tracer, TriggerList};
+
+    /// A seeded uniform draw in `[lo, hi)` (SplitMix64).
+    fn draw(state: &mut u64, lo: f32, hi: f32) -> f32 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        lo + (hi - lo) * ((z >> 40) as f32 / (1u64 << 24) as f32)
+    }
+
+    /// The trigger query through a gather gives the plain query's lists, near triggers and
+    /// away from them, for the gathered shapes and for others; both ways are exercised.
+    #[test]
+    fn triggers_through_a_gather_are_the_plain_query_s() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/many_triggers.map");
+        let Ok(src) = std::fs::read(path) else {
+            panic!("maps/many_triggers.map is bundled");
+        };
+        let Ok(compiled) = crate::compile::compile_map(&src) else {
+            panic!("many_triggers.map compiles");
+        };
+        let map = compiled.map;
+        assert!(!map.trigger_models().is_empty());
+        let Some(world) = map.models().first() else {
+            panic!("a world model");
+        };
+        let (lo, hi) = (world.mins, world.maxs);
+        let standing = TraceShape::quake3_player();
+        let shapes = [
+            standing.clone(),
+            TraceShape::aabb(Vec3::new(-15.0, -15.0, -12.0), Vec3::new(15.0, 15.0, 12.0))
+                .unwrap_or_else(TraceShape::point),
+            TraceShape::sphere(40.0).unwrap_or_else(TraceShape::point),
+        ];
+        let mut cache = TickCache::new();
+        let mut rng = 28u64;
+        let (mut early, mut asked, mut touched_any) = (0, 0, 0);
+        for _ in 0..4000 {
+            let at = Vec3::new(
+                draw(&mut rng, lo.x, hi.x),
+                draw(&mut rng, lo.y, hi.y),
+                draw(&mut rng, lo.z, hi.z),
+            );
+            let half = Vec3::splat(draw(&mut rng, 2.0, 48.0));
+            map.gather(&[&standing], (at - half, at + half), &mut cache);
+            let shape = &shapes[(draw(&mut rng, 0.0, 3.0) as usize).min(2)];
+            let spread = |rng: &mut u64| draw(rng, -48.0, 48.0);
+            let start = at + Vec3::new(spread(&mut rng), spread(&mut rng), spread(&mut rng));
+            let end = at + Vec3::new(spread(&mut rng), spread(&mut rng), spread(&mut rng));
+            let (mut touched, mut inside) = (TriggerList::default(), TriggerList::default());
+            map.touch_triggers(shape, start, end, &mut touched, &mut inside);
+            let (mut touched_c, mut inside_c) = (TriggerList::default(), TriggerList::default());
+            map.touch_triggers_cached(&cache, shape, start, end, &mut touched_c, &mut inside_c);
+            assert_eq!(
+                touched.as_slice(),
+                touched_c.as_slice(),
+                "{at} {start} {end}"
+            );
+            assert_eq!(inside.as_slice(), inside_c.as_slice(), "{at} {start} {end}");
+            if cache.no_triggers_along(&map, shape, start, end) {
+                early += 1;
+            } else {
+                asked += 1;
+            }
+            touched_any += usize::from(!touched.is_empty());
+        }
+        assert!(
+            early > 100 && asked > 100 && touched_any > 50,
+            "{early} {asked} {touched_any}"
+        );
     }
 }
