@@ -54,6 +54,16 @@ impl Block {
         }
     }
 
+    /// The lanes whose box overlaps the closed box `low..high` (touching counts), as bits.
+    #[inline(always)]
+    fn overlapping(&self, low: Vec2, high: Vec2) -> u32 {
+        let across = |axis: usize| {
+            let (lo, hi) = (Vec4::splat(low[axis]), Vec4::splat(high[axis]));
+            self.low[axis].cmple(hi) & lo.cmple(self.high[axis])
+        };
+        (across(0) & across(1)).bitmask()
+    }
+
     /// The lanes whose box `slab` meets, as bits.
     #[inline(always)]
     fn met(&self, slab: &SlabLanes) -> u32 {
@@ -213,6 +223,35 @@ impl BoundsLanes {
         };
         if let Some(group) = self.groups.get_mut(block / LANES) {
             group.put(block, low, high);
+        }
+    }
+
+    /// Calls `f` with the index of every body whose bounds overlap the box `low..high`
+    /// across the ground plane (touching counts), each once, in no particular order: a
+    /// superset of the bodies whose bounds overlap the box in space, which the caller
+    /// finishes on the few it gets.
+    pub(super) fn for_each_overlapping(&self, low: Vec2, high: Vec2, mut f: impl FnMut(usize)) {
+        for (pass, groups) in self.groups.chunks(GROUPS_PER_PASS).enumerate() {
+            let mut blocks = 0u64;
+            for (g, group) in groups.iter().enumerate() {
+                blocks |= u64::from(group.overlapping(low, high)) << (g * LANES);
+            }
+            let first = pass * GROUPS_PER_PASS * LANES;
+            while blocks != 0 {
+                let b = first + blocks.trailing_zeros() as usize;
+                blocks &= blocks - 1;
+                let Some(block) = self.blocks.get(b) else {
+                    continue;
+                };
+                let mut lanes = block.overlapping(low, high);
+                while lanes != 0 {
+                    let lane = b * LANES + lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    if let Some(&body) = self.body_of.get(lane) {
+                        f(body as usize);
+                    }
+                }
+            }
         }
     }
 
