@@ -206,6 +206,9 @@ pub struct Bodies {
     node_of: Vec<u32>,
     /// Links into the fine grid since the nodes were last laid out.
     relinked: usize,
+    /// [`Self::relayout`]'s buffers: the nodes' last layout, the chains' heads in order.
+    relayout_nodes: Vec<Node>,
+    relayout_heads: Vec<(u64, u32)>,
     /// The first slot of each coarse bucket ([`COARSE_SHIFT`]), as many as `buckets`.
     pub(super) coarse_buckets: Vec<u32>,
     /// How many slots each coarse bucket holds.
@@ -614,15 +617,27 @@ impl Bodies {
         }
     }
 
-    /// Lays the fine grid's nodes out bucket by bucket, each chain's nodes in a row in its
-    /// order (so a look visits the bodies in the same order as before).
+    /// Lays the fine grid's nodes out chain by chain, the chains in the space order of
+    /// their first node's cell (so a look's neighbouring cells lie near in memory too),
+    /// each chain's nodes in a row in its order (so a look visits the bodies in the same
+    /// order as before). No allocation once the buffers have held the crowd.
     fn relayout(&mut self) {
-        let mut nodes = Vec::with_capacity(self.nodes.len());
-        for head in &mut self.buckets {
-            let mut n = *head;
-            if n != NONE {
-                *head = nodes.len() as u32;
+        let mut heads = std::mem::take(&mut self.relayout_heads);
+        heads.clear();
+        for (b, &head) in self.buckets.iter().enumerate() {
+            if let Some(node) = self.nodes.get(head as usize) {
+                heads.push((space_order(node.cell), b as u32));
             }
+        }
+        heads.sort_unstable();
+        let mut nodes = std::mem::take(&mut self.relayout_nodes);
+        nodes.clear();
+        for &(_, b) in &heads {
+            let Some(head) = self.buckets.get_mut(b as usize) else {
+                continue;
+            };
+            let mut n = *head;
+            *head = nodes.len() as u32;
             while let Some(&node) = self.nodes.get(n as usize) {
                 n = node.next;
                 let next = if n == NONE {
@@ -636,7 +651,8 @@ impl Bodies {
                 nodes.push(Node { next, ..node });
             }
         }
-        self.nodes = nodes;
+        self.relayout_nodes = std::mem::replace(&mut self.nodes, nodes);
+        self.relayout_heads = heads;
         self.relinked = 0;
     }
 
