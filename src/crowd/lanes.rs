@@ -381,6 +381,66 @@ mod tests {
     }
 
     #[test]
+    fn lanes_overlap_what_a_scalar_box_test_overlaps() {
+        // Seeded crowds of 1 to 300 bodies (the last block and group partly empty), laid
+        // out in space order or not, bodies moved after the layout, and boxes from a point
+        // to a room across, a third of them touching a body's edge exactly: the lanes give
+        // a body exactly when its bounds overlap the box across the ground plane (touching
+        // counts), each once, and never an empty lane.
+        let mut rng = crate::test_rng::XorShift::new(0x5eed_0f_1a7e_5b0du64);
+        let mut lanes = BoundsLanes::default();
+        let mut boxes: Vec<(Vec3, Vec3)> = Vec::new();
+        let (mut met, mut missed) = (0usize, 0usize);
+        let half = Vec3::new(16.0, 16.0, 28.0);
+        for round in 0..3000 {
+            if round % 100 == 0 {
+                lanes.clear();
+                boxes.clear();
+                for i in 0..(1 + round / 10) {
+                    let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1000.0;
+                    lanes.set(i, (at - half, at + half));
+                    boxes.push((at - half, at + half));
+                }
+                if round % 200 == 0 {
+                    let cell = |i: usize| {
+                        let (low, _) = boxes[i];
+                        space_order(((low.x / 64.0) as i32, (low.y / 64.0) as i32))
+                    };
+                    lanes.order(cell, |i| boxes[i]);
+                }
+            }
+            if round % 3 == 0 {
+                let i = (rng.unit().abs() * boxes.len() as f32) as usize % boxes.len();
+                let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1000.0;
+                boxes[i] = (at - half, at + half);
+                lanes.set(i, boxes[i]);
+            }
+            let size = Vec2::new(rng.unit().abs(), rng.unit().abs()) * 300.0;
+            let low = if round % 3 == 1 {
+                // Touching a body's high corner exactly.
+                let k = (rng.unit().abs() * boxes.len() as f32) as usize % boxes.len();
+                boxes[k].1.truncate()
+            } else {
+                Vec2::new(rng.unit(), rng.unit()) * 1100.0
+            };
+            let high = low + size;
+            let mut found = Vec::new();
+            lanes.for_each_overlapping(low, high, |i| found.push(i));
+            found.sort_unstable();
+            let expected: Vec<usize> = (0..boxes.len())
+                .filter(|&i| {
+                    let (b_low, b_high) = (boxes[i].0.truncate(), boxes[i].1.truncate());
+                    b_low.cmple(high).all() && low.cmple(b_high).all()
+                })
+                .collect();
+            assert_eq!(found, expected, "round {round}");
+            met += expected.len();
+            missed += boxes.len() - expected.len();
+        }
+        assert!(met > 1000 && missed > 1000, "{met} met, {missed} missed");
+    }
+
+    #[test]
     fn space_order_keeps_near_cells_near() {
         // The four cells of each 2 × 2 square (negative coordinates too) are consecutive
         // in the order.
