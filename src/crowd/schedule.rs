@@ -159,15 +159,8 @@ pub(crate) struct Schedule {
     found: Vec<Vec<(u32, u32)>>,
     /// Neighbour pairs `(lower, higher)` member.
     edges: Vec<(u32, u32)>,
-    /// Each member's body as the waves run (after its tick once its wave has run), at its
-    /// place in space order ([`Self::place`]).
+    /// Each member's body as the waves run (after its tick once its wave has run).
     current: Vec<Option<Slot>>,
-    /// Each member's place in space order: the order of the neighbour search's sorted
-    /// cells (by column, then row), the members that meet no one after. Neighbours then
-    /// lie near each other in [`Self::current`], and each wave is handed out in this order.
-    place: Vec<u32>,
-    /// The members in space order.
-    by_place: Vec<u32>,
     /// Each member's shoves once its wave has run.
     given: Vec<Shoves>,
     scratch: Vec<Scratch>,
@@ -196,6 +189,7 @@ impl Schedule {
             debug_assert!(body.is_some_and(|b| b.id == m.id));
             let meets = collide && is_solid(c.mode()) && body.is_some();
             self.meets.push(meets);
+            self.current.push(body);
             let reach = match body.filter(|_| meets) {
                 Some(body) => scheduled_reach(c, body.bounds()),
                 None => (Vec3::ZERO, Vec3::ZERO),
@@ -212,11 +206,6 @@ impl Schedule {
             }
         }
         self.neighbours_by_cells();
-        self.order_by_place(n);
-        self.current.resize(n, None);
-        for (i, &place) in self.place.iter().enumerate() {
-            self.current[place as usize] = bodies.slot(i).copied();
-        }
         // Waves, and the members by wave (a counting sort).
         self.wave.clear();
         let mut waves = 0;
@@ -331,28 +320,6 @@ impl Schedule {
         }
     }
 
-    /// Each member's place in space order ([`Self::place`]), from the sorted cells: a
-    /// member is placed at its first cell.
-    fn order_by_place(&mut self, n: usize) {
-        self.place.clear();
-        self.place.resize(n, u32::MAX);
-        self.by_place.clear();
-        for &(_, i) in &self.cells {
-            if let Some(place) = self.place.get_mut(i as usize)
-                && *place == u32::MAX
-            {
-                *place = self.by_place.len() as u32;
-                self.by_place.push(i);
-            }
-        }
-        for i in 0..n {
-            if self.place[i] == u32::MAX {
-                self.place[i] = self.by_place.len() as u32;
-                self.by_place.push(i as u32);
-            }
-        }
-    }
-
     /// The most members linked through neighbours (union-find over the pairs).
     fn largest_island(&mut self) -> usize {
         let n = self.reach.len();
@@ -403,19 +370,8 @@ impl Schedule {
                 .iter()
                 .map(|&size| Vec::with_capacity(size as usize))
                 .collect();
-            // In space order: the members a thread steps one after another are near each
-            // other, so are their neighbours' bodies and the map they sweep.
-            let mut each: Vec<Option<(&mut Member, &mut Scratch)>> = members
-                .iter_mut()
-                .zip(scratch.iter_mut())
-                .map(Some)
-                .collect();
-            for &i in &self.by_place {
-                let i = i as usize;
-                if let (Some(wave), Some((m, s))) = (
-                    waves.get_mut(self.wave[i] as usize),
-                    each.get_mut(i).and_then(Option::take),
-                ) {
+            for (i, (m, s)) in members.iter_mut().zip(scratch.iter_mut()).enumerate() {
+                if let Some(wave) = waves.get_mut(self.wave[i] as usize) {
                     wave.push((i, m, s));
                 }
             }
@@ -433,7 +389,7 @@ impl Schedule {
                     }
                 }
                 for (i, _, s) in wave.iter() {
-                    self.current[self.place[*i] as usize] = s.slot;
+                    self.current[*i] = s.slot;
                     self.given[*i] = s.shoves;
                 }
             }
@@ -504,7 +460,7 @@ impl Schedule {
             let mut gathered = GATHERED.take();
             gathered.clear();
             gathered.extend(self.near(i).iter().filter_map(|&k| {
-                self.current[self.place[k as usize] as usize].filter(|slot| {
+                self.current[k as usize].filter(|slot| {
                     slot.solid
                         && boxes_overlap(slot.bounds(), reach)
                         && me.meets_character(slot.id, slot.contents, slot.groups)
