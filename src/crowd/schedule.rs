@@ -108,11 +108,6 @@ impl Shoves {
     }
 }
 
-thread_local! {
-    /// Each thread's buffer of the bodies near the character it steps ([`ReachWorld`]).
-    static GATHERED: Cell<Vec<Slot>> = const { Cell::new(Vec::new()) };
-}
-
 /// A member in the neighbour search: its scheduled reach, the cell of the reach's low
 /// corner, and its index.
 type Entry = ((Vec3, Vec3), (i32, i32), u32);
@@ -452,21 +447,6 @@ impl Schedule {
                 }
             }
             let wanted = m.controller.velocity();
-            let me = bodies.movement_filter_at(i, m.id);
-            let reach = self.reach[i];
-            // The neighbours' bodies this tick can meet, copied together once (a thread's
-            // buffer, kept): its queries then scan a few bodies side by side instead of
-            // every neighbour's entry, scattered over the crowd's.
-            let mut gathered = GATHERED.take();
-            gathered.clear();
-            gathered.extend(self.near(i).iter().filter_map(|&k| {
-                self.current[k as usize].filter(|slot| {
-                    slot.solid
-                        && boxes_overlap(slot.bounds(), reach)
-                        && me.meets_character(slot.id, slot.contents, slot.groups)
-                        && !m.ghosts.contains(&slot.id)
-                })
-            }));
             let tracer = ReachWorld {
                 view: WorldWithBodies {
                     world,
@@ -474,14 +454,14 @@ impl Schedule {
                     mover: Some(m.id),
                     ghosts: &m.ghosts,
                 },
-                me,
-                reach,
-                gathered: &gathered,
+                me: bodies.movement_filter_at(i, m.id),
+                reach: self.reach[i],
+                near: self.near(i),
+                current: &self.current,
                 escaped: Cell::new(false),
             };
             m.controller.step_into(&tracer, input, &mut m.outcome.tick);
             s.escaped = tracer.escaped.get();
-            GATHERED.set(gathered);
             if let Some(share) = push {
                 shoves(&m.outcome.tick.touches, wanted, share, |target, shove| {
                     s.escaped |= !s.shoves.push(target, shove);
@@ -529,10 +509,8 @@ struct ReachWorld<'a, T: Tracer + ?Sized> {
     /// The view's [`WorldWithBodies::filter`], computed once for the tick.
     me: QueryFilter,
     reach: (Vec3, Vec3),
-    /// The neighbours' bodies as they stand in the wave order that meet the scheduled
-    /// reach and that the character meets ([`WorldWithBodies`]'s own test): no other body
-    /// can be met by a query inside the reach, and a query beyond it is recorded.
-    gathered: &'a [Slot],
+    near: &'a [u32],
+    current: &'a [Option<Slot>],
     escaped: Cell<bool>,
 }
 
@@ -546,10 +524,14 @@ impl<T: Tracer + ?Sized> ReachWorld<'_, T> {
         if !(self.reach.0.cmple(area.0).all() && area.1.cmple(self.reach.1).all()) {
             self.escaped.set(true);
         }
-        self.gathered
-            .iter()
-            .filter(|slot| boxes_overlap(slot.bounds(), area))
-            .for_each(f);
+        for &k in self.near {
+            if let Some(slot) = &self.current[k as usize]
+                && slot.solid
+                && boxes_overlap(slot.bounds(), area)
+            {
+                f(slot);
+            }
+        }
     }
 }
 
