@@ -327,16 +327,22 @@ impl Bodies {
             for y in bottom..=top {
                 let bucket = bucket_of((x, y), buckets.len());
                 let mut i = buckets.get(bucket).copied().unwrap_or(NONE);
-                while let Some(slot) = self.slots.get(i as usize) {
-                    let cell = if COARSE {
-                        coarse_of(slot.cell)
-                    } else {
-                        slot.cell
-                    };
-                    if cell == (x, y) {
-                        consider(slot);
+                if COARSE {
+                    while let Some(slot) = self.slots.get(i as usize) {
+                        if coarse_of(slot.cell) == (x, y) {
+                            consider(slot);
+                        }
+                        i = slot.next_coarse;
                     }
-                    i = if COARSE { slot.next_coarse } else { slot.next };
+                } else {
+                    while let Some(node) = self.nodes.get(i as usize) {
+                        if node.cell == (x, y)
+                            && let Some(slot) = self.slots.get(node.slot as usize)
+                        {
+                            consider(slot);
+                        }
+                        i = node.next;
+                    }
                 }
             }
         }

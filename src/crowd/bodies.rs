@@ -37,6 +37,14 @@ use super::lanes::{BoundsLanes, space_order};
 /// 64-bot soak: 128 cost more in crowds, 32 no less).
 pub(super) const CELL: f32 = 64.0;
 
+/// Most bodies [`Near::gather`] scans whole, four at a time (`lanes.rs`), rather than look
+/// through the grid's cells: the scan's cost grows with the crowd, the grid's with the
+/// cells its reach covers (four to nine hashes and chains). On the crowd bench's 64
+/// colliding characters (callgrind) a gather costs 950 instructions against 1,330; the
+/// limit is the whole scan's of a sweep (`along.rs`, `WHOLE_SCAN_MAX_BODIES`, measured
+/// there), not measured here.
+const GATHER_SCAN_MAX_BODIES: usize = 256;
+
 /// The fewest hash buckets; the table then grows to twice the number of bodies.
 const MIN_BUCKETS: usize = 16;
 
@@ -74,8 +82,6 @@ pub(crate) struct Slot {
     pub(crate) mask: Contents,
     /// The grid cell of the bounds' centre.
     pub(super) cell: (i32, i32),
-    /// The next slot in the same bucket.
-    pub(super) next: u32,
     /// The next slot in the same coarse bucket (`along.rs`).
     pub(super) next_coarse: u32,
 }
@@ -103,10 +109,26 @@ impl Slot {
             groups: CollisionGroups::ALL,
             mask: Contents::MASK_PLAYER_SOLID,
             cell: (0, 0),
-            next: NONE,
             next_coarse: NONE,
         }
     }
+}
+
+/// A body in the fine grid's bucket chains: what a look through the grid reads of every
+/// body it passes (its bounds and cell, 40 bytes against a [`Slot`]'s 108), kept apart from
+/// the slots and laid out chain by chain ([`Bodies::relayout`]), so a look through a
+/// crowded cell reads a few lines in a row instead of a line per body, scattered over the
+/// crowd's slots in id order.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Node {
+    /// The body's world-space bounds (its slot's).
+    pub(super) bounds: (Vec3, Vec3),
+    /// The grid cell of the bounds' centre (its slot's).
+    pub(super) cell: (i32, i32),
+    /// The next node in the same bucket.
+    pub(super) next: u32,
+    /// The body's slot, in increasing id order.
+    pub(super) slot: u32,
 }
 
 /// The world-space bounds of `parts` at `at`.
@@ -175,8 +197,18 @@ pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 pub struct Bodies {
     /// Sorted by id.
     pub(super) slots: Vec<Slot>,
-    /// The first slot of each bucket.
+    /// The first node of each bucket.
     pub(super) buckets: Vec<u32>,
+    /// The fine grid's bucket chains ([`Node`]), each chain's nodes in a row after a
+    /// [`Self::relayout`].
+    pub(super) nodes: Vec<Node>,
+    /// Each slot's node.
+    node_of: Vec<u32>,
+    /// Links into the fine grid since the nodes were last laid out.
+    relinked: usize,
+    /// [`Self::relayout`]'s buffers: the nodes' last layout, the chains' heads in order.
+    relayout_nodes: Vec<Node>,
+    relayout_heads: Vec<(u64, u32)>,
     /// The first slot of each coarse bucket ([`COARSE_SHIFT`]), as many as `buckets`.
     pub(super) coarse_buckets: Vec<u32>,
     /// How many slots each coarse bucket holds.
@@ -245,7 +277,6 @@ impl Bodies {
             groups: CollisionGroups::ALL,
             mask: Contents::MASK_PLAYER_SOLID,
             cell: (0, 0),
-            next: NONE,
             next_coarse: NONE,
         };
         let place = self.slots.partition_point(|s| s.id < id);
@@ -320,7 +351,6 @@ impl Bodies {
         debug_assert_eq!(old.id, slot.id);
         self.slots[index] = Slot {
             cell: old.cell,
-            next: old.next,
             next_coarse: old.next_coarse,
             groups: old.groups,
             mask: old.mask,
@@ -340,6 +370,13 @@ impl Bodies {
             self.extent.1.max(slot.bounds.1),
         );
         self.lanes.set(i, slot.bounds);
+        if let Some(node) = self
+            .node_of
+            .get(i)
+            .and_then(|&n| self.nodes.get_mut(n as usize))
+        {
+            node.bounds = slot.bounds;
+        }
         let cell = cell_of(slot.at + slot.parts.center);
         if cell != slot.cell {
             let coarse_moved = coarse_of(cell) != coarse_of(slot.cell);
@@ -508,6 +545,21 @@ impl Bodies {
         pairs
     }
 
+    /// [`Self::visit`] by every body's bounds across the ground plane, four at a time
+    /// (`lanes.rs`), instead of the grid: cheaper for a few hundred bodies
+    /// ([`GATHER_SCAN_MAX_BODIES`]).
+    fn scan_box(&self, area: (Vec3, Vec3), mut f: impl FnMut(&Slot)) {
+        self.lanes
+            .for_each_overlapping(area.0.truncate(), area.1.truncate(), |i| {
+                if let Some(slot) = self.slots.get(i)
+                    && slot.solid
+                    && boxes_overlap(slot.bounds, area)
+                {
+                    f(slot);
+                }
+            });
+    }
+
     /// Calls `f` on every solid body whose bounds overlap the box `area`, each once, in no
     /// particular order.
     fn visit(&self, area: (Vec3, Vec3), mut f: impl FnMut(&Slot)) {
@@ -543,15 +595,65 @@ impl Bodies {
         }
         for x in low.0..=high.0 {
             for y in low.1..=high.1 {
-                let mut i = self.buckets[bucket_of((x, y), self.buckets.len())];
-                while let Some(slot) = self.slots.get(i as usize) {
-                    if slot.cell == (x, y) {
-                        consider(i as usize, slot);
+                let mut n = self.buckets[bucket_of((x, y), self.buckets.len())];
+                while let Some(node) = self.nodes.get(n as usize) {
+                    if node.cell == (x, y)
+                        && boxes_overlap(node.bounds, area)
+                        && let Some(slot) = self.slots.get(node.slot as usize)
+                    {
+                        f(node.slot as usize, slot);
                     }
-                    i = slot.next;
+                    n = node.next;
                 }
             }
         }
+    }
+
+    /// Lays the fine grid's nodes out again when many moved cells since they were last
+    /// laid out (an eighth of the bodies): a crowd calls it once a tick.
+    pub(crate) fn keep_compact(&mut self) {
+        if self.relinked.saturating_mul(8) > self.slots.len() {
+            self.relayout();
+        }
+    }
+
+    /// Lays the fine grid's nodes out chain by chain, the chains in the space order of
+    /// their first node's cell (so a look's neighbouring cells lie near in memory too),
+    /// each chain's nodes in a row in its order (so a look visits the bodies in the same
+    /// order as before). No allocation once the buffers have held the crowd.
+    fn relayout(&mut self) {
+        let mut heads = std::mem::take(&mut self.relayout_heads);
+        heads.clear();
+        for (b, &head) in self.buckets.iter().enumerate() {
+            if let Some(node) = self.nodes.get(head as usize) {
+                heads.push((space_order(node.cell), b as u32));
+            }
+        }
+        heads.sort_unstable();
+        let mut nodes = std::mem::take(&mut self.relayout_nodes);
+        nodes.clear();
+        for &(_, b) in &heads {
+            let Some(head) = self.buckets.get_mut(b as usize) else {
+                continue;
+            };
+            let mut n = *head;
+            *head = nodes.len() as u32;
+            while let Some(&node) = self.nodes.get(n as usize) {
+                n = node.next;
+                let next = if n == NONE {
+                    NONE
+                } else {
+                    nodes.len() as u32 + 1
+                };
+                if let Some(of) = self.node_of.get_mut(node.slot as usize) {
+                    *of = nodes.len() as u32;
+                }
+                nodes.push(Node { next, ..node });
+            }
+        }
+        self.relayout_nodes = std::mem::replace(&mut self.nodes, nodes);
+        self.relayout_heads = heads;
+        self.relinked = 0;
     }
 
     /// Rebuilds the hash table (after an insertion or a removal).
@@ -559,6 +661,8 @@ impl Bodies {
         let size = table_size(self.slots.len());
         self.buckets.clear();
         self.buckets.resize(size, NONE);
+        self.nodes.clear();
+        self.node_of.clear();
         self.coarse_buckets.clear();
         self.coarse_buckets.resize(size, NONE);
         self.coarse_counts.clear();
@@ -572,6 +676,7 @@ impl Bodies {
             self.add_to_table(i);
         }
         self.order_lanes();
+        self.relayout();
     }
 
     /// Lays the bodies' bounds out in lanes in space order (`lanes.rs`), by their cells.
@@ -594,6 +699,15 @@ impl Bodies {
             self.extent.1.max(slot.bounds.1),
         );
         self.lanes.set(i, slot.bounds);
+        // Slots are added in increasing index (appended, or all again by a rebuild).
+        debug_assert_eq!(self.node_of.len(), i);
+        self.node_of.push(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            bounds: slot.bounds,
+            cell: slot.cell,
+            next: NONE,
+            slot: i as u32,
+        });
         self.link(i, cell_of(slot.at + slot.parts.center));
         self.link_coarse(i);
     }
@@ -624,19 +738,26 @@ impl Bodies {
     fn link(&mut self, i: usize, cell: (i32, i32)) {
         let b = bucket_of(cell, self.buckets.len());
         self.slots[i].cell = cell;
-        self.slots[i].next = self.buckets[b];
-        self.buckets[b] = i as u32;
+        let n = self.node_of[i];
+        let node = &mut self.nodes[n as usize];
+        node.cell = cell;
+        node.next = self.buckets[b];
+        self.buckets[b] = n;
+        self.relinked += 1;
     }
 
     fn unlink(&mut self, i: usize) {
         let b = bucket_of(self.slots[i].cell, self.buckets.len());
-        unchain(&mut self.slots, &mut self.buckets[b], i, |s| &mut s.next);
+        let n = self.node_of[i] as usize;
+        unchain(&mut self.nodes, &mut self.buckets[b], n, |node| {
+            &mut node.next
+        });
     }
 }
 
-/// Removes slot `i` from the bucket chain that starts at `head` and runs through the link
-/// `link` names (a slot's fine or coarse `next`).
-fn unchain(slots: &mut [Slot], head: &mut u32, i: usize, link: fn(&mut Slot) -> &mut u32) {
+/// Removes entry `i` of `slots` from the bucket chain that starts at `head` and runs
+/// through the link `link` names (a node's `next`, a slot's `next_coarse`).
+fn unchain<E>(slots: &mut [E], head: &mut u32, i: usize, link: fn(&mut E) -> &mut u32) {
     let Some(next) = slots.get_mut(i).map(|slot| *link(slot)) else {
         return;
     };
@@ -943,12 +1064,17 @@ impl Near {
         self.area = area;
         self.slots.clear();
         let slots = &mut self.slots;
-        bodies.visit(area, |slot| {
+        let mut take = |slot: &Slot| {
             if me.meets_character(slot.id, slot.contents, slot.groups) && !ghosts.contains(&slot.id)
             {
                 slots.push(*slot);
             }
-        });
+        };
+        if bodies.len() <= GATHER_SCAN_MAX_BODIES {
+            bodies.scan_box(area, |slot| take(slot));
+        } else {
+            bodies.visit(area, take);
+        }
     }
 
     /// Calls `f` on the gathered bodies whose bounds meet `area` when `area` lies inside

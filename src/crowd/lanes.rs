@@ -54,6 +54,16 @@ impl Block {
         }
     }
 
+    /// The lanes whose box overlaps the closed box `low..high` (touching counts), as bits.
+    #[inline(always)]
+    fn overlapping(&self, low: Vec2, high: Vec2) -> u32 {
+        let across = |axis: usize| {
+            let (lo, hi) = (Vec4::splat(low[axis]), Vec4::splat(high[axis]));
+            self.low[axis].cmple(hi) & lo.cmple(self.high[axis])
+        };
+        (across(0) & across(1)).bitmask()
+    }
+
     /// The lanes whose box `slab` meets, as bits.
     #[inline(always)]
     fn met(&self, slab: &SlabLanes) -> u32 {
@@ -216,6 +226,35 @@ impl BoundsLanes {
         }
     }
 
+    /// Calls `f` with the index of every body whose bounds overlap the box `low..high`
+    /// across the ground plane (touching counts), each once, in no particular order: a
+    /// superset of the bodies whose bounds overlap the box in space, which the caller
+    /// finishes on the few it gets.
+    pub(super) fn for_each_overlapping(&self, low: Vec2, high: Vec2, mut f: impl FnMut(usize)) {
+        for (pass, groups) in self.groups.chunks(GROUPS_PER_PASS).enumerate() {
+            let mut blocks = 0u64;
+            for (g, group) in groups.iter().enumerate() {
+                blocks |= u64::from(group.overlapping(low, high)) << (g * LANES);
+            }
+            let first = pass * GROUPS_PER_PASS * LANES;
+            while blocks != 0 {
+                let b = first + blocks.trailing_zeros() as usize;
+                blocks &= blocks - 1;
+                let Some(block) = self.blocks.get(b) else {
+                    continue;
+                };
+                let mut lanes = block.overlapping(low, high);
+                while lanes != 0 {
+                    let lane = b * LANES + lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    if let Some(&body) = self.body_of.get(lane) {
+                        f(body as usize);
+                    }
+                }
+            }
+        }
+    }
+
     /// Calls `f` with the index of every body whose bounds `slab` meets across the ground
     /// plane during its window of the sweep, each once, in no particular order: a
     /// superset of the bodies the full test meets, which the caller finishes on the few it
@@ -339,6 +378,66 @@ mod tests {
             missed += boxes.len() - seen.len();
         }
         assert!(met > 400 && missed > 5000, "met {met}, missed {missed}");
+    }
+
+    #[test]
+    fn lanes_overlap_what_a_scalar_box_test_overlaps() {
+        // Seeded crowds of 1 to 300 bodies (the last block and group partly empty), laid
+        // out in space order or not, bodies moved after the layout, and boxes from a point
+        // to a room across, a third of them touching a body's edge exactly: the lanes give
+        // a body exactly when its bounds overlap the box across the ground plane (touching
+        // counts), each once, and never an empty lane.
+        let mut rng = crate::test_rng::XorShift::new(0x5eed_0f1a_7e5b_0d37_u64);
+        let mut lanes = BoundsLanes::default();
+        let mut boxes: Vec<(Vec3, Vec3)> = Vec::new();
+        let (mut met, mut missed) = (0usize, 0usize);
+        let half = Vec3::new(16.0, 16.0, 28.0);
+        for round in 0..3000 {
+            if round % 100 == 0 {
+                lanes.clear();
+                boxes.clear();
+                for i in 0..(1 + round / 10) {
+                    let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1000.0;
+                    lanes.set(i, (at - half, at + half));
+                    boxes.push((at - half, at + half));
+                }
+                if round % 200 == 0 {
+                    let cell = |i: usize| {
+                        let (low, _) = boxes[i];
+                        space_order(((low.x / 64.0) as i32, (low.y / 64.0) as i32))
+                    };
+                    lanes.order(cell, |i| boxes[i]);
+                }
+            }
+            if round % 3 == 0 {
+                let i = (rng.unit().abs() * boxes.len() as f32) as usize % boxes.len();
+                let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1000.0;
+                boxes[i] = (at - half, at + half);
+                lanes.set(i, boxes[i]);
+            }
+            let size = Vec2::new(rng.unit().abs(), rng.unit().abs()) * 300.0;
+            let low = if round % 3 == 1 {
+                // Touching a body's high corner exactly.
+                let k = (rng.unit().abs() * boxes.len() as f32) as usize % boxes.len();
+                boxes[k].1.truncate()
+            } else {
+                Vec2::new(rng.unit(), rng.unit()) * 1100.0
+            };
+            let high = low + size;
+            let mut found = Vec::new();
+            lanes.for_each_overlapping(low, high, |i| found.push(i));
+            found.sort_unstable();
+            let expected: Vec<usize> = (0..boxes.len())
+                .filter(|&i| {
+                    let (b_low, b_high) = (boxes[i].0.truncate(), boxes[i].1.truncate());
+                    b_low.cmple(high).all() && low.cmple(b_high).all()
+                })
+                .collect();
+            assert_eq!(found, expected, "round {round}");
+            met += expected.len();
+            missed += boxes.len() - expected.len();
+        }
+        assert!(met > 1000 && missed > 1000, "{met} met, {missed} missed");
     }
 
     #[test]

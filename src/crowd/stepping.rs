@@ -376,6 +376,7 @@ impl Crowd {
     /// A tick's start: the outcomes cleared, and overlapping characters reported and
     /// separated.
     fn begin<T: Tracer + ?Sized>(&mut self, world: &T) {
+        self.bodies.keep_compact();
         for m in &mut self.members {
             // The tick's own outcome is written by every move (a large list of touches:
             // not cleared twice).
