@@ -70,6 +70,43 @@ impl CullReach {
         }
     }
 
+    /// How many words [`Self::key_bits`] gives.
+    pub(crate) const KEY_WORDS: usize = 14;
+
+    /// The figures the others derive from (`center`, `half`, `rho`, `radius` and the
+    /// bounding box), as bits: two shapes whose words are equal cull alike (the per-axis
+    /// figures follow from these), and comparing words is cheaper than comparing floats.
+    pub(crate) fn key_bits(&self) -> [u32; Self::KEY_WORDS] {
+        let (c, h, bc, bh) = (self.center, self.half, self.box_center, self.box_half);
+        [
+            c.x,
+            c.y,
+            c.z,
+            h.x,
+            h.y,
+            h.z,
+            self.rho,
+            self.radius,
+            bc.x,
+            bc.y,
+            bc.z,
+            bh.x,
+            bh.y,
+            bh.z,
+        ]
+        .map(f32::to_bits)
+    }
+
+    /// Whether every figure is finite (a tick cache keeps only finite keys: `tick_cache.rs`).
+    pub(crate) fn is_finite(&self) -> bool {
+        self.center.is_finite()
+            && self.half.is_finite()
+            && self.rho.is_finite()
+            && self.radius.is_finite()
+            && self.box_center.is_finite()
+            && self.box_half.is_finite()
+    }
+
     /// The reaches toward a node plane's front (`n`) and back (`−n`), for the κ figures of
     /// the brushes under each side, plus [`TREE_CULL_MARGIN`]. Only `|n|` matters once
     /// the followed point is the centre, so one dot product serves both sides. `boxed`: whether
