@@ -306,7 +306,6 @@ fn runtime_nodes(data: &MapData) -> Vec<RuntimeNode> {
             RuntimeNode {
                 normal: plane.normal,
                 dist: plane.dist,
-                axis: axial_axis(plane.normal),
                 children: n.children,
                 kappa: [0.0; 2],
                 kappa_inexact: [0.0; 2],
@@ -330,18 +329,6 @@ fn runtime_nodes(data: &MapData) -> Vec<RuntimeNode> {
         }
     }
     nodes
-}
-
-/// The axis a normal lies on (`0`, `1`, `2` for ±X, ±Y, ±Z: that component exactly ±1 and
-/// the other two exactly ±0), or [`RuntimeNode::OBLIQUE`].
-fn axial_axis(normal: Vec3) -> u8 {
-    let [x, y, z] = normal.to_array();
-    match (x.abs() == 1.0, y.abs() == 1.0, z.abs() == 1.0) {
-        (true, _, _) if y == 0.0 && z == 0.0 => 0,
-        (_, true, _) if x == 0.0 && z == 0.0 => 1,
-        (_, _, true) if x == 0.0 && y == 0.0 => 2,
-        _ => RuntimeNode::OBLIQUE,
-    }
 }
 
 /// Whether `brush` has a side on each axial plane of its bounds, or inside them (see
@@ -430,21 +417,12 @@ static NEXT_CONTENTS_ID: AtomicU64 = AtomicU64::new(1);
 pub(crate) struct RuntimeNode {
     pub normal: Vec3,
     pub dist: f32,
-    /// The axis the normal lies on (0, 1, 2: exactly ±X, ±Y, ±Z), or [`Self::OBLIQUE`]: an
-    /// axial node's plane distance is one coordinate, without a dot product (Quake's
-    /// `plane->type`).
-    pub axis: u8,
     /// `[front, back]`.
     pub children: [NodeChild; 2],
     /// Largest reach κ of the brushes under each child (0 when none).
     pub kappa: [f32; 2],
     /// Largest κ of the brushes under each child that are not box-exact (0 when none).
     pub kappa_inexact: [f32; 2],
-}
-
-impl RuntimeNode {
-    /// [`Self::axis`] of a node whose normal is not axial.
-    pub const OBLIQUE: u8 = 3;
 }
 
 impl PartialEq for CompiledMap {

@@ -152,7 +152,6 @@ impl<'a, S: Support> TraceWork<'a, S> {
             return;
         }
         let nodes = self.map.runtime_nodes();
-        let (c1, c2) = (p1.to_array(), p2.to_array());
         // Down the tree while the sub-segment stays on one side (no recursion for those).
         let (node, t1, t2, [front_reach, back_reach]) = loop {
             let index = match child {
@@ -164,25 +163,10 @@ impl<'a, S: Support> TraceWork<'a, S> {
                 return;
             };
             let n = node.normal;
-            // On an axial plane (most of a Quake level's) the distances are one coordinate
-            // times ±1: the dot product's value, up to the sign of a zero, which nothing
-            // below can tell (comparisons, and differences with a nonzero term).
-            let (t1, t2, reaches) = if S::AXIAL_NODES && node.axis < 3 {
-                let axis = usize::from(node.axis);
-                let sign = n.to_array()[axis];
-                (
-                    sign * c1[axis] - node.dist,
-                    sign * c2[axis] - node.dist,
-                    S::node_reaches_axial(&self.reach, axis, node.kappa, node.kappa_inexact),
-                )
-            } else {
-                (
-                    n.dot(p1) - node.dist,
-                    n.dot(p2) - node.dist,
-                    S::node_reaches(&self.reach, n, node.kappa, node.kappa_inexact),
-                )
-            };
+            let reaches = S::node_reaches(&self.reach, n, node.kappa, node.kappa_inexact);
             let [front_reach, back_reach] = reaches;
+            let t1 = n.dot(p1) - node.dist;
+            let t2 = n.dot(p2) - node.dist;
             // The front side is reachable where t > −front_reach, the back where t < back_reach.
             if t1 >= back_reach && t2 >= back_reach {
                 child = node.children[0];

@@ -40,42 +40,15 @@ pub(crate) struct CullReach {
     /// is 0, nor for boxes, whose own reach is their box's; see `Support::BOXED`).
     pub(super) box_center: Vec3,
     pub(super) box_half: Vec3,
-    /// Per axis: `half` and the bounding box's reach `box_half + |box_center|`, what an
-    /// axial node plane's reaches read ([`Self::both_sides_axial`]).
-    pub(super) axial_half: [f32; 3],
-    pub(super) axial_box: [f32; 3],
 }
 
 impl CullReach {
-    /// The figures for a shape whose part `half` (a box or vertical segment about the
-    /// followed point, `center` from the reference point) reaches exactly, with `rho` of
-    /// round part, circumradius `radius`, and bounding box `(centre, half extents)` about the
-    /// followed point.
-    pub(super) fn new(
-        center: Vec3,
-        half: Vec3,
-        rho: f32,
-        radius: f32,
-        (box_center, box_half): (Vec3, Vec3),
-    ) -> CullReach {
-        CullReach {
-            center,
-            half,
-            rho,
-            radius,
-            box_center,
-            box_half,
-            axial_half: half.to_array(),
-            axial_box: (box_half + box_center.abs()).to_array(),
-        }
-    }
-
     /// How many words [`Self::key_bits`] gives.
     pub(crate) const KEY_WORDS: usize = 14;
 
-    /// The figures the others derive from (`center`, `half`, `rho`, `radius` and the
-    /// bounding box), as bits: two shapes whose words are equal cull alike (the per-axis
-    /// figures follow from these), and comparing words is cheaper than comparing floats.
+    /// The figures (`center`, `half`, `rho`, `radius` and the bounding box), as bits: two
+    /// shapes whose words are equal cull alike, and comparing words is cheaper than
+    /// comparing floats.
     pub(crate) fn key_bits(&self) -> [u32; Self::KEY_WORDS] {
         let (c, h, bc, bh) = (self.center, self.half, self.box_center, self.box_half);
         [
@@ -121,50 +94,7 @@ impl CullReach {
         boxed: bool,
     ) -> [f32; 2] {
         let across = n.abs();
-        self.sides_from(
-            across.dot(self.half),
-            || across.dot(self.box_half) + n.dot(self.box_center).abs(),
-            kappa,
-            kappa_inexact,
-            boxed,
-        )
-    }
-
-    /// [`Self::both_sides`] for a node plane whose normal is exactly ±1 on `axis` (0, 1, 2)
-    /// and ±0 on the other two, bit for bit: there `|n|·half` is `half[axis]` (`1·h + 0·h'`
-    /// adds exact zeros to `h ≥ 0`) and `|n·box_center|` is `|box_center[axis]|` (the sum
-    /// differs at most in the sign of a zero, which the absolute value drops).
-    #[inline(always)]
-    pub(crate) fn both_sides_axial(
-        &self,
-        axis: usize,
-        kappa: [f32; 2],
-        kappa_inexact: [f32; 2],
-        boxed: bool,
-    ) -> [f32; 2] {
-        // `axis` is below 3 (the walk checks it); were it not, an infinite reach culls
-        // nothing.
-        let pick = |v: &[f32; 3]| v.get(axis).copied().unwrap_or(f32::INFINITY);
-        self.sides_from(
-            pick(&self.axial_half),
-            || pick(&self.axial_box),
-            kappa,
-            kappa_inexact,
-            boxed,
-        )
-    }
-
-    /// The two reaches from the segment's spread `|n|·half` and the bounding box's reach
-    /// (only asked for when `boxed`).
-    #[inline(always)]
-    fn sides_from(
-        &self,
-        spread: f32,
-        box_reach: impl FnOnce() -> f32,
-        kappa: [f32; 2],
-        kappa_inexact: [f32; 2],
-        boxed: bool,
-    ) -> [f32; 2] {
+        let spread = across.dot(self.half);
         if !boxed {
             let side = |k: usize| {
                 larger(spread + kappa[k] * self.rho, kappa_inexact[k] * self.radius)
@@ -172,7 +102,7 @@ impl CullReach {
             };
             return [side(0), side(1)];
         }
-        let boxed = box_reach();
+        let boxed = across.dot(self.box_half) + n.dot(self.box_center).abs();
         let side = |k: usize| {
             let exact = smaller(spread + kappa[k] * self.rho, boxed);
             larger(exact, kappa_inexact[k] * self.radius) + TREE_CULL_MARGIN
@@ -205,48 +135,4 @@ fn smaller(a: f32, b: f32) -> f32 {
 #[inline]
 fn larger(a: f32, b: f32) -> f32 {
     if a > b { a } else { b }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// On an axial normal (±1 on one axis, ±0 on the others, every sign of zero) the axial
-    /// reaches are the general ones' very bits, boxed or not, for seeded shape figures.
-    #[test]
-    fn axial_reaches_are_the_general_ones_bit_for_bit() {
-        let mut rng = crate::test_rng::XorShift::new(0x2545_f491_4f6c_dd1d);
-        let mut size = |scale: f32| (rng.unit() * 0.5 + 0.5) * scale;
-        for case in 0..512 {
-            let reach = CullReach::new(
-                Vec3::new(size(8.0) - 4.0, size(8.0) - 4.0, size(16.0) - 8.0),
-                Vec3::new(size(16.0), size(16.0), size(32.0)) * f32::from(case % 3 != 0),
-                size(16.0) * f32::from(case % 2 == 0),
-                size(48.0),
-                (
-                    Vec3::new(size(2.0) - 1.0, -0.0, size(8.0) - 4.0),
-                    Vec3::new(size(16.0), size(16.0), size(28.0)),
-                ),
-            );
-            let kappa = [size(2.0), size(1.8)];
-            let kappa_inexact = [kappa[0] * f32::from(case % 4 == 0), 0.0];
-            for axis in 0..3 {
-                for sign in [1.0f32, -1.0] {
-                    for zeros in 0..4 {
-                        let zero = |bit: usize| if zeros & bit == 0 { 0.0 } else { -0.0 };
-                        let mut n = [zero(1), zero(2), zero(1)];
-                        n[(axis + 2) % 3] = zero(2);
-                        n[(axis + 1) % 3] = zero(1);
-                        n[axis] = sign;
-                        let n = Vec3::from_array(n);
-                        for boxed in [false, true] {
-                            let general = reach.both_sides(n, kappa, kappa_inexact, boxed);
-                            let axial = reach.both_sides_axial(axis, kappa, kappa_inexact, boxed);
-                            assert_eq!(general.map(f32::to_bits), axial.map(f32::to_bits), "{n}");
-                        }
-                    }
-                }
-            }
-        }
-    }
 }

@@ -138,14 +138,13 @@ impl<'a> Oriented<'a> {
     /// sweep has already).
     pub(crate) fn cull_reach(&self, (mins, maxs): (Vec3, Vec3)) -> CullReach {
         let radius = self.shape.radius();
-        let reach = |center: Vec3, half: Vec3, rho: f32| {
-            CullReach::new(
-                center,
-                half,
-                rho,
-                radius,
-                ((mins + maxs) * 0.5 - center, (maxs - mins) * 0.5),
-            )
+        let reach = |center: Vec3, half: Vec3, rho: f32| CullReach {
+            center,
+            half,
+            rho,
+            radius,
+            box_center: (mins + maxs) * 0.5 - center,
+            box_half: (maxs - mins) * 0.5,
         };
         match (&self.shape.0, self.rotation) {
             (Repr::Point, _) => reach(Vec3::ZERO, Vec3::ZERO, 0.0),
@@ -257,12 +256,6 @@ pub(crate) trait Support: Copy {
     /// with it, where hulls are 15% and cylinders 3% faster).
     const BOXED: bool = true;
 
-    /// Whether the tree walk reads an axial node plane's distance and reach on its axis
-    /// ([`Self::node_reaches_axial`]) instead of by dot products: not for points, whose two
-    /// distances are one paired multiply and whose reach is a constant (measured on dm4:
-    /// 7% more instructions with it, where boxes and hulls have 5–13% fewer).
-    const AXIAL_NODES: bool = true;
-
     /// How far toward a node plane's front and back (unit normal `n`, the κ figures of the
     /// brushes under each side) a sweep of this shape, whose cull figures are `reach`, can
     /// be blocked ([`CullReach::both_sides`]).
@@ -274,18 +267,6 @@ pub(crate) trait Support: Copy {
         kappa_inexact: [f32; 2],
     ) -> [f32; 2] {
         reach.both_sides(n, kappa, kappa_inexact, Self::BOXED)
-    }
-
-    /// [`Self::node_reaches`] for a node whose normal is exactly ±1 on `axis` (0, 1, 2) and
-    /// ±0 on the other axes, bit for bit ([`CullReach::both_sides_axial`]).
-    #[inline(always)]
-    fn node_reaches_axial(
-        reach: &CullReach,
-        axis: usize,
-        kappa: [f32; 2],
-        kappa_inexact: [f32; 2],
-    ) -> [f32; 2] {
-        reach.both_sides_axial(axis, kappa, kappa_inexact, Self::BOXED)
     }
 
     /// `h(u)` for a unit direction `u` in the sweep's frame.
@@ -340,7 +321,6 @@ pub(crate) struct PointSupport;
 
 impl Support for PointSupport {
     const BOXED: bool = false;
-    const AXIAL_NODES: bool = false;
 
     /// The margin alone, bit for bit what [`CullReach::both_sides`] gives for a point: its
     /// half extent, ρ and radius are zero, so each side is `max(0 + κ·0, κ'·0)` (±0, κ
@@ -357,24 +337,6 @@ impl Support for PointSupport {
         debug_assert_eq!(
             reach
                 .both_sides(n, kappa, kappa_inexact, false)
-                .map(f32::to_bits),
-            margin.map(f32::to_bits)
-        );
-        margin
-    }
-
-    /// The margin, as [`Self::node_reaches`] gives it.
-    #[inline(always)]
-    fn node_reaches_axial(
-        reach: &CullReach,
-        axis: usize,
-        kappa: [f32; 2],
-        kappa_inexact: [f32; 2],
-    ) -> [f32; 2] {
-        let margin = [TREE_CULL_MARGIN; 2];
-        debug_assert_eq!(
-            reach
-                .both_sides_axial(axis, kappa, kappa_inexact, false)
                 .map(f32::to_bits),
             margin.map(f32::to_bits)
         );
