@@ -290,6 +290,53 @@ impl BoundsLanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::XorShift;
+
+    /// A character's half extents.
+    const BODY_HALF: Vec3 = Vec3::new(16.0, 16.0, 28.0);
+
+    /// Seeded bodies for the lane tests, and their boxes as the lanes should hold them.
+    #[derive(Default)]
+    struct SeededCrowd {
+        lanes: BoundsLanes,
+        boxes: Vec<(Vec3, Vec3)>,
+    }
+
+    impl SeededCrowd {
+        /// Every 100 rounds, `count` bodies placed by `place`, laid out in space order
+        /// every 200; every third round one body moved (after the layout).
+        fn next_round(
+            &mut self,
+            round: usize,
+            count: usize,
+            rng: &mut XorShift,
+            place: impl Fn(&mut XorShift) -> Vec3,
+        ) {
+            let SeededCrowd { lanes, boxes } = self;
+            if round.is_multiple_of(100) {
+                lanes.clear();
+                boxes.clear();
+                for i in 0..count {
+                    let at = place(rng);
+                    lanes.set(i, (at - BODY_HALF, at + BODY_HALF));
+                    boxes.push((at - BODY_HALF, at + BODY_HALF));
+                }
+                if round.is_multiple_of(200) {
+                    let cell = |i: usize| {
+                        let (low, _) = boxes[i];
+                        space_order(((low.x / 64.0) as i32, (low.y / 64.0) as i32))
+                    };
+                    lanes.order(cell, |i| boxes[i]);
+                }
+            }
+            if round.is_multiple_of(3) {
+                let i = (rng.unit().abs() * boxes.len() as f32) as usize % boxes.len();
+                let at = place(rng);
+                boxes[i] = (at - BODY_HALF, at + BODY_HALF);
+                lanes.set(i, boxes[i]);
+            }
+        }
+    }
 
     #[test]
     fn lanes_meet_what_a_scalar_slab_test_meets() {
@@ -299,36 +346,15 @@ mod tests {
         // order or not, and boxes moved after the layout, over the whole sweep or a part of
         // it: the lanes meet a body exactly when the scalar test of x then y does, each
         // once, and never an empty lane.
-        let mut rng = crate::test_rng::XorShift::new(0x1a2b_3c4d_5e6f_7081u64);
-        let mut lanes = BoundsLanes::default();
-        let mut boxes: Vec<(Vec3, Vec3)> = Vec::new();
+        let mut rng = XorShift::new(0x1a2b_3c4d_5e6f_7081u64);
+        let mut crowd = SeededCrowd::default();
         let mut met = 0usize;
         let mut missed = 0usize;
-        let half = Vec3::new(16.0, 16.0, 28.0);
         for round in 0..3000 {
-            if round % 100 == 0 {
-                lanes.clear();
-                boxes.clear();
-                for i in 0..(1 + round / 100 * 11) {
-                    let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 2000.0 - 1000.0;
-                    lanes.set(i, (at - half, at + half));
-                    boxes.push((at - half, at + half));
-                }
-                if round % 200 == 0 {
-                    let cell = |i: usize| {
-                        let (low, _) = boxes[i];
-                        space_order(((low.x / 64.0) as i32, (low.y / 64.0) as i32))
-                    };
-                    lanes.order(cell, |i| boxes[i]);
-                }
-            }
-            if round % 3 == 0 {
-                // Move a body.
-                let i = (rng.unit() * boxes.len() as f32) as usize % boxes.len();
-                let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 2000.0 - 1000.0;
-                boxes[i] = (at - half, at + half);
-                lanes.set(i, boxes[i]);
-            }
+            crowd.next_round(round, 1 + round / 100 * 11, &mut rng, |rng| {
+                Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 2000.0 - 1000.0
+            });
+            let SeededCrowd { lanes, boxes } = &crowd;
             let start = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 2000.0 - 1000.0;
             let mut motion = if round % 2 == 0 {
                 Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 4000.0 - 2000.0
@@ -387,34 +413,14 @@ mod tests {
         // to a room across, a third of them touching a body's edge exactly: the lanes give
         // a body exactly when its bounds overlap the box across the ground plane (touching
         // counts), each once, and never an empty lane.
-        let mut rng = crate::test_rng::XorShift::new(0x5eed_0f1a_7e5b_0d37_u64);
-        let mut lanes = BoundsLanes::default();
-        let mut boxes: Vec<(Vec3, Vec3)> = Vec::new();
+        let mut rng = XorShift::new(0x5eed_0f1a_7e5b_0d37_u64);
+        let mut crowd = SeededCrowd::default();
         let (mut met, mut missed) = (0usize, 0usize);
-        let half = Vec3::new(16.0, 16.0, 28.0);
         for round in 0..3000 {
-            if round % 100 == 0 {
-                lanes.clear();
-                boxes.clear();
-                for i in 0..(1 + round / 10) {
-                    let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1000.0;
-                    lanes.set(i, (at - half, at + half));
-                    boxes.push((at - half, at + half));
-                }
-                if round % 200 == 0 {
-                    let cell = |i: usize| {
-                        let (low, _) = boxes[i];
-                        space_order(((low.x / 64.0) as i32, (low.y / 64.0) as i32))
-                    };
-                    lanes.order(cell, |i| boxes[i]);
-                }
-            }
-            if round % 3 == 0 {
-                let i = (rng.unit().abs() * boxes.len() as f32) as usize % boxes.len();
-                let at = Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1000.0;
-                boxes[i] = (at - half, at + half);
-                lanes.set(i, boxes[i]);
-            }
+            crowd.next_round(round, 1 + round / 10, &mut rng, |rng| {
+                Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 1000.0
+            });
+            let SeededCrowd { lanes, boxes } = &crowd;
             let size = Vec2::new(rng.unit().abs(), rng.unit().abs()) * 300.0;
             let low = if round % 3 == 1 {
                 // Touching a body's high corner exactly.
