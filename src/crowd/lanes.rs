@@ -230,42 +230,28 @@ impl BoundsLanes {
     /// across the ground plane (touching counts), each once, in no particular order: a
     /// superset of the bodies whose bounds overlap the box in space, which the caller
     /// finishes on the few it gets.
-    pub(super) fn for_each_overlapping(&self, low: Vec2, high: Vec2, mut f: impl FnMut(usize)) {
-        for (pass, groups) in self.groups.chunks(GROUPS_PER_PASS).enumerate() {
-            let mut blocks = 0u64;
-            for (g, group) in groups.iter().enumerate() {
-                blocks |= u64::from(group.overlapping(low, high)) << (g * LANES);
-            }
-            let first = pass * GROUPS_PER_PASS * LANES;
-            while blocks != 0 {
-                let b = first + blocks.trailing_zeros() as usize;
-                blocks &= blocks - 1;
-                let Some(block) = self.blocks.get(b) else {
-                    continue;
-                };
-                let mut lanes = block.overlapping(low, high);
-                while lanes != 0 {
-                    let lane = b * LANES + lanes.trailing_zeros() as usize;
-                    lanes &= lanes - 1;
-                    if let Some(&body) = self.body_of.get(lane) {
-                        f(body as usize);
-                    }
-                }
-            }
-        }
+    pub(super) fn for_each_overlapping(&self, low: Vec2, high: Vec2, f: impl FnMut(usize)) {
+        self.for_each_passing(|block| block.overlapping(low, high), f);
     }
 
     /// Calls `f` with the index of every body whose bounds `slab` meets across the ground
     /// plane during its window of the sweep, each once, in no particular order: a
     /// superset of the bodies the full test meets, which the caller finishes on the few it
     /// gets.
-    pub(super) fn for_each_met(&self, slab: &SlabLanes, mut f: impl FnMut(usize)) {
-        // The groups' boxes first, a pass of them at a time with no branch on what they
-        // meet (their bits gathered in one word), then only the blocks met.
+    pub(super) fn for_each_met(&self, slab: &SlabLanes, f: impl FnMut(usize)) {
+        self.for_each_passing(|block| block.met(slab), f);
+    }
+
+    /// Calls `f` with the index of every body in a lane `test` passes (its bit set in the
+    /// lanes' mask `test` gives a block), each once. The groups' boxes are tested first, a
+    /// pass of them at a time with no branch on what they pass (their bits gathered in one
+    /// word), then only the blocks whose group passed.
+    #[inline(always)]
+    fn for_each_passing(&self, test: impl Fn(&Block) -> u32, mut f: impl FnMut(usize)) {
         for (pass, groups) in self.groups.chunks(GROUPS_PER_PASS).enumerate() {
             let mut blocks = 0u64;
             for (g, group) in groups.iter().enumerate() {
-                blocks |= u64::from(group.met(slab)) << (g * LANES);
+                blocks |= u64::from(test(group)) << (g * LANES);
             }
             let first = pass * GROUPS_PER_PASS * LANES;
             while blocks != 0 {
@@ -274,7 +260,7 @@ impl BoundsLanes {
                 let Some(block) = self.blocks.get(b) else {
                     continue;
                 };
-                let mut lanes = block.met(slab);
+                let mut lanes = test(block);
                 while lanes != 0 {
                     let lane = b * LANES + lanes.trailing_zeros() as usize;
                     lanes &= lanes - 1;
