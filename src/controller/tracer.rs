@@ -456,8 +456,9 @@ impl Tracer for CompiledMap {
 /// the methods that ask the world rather than sweep it ([`Tracer::contents`],
 /// [`Tracer::contents3`], [`Tracer::contents_id`], [`Tracer::current`],
 /// [`Tracer::may_have_ladders`] and, unless told `but positions`, [`Tracer::touch_triggers`],
-/// [`Tracer::touch_triggers_cached`] and [`Tracer::overlaps_model`], which take positions) as calls on `self.$inner`: a view
-/// that only changes sweeps (an offset, other characters) answers them as its world does.
+/// [`Tracer::touch_triggers_cached`] and [`Tracer::overlaps_model`], which take positions)
+/// as calls on `self.$inner`: a view that only changes sweeps (an offset, other characters)
+/// answers them as its world does.
 macro_rules! forward_world_queries {
     ($inner:ident) => {
         forward_world_queries!($inner; but positions);

@@ -873,6 +873,12 @@ macro_rules! fixed_part_queries {
 }
 pub(super) use fixed_part_queries;
 
+/// Whether a mover with filter `me` that passes through `ghosts` meets the body in `slot`:
+/// the test of [`WorldWithBodies`]'s queries and of [`Near::gather`].
+fn meets(me: &QueryFilter, ghosts: &[u32], slot: &Slot) -> bool {
+    me.meets_character(slot.id, slot.contents, slot.groups) && !ghosts.contains(&slot.id)
+}
+
 /// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
 /// own) for the player's default mask, so a player's sweeps stay the world's, bit for bit.
 pub(super) fn world_mask(me: &QueryFilter) -> Option<Contents> {
@@ -903,7 +909,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     /// groups against the body's).
     #[inline(always)]
     fn meets(&self, me: &QueryFilter, slot: &Slot) -> bool {
-        me.meets_character(slot.id, slot.contents, slot.groups) && !self.ghosts.contains(&slot.id)
+        meets(me, self.ghosts, slot)
     }
 
     /// The first impact of the world and the bodies `candidates` visits for a box.
@@ -1065,8 +1071,7 @@ impl Near {
         self.slots.clear();
         let slots = &mut self.slots;
         let mut take = |slot: &Slot| {
-            if me.meets_character(slot.id, slot.contents, slot.groups) && !ghosts.contains(&slot.id)
-            {
+            if meets(me, ghosts, slot) {
                 slots.push(*slot);
             }
         };
