@@ -633,38 +633,31 @@ impl TryFrom<SavedState> for CharacterState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::XorShift;
 
-    /// A small seeded generator (PCG's LCG step with an xorshift output).
-    struct Seeded(u64);
-
-    impl Seeded {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((self.0 >> 33) ^ (self.0 >> 17)) % n
-        }
+    /// A seeded draw in `0..n`.
+    fn below(rng: &mut XorShift, n: u64) -> u64 {
+        u64::from(rng.next_u32()) % n
     }
 
     /// A hit on one of a few planes of one of a few models (so pushes repeat), now and
     /// then on a character or without a plane.
-    fn hit(rng: &mut Seeded) -> Trace {
+    fn hit(rng: &mut XorShift) -> Trace {
         let mut trace = Trace::miss(Vec3::ZERO);
         let axis = [Vec3::X, Vec3::Y, Vec3::Z, -Vec3::X, -Vec3::Y, -Vec3::Z];
-        let normal = axis[rng.below(6) as usize];
+        let normal = axis[below(rng, 6) as usize];
         let plane = Plane {
             normal,
-            dist: rng.below(8) as f32 * 16.0,
+            dist: below(rng, 8) as f32 * 16.0,
         };
-        if rng.below(10) > 0 {
+        if below(rng, 10) > 0 {
             trace.normal = Some(normal);
             trace.plane = Some(plane);
         }
-        trace.model = Some(rng.below(4) as usize);
+        trace.model = Some(below(rng, 4) as usize);
         trace.contents = Contents::SOLID;
-        trace.material = (rng.below(2) == 0).then_some(MaterialId(rng.below(3) as u32));
-        trace.character = (rng.below(8) == 0).then_some(rng.below(3) as u32);
+        trace.material = (below(rng, 2) == 0).then_some(MaterialId(below(rng, 3) as u32));
+        trace.character = (below(rng, 8) == 0).then_some(below(rng, 3) as u32);
         trace
     }
 
@@ -696,15 +689,15 @@ mod tests {
     /// copies and clones, and compares as its touches do.
     #[test]
     fn touch_list_reads_back_what_was_pushed() {
-        let mut rng = Seeded(0x7041_c415);
+        let mut rng = XorShift::new(0x7041_c415);
         let mut longest = 0;
         for _ in 0..4_000 {
             let mut list = TouchList::default();
             let mut model = Vec::new();
-            for _ in 0..rng.below(120) {
-                match rng.below(20) {
+            for _ in 0..below(&mut rng, 120) {
+                match below(&mut rng, 20) {
                     0 => {
-                        let len = rng.below(40) as usize;
+                        let len = below(&mut rng, 40) as usize;
                         list.truncate(len);
                         model.truncate(len);
                     }

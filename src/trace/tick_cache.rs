@@ -572,15 +572,11 @@ impl<S: Support> GatherWalk<'_, '_, S> {
 mod tests {
     use super::*;
     use crate::controller::{Tracer, TriggerList};
+    use crate::test_rng::XorShift;
 
-    /// A seeded uniform draw in `[lo, hi)` (SplitMix64).
-    fn draw(state: &mut u64, lo: f32, hi: f32) -> f32 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        lo + (hi - lo) * ((z >> 40) as f32 / (1u64 << 24) as f32)
+    /// A seeded uniform draw in `[lo, hi)`.
+    fn draw(rng: &mut XorShift, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * (rng.unit() * 0.5 + 0.5)
     }
 
     /// The trigger query through a gather gives the plain query's lists, near triggers and
@@ -608,7 +604,7 @@ mod tests {
             TraceShape::sphere(40.0).unwrap_or_else(TraceShape::point),
         ];
         let mut cache = TickCache::new();
-        let mut rng = 28u64;
+        let mut rng = XorShift::new(28);
         let (mut early, mut asked, mut touched_any) = (0, 0, 0);
         for _ in 0..4000 {
             let at = Vec3::new(
@@ -619,7 +615,7 @@ mod tests {
             let half = Vec3::splat(draw(&mut rng, 2.0, 48.0));
             map.gather(&[&standing], (at - half, at + half), &mut cache);
             let shape = &shapes[(draw(&mut rng, 0.0, 3.0) as usize).min(2)];
-            let spread = |rng: &mut u64| draw(rng, -48.0, 48.0);
+            let spread = |rng: &mut XorShift| draw(rng, -48.0, 48.0);
             let start = at + Vec3::new(spread(&mut rng), spread(&mut rng), spread(&mut rng));
             let end = at + Vec3::new(spread(&mut rng), spread(&mut rng), spread(&mut rng));
             let (mut touched, mut inside) = (TriggerList::default(), TriggerList::default());
