@@ -23,7 +23,8 @@
 //! warmed state, starting over from it (untimed copy) whenever the episode ends, so every
 //! measurement covers the same mix of walking, stepping, jumping and wall sliding.
 //!
-//! planeshift: `CharacterController::step(&compiled_map, &input)` with
+//! planeshift: `CharacterController::step_into(&compiled_map, &input, &mut outcome)`, each
+//! character's outcome kept in place from tick to tick as a game's frame keeps it, with
 //! `ControllerConfig::default()` (Quake 3 box 30×30×56, origin 24 above the feet, step 18,
 //! walkable normal z ≥ 0.7, gravity 800, speed 320, 8 ms tick); the world is the compiled
 //! map's model 0.
@@ -73,7 +74,7 @@ use planeshift::brush::brushes_from_map;
 use planeshift::compile::compile_map;
 use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
-use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+use planeshift::controller::{CharacterController, ControllerConfig, MoveInput, MoveOutcome};
 use planeshift::map::parse_map;
 use planeshift::trace::TraceShape;
 use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
@@ -206,6 +207,9 @@ trait Crowd: Clone {
 struct PlaneshiftCrowd<'a> {
     world: &'a CompiledMap,
     characters: Vec<CharacterController>,
+    /// Each character's outcome, written in place every tick as a game's frame keeps it
+    /// (`step_into`: no 2 KB copy out per character and tick).
+    outcomes: Vec<MoveOutcome>,
 }
 
 impl<'a> PlaneshiftCrowd<'a> {
@@ -216,14 +220,21 @@ impl<'a> PlaneshiftCrowd<'a> {
                     .expect("the default configuration and a spawn origin are valid")
             })
             .collect();
-        PlaneshiftCrowd { world, characters }
+        let outcomes = vec![MoveOutcome::default(); CHARACTERS];
+        PlaneshiftCrowd {
+            world,
+            characters,
+            outcomes,
+        }
     }
 }
 
 impl Crowd for PlaneshiftCrowd<'_> {
     fn tick(&mut self, inputs: &[MoveInput]) {
-        for (character, input) in self.characters.iter_mut().zip(inputs) {
-            black_box(character.step(self.world, input));
+        let each = self.characters.iter_mut().zip(&mut self.outcomes);
+        for ((character, outcome), input) in each.zip(inputs) {
+            character.step_into(self.world, input, outcome);
+            black_box(&*outcome);
         }
     }
 
