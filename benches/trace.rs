@@ -218,6 +218,19 @@ fn sweeps(
     out
 }
 
+/// A checksum of every `Trace` field of the sweeps (FNV-1a over their `Debug` text, which
+/// spells every float's bits apart from NaN payloads): a speed change must leave it as it is.
+fn checksum(world: &CompiledMap, case: &Case, queries: &[(Vec3, Vec3)]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &(s, e) in queries {
+        let t = world.trace_rotated(&case.ours, case.rotation, s, e, Contents::MASK_ANY_BLOCKING);
+        for byte in format!("{t:?}").bytes() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
 /// Both sides must do the same work: count hits and compare stop distances, so a
 /// benchmark can never time a side that answers nothing.
 fn report_agreement(
@@ -257,9 +270,10 @@ fn report_agreement(
         worst = worst.max((t.fraction - toi.unwrap_or(1.0)).abs() * length);
     }
     eprintln!(
-        "{map}/{}: {} sweeps, planeshift hits {ours}, parry3d hits {theirs}, parry3d errors {errors}, largest stop difference {worst:.3} units",
+        "{map}/{}: {} sweeps, planeshift hits {ours}, parry3d hits {theirs}, parry3d errors {errors}, largest stop difference {worst:.3} units, checksum {:016x}",
         case.name,
-        queries.len()
+        queries.len(),
+        checksum(world, case, queries)
     );
 }
 
@@ -340,6 +354,11 @@ fn sweep(c: &mut Criterion) {
                     })
                 });
                 if let Some(flat) = &flat {
+                    eprintln!(
+                        "{label}/{}/nopatch: checksum {:016x}",
+                        case.name,
+                        checksum(flat, case, &queries)
+                    );
                     let mut k = 0;
                     group.bench_function(
                         format!("{label}/{}/planeshift_nopatch", case.name),
