@@ -229,66 +229,111 @@ pub(crate) fn trace_upright(
     other: &Upright,
     other_at: Vec3,
 ) -> Trace {
-    if !in_range(start) || !in_range(end) {
-        return out_of_range(start);
+    UprightSweep::new(shape, mover, start, end)
+        .against(other, other_at)
+        .unwrap_or_else(|| Trace::miss(end))
+}
+
+/// One sweep of an upright shape, set up once for every shape it is tested against (a
+/// crowd's sweep against each neighbour it may meet): [`Self::against`] gives, bit for bit,
+/// what [`trace_upright`] gives, but a plain miss as `None`, without building a [`Trace`].
+pub(crate) struct UprightSweep<'a> {
+    shape: &'a TraceShape,
+    mover: &'a Upright,
+    start: Vec3,
+    end: Vec3,
+    /// Whether `start` and `end` are within the world's range.
+    in_range: bool,
+    /// The mover's centre at the start, in f64.
+    centre: DVec3,
+    /// `end - start`, in f64.
+    motion: DVec3,
+}
+
+impl<'a> UprightSweep<'a> {
+    /// The sweep of `shape` (whose parts are `mover`) from `start` to `end`.
+    #[inline]
+    pub(crate) fn new(
+        shape: &'a TraceShape,
+        mover: &'a Upright,
+        start: Vec3,
+        end: Vec3,
+    ) -> UprightSweep<'a> {
+        UprightSweep {
+            shape,
+            mover,
+            start,
+            end,
+            in_range: in_range(start) && in_range(end),
+            centre: start.as_dvec3() + mover.center.as_dvec3(),
+            motion: end.as_dvec3() - start.as_dvec3(),
+        }
     }
-    if !in_range(other_at) {
-        return Trace::miss(end);
-    }
-    let sum = Sum::of(mover, other);
-    let centre = |p: Vec3| p.as_dvec3() + mover.center.as_dvec3();
-    let other_centre = other_at.as_dvec3() + other.center.as_dvec3();
-    let q0 = centre(start) - other_centre;
-    let motion = end.as_dvec3() - start.as_dvec3();
-    if sum.leaves(q0, motion) || misses_box(&sum, q0, motion) {
-        return Trace::miss(end);
-    }
-    let (d0, n0) = sum.core_distance(q0);
-    if d0 <= sum.ball {
-        // Starting inside (touching counts): not stopped unless it ends inside too.
-        let (d1, _) = sum.core_distance(q0 + motion);
-        let all_solid = d1 <= sum.ball;
-        return Trace {
-            fraction: if all_solid { 0.0 } else { 1.0 },
-            end: if all_solid { start } else { end },
-            start_solid: true,
-            all_solid,
+
+    /// The sweep against `other` whose reference point is at `other_at`: [`trace_upright`]'s
+    /// answer, or `None` where that is [`Trace::miss`] of the end (nothing met, not started
+    /// inside), which never changes the first impact among several.
+    pub(crate) fn against(&self, other: &Upright, other_at: Vec3) -> Option<Trace> {
+        let (shape, mover, start, end) = (self.shape, self.mover, self.start, self.end);
+        if !self.in_range {
+            return Some(out_of_range(start));
+        }
+        if !in_range(other_at) {
+            return None;
+        }
+        let sum = Sum::of(mover, other);
+        let centre = |p: Vec3| p.as_dvec3() + mover.center.as_dvec3();
+        let other_centre = other_at.as_dvec3() + other.center.as_dvec3();
+        let q0 = self.centre - other_centre;
+        let motion = self.motion;
+        if sum.leaves(q0, motion) || misses_box(&sum, q0, motion) {
+            return None;
+        }
+        let (d0, n0) = sum.core_distance(q0);
+        if d0 <= sum.ball {
+            // Starting inside (touching counts): not stopped unless it ends inside too.
+            let (d1, _) = sum.core_distance(q0 + motion);
+            let all_solid = d1 <= sum.ball;
+            return Some(Trace {
+                fraction: if all_solid { 0.0 } else { 1.0 },
+                end: if all_solid { start } else { end },
+                start_solid: true,
+                all_solid,
+                contents: Contents::BODY,
+                ..Trace::miss(end)
+            });
+        }
+        // Only a sweep that would touch the other shape is stopped (as Quake's brush clip,
+        // which a sweep merely passing within the stop distance, without entering, never
+        // stops); it stops where it first comes within the stop distance.
+        let start_of = Reach { q0, motion, d0, n0 };
+        start_of.first_at(&sum, sum.ball)?;
+        let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
+        let (t, normal) = start_of.first_at(&sum, target).unwrap_or((0.0, n0));
+        // Narrowed to f32, the end must still be clear of the other shape; else stay put (the
+        // start is clear).
+        let mut fraction = t as f32;
+        let mut stop = start + (end - start) * fraction;
+        if fraction > 0.0 && sum.core_distance(centre(stop) - other_centre).0 <= sum.ball {
+            fraction = 0.0;
+            stop = start;
+        }
+        let n = normal.as_vec3();
+        let touching = stop + shape.support_point(-n);
+        let gap = (sum.core_distance(centre(stop) - other_centre).0 - sum.ball) as f32;
+        let plane = Plane {
+            normal: n,
+            dist: n.dot(touching - n * gap),
+        };
+        Some(Trace {
+            fraction,
+            end: stop,
+            normal: Some(n),
+            plane: Some(plane),
+            contact: Some(touching - n * plane.distance(touching)),
             contents: Contents::BODY,
             ..Trace::miss(end)
-        };
-    }
-    // Only a sweep that would touch the other shape is stopped (as Quake's brush clip,
-    // which a sweep merely passing within the stop distance, without entering, never
-    // stops); it stops where it first comes within the stop distance.
-    let start_of = Reach { q0, motion, d0, n0 };
-    if start_of.first_at(&sum, sum.ball).is_none() {
-        return Trace::miss(end);
-    }
-    let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
-    let (t, normal) = start_of.first_at(&sum, target).unwrap_or((0.0, n0));
-    // Narrowed to f32, the end must still be clear of the other shape; else stay put (the
-    // start is clear).
-    let mut fraction = t as f32;
-    let mut stop = start + (end - start) * fraction;
-    if fraction > 0.0 && sum.core_distance(centre(stop) - other_centre).0 <= sum.ball {
-        fraction = 0.0;
-        stop = start;
-    }
-    let n = normal.as_vec3();
-    let touching = stop + shape.support_point(-n);
-    let gap = (sum.core_distance(centre(stop) - other_centre).0 - sum.ball) as f32;
-    let plane = Plane {
-        normal: n,
-        dist: n.dot(touching - n * gap),
-    };
-    Trace {
-        fraction,
-        end: stop,
-        normal: Some(n),
-        plane: Some(plane),
-        contact: Some(touching - n * plane.distance(touching)),
-        contents: Contents::BODY,
-        ..Trace::miss(end)
+        })
     }
 }
 
