@@ -71,7 +71,7 @@ impl Upright {
     pub(crate) fn distance_to(&self, at: Vec3, point: Vec3) -> f32 {
         let sum = Sum::of(self, &Upright::of(&TraceShape::point()));
         let q = point.as_dvec3() - (at + self.center).as_dvec3();
-        (sum.core_distance(q).0 - sum.ball).max(0.0) as f32
+        (sum.core_distance_only(q) - sum.ball).max(0.0) as f32
     }
 
     /// The bounding box relative to the reference point.
@@ -136,13 +136,13 @@ impl Sum {
     /// The distance from `q` to the sum's core (the box plus the disk), and the unit
     /// direction from the core's nearest point to `q` (zero inside).
     fn core_distance(&self, q: DVec3) -> (f64, DVec3) {
-        let beyond = |c: f64, h: f64| (c.abs() - h).max(0.0).copysign(c);
-        let flat = DVec2::new(beyond(q.x, self.half.x), beyond(q.y, self.half.y));
-        let rect = flat.length();
-        let across = (rect - self.disk).max(0.0);
-        let up = beyond(q.z, self.half.z);
-        // IEEE operations only (no platform `hypot`).
-        let distance = (across * across + up * up).sqrt();
+        let CoreOffset {
+            flat,
+            rect,
+            across,
+            up,
+            distance,
+        } = self.core_offset(q);
         if distance == 0.0 {
             return (0.0, DVec3::ZERO);
         }
@@ -153,6 +153,43 @@ impl Sum {
         };
         (distance, side.extend(up) / distance)
     }
+
+    /// [`Self::core_distance`]'s distance alone, the same bits, without the direction's
+    /// divisions.
+    #[inline]
+    fn core_distance_only(&self, q: DVec3) -> f64 {
+        self.core_offset(q).distance
+    }
+
+    /// Where `q` lies beyond the sum's core: [`Self::core_distance`]'s figures.
+    #[inline(always)]
+    fn core_offset(&self, q: DVec3) -> CoreOffset {
+        let beyond = |c: f64, h: f64| (c.abs() - h).max(0.0).copysign(c);
+        let flat = DVec2::new(beyond(q.x, self.half.x), beyond(q.y, self.half.y));
+        let rect = flat.length();
+        let across = (rect - self.disk).max(0.0);
+        let up = beyond(q.z, self.half.z);
+        // IEEE operations only (no platform `hypot`).
+        let distance = (across * across + up * up).sqrt();
+        CoreOffset {
+            flat,
+            rect,
+            across,
+            up,
+            distance,
+        }
+    }
+}
+
+/// How far a point lies beyond a [`Sum`]'s core ([`Sum::core_offset`]): beyond the box
+/// across (`flat`, its length `rect`, less the disk `across`) and up (`up`), and the
+/// distance in all.
+struct CoreOffset {
+    flat: DVec2,
+    rect: f64,
+    across: f64,
+    up: f64,
+    distance: f64,
 }
 
 /// Whether the segment `q0 .. q0 + motion` stays out of the sum's bounding box grown by the
@@ -292,7 +329,7 @@ impl<'a> UprightSweep<'a> {
         let (d0, n0) = sum.core_distance(q0);
         if d0 <= sum.ball {
             // Starting inside (touching counts): not stopped unless it ends inside too.
-            let (d1, _) = sum.core_distance(q0 + motion);
+            let d1 = sum.core_distance_only(q0 + motion);
             let all_solid = d1 <= sum.ball;
             return Some(Trace {
                 fraction: if all_solid { 0.0 } else { 1.0 },
@@ -314,13 +351,23 @@ impl<'a> UprightSweep<'a> {
         // start is clear).
         let mut fraction = t as f32;
         let mut stop = start + (end - start) * fraction;
-        if fraction > 0.0 && sum.core_distance(centre(stop) - other_centre).0 <= sum.ball {
-            fraction = 0.0;
-            stop = start;
-        }
+        // The distance at the stop, for the gap below: measured once (staying put, it is
+        // the distance at the start, `d0`, of the same point).
+        let stop_distance = if fraction > 0.0 {
+            let distance = sum.core_distance_only(centre(stop) - other_centre);
+            if distance <= sum.ball {
+                fraction = 0.0;
+                stop = start;
+                d0
+            } else {
+                distance
+            }
+        } else {
+            sum.core_distance_only(centre(stop) - other_centre)
+        };
         let n = normal.as_vec3();
         let touching = stop + shape.support_point(-n);
-        let gap = (sum.core_distance(centre(stop) - other_centre).0 - sum.ball) as f32;
+        let gap = (stop_distance - sum.ball) as f32;
         let plane = Plane {
             normal: n,
             dist: n.dot(touching - n * gap),
@@ -342,7 +389,7 @@ impl<'a> UprightSweep<'a> {
 pub(crate) fn uprights_overlap(a: &Upright, a_at: Vec3, b: &Upright, b_at: Vec3) -> bool {
     let q = (a_at + a.center).as_dvec3() - (b_at + b.center).as_dvec3();
     let sum = Sum::of(a, b);
-    sum.core_distance(q).0 <= sum.ball
+    sum.core_distance_only(q) <= sum.ball
 }
 
 /// Sweeps `shape` rotated by `rotation` (the identity: upright) from `start` to `end`
