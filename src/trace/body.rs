@@ -136,22 +136,8 @@ impl Sum {
     /// The distance from `q` to the sum's core (the box plus the disk), and the unit
     /// direction from the core's nearest point to `q` (zero inside).
     fn core_distance(&self, q: DVec3) -> (f64, DVec3) {
-        let CoreOffset {
-            flat,
-            rect,
-            across,
-            up,
-            distance,
-        } = self.core_offset(q);
-        if distance == 0.0 {
-            return (0.0, DVec3::ZERO);
-        }
-        let side = if across > 0.0 {
-            flat * (across / rect)
-        } else {
-            DVec2::ZERO
-        };
-        (distance, side.extend(up) / distance)
+        let offset = self.core_offset(q);
+        (offset.distance, offset.direction())
     }
 
     /// [`Self::core_distance`]'s distance alone, the same bits, without the direction's
@@ -190,6 +176,22 @@ struct CoreOffset {
     across: f64,
     up: f64,
     distance: f64,
+}
+
+impl CoreOffset {
+    /// The unit direction from the core's nearest point to the point (zero inside).
+    #[inline(always)]
+    fn direction(&self) -> DVec3 {
+        if self.distance == 0.0 {
+            return DVec3::ZERO;
+        }
+        let side = if self.across > 0.0 {
+            self.flat * (self.across / self.rect)
+        } else {
+            DVec2::ZERO
+        };
+        side.extend(self.up) / self.distance
+    }
 }
 
 /// Whether the segment `q0 .. q0 + motion` stays out of the sum's bounding box grown by the
@@ -231,8 +233,10 @@ impl Reach {
     /// The first time in `[0, 1]` the distance to `sum`'s core falls to `level`, and the
     /// direction there, by Newton steps from the start, each landing before that time (the
     /// distance is convex); `None` when it never does. Cut short after [`MAX_BODY_STEPS`],
-    /// the time reached so far (early, never late).
-    fn first_at(&self, sum: &Sum, level: f64) -> Option<(f64, DVec3)> {
+    /// the time reached so far (early, never late). Without `DIRECTION`, the direction
+    /// where the steps end is not computed (a caller asking only whether the level is
+    /// reached): it is that of the last step taken before.
+    fn first_at<const DIRECTION: bool>(&self, sum: &Sum, level: f64) -> Option<(f64, DVec3)> {
         let (mut t, mut distance, mut normal) = (0.0f64, self.d0, self.n0);
         if distance <= level {
             return Some((t, normal));
@@ -247,10 +251,15 @@ impl Reach {
                 return None;
             }
             t = next;
-            (distance, normal) = sum.core_distance(self.q0 + self.motion * t);
+            let offset = sum.core_offset(self.q0 + self.motion * t);
+            distance = offset.distance;
             if distance - level <= BODY_CONTACT_TOLERANCE {
+                if DIRECTION {
+                    normal = offset.direction();
+                }
                 break;
             }
+            normal = offset.direction();
         }
         Some((t, normal))
     }
@@ -344,9 +353,9 @@ impl<'a> UprightSweep<'a> {
         // which a sweep merely passing within the stop distance, without entering, never
         // stops); it stops where it first comes within the stop distance.
         let start_of = Reach { q0, motion, d0, n0 };
-        start_of.first_at(&sum, sum.ball)?;
+        start_of.first_at::<false>(&sum, sum.ball)?;
         let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
-        let (t, normal) = start_of.first_at(&sum, target).unwrap_or((0.0, n0));
+        let (t, normal) = start_of.first_at::<true>(&sum, target).unwrap_or((0.0, n0));
         // Narrowed to f32, the end must still be clear of the other shape; else stay put (the
         // start is clear).
         let mut fraction = t as f32;
