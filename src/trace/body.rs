@@ -152,11 +152,11 @@ impl Sum {
     fn core_offset(&self, q: DVec3) -> CoreOffset {
         let beyond = |c: f64, h: f64| (c.abs() - h).max(0.0).copysign(c);
         let flat = DVec2::new(beyond(q.x, self.half.x), beyond(q.y, self.half.y));
-        let rect = flat.length();
+        let rect = length_of(flat.x, flat.y, || flat.length());
         let across = (rect - self.disk).max(0.0);
         let up = beyond(q.z, self.half.z);
         // IEEE operations only (no platform `hypot`).
-        let distance = (across * across + up * up).sqrt();
+        let distance = length_of(across, up, || (across * across + up * up).sqrt());
         CoreOffset {
             flat,
             rect,
@@ -164,6 +164,33 @@ impl Sum {
             up,
             distance,
         }
+    }
+}
+
+/// The smallest magnitude whose square is a normal f64 (2⁻⁵⁰⁰, far above the 2⁻⁵¹¹ where
+/// squares start to lose bits), for [`length_of`].
+const SQUARE_EXACT_MIN: f64 = 3.054936363499605e-151;
+
+/// The largest magnitude whose square stays finite (2⁵⁰⁰, far below the 2⁵¹² where squares
+/// overflow), for [`length_of`].
+const SQUARE_EXACT_MAX: f64 = 3.273390607896142e150;
+
+/// `√(a² + b²)` as `full` computes it (the square root of the sum of the rounded squares),
+/// bit for bit, without the square root when one of `a`, `b` is zero (a point beside a box
+/// face, level with it: characters side by side): then the sum is the other's rounded
+/// square, whose rounded square root is its magnitude exactly (for `r` whose square is
+/// normal, `r²` rounds within a relative `u = 2⁻⁵³`, so `√fl(r²)` lies within `r·u/2·(1 +
+/// u/4)` of `r`, less than half an ulp of `r` on either side: IEEE's square root rounds it to
+/// `r`). Outside [`SQUARE_EXACT_MIN`], [`SQUARE_EXACT_MAX`], for NaNs and both zero, `full`.
+#[inline(always)]
+fn length_of(a: f64, b: f64, full: impl FnOnce() -> f64) -> f64 {
+    let exact = |r: f64| (SQUARE_EXACT_MIN..=SQUARE_EXACT_MAX).contains(&r);
+    if b == 0.0 && exact(a.abs()) {
+        a.abs()
+    } else if a == 0.0 && exact(b.abs()) {
+        b.abs()
+    } else {
+        full()
     }
 }
 
@@ -692,6 +719,57 @@ mod tests {
         assert_eq!(along.fraction, 1.0, "{along:?}");
         let into = a.trace_against(Vec3::ZERO, Vec3::new(-1.0, 1.12, 0.0), &a, at);
         assert!(into.fraction < 1e-3, "{into:?}");
+    }
+
+    #[test]
+    fn lengths_skip_the_square_root_bit_for_bit() {
+        // The bounds are what they say: 2⁻⁵⁰⁰ and 2⁵⁰⁰.
+        assert_eq!(SQUARE_EXACT_MIN, 2f64.powi(-500));
+        assert_eq!(SQUARE_EXACT_MAX, 2f64.powi(500));
+        // Seeded magnitudes over the whole range (random mantissas, every binade, the
+        // binades' ends and their neighbours), each with a zero of either sign beside it:
+        // the shortcut gives the bits of the full formulas, `DVec2::length` and the sum of
+        // squares.
+        let mut rng = crate::test_rng::XorShift::new(0x5851_f42d_4c95_7f2du64);
+        let mut cases = 0;
+        for exponent in -500..=500 {
+            let binade = 2f64.powi(exponent);
+            let mut values = vec![binade, f64::from_bits(binade.to_bits() + 1)];
+            values.push(f64::from_bits((2.0 * binade).to_bits() - 1));
+            for _ in 0..200 {
+                values.push(binade * (1.0 + f64::from(rng.unit().abs())));
+            }
+            for r in values {
+                let r = r.clamp(SQUARE_EXACT_MIN, SQUARE_EXACT_MAX);
+                for (a, b) in [(r, 0.0), (-r, 0.0), (r, -0.0), (0.0, r), (-0.0, -r)] {
+                    let flat = DVec2::new(a, b);
+                    let full = flat.length();
+                    assert_eq!(
+                        length_of(a, b, || full).to_bits(),
+                        full.to_bits(),
+                        "{a} {b}"
+                    );
+                    assert_eq!(
+                        length_of(a, b, || (a * a + b * b).sqrt()).to_bits(),
+                        (a * a + b * b).sqrt().to_bits(),
+                        "{a} {b}"
+                    );
+                    cases += 1;
+                }
+            }
+        }
+        assert!(cases > 1_000_000, "{cases}");
+        // Outside the range, zeros and NaNs: the full formula.
+        for (a, b) in [
+            (1e-200, 0.0),
+            (1e200, 0.0),
+            (0.0, 0.0),
+            (-0.0, 0.0),
+            (f64::NAN, 0.0),
+            (3.0, 4.0),
+        ] {
+            assert_eq!(length_of(a, b, || -1.0), -1.0, "{a} {b}");
+        }
     }
 
     #[test]
