@@ -346,22 +346,33 @@ impl<'a> UprightSweep<'a> {
     /// The sweep against `other` whose reference point is at `other_at`: [`trace_upright`]'s
     /// answer, or `None` where that is [`Trace::miss`] of the end (nothing met, not started
     /// inside), which never changes the first impact among several.
+    ///
+    /// The tests that most candidates fail (a crowd's neighbours beside or behind) are
+    /// inlined into the caller's loop; the contact is found apart ([`Self::contact`]).
+    #[inline(always)]
     pub(crate) fn against(&self, other: &Upright, other_at: Vec3) -> Option<Trace> {
-        let (shape, mover, start, end) = (self.shape, self.mover, self.start, self.end);
         if !self.in_range {
-            return Some(out_of_range(start));
+            return Some(out_of_range(self.start));
         }
         if !in_range(other_at) {
             return None;
         }
-        let sum = Sum::of(mover, other);
-        let centre = |p: Vec3| p.as_dvec3() + mover.center.as_dvec3();
+        let sum = Sum::of(self.mover, other);
         let other_centre = other_at.as_dvec3() + other.center.as_dvec3();
         let q0 = self.centre - other_centre;
-        let motion = self.motion;
-        if sum.leaves(q0, motion) || misses_box(&sum, q0, motion) {
+        if sum.leaves(q0, self.motion) || misses_box(&sum, q0, self.motion) {
             return None;
         }
+        self.contact(&sum, q0, other_centre)
+    }
+
+    /// [`Self::against`] past its first tests: the sum `sum` of the parts, the difference
+    /// of centres `q0` at the start, the other's centre `other_centre`.
+    #[inline(never)]
+    fn contact(&self, sum: &Sum, q0: DVec3, other_centre: DVec3) -> Option<Trace> {
+        let (shape, mover, start, end) = (self.shape, self.mover, self.start, self.end);
+        let centre = |p: Vec3| p.as_dvec3() + mover.center.as_dvec3();
+        let motion = self.motion;
         let (d0, n0) = sum.core_distance(q0);
         if d0 <= sum.ball {
             // Starting inside (touching counts): not stopped unless it ends inside too.
@@ -380,9 +391,9 @@ impl<'a> UprightSweep<'a> {
         // which a sweep merely passing within the stop distance, without entering, never
         // stops); it stops where it first comes within the stop distance.
         let start_of = Reach { q0, motion, d0, n0 };
-        start_of.first_at::<false>(&sum, sum.ball)?;
+        start_of.first_at::<false>(sum, sum.ball)?;
         let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
-        let (t, normal) = start_of.first_at::<true>(&sum, target).unwrap_or((0.0, n0));
+        let (t, normal) = start_of.first_at::<true>(sum, target).unwrap_or((0.0, n0));
         // Narrowed to f32, the end must still be clear of the other shape; else stay put (the
         // start is clear).
         let mut fraction = t as f32;
