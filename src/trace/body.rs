@@ -25,7 +25,8 @@
 //! [`TraceShape::trace_against_rotated`] rotated shapes, to the exact GJK sweep of
 //! `body_exact.rs`. Guarantees: exact up to the stop distance for the shapes a
 //! character uses, never inside, no allocation, f64 inside and the same bits on every
-//! machine (no platform maths).
+//! machine (no platform maths). A sweep tested against many shapes (a crowd's, against
+//! each neighbour) is set up once ([`UprightSweep`]) and reports a plain miss as `None`.
 
 use glam::{DMat3, DVec2, DVec3, Quat, Vec3};
 
