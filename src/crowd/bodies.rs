@@ -28,7 +28,7 @@ use crate::controller::tracer::{
 };
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{TickCache, Trace, TraceShape, Upright, trace_upright, uprights_overlap};
+use crate::trace::{TickCache, Trace, TraceShape, Upright, UprightSweep, uprights_overlap};
 
 use super::lanes::{BoundsLanes, space_order};
 
@@ -875,8 +875,37 @@ pub(super) use fixed_part_queries;
 
 /// Whether a mover with filter `me` that passes through `ghosts` meets the body in `slot`:
 /// the test of [`WorldWithBodies`]'s queries and of [`Near::gather`].
-fn meets(me: &QueryFilter, ghosts: &[u32], slot: &Slot) -> bool {
+pub(super) fn meets(me: &QueryFilter, ghosts: &[u32], slot: &Slot) -> bool {
     me.meets_character(slot.id, slot.contents, slot.groups) && !ghosts.contains(&slot.id)
+}
+
+/// The bodies a mover's query may meet within a box: [`WorldWithBodies::trace_with`] and
+/// [`WorldWithBodies::overlaps_with`] take them from the grid ([`GridCandidates`]), from the
+/// bodies gathered for a tick ([`NearCandidates`]) or from a tick's neighbours
+/// (`schedule.rs`), and test nothing more than the exact shapes.
+pub(crate) trait Candidates {
+    /// Calls `f` with the id, parts and reference point of every solid body whose bounds
+    /// overlap the closed box `area` and that the mover meets ([`meets`]: its filter and
+    /// ghosts), each once, in no particular order; of no other body.
+    fn for_each(&self, area: (Vec3, Vec3), f: impl FnMut(u32, &Upright, Vec3));
+}
+
+/// The grid's [`Candidates`] for a mover with filter `me` that passes through `ghosts`.
+pub(super) struct GridCandidates<'a> {
+    pub(super) bodies: &'a Bodies,
+    pub(super) me: &'a QueryFilter,
+    pub(super) ghosts: &'a [u32],
+}
+
+impl Candidates for GridCandidates<'_> {
+    #[inline]
+    fn for_each(&self, area: (Vec3, Vec3), mut f: impl FnMut(u32, &Upright, Vec3)) {
+        self.bodies.visit(area, |slot| {
+            if meets(self.me, self.ghosts, slot) {
+                f(slot.id, &slot.parts, slot.at);
+            }
+        });
+    }
 }
 
 /// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
@@ -904,19 +933,20 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         self.bodies.movement_filter(self.mover)
     }
 
-    /// Whether body `slot` is met by this mover, whose filter is `me`
-    /// ([`Self::filter`]: it skips the mover; its mask against the body's contents, its
-    /// groups against the body's).
-    #[inline(always)]
-    fn meets(&self, me: &QueryFilter, slot: &Slot) -> bool {
-        meets(me, self.ghosts, slot)
+    /// The grid's candidates for this mover, whose filter is `me` ([`Self::filter`]).
+    fn grid<'b>(&'b self, me: &'b QueryFilter) -> GridCandidates<'b> {
+        GridCandidates {
+            bodies: self.bodies,
+            me,
+            ghosts: self.ghosts,
+        }
     }
 
-    /// The first impact of the world and the bodies `candidates` visits for a box.
+    /// The first impact of the world and the bodies `candidates` gives for the sweep's box.
     /// `world` is how the world is swept (`Tracer::trace` or `Tracer::trace_cached`). The
-    /// answer is the same whatever order `candidates` visits them in: the earliest impact,
+    /// answer is the same whatever order `candidates` gives them in: the earliest impact,
     /// the world first at a tie, then the lowest id; among bodies the sweep starts and ends
-    /// inside, the lowest id. `me` is [`Self::filter`].
+    /// inside, the lowest id. `me` is [`Self::filter`], which `candidates` applies.
     pub(crate) fn trace_with(
         &self,
         me: &QueryFilter,
@@ -924,7 +954,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         start: Vec3,
         end: Vec3,
         world: impl FnOnce(Option<Contents>) -> Trace,
-        candidates: impl FnOnce((Vec3, Vec3), &mut dyn FnMut(&Slot)),
+        candidates: &impl Candidates,
     ) -> Trace {
         let mut best = world(world_mask(me));
         if best.all_solid || self.bodies.is_empty() {
@@ -937,22 +967,24 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
             start.min(end) + low - margin,
             start.max(end) + high + margin,
         );
-        candidates(area, &mut |slot: &Slot| {
+        let sweep = UprightSweep::new(shape, &parts, start, end);
+        candidates.for_each(area, |id, other, at| {
             // Once a body holds the sweep all solid, only a lower id all solid replaces it.
-            let lower = best.character.is_none_or(|other| slot.id < other);
-            if (best.all_solid && !lower)
-                || !boxes_overlap(slot.bounds(), area)
-                || !self.meets(me, slot)
-            {
+            let lower = best.character.is_none_or(|other| id < other);
+            if best.all_solid && !lower {
                 return;
             }
-            let mut hit = trace_upright(shape, &parts, start, end, &slot.parts, slot.at);
-            hit.character = Some(slot.id);
+            // A plain miss (`None`) neither comes earlier nor starts inside: it changes
+            // nothing below.
+            let Some(mut hit) = sweep.against(other, at) else {
+                return;
+            };
+            hit.character = Some(id);
             let start_solid = best.start_solid || hit.start_solid;
             let earlier = hit.fraction < best.fraction
                 || (hit.fraction == best.fraction
                     && hit.fraction < 1.0
-                    && best.character.is_some_and(|other| slot.id < other));
+                    && best.character.is_some_and(|other| id < other));
             let take = if best.all_solid {
                 hit.all_solid
             } else {
@@ -967,14 +999,14 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 
     /// Whether `shape` at `at` overlaps the world (`world` asks it) or a body `candidates`
-    /// visits for a box. `me` is [`Self::filter`].
+    /// gives for its box. `me` is [`Self::filter`], which `candidates` applies.
     pub(crate) fn overlaps_with(
         &self,
         me: &QueryFilter,
         shape: &TraceShape,
         at: Vec3,
         world: impl FnOnce(Option<Contents>) -> bool,
-        candidates: impl FnOnce((Vec3, Vec3), &mut dyn FnMut(&Slot)),
+        candidates: &impl Candidates,
     ) -> bool {
         if world(world_mask(me)) {
             return true;
@@ -983,11 +1015,8 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         let (low, high) = parts.bounds();
         let area = (at + low, at + high);
         let mut any = false;
-        candidates(area, &mut |slot: &Slot| {
-            any = any
-                || (boxes_overlap(slot.bounds(), area)
-                    && self.meets(me, slot)
-                    && uprights_overlap(&parts, at, &slot.parts, slot.at));
+        candidates.for_each(area, |_, other, other_at| {
+            any = any || uprights_overlap(&parts, at, other, other_at);
         });
         any
     }
@@ -996,16 +1025,14 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
 impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let world = |mask| trace_under(self.world, mask, shape, start, end);
-        self.trace_with(&self.filter(), shape, start, end, world, |area, f| {
-            self.bodies.visit(area, f)
-        })
+        let me = self.filter();
+        self.trace_with(&me, shape, start, end, world, &self.grid(&me))
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
         let world = |mask| overlaps_under(self.world, mask, shape, at);
-        self.overlaps_with(&self.filter(), shape, at, world, |area, f| {
-            self.bodies.visit(area, f)
-        })
+        let me = self.filter();
+        self.overlaps_with(&me, shape, at, world, &self.grid(&me))
     }
 
     /// The world's gather: bodies move within a tick, and `Near` gathers them apart.
@@ -1015,29 +1042,22 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let world = |mask| trace_cached_under(self.world, mask, cache, shape, start, end);
-        self.trace_with(&self.filter(), shape, start, end, world, |area, f| {
-            self.bodies.visit(area, f)
-        })
+        let me = self.filter();
+        self.trace_with(&me, shape, start, end, world, &self.grid(&me))
     }
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
         let world = |mask| overlaps_cached_under(self.world, mask, cache, shape, at);
-        self.overlaps_with(&self.filter(), shape, at, world, |area, f| {
-            self.bodies.visit(area, f)
-        })
+        let me = self.filter();
+        self.overlaps_with(&me, shape, at, world, &self.grid(&me))
     }
 
     fixed_part_queries!();
 
     /// The bodies alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
-        self.overlaps_with(
-            &self.filter(),
-            shape,
-            at,
-            |_| false,
-            |area, f| self.bodies.visit(area, f),
-        )
+        let me = self.filter();
+        self.overlaps_with(&me, shape, at, |_| false, &self.grid(&me))
     }
 
     // Bodies hold no contents, so the world's identity stands for this view's.
@@ -1047,19 +1067,30 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
 /// The bodies near one character, gathered once for its tick: every solid body whose
 /// bounds meet `area` and that the character meets (its tick's filter and ghosts). A query
 /// of the character's view inside `area` scans them instead of the grid (no other body can
-/// be met there: the view's own test passes over the rest); a query beyond it asks the
-/// grid. Most ticks of a spread-out crowd gather none, and their sweeps then skip the grid
-/// altogether.
+/// be met there), testing only their bounds (the filter was tested when they were
+/// gathered); a query beyond it asks the grid. Most ticks of a spread-out crowd gather none,
+/// and their sweeps then skip the grid altogether.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Near {
     area: (Vec3, Vec3),
-    slots: Vec<Slot>,
+    /// The gathered bodies' bounds, apart from the rest (a query scans them all).
+    bounds: Vec<(Vec3, Vec3)>,
+    /// The gathered bodies' ids, parts and reference points, in the order of `bounds`.
+    bodies: Vec<NearBody>,
+}
+
+/// What a query reads of a gathered body whose bounds it meets.
+#[derive(Clone, Copy, Debug)]
+struct NearBody {
+    id: u32,
+    parts: Upright,
+    at: Vec3,
 }
 
 impl Near {
     /// Gathers the solid bodies of `bodies` whose bounds meet `area` and that a mover with
-    /// filter `me` and `ghosts` meets, as [`WorldWithBodies`]'s own test (the buffer keeps
-    /// its capacity): not the mover itself, which every query's area holds.
+    /// filter `me` and `ghosts` meets, as [`WorldWithBodies`]'s own test (the buffers keep
+    /// their capacity): not the mover itself, which every query's area holds.
     pub(crate) fn gather(
         &mut self,
         bodies: &Bodies,
@@ -1068,11 +1099,17 @@ impl Near {
         ghosts: &[u32],
     ) {
         self.area = area;
-        self.slots.clear();
-        let slots = &mut self.slots;
+        self.bounds.clear();
+        self.bodies.clear();
+        let (near_bounds, near_bodies) = (&mut self.bounds, &mut self.bodies);
         let mut take = |slot: &Slot| {
             if meets(me, ghosts, slot) {
-                slots.push(*slot);
+                near_bounds.push(slot.bounds);
+                near_bodies.push(NearBody {
+                    id: slot.id,
+                    parts: slot.parts,
+                    at: slot.at,
+                });
             }
         };
         if bodies.len() <= GATHER_SCAN_MAX_BODIES {
@@ -1081,18 +1118,27 @@ impl Near {
             bodies.visit(area, take);
         }
     }
+}
 
-    /// Calls `f` on the gathered bodies whose bounds meet `area` when `area` lies inside
-    /// the gathered area (every caller's first test leaves the others alone), else on what
-    /// the grid finds.
-    fn visit(&self, bodies: &Bodies, area: (Vec3, Vec3), f: &mut dyn FnMut(&Slot)) {
-        if self.area.0.cmple(area.0).all() && area.1.cmple(self.area.1).all() {
-            self.slots
-                .iter()
-                .filter(|slot| boxes_overlap(slot.bounds(), area))
-                .for_each(f);
+/// [`Candidates`] from the bodies gathered for a tick ([`Near`]) when a query's box lies
+/// inside the gathered area, else from the grid.
+pub(crate) struct NearCandidates<'a> {
+    near: &'a Near,
+    grid: GridCandidates<'a>,
+}
+
+impl Candidates for NearCandidates<'_> {
+    #[inline]
+    fn for_each(&self, area: (Vec3, Vec3), mut f: impl FnMut(u32, &Upright, Vec3)) {
+        let near = self.near;
+        if near.area.0.cmple(area.0).all() && area.1.cmple(near.area.1).all() {
+            for (bounds, body) in near.bounds.iter().zip(&near.bodies) {
+                if boxes_overlap(*bounds, area) {
+                    f(body.id, &body.parts, body.at);
+                }
+            }
         } else {
-            bodies.visit(area, f);
+            self.grid.for_each(area, f);
         }
     }
 }
@@ -1111,23 +1157,27 @@ impl<T: Tracer + ?Sized> NearWorld<'_, T> {
     fn fixed_part(&self) -> (&T, Option<Contents>) {
         (self.view.world, world_mask(&self.me))
     }
+
+    /// The tick's candidates: the gathered bodies, or the grid beyond them.
+    fn candidates(&self) -> NearCandidates<'_> {
+        NearCandidates {
+            near: self.near,
+            grid: self.view.grid(&self.me),
+        }
+    }
 }
 
 impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let (view, bodies) = (&self.view, self.view.bodies);
+        let view = &self.view;
         let world = |mask| trace_under(view.world, mask, shape, start, end);
-        view.trace_with(&self.me, shape, start, end, world, |area, f| {
-            self.near.visit(bodies, area, f)
-        })
+        view.trace_with(&self.me, shape, start, end, world, &self.candidates())
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let (view, bodies) = (&self.view, self.view.bodies);
+        let view = &self.view;
         let world = |mask| overlaps_under(view.world, mask, shape, at);
-        view.overlaps_with(&self.me, shape, at, world, |area, f| {
-            self.near.visit(bodies, area, f)
-        })
+        view.overlaps_with(&self.me, shape, at, world, &self.candidates())
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
@@ -1136,33 +1186,24 @@ impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
     }
 
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let (view, bodies) = (&self.view, self.view.bodies);
+        let view = &self.view;
         let world = |mask| trace_cached_under(view.world, mask, cache, shape, start, end);
-        view.trace_with(&self.me, shape, start, end, world, |area, f| {
-            self.near.visit(bodies, area, f)
-        })
+        view.trace_with(&self.me, shape, start, end, world, &self.candidates())
     }
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        let (view, bodies) = (&self.view, self.view.bodies);
+        let view = &self.view;
         let world = |mask| overlaps_cached_under(view.world, mask, cache, shape, at);
-        view.overlaps_with(&self.me, shape, at, world, |area, f| {
-            self.near.visit(bodies, area, f)
-        })
+        view.overlaps_with(&self.me, shape, at, world, &self.candidates())
     }
 
     fixed_part_queries!();
 
     /// The bodies alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let bodies = self.view.bodies;
-        self.view.overlaps_with(
-            &self.me,
-            shape,
-            at,
-            |_| false,
-            |area, f| self.near.visit(bodies, area, f),
-        )
+        let candidates = self.candidates();
+        self.view
+            .overlaps_with(&self.me, shape, at, |_| false, &candidates)
     }
 
     forward_world_queries!(view);

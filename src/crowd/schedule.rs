@@ -44,7 +44,8 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::bodies::{
-    Bodies, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, fixed_part_queries, world_mask,
+    Bodies, Candidates, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, fixed_part_queries,
+    meets, world_mask,
 };
 use super::members::{CrowdSchedule, Member, body_contents, is_solid, shoves};
 use crate::contents::Contents;
@@ -55,7 +56,7 @@ use crate::controller::tracer::{
     gather_under, overlaps_cached_under, overlaps_under, trace_cached_under, trace_under,
 };
 use crate::filter::QueryFilter;
-use crate::trace::{TickCache, Trace, TraceShape};
+use crate::trace::{TickCache, Trace, TraceShape, Upright};
 
 /// How far a character's scheduled reach extends beyond its travel at its current speed,
 /// up and down, in units, beyond its step height: the snap down, a jump's rise, the
@@ -519,8 +520,12 @@ impl<T: Tracer + ?Sized> ReachWorld<'_, T> {
     fn fixed_part(&self) -> (&T, Option<Contents>) {
         (self.view.world, world_mask(&self.me))
     }
+}
 
-    fn visit(&self, area: (Vec3, Vec3), f: &mut dyn FnMut(&Slot)) {
+/// The neighbours as a tick's [`Candidates`]: a query beyond the scheduled reach is
+/// recorded.
+impl<T: Tracer + ?Sized> Candidates for ReachWorld<'_, T> {
+    fn for_each(&self, area: (Vec3, Vec3), mut f: impl FnMut(u32, &Upright, Vec3)) {
         if !(self.reach.0.cmple(area.0).all() && area.1.cmple(self.reach.1).all()) {
             self.escaped.set(true);
         }
@@ -528,8 +533,9 @@ impl<T: Tracer + ?Sized> ReachWorld<'_, T> {
             if let Some(slot) = &self.current[k as usize]
                 && slot.solid
                 && boxes_overlap(slot.bounds(), area)
+                && meets(&self.me, self.view.ghosts, slot)
             {
-                f(slot);
+                f(slot.id, &slot.parts, slot.at);
             }
         }
     }
@@ -539,15 +545,12 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
     fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let world = |mask| trace_under(self.view.world, mask, shape, start, end);
         self.view
-            .trace_with(&self.me, shape, start, end, world, |area, f| {
-                self.visit(area, f)
-            })
+            .trace_with(&self.me, shape, start, end, world, self)
     }
 
     fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
         let world = |mask| overlaps_under(self.view.world, mask, shape, at);
-        self.view
-            .overlaps_with(&self.me, shape, at, world, |area, f| self.visit(area, f))
+        self.view.overlaps_with(&self.me, shape, at, world, self)
     }
 
     fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
@@ -558,28 +561,20 @@ impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
     fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
         let world = |mask| trace_cached_under(self.view.world, mask, cache, shape, start, end);
         self.view
-            .trace_with(&self.me, shape, start, end, world, |area, f| {
-                self.visit(area, f)
-            })
+            .trace_with(&self.me, shape, start, end, world, self)
     }
 
     fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
         let world = |mask| overlaps_cached_under(self.view.world, mask, cache, shape, at);
-        self.view
-            .overlaps_with(&self.me, shape, at, world, |area, f| self.visit(area, f))
+        self.view.overlaps_with(&self.me, shape, at, world, self)
     }
 
     fixed_part_queries!();
 
     /// The bodies alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
-        self.view.overlaps_with(
-            &self.me,
-            shape,
-            at,
-            |_| false,
-            |area, f| self.visit(area, f),
-        )
+        self.view
+            .overlaps_with(&self.me, shape, at, |_| false, self)
     }
 
     forward_world_queries!(view);

@@ -36,7 +36,7 @@ use crate::controller::ride::Ride;
 use crate::controller::tick::MoveInput;
 use crate::controller::tracer::Tracer;
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{ModelPlacement, TraceShape};
+use crate::trace::{ModelPlacement, TraceShape, Upright};
 
 /// Fewest characters `Crowd::step_parallel` plans waves for: below it, the plan and the
 /// threads' wake-ups cost about what the moves save (64 bots of the fps_movement soak step
@@ -770,9 +770,12 @@ fn reach<T: Tracer + ?Sized>(
 /// on: a sweep beyond it asks the grid.
 const TICK_REACH_SLACK: f32 = 8.0;
 
-/// The box a character's sweeps of the coming tick are expected to stay in.
+/// The box a character's sweeps of the coming tick are expected to stay in. The shape's
+/// bounds are its parts' (`trace/body.rs`: a few additions, where the shape's own bounds
+/// take six support queries), which are the shape's bounds up to rounding: a difference
+/// moves the bound, which no answer depends on.
 pub(crate) fn tick_reach(c: &CharacterController) -> (Vec3, Vec3) {
-    let (low, high) = c.shape().bounds();
+    let (low, high) = Upright::of(c.shape()).bounds();
     let center = c.shape_center();
     let travel = c.velocity().abs() * c.config().tick;
     let grow = travel + Vec3::splat(c.config().step_height + TICK_REACH_SLACK);

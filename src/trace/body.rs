@@ -25,7 +25,8 @@
 //! [`TraceShape::trace_against_rotated`] rotated shapes, to the exact GJK sweep of
 //! `body_exact.rs`. Guarantees: exact up to the stop distance for the shapes a
 //! character uses, never inside, no allocation, f64 inside and the same bits on every
-//! machine (no platform maths).
+//! machine (no platform maths). A sweep tested against many shapes (a crowd's, against
+//! each neighbour) is set up once ([`UprightSweep`]) and reports a plain miss as `None`.
 
 use glam::{DMat3, DVec2, DVec3, Quat, Vec3};
 
@@ -71,7 +72,7 @@ impl Upright {
     pub(crate) fn distance_to(&self, at: Vec3, point: Vec3) -> f32 {
         let sum = Sum::of(self, &Upright::of(&TraceShape::point()));
         let q = point.as_dvec3() - (at + self.center).as_dvec3();
-        (sum.core_distance(q).0 - sum.ball).max(0.0) as f32
+        (sum.core_distance_only(q) - sum.ball).max(0.0) as f32
     }
 
     /// The bounding box relative to the reference point.
@@ -136,22 +137,88 @@ impl Sum {
     /// The distance from `q` to the sum's core (the box plus the disk), and the unit
     /// direction from the core's nearest point to `q` (zero inside).
     fn core_distance(&self, q: DVec3) -> (f64, DVec3) {
+        let offset = self.core_offset(q);
+        (offset.distance, offset.direction())
+    }
+
+    /// [`Self::core_distance`]'s distance alone, the same bits, without the direction's
+    /// divisions.
+    #[inline]
+    fn core_distance_only(&self, q: DVec3) -> f64 {
+        self.core_offset(q).distance
+    }
+
+    /// Where `q` lies beyond the sum's core: [`Self::core_distance`]'s figures.
+    #[inline(always)]
+    fn core_offset(&self, q: DVec3) -> CoreOffset {
         let beyond = |c: f64, h: f64| (c.abs() - h).max(0.0).copysign(c);
         let flat = DVec2::new(beyond(q.x, self.half.x), beyond(q.y, self.half.y));
-        let rect = flat.length();
+        let rect = length_of(flat.x, flat.y, || flat.length());
         let across = (rect - self.disk).max(0.0);
         let up = beyond(q.z, self.half.z);
         // IEEE operations only (no platform `hypot`).
-        let distance = (across * across + up * up).sqrt();
-        if distance == 0.0 {
-            return (0.0, DVec3::ZERO);
+        let distance = length_of(across, up, || (across * across + up * up).sqrt());
+        CoreOffset {
+            flat,
+            rect,
+            across,
+            up,
+            distance,
         }
-        let side = if across > 0.0 {
-            flat * (across / rect)
+    }
+}
+
+/// The smallest magnitude whose square is a normal f64 (2⁻⁵⁰⁰, far above the 2⁻⁵¹¹ where
+/// squares start to lose bits), for [`length_of`].
+const SQUARE_EXACT_MIN: f64 = 3.054936363499605e-151;
+
+/// The largest magnitude whose square stays finite (2⁵⁰⁰, far below the 2⁵¹² where squares
+/// overflow), for [`length_of`].
+const SQUARE_EXACT_MAX: f64 = 3.273390607896142e150;
+
+/// `√(a² + b²)` as `full` computes it (the square root of the sum of the rounded squares),
+/// bit for bit, without the square root when one of `a`, `b` is zero (a point beside a box
+/// face, level with it: characters side by side): then the sum is the other's rounded
+/// square, whose rounded square root is its magnitude exactly (for `r` whose square is
+/// normal, `r²` rounds within a relative `u = 2⁻⁵³`, so `√fl(r²)` lies within `r·u/2·(1 +
+/// u/4)` of `r`, less than half an ulp of `r` on either side: IEEE's square root rounds it to
+/// `r`). Outside [`SQUARE_EXACT_MIN`], [`SQUARE_EXACT_MAX`], for NaNs and both zero, `full`.
+#[inline(always)]
+fn length_of(a: f64, b: f64, full: impl FnOnce() -> f64) -> f64 {
+    let exact = |r: f64| (SQUARE_EXACT_MIN..=SQUARE_EXACT_MAX).contains(&r);
+    if b == 0.0 && exact(a.abs()) {
+        a.abs()
+    } else if a == 0.0 && exact(b.abs()) {
+        b.abs()
+    } else {
+        full()
+    }
+}
+
+/// How far a point lies beyond a [`Sum`]'s core ([`Sum::core_offset`]): beyond the box
+/// across (`flat`, its length `rect`, less the disk `across`) and up (`up`), and the
+/// distance in all.
+struct CoreOffset {
+    flat: DVec2,
+    rect: f64,
+    across: f64,
+    up: f64,
+    distance: f64,
+}
+
+impl CoreOffset {
+    /// The unit direction from the core's nearest point to the point (zero inside).
+    #[inline(always)]
+    fn direction(&self) -> DVec3 {
+        if self.distance == 0.0 {
+            return DVec3::ZERO;
+        }
+        let side = if self.across > 0.0 {
+            self.flat * (self.across / self.rect)
         } else {
             DVec2::ZERO
         };
-        (distance, side.extend(up) / distance)
+        side.extend(self.up) / self.distance
     }
 }
 
@@ -194,8 +261,10 @@ impl Reach {
     /// The first time in `[0, 1]` the distance to `sum`'s core falls to `level`, and the
     /// direction there, by Newton steps from the start, each landing before that time (the
     /// distance is convex); `None` when it never does. Cut short after [`MAX_BODY_STEPS`],
-    /// the time reached so far (early, never late).
-    fn first_at(&self, sum: &Sum, level: f64) -> Option<(f64, DVec3)> {
+    /// the time reached so far (early, never late). Without `DIRECTION`, the direction
+    /// where the steps end is not computed (a caller asking only whether the level is
+    /// reached): it is that of the last step taken before.
+    fn first_at<const DIRECTION: bool>(&self, sum: &Sum, level: f64) -> Option<(f64, DVec3)> {
         let (mut t, mut distance, mut normal) = (0.0f64, self.d0, self.n0);
         if distance <= level {
             return Some((t, normal));
@@ -210,10 +279,15 @@ impl Reach {
                 return None;
             }
             t = next;
-            (distance, normal) = sum.core_distance(self.q0 + self.motion * t);
+            let offset = sum.core_offset(self.q0 + self.motion * t);
+            distance = offset.distance;
             if distance - level <= BODY_CONTACT_TOLERANCE {
+                if DIRECTION {
+                    normal = offset.direction();
+                }
                 break;
             }
+            normal = offset.direction();
         }
         Some((t, normal))
     }
@@ -229,66 +303,132 @@ pub(crate) fn trace_upright(
     other: &Upright,
     other_at: Vec3,
 ) -> Trace {
-    if !in_range(start) || !in_range(end) {
-        return out_of_range(start);
+    UprightSweep::new(shape, mover, start, end)
+        .against(other, other_at)
+        .unwrap_or_else(|| Trace::miss(end))
+}
+
+/// One sweep of an upright shape, set up once for every shape it is tested against (a
+/// crowd's sweep against each neighbour it may meet): [`Self::against`] gives, bit for bit,
+/// what [`trace_upright`] gives, but a plain miss as `None`, without building a [`Trace`].
+pub(crate) struct UprightSweep<'a> {
+    shape: &'a TraceShape,
+    mover: &'a Upright,
+    start: Vec3,
+    end: Vec3,
+    /// Whether `start` and `end` are within the world's range.
+    in_range: bool,
+    /// The mover's centre at the start, in f64.
+    centre: DVec3,
+    /// `end - start`, in f64.
+    motion: DVec3,
+}
+
+impl<'a> UprightSweep<'a> {
+    /// The sweep of `shape` (whose parts are `mover`) from `start` to `end`.
+    #[inline]
+    pub(crate) fn new(
+        shape: &'a TraceShape,
+        mover: &'a Upright,
+        start: Vec3,
+        end: Vec3,
+    ) -> UprightSweep<'a> {
+        UprightSweep {
+            shape,
+            mover,
+            start,
+            end,
+            in_range: in_range(start) && in_range(end),
+            centre: start.as_dvec3() + mover.center.as_dvec3(),
+            motion: end.as_dvec3() - start.as_dvec3(),
+        }
     }
-    if !in_range(other_at) {
-        return Trace::miss(end);
+
+    /// The sweep against `other` whose reference point is at `other_at`: [`trace_upright`]'s
+    /// answer, or `None` where that is [`Trace::miss`] of the end (nothing met, not started
+    /// inside), which never changes the first impact among several.
+    ///
+    /// The tests that most candidates fail (a crowd's neighbours beside or behind) are
+    /// inlined into the caller's loop; the contact is found apart ([`Self::contact`]).
+    #[inline(always)]
+    pub(crate) fn against(&self, other: &Upright, other_at: Vec3) -> Option<Trace> {
+        if !self.in_range {
+            return Some(out_of_range(self.start));
+        }
+        if !in_range(other_at) {
+            return None;
+        }
+        let sum = Sum::of(self.mover, other);
+        let other_centre = other_at.as_dvec3() + other.center.as_dvec3();
+        let q0 = self.centre - other_centre;
+        if sum.leaves(q0, self.motion) || misses_box(&sum, q0, self.motion) {
+            return None;
+        }
+        self.contact(&sum, q0, other_centre)
     }
-    let sum = Sum::of(mover, other);
-    let centre = |p: Vec3| p.as_dvec3() + mover.center.as_dvec3();
-    let other_centre = other_at.as_dvec3() + other.center.as_dvec3();
-    let q0 = centre(start) - other_centre;
-    let motion = end.as_dvec3() - start.as_dvec3();
-    if sum.leaves(q0, motion) || misses_box(&sum, q0, motion) {
-        return Trace::miss(end);
-    }
-    let (d0, n0) = sum.core_distance(q0);
-    if d0 <= sum.ball {
-        // Starting inside (touching counts): not stopped unless it ends inside too.
-        let (d1, _) = sum.core_distance(q0 + motion);
-        let all_solid = d1 <= sum.ball;
-        return Trace {
-            fraction: if all_solid { 0.0 } else { 1.0 },
-            end: if all_solid { start } else { end },
-            start_solid: true,
-            all_solid,
+
+    /// [`Self::against`] past its first tests: the sum `sum` of the parts, the difference
+    /// of centres `q0` at the start, the other's centre `other_centre`.
+    #[inline(never)]
+    fn contact(&self, sum: &Sum, q0: DVec3, other_centre: DVec3) -> Option<Trace> {
+        let (shape, mover, start, end) = (self.shape, self.mover, self.start, self.end);
+        let centre = |p: Vec3| p.as_dvec3() + mover.center.as_dvec3();
+        let motion = self.motion;
+        let (d0, n0) = sum.core_distance(q0);
+        if d0 <= sum.ball {
+            // Starting inside (touching counts): not stopped unless it ends inside too.
+            let d1 = sum.core_distance_only(q0 + motion);
+            let all_solid = d1 <= sum.ball;
+            return Some(Trace {
+                fraction: if all_solid { 0.0 } else { 1.0 },
+                end: if all_solid { start } else { end },
+                start_solid: true,
+                all_solid,
+                contents: Contents::BODY,
+                ..Trace::miss(end)
+            });
+        }
+        // Only a sweep that would touch the other shape is stopped (as Quake's brush clip,
+        // which a sweep merely passing within the stop distance, without entering, never
+        // stops); it stops where it first comes within the stop distance.
+        let start_of = Reach { q0, motion, d0, n0 };
+        start_of.first_at::<false>(sum, sum.ball)?;
+        let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
+        let (t, normal) = start_of.first_at::<true>(sum, target).unwrap_or((0.0, n0));
+        // Narrowed to f32, the end must still be clear of the other shape; else stay put (the
+        // start is clear).
+        let mut fraction = t as f32;
+        let mut stop = start + (end - start) * fraction;
+        // The distance at the stop, for the gap below: measured once (staying put, it is
+        // the distance at the start, `d0`, of the same point).
+        let stop_distance = if fraction > 0.0 {
+            let distance = sum.core_distance_only(centre(stop) - other_centre);
+            if distance <= sum.ball {
+                fraction = 0.0;
+                stop = start;
+                d0
+            } else {
+                distance
+            }
+        } else {
+            sum.core_distance_only(centre(stop) - other_centre)
+        };
+        let n = normal.as_vec3();
+        let touching = stop + shape.support_point(-n);
+        let gap = (stop_distance - sum.ball) as f32;
+        let plane = Plane {
+            normal: n,
+            dist: n.dot(touching - n * gap),
+        };
+        Some(Trace {
+            fraction,
+            end: stop,
+            normal: Some(n),
+            plane: Some(plane),
+            contact: Some(touching - n * plane.distance(touching)),
             contents: Contents::BODY,
             ..Trace::miss(end)
-        };
-    }
-    // Only a sweep that would touch the other shape is stopped (as Quake's brush clip,
-    // which a sweep merely passing within the stop distance, without entering, never
-    // stops); it stops where it first comes within the stop distance.
-    let start_of = Reach { q0, motion, d0, n0 };
-    if start_of.first_at(&sum, sum.ball).is_none() {
-        return Trace::miss(end);
-    }
-    let target = sum.ball + f64::from(SURFACE_CLIP_EPSILON);
-    let (t, normal) = start_of.first_at(&sum, target).unwrap_or((0.0, n0));
-    // Narrowed to f32, the end must still be clear of the other shape; else stay put (the
-    // start is clear).
-    let mut fraction = t as f32;
-    let mut stop = start + (end - start) * fraction;
-    if fraction > 0.0 && sum.core_distance(centre(stop) - other_centre).0 <= sum.ball {
-        fraction = 0.0;
-        stop = start;
-    }
-    let n = normal.as_vec3();
-    let touching = stop + shape.support_point(-n);
-    let gap = (sum.core_distance(centre(stop) - other_centre).0 - sum.ball) as f32;
-    let plane = Plane {
-        normal: n,
-        dist: n.dot(touching - n * gap),
-    };
-    Trace {
-        fraction,
-        end: stop,
-        normal: Some(n),
-        plane: Some(plane),
-        contact: Some(touching - n * plane.distance(touching)),
-        contents: Contents::BODY,
-        ..Trace::miss(end)
+        })
     }
 }
 
@@ -297,7 +437,7 @@ pub(crate) fn trace_upright(
 pub(crate) fn uprights_overlap(a: &Upright, a_at: Vec3, b: &Upright, b_at: Vec3) -> bool {
     let q = (a_at + a.center).as_dvec3() - (b_at + b.center).as_dvec3();
     let sum = Sum::of(a, b);
-    sum.core_distance(q).0 <= sum.ball
+    sum.core_distance_only(q) <= sum.ball
 }
 
 /// Sweeps `shape` rotated by `rotation` (the identity: upright) from `start` to `end`
@@ -591,6 +731,57 @@ mod tests {
         assert_eq!(along.fraction, 1.0, "{along:?}");
         let into = a.trace_against(Vec3::ZERO, Vec3::new(-1.0, 1.12, 0.0), &a, at);
         assert!(into.fraction < 1e-3, "{into:?}");
+    }
+
+    #[test]
+    fn lengths_skip_the_square_root_bit_for_bit() {
+        // The bounds are what they say: 2⁻⁵⁰⁰ and 2⁵⁰⁰.
+        assert_eq!(SQUARE_EXACT_MIN, 2f64.powi(-500));
+        assert_eq!(SQUARE_EXACT_MAX, 2f64.powi(500));
+        // Seeded magnitudes over the whole range (random mantissas, every binade, the
+        // binades' ends and their neighbours), each with a zero of either sign beside it:
+        // the shortcut gives the bits of the full formulas, `DVec2::length` and the sum of
+        // squares.
+        let mut rng = crate::test_rng::XorShift::new(0x5851_f42d_4c95_7f2du64);
+        let mut cases = 0;
+        for exponent in -500..=500 {
+            let binade = 2f64.powi(exponent);
+            let mut values = vec![binade, f64::from_bits(binade.to_bits() + 1)];
+            values.push(f64::from_bits((2.0 * binade).to_bits() - 1));
+            for _ in 0..200 {
+                values.push(binade * (1.0 + f64::from(rng.unit().abs())));
+            }
+            for r in values {
+                let r = r.clamp(SQUARE_EXACT_MIN, SQUARE_EXACT_MAX);
+                for (a, b) in [(r, 0.0), (-r, 0.0), (r, -0.0), (0.0, r), (-0.0, -r)] {
+                    let flat = DVec2::new(a, b);
+                    let full = flat.length();
+                    assert_eq!(
+                        length_of(a, b, || full).to_bits(),
+                        full.to_bits(),
+                        "{a} {b}"
+                    );
+                    assert_eq!(
+                        length_of(a, b, || (a * a + b * b).sqrt()).to_bits(),
+                        (a * a + b * b).sqrt().to_bits(),
+                        "{a} {b}"
+                    );
+                    cases += 1;
+                }
+            }
+        }
+        assert!(cases > 1_000_000, "{cases}");
+        // Outside the range, zeros and NaNs: the full formula.
+        for (a, b) in [
+            (1e-200, 0.0),
+            (1e200, 0.0),
+            (0.0, 0.0),
+            (-0.0, 0.0),
+            (f64::NAN, 0.0),
+            (3.0, 4.0),
+        ] {
+            assert_eq!(length_of(a, b, || -1.0), -1.0, "{a} {b}");
+        }
     }
 
     #[test]

@@ -60,7 +60,7 @@ use rayon::prelude::*;
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 pub use tick_cache::TickCache;
 
-pub(crate) use body::{Upright, parts_overlap, trace_parts, trace_upright, uprights_overlap};
+pub(crate) use body::{Upright, UprightSweep, parts_overlap, trace_parts, uprights_overlap};
 
 use crate::compiled::{CompiledMap, MaterialId, Plane};
 use crate::contents::Contents;
