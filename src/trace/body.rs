@@ -31,7 +31,7 @@
 use glam::{DMat3, DVec2, DVec3, Quat, Vec3};
 
 use super::body_exact::{
-    Posed, overlap_exact, overlap_posed, rotation_matrix, trace_exact, trace_posed,
+    Posed, overlap_exact, overlap_posed, rotation_matrix, started_inside, trace_exact, trace_posed,
 };
 use super::{ShapeKind, Trace, TraceShape, in_range, out_of_range};
 use crate::compiled::Plane;
@@ -378,15 +378,7 @@ impl<'a> UprightSweep<'a> {
         if d0 <= sum.ball {
             // Starting inside (touching counts): not stopped unless it ends inside too.
             let d1 = sum.core_distance_only(q0 + motion);
-            let all_solid = d1 <= sum.ball;
-            return Some(Trace {
-                fraction: if all_solid { 0.0 } else { 1.0 },
-                end: if all_solid { start } else { end },
-                start_solid: true,
-                all_solid,
-                contents: Contents::BODY,
-                ..Trace::miss(end)
-            });
+            return Some(started_inside(start, end, d1 <= sum.ball));
         }
         // Only a sweep that would touch the other shape is stopped (as Quake's brush clip,
         // which a sweep merely passing within the stop distance, without entering, never

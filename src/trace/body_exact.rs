@@ -283,6 +283,19 @@ pub(crate) fn trace_exact(
     )
 }
 
+/// A sweep that starts inside the other body (touching counts): it leaves freely, and is
+/// stopped at its start, all-solid, only when it ends inside too.
+pub(super) fn started_inside(start: Vec3, end: Vec3, all_solid: bool) -> Trace {
+    Trace {
+        fraction: if all_solid { 0.0 } else { 1.0 },
+        end: if all_solid { start } else { end },
+        start_solid: true,
+        all_solid,
+        contents: Contents::BODY,
+        ..Trace::miss(end)
+    }
+}
+
 /// The exact sweep against `other`, a posed core, with `scale` bounding the sum of both
 /// shapes' radii.
 pub(crate) fn trace_posed(
@@ -319,15 +332,7 @@ pub(crate) fn trace_posed(
         return Trace::miss(end);
     }
     if pair.overlap(0.0) {
-        let all_solid = pair.overlap(1.0);
-        return Trace {
-            fraction: if all_solid { 0.0 } else { 1.0 },
-            end: if all_solid { start } else { end },
-            start_solid: true,
-            all_solid,
-            contents: Contents::BODY,
-            ..Trace::miss(end)
-        };
+        return started_inside(start, end, pair.overlap(1.0));
     }
     let stop_level = f64::from(SURFACE_CLIP_EPSILON);
     let mut simplex = Simplex::new();
