@@ -403,7 +403,7 @@ impl<'a> UprightSweep<'a> {
                 distance
             }
         } else {
-            sum.core_distance_only(centre(stop) - other_centre)
+            d0
         };
         let n = normal.as_vec3();
         let touching = stop + shape.support_point(-n);
