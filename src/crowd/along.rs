@@ -21,7 +21,9 @@ use crate::contents::Contents;
 use crate::filter::CollisionGroups;
 use crate::trace::Upright;
 
-use super::bodies::{Bodies, CELL, COARSE_SHIFT, NONE, Slot, bucket_of, cell_of, coarse_of};
+use super::bodies::{
+    Bodies, CELL, COARSE_SHIFT, NONE, Slot, WHOLE_SCAN_MAX_BODIES, bucket_of, cell_of, coarse_of,
+};
 use super::lanes::{LANES, SlabLanes};
 
 /// What looking up one cell costs against testing one body directly (a hash, a bucket's
@@ -32,15 +34,6 @@ const CELL_LOOKUP_COST: f32 = 1.0;
 /// SIMD operations, about one scalar slab test, fewer when the blocks' boxes are missed),
 /// in slab tests.
 const BLOCK_SCAN_COST: f32 = 1.0;
-
-/// The most bodies that are all tested without estimating the walks first: the scan
-/// tests the boxes around each block of four (space order keeps them small) and then only
-/// the blocks a sweep meets, so it stays cheaper than making the estimate and walking the
-/// grid well past a crowd of tens (measured on the scene bench's hitscans with callgrind,
-/// instructions per ray, whole scan against estimate and walk, arena and e1m2: 4,608 and
-/// 5,384 against 4,929 and 5,596 with 128 characters, 4,981 and 5,566 against 5,170 and
-/// 5,697 with 200; with 400 the walk wins, 5,652 and 5,937 against 5,916 and 6,238).
-const WHOLE_SCAN_MAX_BODIES: usize = 256;
 
 /// A reciprocal standing in for an infinite one (a sweep that does not move on an axis):
 /// finite, so `0 × it` is 0 and never NaN, and large enough that any coordinate difference

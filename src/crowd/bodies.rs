@@ -37,13 +37,17 @@ use super::lanes::{BoundsLanes, space_order};
 /// 64-bot soak: 128 cost more in crowds, 32 no less).
 pub(super) const CELL: f32 = 64.0;
 
-/// Most bodies [`Near::gather`] scans whole, four at a time (`lanes.rs`), rather than look
-/// through the grid's cells: the scan's cost grows with the crowd, the grid's with the
-/// cells its reach covers (four to nine hashes and chains). On the crowd bench's 64
-/// colliding characters (callgrind) a gather costs 950 instructions against 1,330; the
-/// limit is the whole scan's of a sweep (`along.rs`, `WHOLE_SCAN_MAX_BODIES`, measured
-/// there), not measured here.
-const GATHER_SCAN_MAX_BODIES: usize = 256;
+/// The most bodies that every look is a scan of all of them, four at a time (`lanes.rs`),
+/// rather than a look through the grid ([`Bodies::visit_any`]) or an estimate and a walk of
+/// the cells a sweep crosses (`along.rs`): the scan tests the boxes around each block of
+/// four (space order keeps them small) and then only the blocks the look meets, so its cost
+/// grows with the crowd, the grid's with the cells the look covers. Measured with callgrind:
+/// a crowd bench character's gather of its neighbours (64 colliding) costs 950 instructions
+/// scanned against 1,330 through the grid; the scene bench's hitscans cost, per ray on arena
+/// and e1m2, 4,608 and 5,384 scanned against 4,929 and 5,596 estimated and walked with 128
+/// characters, 4,981 and 5,566 against 5,170 and 5,697 with 200; with 400 the walk wins,
+/// 5,652 and 5,937 against 5,916 and 6,238.
+pub(super) const WHOLE_SCAN_MAX_BODIES: usize = 256;
 
 /// The fewest hash buckets; the table then grows to twice the number of bodies.
 const MIN_BUCKETS: usize = 16;
@@ -545,21 +549,6 @@ impl Bodies {
         pairs
     }
 
-    /// [`Self::visit`] by every body's bounds across the ground plane, four at a time
-    /// (`lanes.rs`), instead of the grid: cheaper for a few hundred bodies
-    /// ([`GATHER_SCAN_MAX_BODIES`]).
-    fn scan_box(&self, area: (Vec3, Vec3), mut f: impl FnMut(&Slot)) {
-        self.lanes
-            .for_each_overlapping(area.0.truncate(), area.1.truncate(), |i| {
-                if let Some(slot) = self.slots.get(i)
-                    && slot.solid
-                    && boxes_overlap(slot.bounds, area)
-                {
-                    f(slot);
-                }
-            });
-    }
-
     /// Calls `f` on every solid body whose bounds overlap the box `area`, each once, in no
     /// particular order.
     fn visit(&self, area: (Vec3, Vec3), mut f: impl FnMut(&Slot)) {
@@ -587,6 +576,16 @@ impl Bodies {
                 f(i, slot);
             }
         };
+        if self.slots.len() <= WHOLE_SCAN_MAX_BODIES {
+            // A few hundred bodies: their bounds across the ground plane, four at a time.
+            self.lanes
+                .for_each_overlapping(area.0.truncate(), area.1.truncate(), |i| {
+                    if let Some(slot) = self.slots.get(i) {
+                        consider(i, slot);
+                    }
+                });
+            return;
+        }
         if columns.saturating_mul(rows) > self.slots.len() as i64 || self.buckets.is_empty() {
             for (i, slot) in self.slots.iter().enumerate() {
                 consider(i, slot);
@@ -1102,7 +1101,7 @@ impl Near {
         self.bounds.clear();
         self.bodies.clear();
         let (near_bounds, near_bodies) = (&mut self.bounds, &mut self.bodies);
-        let mut take = |slot: &Slot| {
+        let take = |slot: &Slot| {
             if meets(me, ghosts, slot) {
                 near_bounds.push(slot.bounds);
                 near_bodies.push(NearBody {
@@ -1112,11 +1111,7 @@ impl Near {
                 });
             }
         };
-        if bodies.len() <= GATHER_SCAN_MAX_BODIES {
-            bodies.scan_box(area, |slot| take(slot));
-        } else {
-            bodies.visit(area, take);
-        }
+        bodies.visit(area, take);
     }
 }
 
