@@ -1,7 +1,8 @@
 //! Repository rules: every Rust file opens with a `//!` doc saying what it takes and gives;
-//! every path ARCHITECTURE.md, README.md and the pages of `docs/` name exists; README.md and
-//! ARCHITECTURE.md stay within their line budgets; and every page of `docs/` with Rust
-//! examples is included by `src/doc_pages.rs`, so its examples run as doc tests.
+//! every path ARCHITECTURE.md, README.md and the pages of `docs/` name exists, and so does
+//! every file their relative links point at; README.md and ARCHITECTURE.md stay within
+//! their line budgets; and every page of `docs/` with Rust examples is included by
+//! `src/doc_pages.rs`, so its examples run as doc tests.
 
 use std::path::{Path, PathBuf};
 
@@ -128,6 +129,38 @@ fn paths_named_in_readme_and_docs_exist() {
         );
     }
     assert!(named > 20, "the docs should name the code they describe");
+}
+
+/// The relative link targets of a markdown file (`[text](target)`), without their `#anchor`;
+/// web addresses and in-page anchors left out.
+fn relative_links(text: &str) -> Vec<&str> {
+    text.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .map(|target| target.split('#').next().unwrap_or_default())
+        .filter(|target| !target.is_empty() && !target.contains("://"))
+        .collect()
+}
+
+#[test]
+fn links_between_the_docs_resolve() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    markdown_files(&root.join("docs"), &mut files);
+    let mut links = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let dir = file.parent().unwrap_or(root);
+        for target in relative_links(&text) {
+            links += 1;
+            assert!(
+                dir.join(target).exists(),
+                "{} links to missing {target}",
+                file.strip_prefix(root).unwrap_or(file).display()
+            );
+        }
+    }
+    assert!(links > 20, "the docs link to each other");
 }
 
 #[test]
