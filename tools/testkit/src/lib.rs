@@ -1,7 +1,7 @@
 //! planeshift's shared test support, for the packages whose tests and benches need it.
 //!
 //! Takes nothing but the environment (`$PLANESHIFT_REAL_MAPS`) and the repository's files;
-//! gives where the real and bundled maps are ([`real_maps`], always) and, with the `oracle`
+//! gives where the real and bundled maps are ([`mod@real_maps`], always) and, with the `oracle`
 //! feature, the exact sweep oracle on parry3d-f64 ([`oracle`]). Guarantees: a missing real
 //! maps folder is a printed skip and an empty list, never a panic.
 
