@@ -10,7 +10,11 @@ pub mod q3bsp;
 pub mod quake1_hulls;
 
 pub use compile_cache::{compile, try_compile};
+/// The exact sweep oracle on parry3d-f64 (`tools/testkit/src/oracle.rs`, shared with the
+/// `oracle` bench).
 pub use planeshift_testkit::oracle;
+/// Where the real and bundled maps are (`tools/testkit/src/real_maps.rs`, shared with bspc's
+/// and the viewer's tests).
 pub use planeshift_testkit::{bundled_maps, files_in, real_maps, real_maps_dir, repo_root};
 
 /// The variable that runs every large suite (property, oracle, corpus, fuzz and soak) at
