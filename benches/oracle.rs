@@ -1,13 +1,10 @@
-//! The exact test oracle's query cost (`tests/it/support/oracle.rs`, parry3d-f64): first
+//! The exact test oracle's query cost (`tools/testkit/src/oracle.rs`, parry3d-f64): first
 //! hit, overlap and distance per query, per shape kind, on the largest real map at hand.
 //! It sizes the oracle test suites; it is not a product figure.
 //!
 //! Takes `$PLANESHIFT_REAL_MAPS` (default `../shared/maps`), falling back to the bundled
 //! arena; gives criterion timings. Run: `cargo bench --bench oracle`.
 
-#[allow(dead_code)]
-#[path = "../tests/it/support/oracle.rs"]
-mod oracle;
 mod support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -16,7 +13,7 @@ use planeshift::brush::{Brush, brushes_from_map};
 use planeshift::map::parse_map;
 use planeshift::trace::TraceShape;
 
-use oracle::{Oracle, OracleShape};
+use planeshift_testkit::oracle::{Oracle, OracleShape};
 use support::{Pcg32, bundled_map, real_map};
 
 /// Sweeps per shape kind.

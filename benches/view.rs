@@ -22,7 +22,7 @@ use glam::Vec2;
 use planeshift::compile::compile_map;
 use planeshift::compiled::CompiledMap;
 use planeshift::trace::ShapeKind;
-use planeshift::view::{Camera, Scene, ShapeSpec, Slice, render};
+use planeshift_viewer::{Camera, Scene, ShapeSpec, Slice, render};
 use tiny_skia::Pixmap;
 
 /// Image size of the target.

@@ -48,7 +48,6 @@
 //!   deterministic to the bit, its state serializable ([`CharacterState`]); [`Crowd`], many
 //!   characters that block each other, and movers that carry, push or report who blocks
 //!   them.
-//! - `view` (feature `view`): a top-down drawing of a world and its sweeps into a pixmap.
 //!
 //! # Features
 //!
@@ -56,8 +55,6 @@
 //! - `toml`: `ControllerConfig::from_toml` and `CustomGame::from_toml`. Without it both
 //!   deserialize from any serde format and are checked by [`ControllerConfig::validate`]
 //!   and [`CustomGame::validate`].
-//! - `view`: the `view` module (tiny-skia, png); `viewer`: the windowed examples (winit,
-//!   pixels).
 //!
 //! Conventions: Quake map units (about an inch), Z up, right-handed; plane normals point out
 //! of solid; a brush is the intersection of `{ x : n·x <= dist }` over its planes. The
@@ -114,8 +111,6 @@ pub mod filter;
 pub mod scene;
 pub mod surface;
 pub mod trace;
-#[cfg(feature = "view")]
-pub mod view;
 internal_mod! {
     /// Every tolerance and limit, with its unit and reason.
     mod tolerance;

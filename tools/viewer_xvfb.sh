@@ -39,13 +39,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 profile="${VIEWER_PROFILE:-release}"
-echo "== building the visualizer ($profile, viewer feature)"
+echo "== building the visualizer ($profile, the viewer package's window feature)"
+target_dir="${CARGO_TARGET_DIR:-target}"
 if [ "$profile" = dev ]; then
-  cargo build --features viewer --example trace_visualizer
-  exe="target/debug/examples/trace_visualizer"
+  cargo build -p planeshift_viewer --features window --example trace_visualizer
+  exe="$target_dir/debug/examples/trace_visualizer"
 else
-  cargo build --release --features viewer --example trace_visualizer
-  exe="target/release/examples/trace_visualizer"
+  cargo build --release -p planeshift_viewer --features window --example trace_visualizer
+  exe="$target_dir/release/examples/trace_visualizer"
 fi
 
 mkdir -p "$out_dir"

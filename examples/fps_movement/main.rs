@@ -4,7 +4,8 @@
 //!
 //! Takes a `.map` path (or a compiled `.bsp`, told apart by content, in every mode) and the
 //! soak parameters; gives one JSON object (with `--json`) or a
-//! short report. `--headless` is the soak mode (`soak.rs`):
+//! short report. `--headless` is the soak mode (`planeshift_harness::soak`,
+//! `tools/harness/src/soak.rs`):
 //!
 //! ```text
 //! cargo run --release --example fps_movement -- --headless --map M.map --bots N --ticks T --seed S --json
@@ -26,7 +27,7 @@
 //!   along the wish from where it stood was free (of the map and the other bots), and it
 //!   moved less than 1 unit (a bot that fell below the world, or swims in a current, is not
 //!   watched).
-//! - The level's triggers play as Quake 3 plays them (`game.rs`), on the triggers each
+//! - The level's triggers play as Quake 3 plays them (`planeshift_harness::game`), on the triggers each
 //!   tick's outcome lists as touched: `deaths` counts bots killed by a deadly
 //!   `trigger_hurt` (on at the start and not healing, by the map's game's rule), each then
 //!   respawning at the next free spawn point; `teleports` counts teleports taken (the
@@ -57,24 +58,17 @@
 //! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
 //!
 //! `--headless --map M.map --replay IN.jsonl --ticks-out OUT.jsonl [--config C.toml]
-//! [--state-in FILE] [--state-out FILE]` runs the replay contract instead (`replay.rs`):
+//! [--state-in FILE] [--state-out FILE]` runs the replay contract instead
+//! (`planeshift_harness::replay`):
 //! one character driven by recorded inputs, one JSON line per tick; `--state-out` writes the
 //! serialized state after the last tick, `--state-in` starts from one (`IN.jsonl` then holds
 //! only tick lines), and a run cut in two that way equals the whole run bit for bit.
 //!
-//! Without `--headless` (needs the `viewer` feature): the interactive mode (the map compiled
-//! with `--game` and `--shaders` too; `trigger_hurt` does nothing there),
-//! the top-down viewer of `trace_visualizer` with the camera following the character and
-//! the slice following its height. WASD walks (W = up on screen), Space jumps, C crouches;
-//! the viewer's mouse and keys work too. `--frames N` exits 0 after N frames; no display or
-//! GPU adapter exits 2 with a message.
-
-mod game;
-mod mix;
-mod replay;
-mod scatter;
-mod shots;
-mod soak;
+//! The soak, the replay and the trigger play are the `planeshift_harness` package
+//! (`tools/harness`), which the tests drive in process too; this file is the command line.
+//! Without `--headless` it exits 2 and names the windowed walk-around, which is the viewer
+//! package's: `cargo run -p planeshift_viewer --features window --example fps_walk -- --map
+//! M.map` (`tools/viewer/examples/fps_walk.rs`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -82,21 +76,17 @@ use std::process::ExitCode;
 use clap::Parser;
 use planeshift::Game;
 use planeshift::compile::CompileOptions;
-#[cfg(feature = "viewer")]
-use planeshift::controller::CharacterController;
 use planeshift::controller::ControllerConfig;
+use planeshift_harness::{mix, replay, soak};
 
 use soak::{SoakOptions, soak};
-
-#[cfg(feature = "viewer")]
-#[path = "../viewer_support/mod.rs"]
-mod viewer_support;
 
 /// Command line.
 #[derive(Parser, Debug)]
 #[command(about = "Character controller soak test and FPS movement demo")]
 struct Args {
-    /// Run without a window: the soak test.
+    /// The soak test (or with `--replay`, the replay contract); required: the window is
+    /// the viewer package's `fps_walk`.
     #[arg(long)]
     headless: bool,
     /// The `.map` file, or a compiled `.bsp`.
@@ -129,7 +119,7 @@ struct Args {
     /// a Quake 3 map, over the built-in common/* tool shaders).
     #[arg(long = "shaders", value_name = "DIR")]
     shaders: Vec<PathBuf>,
-    /// Replay mode: the recorded inputs (JSON lines; see `replay.rs`).
+    /// Replay mode: the recorded inputs (JSON lines; see `planeshift_harness::replay`).
     #[arg(long, value_name = "IN.jsonl", requires = "ticks_out")]
     replay: Option<PathBuf>,
     /// Replay mode: where the per-tick output lines go.
@@ -161,9 +151,6 @@ struct Args {
     /// clip stops them, player clip does not) and blocking everyone.
     #[arg(long, default_value_t = 0)]
     monsters: usize,
-    /// Interactive mode: exit 0 after this many frames.
-    #[arg(long)]
-    frames: Option<u64>,
 }
 
 fn main() -> ExitCode {
@@ -297,51 +284,12 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// Pixels per unit of the following camera: about 850 units across a 1280-pixel window.
-#[cfg(feature = "viewer")]
-const FOLLOW_ZOOM: f32 = 1.5;
-
-/// The interactive mode: the viewer's window, following the character.
-#[cfg(feature = "viewer")]
-fn interactive(args: &Args) -> Result<(), String> {
-    use viewer_support::app::{WindowOptions, run as run_window};
-    let path = args
-        .map
-        .as_deref()
-        .ok_or("the interactive mode needs --map M.map")?;
-    let config = load_config(args)?;
-    let loaded =
-        viewer_support::load_world_with(std::path::Path::new(path), &compile_options(args))
-            .map_err(|f| f.message)?;
-    let spawn = loaded
-        .spawn
-        .unwrap_or_else(|| viewer_support::world_center(&loaded.world));
-    let character =
-        CharacterController::new(config, spawn).map_err(|e| format!("spawn point: {e}"))?;
-    let size = (1280, 800);
-    let camera = planeshift::view::Camera::new(size.0, size.1, spawn.truncate(), FOLLOW_ZOOM);
-    let scene = planeshift::view::Scene::new(&loaded.world, camera, character.shape_center().z);
-    run_window(
-        loaded.world,
-        scene,
-        Some(character),
-        WindowOptions {
-            title: format!("planeshift fps movement: {path}"),
-            size,
-            frames: args.frames,
-            capture: None,
-            follow: true,
-        },
-    )
-    .map_err(|f| f.message)
-}
-
-/// Without the viewer there is no interactive mode.
-#[cfg(not(feature = "viewer"))]
+/// The windowed walk-around is the viewer package's `fps_walk` example: this program stays
+/// headless, so neither it nor the library's tests build a window.
 fn interactive(_args: &Args) -> Result<(), String> {
     Err(
-        "the interactive mode needs the viewer: build with `--features viewer`; \
-         `--headless --map M.map` runs the soak test"
+        "the interactive mode is the viewer's: `cargo run -p planeshift_viewer --features window \
+         --example fps_walk -- --map M.map`; `--headless --map M.map` runs the soak test"
             .to_string(),
     )
 }

@@ -3,8 +3,8 @@
 //!
 //! `cargo run -p planeshift_bevy --example replay -- MAP --replay IN.jsonl --ticks-out OUT.jsonl`
 //!
-//! Takes the lines of `examples/fps_movement/replay.rs`, read by the same reader
-//! (`examples/fps_movement/replay_input.rs`: a spawn line, then one line per tick: `wish`, or
+//! Takes the lines of `tools/harness/src/replay.rs`, read by the same reader
+//! (`tools/harness/src/replay_input.rs`: a spawn line, then one line per tick: `wish`, or
 //! a command from `view` and `move`, `jump`, `crouch`, `impulse`, `teleport`, `mode`; an
 //! unknown key or a bad value is an error naming the line and the key); gives the same
 //! output lines, byte for byte (the test `tests/replay.rs` compares them with the library's
@@ -23,8 +23,7 @@ use planeshift_bevy::{
 };
 use serde_json::Value;
 
-#[path = "../../examples/fps_movement/replay_input.rs"]
-mod replay_input;
+use planeshift_harness::replay_input;
 
 use replay_input::spawn_line;
 

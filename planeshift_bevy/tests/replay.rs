@@ -1,16 +1,10 @@
 //! The Bevy replay equals the library's, byte for byte: `examples/replay.rs` (a headless
 //! `App`, the map through the `AssetServer`, one fixed step per tick) against
-//! `examples/fps_movement/replay.rs` (one `CharacterController`), on 1,500 ticks of seeded
+//! `tools/harness/src/replay.rs` (one `CharacterController`), on 1,500 ticks of seeded
 //! inputs with jumps, crouches and view turns: scripted wishes, and players' commands
 //! (`"view"` and `"move"`, pitch swinging between ±89°).
 
-// Both replays include `examples/fps_movement/replay_input.rs`, the one reader of the
-// contract's input lines: loaded twice here on purpose, once under each.
-#![allow(clippy::duplicate_mod)]
-
-#[allow(dead_code)]
-#[path = "../../examples/fps_movement/replay.rs"]
-mod library_replay;
+use planeshift_harness::replay as library_replay;
 
 #[allow(dead_code)]
 #[path = "../examples/replay.rs"]

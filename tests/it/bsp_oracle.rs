@@ -1,6 +1,6 @@
 //! The oracle suites on imported `.bsp` worlds (issue 26): sweeps of every shape kind through
 //! a world imported from a `.bsp` of each format never end inside the exact oracle
-//! (`support/oracle.rs`, over the imported brushes a world sweep clips), never stop later than
+//! (`support::oracle`, over the imported brushes a world sweep clips), never stop later than
 //! its first contact, never stop in open space, and the tree equals brute force over every
 //! brush (start-solid, all-solid and fraction bit for bit), as `trace_oracle.rs` and
 //! `trace.rs` check them on compiled `.map` worlds.

@@ -1,5 +1,5 @@
 //! A compiled `.bsp` goes where a `.map` goes (issue 26): the `fps_movement` replay
-//! (`examples/fps_movement/replay.rs` `replay`, which loads its level by `compile_level`)
+//! (`tools/harness/src/replay.rs` `replay`, which loads its level by `compile_level`)
 //! runs on shared `.bsp` files of three games as on a `.map`.
 
 use planeshift::compile::{CompileOptions, SourceFormat, compile_level};

@@ -64,6 +64,3 @@ mod trace_oracle;
 mod trace_orient;
 /// Trigger volumes: the touch query inside and outside every trigger, never blocking.
 mod triggers;
-/// The top-down viewer, headless: pixels against known points and `point_contents`.
-#[cfg(feature = "view")]
-mod view;

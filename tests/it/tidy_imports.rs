@@ -1,5 +1,5 @@
-//! Repository rule: no import cycle anywhere. Takes the Rust sources of the library, `bspc` and
-//! the `fps_movement` example; gives a failure naming every cycle, (a) between the files of one
+//! Repository rule: no import cycle anywhere. Takes the Rust sources of the library, `bspc`,
+//! the `fps_movement` example and the harness, test support and viewer packages; gives a failure naming every cycle, (a) between the files of one
 //! module folder (siblings that import each other, directly or around a loop) and (b) between
 //! the library's top-level modules (stages that import each other), and between folders of one
 //! stage.
@@ -310,6 +310,9 @@ fn no_import_cycle_anywhere() {
         ("src", "planeshift"),
         ("tools/bspc/src", "bspc"),
         ("examples/fps_movement", "fps_movement"),
+        ("tools/harness/src", "planeshift_harness"),
+        ("tools/testkit/src", "planeshift_testkit"),
+        ("tools/viewer/src", "planeshift_viewer"),
     ] {
         found.extend(crate_cycles(&root.join(dir), name));
     }

@@ -1,4 +1,4 @@
-//! Sweeps against the exact oracle (parry3d-f64, `support/oracle.rs`): never end inside,
+//! Sweeps against the exact oracle (parry3d-f64, `support::oracle`): never end inside,
 //! never later than the exact first contact, never a stop in open space (no contact along
 //! the sweep and more than 2 × the stop distance from solid), clearance at the stop (boxes
 //! and points on every hit; the 99th percentile of every kind within 2 × the stop distance,

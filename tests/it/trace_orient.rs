@@ -1,4 +1,4 @@
-//! Oriented shapes and slivers against the exact oracle (parry3d-f64, `support/oracle.rs`):
+//! Oriented shapes and slivers against the exact oracle (parry3d-f64, `support::oracle`):
 //! rotated boxes and hulls (the oracle's hull of their rotated corners, exact), rotated
 //! cylinders and capsules (inscribed hulls: their checks are necessary conditions) swept
 //! through the shared maps never end inside, are never late, and the tree equals the brute

@@ -59,11 +59,9 @@ mod walls;
 /// Water, liquids and currents (scenarios 46–54).
 mod water;
 
-/// The `fps_movement` example's trigger rules (teleporters, jump pads, hurt volumes), shared
-/// by the soak and the trigger tests.
-#[allow(dead_code)]
-#[path = "../../../examples/fps_movement/game.rs"]
-mod fps_game;
+// The `fps_movement` example's trigger rules (teleporters, jump pads, hurt volumes), shared
+// by the soak and the trigger tests.
+use planeshift_harness::game as fps_game;
 
 /// The stop distance every sweep keeps from what it hits.
 pub const SKIN: f32 = SURFACE_CLIP_EPSILON;

@@ -1,10 +1,8 @@
-//! The replay contract of `examples/fps_movement --replay` (`examples/fps_movement/replay.rs`),
+//! The replay contract of `examples/fps_movement --replay` (`tools/harness/src/replay.rs`),
 //! driven in process: a character dropped above a deep pool goes under, swims (not a free
 //! fall), and surfaces when jump is held; the output is the same bytes twice.
 
-#[allow(dead_code)]
-#[path = "../../../examples/fps_movement/replay.rs"]
-pub(crate) mod replay_contract;
+pub(crate) use planeshift_harness::replay as replay_contract;
 
 use planeshift::compile::CompileOptions;
 use planeshift::controller::ControllerConfig;

@@ -1,4 +1,4 @@
-//! The replay contract's commands (`examples/fps_movement/replay.rs`, tick lines read by
+//! The replay contract's commands (`tools/harness/src/replay.rs`, tick lines read by
 //! `replay_input.rs`): walking forward from a `view` and a `move` gives the same ground
 //! positions and velocities, to the bit, at pitch 0, ±45 and ±89, on a bundled map and on
 //! the shared `e1m2.map`, and equals the scripted wish of the same yaw; a line with an

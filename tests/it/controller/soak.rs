@@ -1,4 +1,4 @@
-//! The soak of `examples/fps_movement --headless` (`examples/fps_movement/soak.rs`), run
+//! The soak of `examples/fps_movement --headless` (`tools/harness/src/soak.rs`), run
 //! in-process on every shared real map and every bundled map: many seeded bots colliding
 //! with each other, no tick ending inside solid or with two bots overlapping, nobody falling
 //! out of a sealed level, nobody stuck; bots that touch a deadly `trigger_hurt` die and
@@ -6,19 +6,8 @@
 //! jump pads are used (`maps/trigger_room.map`). (The full-size run, 64 bots for 20,000
 //! ticks per map, is reported in the issue notes; this one is sized for CI.)
 
-use super::fps_game as game;
-#[allow(dead_code)]
-#[path = "../../../examples/fps_movement/mix.rs"]
-pub(crate) mod mix;
-#[allow(dead_code)]
-#[path = "../../../examples/fps_movement/scatter.rs"]
-pub(crate) mod scatter;
-#[allow(dead_code)]
-#[path = "../../../examples/fps_movement/shots.rs"]
-pub(crate) mod shots;
-#[allow(dead_code)]
-#[path = "../../../examples/fps_movement/soak.rs"]
-pub(crate) mod soak_run;
+pub(crate) use planeshift_harness::soak as soak_run;
+use planeshift_harness::{mix, scatter, shots};
 
 use planeshift::ControllerConfig;
 use planeshift::compile::CompileOptions;

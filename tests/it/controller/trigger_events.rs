@@ -1,6 +1,6 @@
 //! Scenarios 85–88 and the jump pad's aim: the triggers a tick touched, entered and left
 //! (`MoveOutcome::triggers`), swept so a thin trigger crossed within a tick counts, and
-//! Quake 3's teleporters and jump pads played on them by `examples/fps_movement/game.rs`
+//! Quake 3's teleporters and jump pads played on them by `tools/harness/src/game.rs`
 //! (`maps/trigger_room.map`).
 
 use glam::Vec3;

@@ -3,16 +3,19 @@
 #![allow(dead_code)]
 
 mod compile_cache;
-pub mod oracle;
 #[cfg(test)]
 mod oracle_tests;
 pub mod q2bsp;
 pub mod q3bsp;
 pub mod quake1_hulls;
-mod real_maps;
 
 pub use compile_cache::{compile, try_compile};
-pub use real_maps::{bundled_maps, files_in, real_maps, real_maps_dir, repo_root};
+/// The exact sweep oracle on parry3d-f64 (`tools/testkit/src/oracle.rs`, shared with the
+/// `oracle` bench).
+pub use planeshift_testkit::oracle;
+/// Where the real and bundled maps are (`tools/testkit/src/real_maps.rs`, shared with bspc's
+/// and the viewer's tests).
+pub use planeshift_testkit::{bundled_maps, files_in, real_maps, real_maps_dir, repo_root};
 
 /// The variable that runs every large suite (property, oracle, corpus, fuzz and soak) at
 /// the full count its issue asks for: `PLANESHIFT_FULL=1 cargo test --release`. Unset (or

@@ -3,11 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-#[allow(dead_code)]
-#[path = "../../../tests/it/support/real_maps.rs"]
-mod real_maps;
-
-use real_maps::{real_maps, repo_root};
+use planeshift_testkit::{files_in, real_maps, real_maps_dir, repo_root};
 
 fn bspc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bspc"))
@@ -1130,10 +1126,10 @@ fn fill_outside_makes_the_void_solid() {
 /// its header (`bsp-formats`: BSP29 version 29, BSP2 `BSP2`, 2PSB `2PSB`, Half-Life version
 /// 30, Quake 2 `IBSP` 38, Qbism `QBSP` 38, Quake 3 `IBSP` 46).
 fn real_bsps() -> Vec<(String, PathBuf, &'static str)> {
-    let Some(dir) = real_maps::real_maps_dir("real_bsps") else {
+    let Some(dir) = real_maps_dir("real_bsps") else {
         return Vec::new();
     };
-    real_maps::files_in(&dir, "bsp")
+    files_in(&dir, "bsp")
         .into_iter()
         .map(|(name, path)| {
             let bytes = std::fs::read(&path).expect("read");
@@ -1197,7 +1193,7 @@ fn check_reads_every_shared_bsp_and_names_its_format() {
 
 #[test]
 fn info_contents_and_bench_take_a_bsp_as_they_take_a_map() {
-    let Some(dir) = real_maps::real_maps_dir("info_contents_and_bench_take_a_bsp") else {
+    let Some(dir) = real_maps_dir("info_contents_and_bench_take_a_bsp") else {
         return;
     };
     let queries = temp_file(

@@ -1,5 +1,5 @@
 //! The viewer's window: winit 0.30's `ApplicationHandler` around a `pixels` surface whose
-//! frame is the tiny-skia pixmap `planeshift::view::render::draw` fills.
+//! frame is the tiny-skia pixmap `planeshift_viewer::render::draw` fills.
 //!
 //! Takes a world, a scene, an optional character (`planeshift::controller`) and
 //! [`WindowOptions`]; gives an interactive window until it is closed (or after `frames`
@@ -26,7 +26,7 @@ use pixels::{Pixels, SurfaceTexture};
 use planeshift::compiled::{CompiledMap, Plane};
 use planeshift::controller::{CharacterController, GroundState, MoveInput};
 use planeshift::trace::ShapeKind;
-use planeshift::view::{Camera, Scene, render, screenshot};
+use planeshift_viewer::{Camera, Scene, render, screenshot};
 use tiny_skia::Pixmap;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;

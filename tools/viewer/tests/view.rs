@@ -1,4 +1,4 @@
-//! The top-down viewer, headless: frames drawn by `view::render::draw` (and by the
+//! The top-down viewer, headless: frames drawn by `render::draw` (and by the
 //! `trace_visualizer` example's `--screenshot`) checked pixel by pixel against the world.
 //!
 //! Two kinds of check: known points of the hand-made arena (`maps/README.md`) must show the
@@ -14,14 +14,18 @@ use glam::{Vec2, Vec3};
 use planeshift::compile::compile_map;
 use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
-use planeshift::view::render::{self, Rgb};
-use planeshift::view::screenshot::{self, RgbaImage};
-use planeshift::view::{Camera, ContentsClass, Scene, ShapeSpec, TraceSpec};
+use planeshift_testkit::{real_maps_dir, repo_root};
+use planeshift_viewer::render::{self, Rgb};
+use planeshift_viewer::screenshot::{self, RgbaImage};
+use planeshift_viewer::{Camera, ContentsClass, Scene, ShapeSpec, TraceSpec};
 
-use crate::support::{read, real_maps_dir};
+/// The bytes of `path`, panicking with the path when it cannot be read.
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
 
 fn arena() -> CompiledMap {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
+    let path = repo_root().join("maps/arena.map");
     compile_map(&read(&path)).expect("arena compiles").map
 }
 
@@ -405,9 +409,9 @@ fn real_map_pixels_agree_with_point_contents_and_mark_a_sweep() {
     );
 }
 
-/// The `trace_visualizer` example, which an unfiltered `cargo test` with the `view` feature
-/// builds beside this test binary (`target/PROFILE/examples`, so debug and release alike).
-/// A run filtered to this test binary (`--test it`) does not build examples: then the
+/// The `trace_visualizer` example, which an unfiltered `cargo test` (at the top, or `-p
+/// planeshift_viewer`) builds beside this test binary (`target/PROFILE/examples`, so debug and release alike).
+/// A run filtered to this test binary (`--test view`) does not build examples: then the
 /// end-to-end tests say that they skipped.
 fn visualizer() -> Option<PathBuf> {
     let test_binary = std::env::current_exe().ok()?;
@@ -420,7 +424,7 @@ fn visualizer() -> Option<PathBuf> {
         Some(exe)
     } else {
         println!(
-            "trace_visualizer end to end: skipped, {} is not built (run `cargo test --features view` unfiltered)",
+            "trace_visualizer end to end: skipped, {} is not built (run `cargo test -p planeshift_viewer` unfiltered)",
             exe.display()
         );
         None
@@ -435,7 +439,7 @@ fn example_screenshot_end_to_end() {
     let dir = std::env::temp_dir().join(format!("planeshift-view-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("arena.png");
-    let arena = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
+    let arena = repo_root().join("maps/arena.map");
     let status = Command::new(&exe)
         .arg(&arena)
         .args(["--screenshot", out.to_str().unwrap(), "--size", "640x400"])
@@ -500,7 +504,7 @@ fn example_without_a_display_points_at_screenshot_and_exits_2() {
     let Some(exe) = visualizer() else {
         return;
     };
-    let arena = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map");
+    let arena = repo_root().join("maps/arena.map");
     let out = Command::new(&exe)
         .arg(&arena)
         .args(["--frames", "1"])
@@ -519,7 +523,7 @@ fn example_without_a_display_points_at_screenshot_and_exits_2() {
 fn character_overlay_draws_trail_shape_and_touched_planes() {
     use planeshift::compiled::Plane;
     use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
-    use planeshift::view::{CharacterOverlay, Footprint};
+    use planeshift_viewer::{CharacterOverlay, Footprint};
 
     let world = arena();
     // Walk east from (1100, 768) into the thin wall at x = 1152 for half a second.
@@ -585,7 +589,7 @@ fn character_overlay_draws_trail_shape_and_touched_planes() {
 /// `point_contents` says so, and empty around them.
 #[test]
 fn patch_cross_sections_are_drawn_like_brushes() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/patch_arch.map");
+    let path = repo_root().join("maps/patch_arch.map");
     let world = compile_map(&read(&path)).expect("patch_arch compiles").map;
     for centre in [Vec2::new(48.0, 640.0), Vec2::new(-90.0, 288.0)] {
         let camera = Camera::new(256, 256, centre, 32.0);

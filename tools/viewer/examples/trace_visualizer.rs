@@ -1,7 +1,7 @@
 //! `trace_visualizer`: a top-down view of a level, its sweeps and a walking character.
 //!
 //! Takes a map (a `.map` compiled in memory, or a compiled `.pbsp`) and options; gives a
-//! window (winit + pixels, drawing with `planeshift::view`), or with `--screenshot` a PNG
+//! window (winit + pixels, drawing with `planeshift_viewer`), or with `--screenshot` a PNG
 //! rendered by the same drawing code without any window or GPU.
 //!
 //! ```text
@@ -22,11 +22,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use glam::{Vec2, Vec3};
 use planeshift::controller::{CharacterController, ControllerConfig};
-use planeshift::view::{
+use planeshift_viewer::{
     Camera, Scene, ShapeSpec, TraceSpec, parse_image_size, parse_vec2, parse_vec3, screenshot,
 };
 
-#[cfg(feature = "viewer")]
+#[cfg(feature = "window")]
 use viewer_support::app::{WindowOptions, run as run_window};
 use viewer_support::{Failure, character_overlay, load_world, world_center};
 
@@ -130,8 +130,8 @@ fn run(args: Args) -> Result<(), Failure> {
     window(&args, world, scene, character)
 }
 
-/// The window mode (feature `viewer`).
-#[cfg(feature = "viewer")]
+/// The window mode (feature `window`).
+#[cfg(feature = "window")]
 fn window(
     args: &Args,
     world: planeshift::CompiledMap,
@@ -152,8 +152,8 @@ fn window(
     )
 }
 
-/// Without the `viewer` feature there is no window; the screenshot mode still works.
-#[cfg(not(feature = "viewer"))]
+/// Without the `window` feature there is no window; the screenshot mode still works.
+#[cfg(not(feature = "window"))]
 fn window(
     _args: &Args,
     _world: planeshift::CompiledMap,
@@ -161,7 +161,7 @@ fn window(
     _character: CharacterController,
 ) -> Result<(), Failure> {
     Err(Failure::usage(
-        "error: the window needs the `viewer` feature (winit, pixels); \
+        "error: the window needs the `window` feature (winit, pixels); \
          --screenshot OUT.png renders the same frame without one"
             .to_string(),
     ))

@@ -1,5 +1,5 @@
-//! Code shared by the viewer examples (`trace_visualizer`, and `fps_movement`'s interactive
-//! mode): loading a world and its spawn point, and the window.
+//! Code shared by the viewer examples (`trace_visualizer` and `fps_walk`, the walk-around that
+//! was `fps_movement`'s interactive mode): loading a world and its spawn point, and the window.
 //!
 //! Takes a path to a `.map`, a compiled `.bsp` (any format `compile_level` reads, told
 //! apart by content) or a `.pbsp`; gives a validated world and the first
@@ -8,7 +8,7 @@
 
 #![allow(dead_code)]
 
-#[cfg(feature = "viewer")]
+#[cfg(feature = "window")]
 pub mod app;
 
 use std::path::Path;
@@ -93,12 +93,12 @@ fn first_start(world: &CompiledMap) -> Option<Vec3> {
 /// The character as the viewer draws it: shape footprint at the shape's centre, no trail.
 pub fn character_overlay(
     controller: &planeshift::controller::CharacterController,
-) -> planeshift::view::CharacterOverlay {
-    planeshift::view::CharacterOverlay {
+) -> planeshift_viewer::CharacterOverlay {
+    planeshift_viewer::CharacterOverlay {
         position: controller.shape_center(),
         velocity: controller.velocity(),
-        footprint: Some(planeshift::view::Footprint::of(controller.shape())),
-        ..planeshift::view::CharacterOverlay::default()
+        footprint: Some(planeshift_viewer::Footprint::of(controller.shape())),
+        ..planeshift_viewer::CharacterOverlay::default()
     }
 }
 

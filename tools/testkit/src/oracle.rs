@@ -165,7 +165,7 @@ enum Built {
     Hull(PointCloud),
 }
 
-pub(crate) struct Query {
+pub struct Query {
     built: Built,
     /// Pose of the shape's frame relative to the reference point.
     offset: DVec3,
@@ -178,7 +178,7 @@ pub(crate) struct Query {
 const ORIGIN: gjk::ConstantOrigin = gjk::ConstantOrigin;
 
 impl Query {
-    pub(crate) fn new(shape: &OracleShape) -> Query {
+    pub fn new(shape: &OracleShape) -> Query {
         let (lo, hi) = shape.local_bounds();
         assert!(
             lo.is_finite() && hi.is_finite() && lo.cmple(hi).all(),
@@ -223,7 +223,7 @@ impl Query {
     }
 
     /// The shape's pose with its reference point at `at`.
-    pub(crate) fn pose(&self, at: DVec3) -> Pose {
+    pub fn pose(&self, at: DVec3) -> Pose {
         Pose::from_parts(to_parry(at + self.offset), self.rotation)
     }
 
@@ -296,7 +296,7 @@ fn gjk_intersects(pos1: &Pose, g1: &dyn SupportMap, g2: &dyn SupportMap) -> bool
 }
 
 /// One represented brush.
-pub(crate) struct Entry {
+pub struct Entry {
     poly: ConvexPolyhedron,
     /// Brush bounds grown by [`CULL_MARGIN`].
     lo: DVec3,
@@ -307,7 +307,7 @@ pub(crate) struct Entry {
 
 /// Exact queries against a set of brushes.
 pub struct Oracle {
-    pub(crate) entries: Vec<Entry>,
+    pub entries: Vec<Entry>,
     rejected: Vec<usize>,
     /// Why each rejected brush was rejected, same order as `rejected`.
     reasons: Vec<String>,
@@ -519,7 +519,7 @@ impl Oracle {
     /// EPA: penetration depth is never computed). Sphere and capsule are measured from their
     /// point or segment core, minus the radius. When GJK does not converge, parry's boolean
     /// test decides intersection; a non-converged separation panics rather than guess.
-    pub(crate) fn brush_distance(q: &Query, pose: &Pose, e: &Entry) -> f64 {
+    pub fn brush_distance(q: &Query, pose: &Pose, e: &Entry) -> f64 {
         let (core, radius) = q.core();
         if radius == 0.0 && gjk_intersects(pose, core, &e.poly) {
             return 0.0;
@@ -535,19 +535,14 @@ impl Oracle {
     }
 
     /// Whether the shape at `pose` overlaps or touches (within [`TOUCH`]) one brush.
-    pub(crate) fn brush_touches(q: &Query, pose: &Pose, e: &Entry) -> bool {
+    pub fn brush_touches(q: &Query, pose: &Pose, e: &Entry) -> bool {
         Self::brush_distance(q, pose, e) <= TOUCH
     }
 
     /// The first fraction at which the shape moving from `start` by `motion` touches one brush
     /// (not touching at `start`), by golden-section search for the minimum of the distance
     /// along the move (a convex function of the fraction) and bisection before it.
-    pub(crate) fn bisect_first_touch(
-        q: &Query,
-        e: &Entry,
-        start: DVec3,
-        motion: DVec3,
-    ) -> Option<f64> {
+    pub fn bisect_first_touch(q: &Query, e: &Entry, start: DVec3, motion: DVec3) -> Option<f64> {
         let d = |t: f64| Self::brush_distance(q, &q.pose(start + motion * t), e);
         let mut touching = None;
         if d(1.0) <= TOUCH {

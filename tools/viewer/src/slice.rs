@@ -13,10 +13,10 @@
 use glam::{Vec2, Vec3};
 use tiny_skia::{Path, PathBuilder};
 
-use crate::compiled::{CompiledMap, Plane};
-use crate::contents::Contents;
-use crate::tolerance::{SLICE_CLIP_EPSILON, SLICE_FLAT_EPSILON};
-use crate::trace::{ShapeKind, TraceShape};
+use planeshift::compiled::{CompiledMap, Plane};
+use planeshift::contents::Contents;
+use planeshift::tolerance::{SLICE_CLIP_EPSILON, SLICE_FLAT_EPSILON};
+use planeshift::trace::{ShapeKind, TraceShape};
 
 /// What a region is drawn as: one colour per class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -150,8 +150,8 @@ impl Slice {
     pub fn cut(world: &CompiledMap, z: f32) -> Slice {
         let mut polygons = Vec::new();
         for (model, info) in world.models().iter().enumerate() {
-            let first = info.first_brush as usize;
-            let count = info.brush_count as usize;
+            let first = info.brush_range().start;
+            let count = info.brush_range().len();
             for (offset, brush) in world.brushes().iter().enumerate().skip(first).take(count) {
                 let trigger = brush.contents.intersects(Contents::TRIGGER);
                 if trigger || !(brush.mins.z <= z && z <= brush.maxs.z) {
@@ -439,7 +439,7 @@ mod tests {
 
     #[test]
     fn hull_footprint_is_the_prism_triangle() {
-        let hull = crate::view::ShapeSpec::parse("hull:10").unwrap().shape();
+        let hull = crate::ShapeSpec::parse("hull:10").unwrap().shape();
         let Footprint::Polygon(points) = Footprint::of(&hull) else {
             panic!("hull footprint is a polygon");
         };

@@ -34,10 +34,7 @@ use planeshift::compile::{CompileOptions, compile_level};
 use planeshift::controller::{CharacterController, CharacterState, ControllerConfig, GroundState};
 use serde_json::Value;
 
-#[path = "replay_input.rs"]
-mod replay_input;
-
-use replay_input::{spawn_line, tick_line};
+use crate::replay_input::{spawn_line, tick_line};
 
 /// `[x,y,z]` with each f32 in its shortest round-trip form.
 fn triple(v: Vec3) -> String {

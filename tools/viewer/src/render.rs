@@ -19,8 +19,8 @@ use tiny_skia::{
 use super::font;
 use super::slice::push_polygon;
 use super::{Camera, CharacterOverlay, ContentsClass, Footprint, Scene, Slice, Sweep};
-use crate::compiled::CompiledMap;
-use crate::tolerance::SLICE_FLAT_EPSILON;
+use planeshift::compiled::CompiledMap;
+use planeshift::tolerance::SLICE_FLAT_EPSILON;
 
 /// An opaque colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! Where the test maps are: the real maps written by others (`$PLANESHIFT_REAL_MAPS`) and
-//! the hand-made ones in `maps/`. Self-contained, so that `tools/bspc/tests` shares it.
+//! the hand-made ones in `maps/`. Shared by the library's tests, `tools/bspc/tests` and the
+//! viewer's tests.
 
 use std::path::{Path, PathBuf};
 

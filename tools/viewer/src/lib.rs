@@ -1,14 +1,18 @@
-//! The top-down viewer, without a window: a [`Scene`] (camera, slice height, sweeps, an
-//! optional character) drawn into a tiny-skia [`Pixmap`](tiny_skia::Pixmap).
+//! planeshift_viewer, the top-down viewer, without a window: a [`Scene`] (camera, slice
+//! height, sweeps, an optional character) drawn into a tiny-skia
+//! [`Pixmap`](tiny_skia::Pixmap).
 //!
 //! Takes a validated [`CompiledMap`] and what the user asked to see; gives pixels
-//! ([`render::draw`]) and PNG files ([`screenshot`]). Reads `compiled` and `trace` only;
-//! window code (winit, pixels) lives in `examples/trace_visualizer.rs`, so everything here
-//! runs headless and is tested through pixels.
+//! ([`render::draw`]) and PNG files ([`screenshot`]). Reads planeshift's `compiled` and
+//! `trace` only; window code (winit, pixels, the `window` feature) lives in the examples
+//! (`tools/viewer/examples/trace_visualizer.rs`, `fps_walk.rs`), so everything here runs
+//! headless and is tested through pixels.
 //!
 //! Conventions: the view looks down the −Z axis; world +x is right and +y is up on screen.
 //! Pixel `(i, j)` covers `[i, i + 1) × [j, j + 1)` of the continuous pixel coordinates that
 //! [`Camera::to_pixel`] returns. Sweeps cast from the viewer run at the slice height.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![deny(missing_docs)]
 
 pub mod font;
 pub mod render;
@@ -18,9 +22,9 @@ mod spec;
 
 use glam::{Vec2, Vec3};
 
-use crate::compiled::{CompiledMap, Plane};
-use crate::contents::Contents;
-use crate::trace::{Trace, TraceShape};
+use planeshift::compiled::{CompiledMap, Plane};
+use planeshift::contents::Contents;
+use planeshift::trace::{Trace, TraceShape};
 
 pub use slice::{ContentsClass, Footprint, Slice, SlicePolygon};
 pub use spec::{IMAGE_SIDE_RANGE, ShapeSpec, TraceSpec, parse_image_size, parse_vec2, parse_vec3};
