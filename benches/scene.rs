@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
+use planeshift::HitTarget;
 use planeshift::compile::compile_map;
 use planeshift::compiled::CompiledMap;
 use planeshift::contents::Contents;
@@ -110,11 +111,10 @@ fn scene(c: &mut Criterion) {
             .iter()
             .filter(|(id, s, e)| {
                 let filter = QueryFilter::new(Contents::MASK_SHOT).skip_character(*id);
-                scene
-                    .trace(&point, *s, *e, &filter)
-                    .trace
-                    .character
-                    .is_some()
+                matches!(
+                    scene.trace(&point, *s, *e, &filter).target,
+                    Some(HitTarget::Character(_))
+                )
             })
             .count();
         println!(

@@ -140,7 +140,9 @@ pub use game::{
 };
 pub use map::{MapFile, ParseError, parse_map};
 pub use surface::SurfaceFlags;
-pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, TraceShape};
+pub use trace::{
+    HitTarget, ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, TraceShape,
+};
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]

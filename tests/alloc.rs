@@ -359,6 +359,7 @@ fn a_tick_allocates_nothing_in_any_mode() {
 /// each, counted after the warm-up.
 #[test]
 fn a_crowd_tick_allocates_nothing() {
+    use planeshift::HitTarget;
     use planeshift::crowd::{Crowd, CrowdConfig};
     let map = compile(&bundled("arena"));
     let mut crowd = Crowd::new(CrowdConfig::default());
@@ -390,7 +391,7 @@ fn a_crowd_tick_allocates_nothing() {
                     .touches
                     .as_slice()
                     .iter()
-                    .any(|t| t.character.is_some())
+                    .any(|t| matches!(t.target, HitTarget::Character(_)))
             })
             .count();
     }
@@ -452,8 +453,9 @@ fn a_rotated_sweep_allocates_nothing() {
 /// penetration and area queries into reused buffers) allocate nothing.
 #[test]
 fn a_scene_query_allocates_nothing() {
+    use planeshift::HitTarget;
     use planeshift::crowd::Bodies;
-    use planeshift::scene::{HitTarget, QueryFilter, Scene};
+    use planeshift::scene::{QueryFilter, Scene};
     use planeshift::trace::TraceShape;
     let world = compile(&bundled("arena"));
     let body = TraceShape::quake3_player();
@@ -494,7 +496,7 @@ fn a_scene_query_allocates_nothing() {
         let hit = scene.trace(shape, start, end, &filter);
         characters += usize::from(matches!(hit.target, Some(HitTarget::Character(_))));
         let _ = scene.trace_rotated(shape, rotation, start, end, &filter);
-        let _ = scene.overlap_rotated(shape, rotation, hit.trace.end, &filter);
+        let _ = scene.overlap_rotated(shape, rotation, hit.end, &filter);
         let _ = scene.point_contents(end);
         scene.trace_through(&TraceShape::point(), start, end, &filter, &mut through);
         scene.overlapping(&shapes[1], end, &filter, &mut area);

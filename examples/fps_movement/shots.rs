@@ -12,9 +12,10 @@
 use glam::Vec3;
 use planeshift::CompiledMap;
 use planeshift::Contents;
+use planeshift::HitTarget;
 use planeshift::controller::MoveCommand;
 use planeshift::crowd::Bodies;
-use planeshift::scene::{HitTarget, QueryFilter, Scene};
+use planeshift::scene::{QueryFilter, Scene};
 use planeshift::trace::TraceShape;
 
 /// Ticks between a bot's shots.

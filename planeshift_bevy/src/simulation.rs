@@ -497,8 +497,11 @@ pub(crate) fn write_back(
                 character: entity,
                 normal: space.dir_to_bevy(touch.normal),
                 at,
-                model: touch.model,
-                other: touch.character.and_then(|k| sim.entities.get(&k).copied()),
+                model: touch.target.model().unwrap_or(0),
+                other: touch
+                    .target
+                    .character()
+                    .and_then(|k| sim.entities.get(&k).copied()),
                 surface: touch.surface,
                 material: touch.material,
             });

@@ -28,7 +28,9 @@ use crate::controller::tracer::{
 };
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{TickCache, Trace, TraceShape, Upright, UprightSweep, uprights_overlap};
+use crate::trace::{
+    HitTarget, TickCache, Trace, TraceShape, Upright, UprightSweep, uprights_overlap,
+};
 
 use super::lanes::{BoundsLanes, space_order};
 
@@ -969,7 +971,8 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         let sweep = UprightSweep::new(shape, &parts, start, end);
         candidates.for_each(area, |id, other, at| {
             // Once a body holds the sweep all solid, only a lower id all solid replaces it.
-            let lower = best.character.is_none_or(|other| id < other);
+            let best_character = best.target.and_then(HitTarget::character);
+            let lower = best_character.is_none_or(|other| id < other);
             if best.all_solid && !lower {
                 return;
             }
@@ -978,12 +981,12 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
             let Some(mut hit) = sweep.against(other, at) else {
                 return;
             };
-            hit.character = Some(id);
+            hit.target = Some(HitTarget::Character(id));
             let start_solid = best.start_solid || hit.start_solid;
             let earlier = hit.fraction < best.fraction
                 || (hit.fraction == best.fraction
                     && hit.fraction < 1.0
-                    && best.character.is_some_and(|other| id < other));
+                    && best_character.is_some_and(|other| id < other));
             let take = if best.all_solid {
                 hit.all_solid
             } else {

@@ -106,10 +106,12 @@ pub struct Trace {
     /// middle of the shape's touching side or edge, on the plane. `None` exactly when
     /// `normal` is.
     pub contact: Option<Vec3>,
-    /// The model whose brush stopped the sweep: `Some(0)` for the world, `Some(k)` for
-    /// submodel `*k` (a static model in a world sweep, or the model of
-    /// [`CompiledMap::trace_model`]; Quake 3's `entityNum`); `None` when nothing was hit.
-    pub model: Option<usize>,
+    /// What stopped the sweep: the world ([`HitTarget::World`], model 0), submodel `*k`
+    /// ([`HitTarget::Model`]: a static model in a world sweep, or the model of
+    /// [`CompiledMap::trace_model`]; Quake 3's `entityNum`), or a character by the id its
+    /// crowd gave it ([`HitTarget::Character`]; then `contents` is [`Contents::BODY`]).
+    /// `None` when nothing was hit.
+    pub target: Option<HitTarget>,
     /// The surface flags of the side hit (a bevel reports the movement flags of the face it
     /// bevels, [`SurfaceFlags::MOVEMENT`]); empty when nothing was hit or the sweep is
     /// all-solid.
@@ -117,11 +119,47 @@ pub struct Trace {
     /// The material (texture) of the side hit, named by [`CompiledMap::material_name`];
     /// `None` exactly when `normal` is.
     pub material: Option<MaterialId>,
-    /// The character whose shape stopped the sweep, by the id its crowd gave it
-    /// ([`WorldWithBodies`](crate::crowd::WorldWithBodies); Quake 3's `entityNum` of
-    /// a client); then `model` is `None` and `contents` is [`Contents::BODY`]. `None` for
-    /// a sweep of the map alone.
-    pub character: Option<u32>,
+}
+
+/// What a sweep hit: the world, a submodel, or a character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HitTarget {
+    /// The world model (model 0).
+    World,
+    /// Submodel `*k` (`k >= 1`): a mover or a static model.
+    Model(usize),
+    /// A character, by the id its crowd gave it.
+    Character(u32),
+}
+
+impl HitTarget {
+    /// Model `model`'s target: the world for model 0, else [`HitTarget::Model`].
+    pub(crate) const fn of_model(model: usize) -> HitTarget {
+        if model == 0 {
+            HitTarget::World
+        } else {
+            HitTarget::Model(model)
+        }
+    }
+
+    /// The model hit: 0 for the world, `k` for submodel `*k`; `None` for a character.
+    #[must_use]
+    pub const fn model(self) -> Option<usize> {
+        match self {
+            HitTarget::World => Some(0),
+            HitTarget::Model(k) => Some(k),
+            HitTarget::Character(_) => None,
+        }
+    }
+
+    /// The character hit, by its crowd id; `None` for the world or a model.
+    #[must_use]
+    pub const fn character(self) -> Option<u32> {
+        match self {
+            HitTarget::Character(id) => Some(id),
+            HitTarget::World | HitTarget::Model(_) => None,
+        }
+    }
 }
 
 impl Trace {
@@ -140,8 +178,7 @@ impl Trace {
             material: None,
             start_solid: false,
             all_solid: false,
-            model: None,
-            character: None,
+            target: None,
         }
     }
 
@@ -583,10 +620,9 @@ impl CompiledMap {
             contents: work.contents,
             start_solid: work.start_solid,
             all_solid: work.all_solid,
-            model: (work.fraction < 1.0).then_some(model),
+            target: (work.fraction < 1.0).then_some(HitTarget::of_model(model)),
             surface: side.map_or(SurfaceFlags::EMPTY, |(surface, _)| surface),
             material: plane.and(side.map(|(_, material)| material)),
-            character: None,
         }
     }
 }
@@ -603,10 +639,9 @@ fn out_of_range(start: Vec3) -> Trace {
         contents: Contents::EMPTY,
         start_solid: true,
         all_solid: true,
-        model: None,
+        target: None,
         surface: SurfaceFlags::EMPTY,
         material: None,
-        character: None,
     }
 }
 

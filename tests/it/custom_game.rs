@@ -262,8 +262,8 @@ fn world_solid_and_illusionary_classes() {
     let (from, to) = (Vec3::new(320.0, 384.0, 32.0), Vec3::new(400.0, 384.0, 32.0));
     let hit = custom.trace(&player(), from, to, Contents::MASK_PLAYER_SOLID);
     assert_eq!(
-        (hit.model, hit.contents),
-        (Some(0), Contents::SOLID),
+        (hit.target, hit.contents),
+        (Some(planeshift::HitTarget::World), Contents::SOLID),
         "{hit:?}"
     );
     assert_eq!(model_of(&custom, "bw_detail_wall"), None);
@@ -292,7 +292,11 @@ fn world_solid_and_illusionary_classes() {
         Vec3::new(480.0, 352.0, 32.0),
         Contents::MASK_PLAYER_SOLID,
     );
-    assert_eq!(hit.model, Some(block), "{hit:?}");
+    assert_eq!(
+        hit.target,
+        Some(planeshift::HitTarget::Model(block)),
+        "{hit:?}"
+    );
     let fence = Vec3::new(872.0, 384.0, 32.0);
     assert_eq!(custom.point_contents(fence), Contents::EMPTY);
     assert!(

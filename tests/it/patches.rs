@@ -374,7 +374,7 @@ fn a_patch_in_a_func_static_belongs_to_its_model() {
         Contents::MASK_ANY_BLOCKING,
     );
     assert!(t.hit());
-    assert_eq!(t.model, Some(hump_model));
+    assert_eq!(t.target, Some(planeshift::HitTarget::Model(hump_model)));
     // The hump's top: (2·½·½)²·64 = 16.
     assert!((t.end.z - 16.0).abs() <= 0.25 + 0.04, "{}", t.end);
     let material = t.material.and_then(|m| world.material_name(m));

@@ -6,8 +6,9 @@
 //! the skipped character is never met.
 
 use glam::Vec3;
+use planeshift::HitTarget;
 use planeshift::crowd::Bodies;
-use planeshift::scene::{HitTarget, QueryFilter, Scene};
+use planeshift::scene::{QueryFilter, Scene};
 use planeshift::{Contents, TraceShape};
 
 use crate::controller::world;
@@ -107,7 +108,7 @@ fn scene_traces_equal_the_nearest_of_world_and_characters() {
                 Some((fraction, id)) => {
                     assert_eq!(got.target, Some(HitTarget::Character(id)), "case {case}");
                     let want_end = start + (end - start) * fraction;
-                    assert!(got.trace.end.distance(want_end) < 1e-3, "case {case}");
+                    assert!(got.end.distance(want_end) < 1e-3, "case {case}");
                     assert!(Some(id) != skip);
                     hit_characters += 1;
                     if placed[id as usize].2 == Contents::CORPSE {
@@ -116,8 +117,8 @@ fn scene_traces_equal_the_nearest_of_world_and_characters() {
                     }
                 }
                 None => {
-                    assert_eq!(got.trace.fraction, world_only.fraction, "case {case}");
-                    assert_eq!(got.trace.end, world_only.end, "case {case}");
+                    assert_eq!(got.fraction, world_only.fraction, "case {case}");
+                    assert_eq!(got.end, world_only.end, "case {case}");
                     let want = (world_only.fraction < 1.0).then_some(HitTarget::World);
                     if want.is_some() {
                         assert!(
@@ -293,9 +294,9 @@ fn scene_queries_on_real_maps_with_64_characters() {
                     .filter(|&(f, _)| f < world_only.fraction);
                 let want_fraction = nearest.map_or(world_only.fraction, |(f, _)| f);
                 assert!(
-                    (got.trace.fraction - want_fraction).abs() * length <= SURFACE_CLIP_EPSILON,
+                    (got.fraction - want_fraction).abs() * length <= SURFACE_CLIP_EPSILON,
                     "{label}: stop {} want {want_fraction}",
-                    got.trace.fraction
+                    got.fraction
                 );
                 match (nearest, got.target) {
                     (Some((f, id)), Some(HitTarget::Character(k))) => {
@@ -355,9 +356,7 @@ fn scene_queries_on_real_maps_with_64_characters() {
                         assert!(listed.contains(id), "{label}: penetration misses {id}");
                     }
                     assert!(
-                        through
-                            .windows(2)
-                            .all(|w| w[0].trace.fraction <= w[1].trace.fraction),
+                        through.windows(2).all(|w| w[0].fraction <= w[1].fraction),
                         "{label}: penetration out of order"
                     );
                     counts[3] += 1;

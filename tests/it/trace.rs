@@ -978,7 +978,7 @@ fn hits_report_the_contact_point_and_the_world_model() {
         Vec3::new(20.0, 30.0, 0.0),
         mask,
     );
-    assert_eq!(t.model, Some(0));
+    assert_eq!(t.target, Some(planeshift::HitTarget::World));
     assert!(on_plane(&t));
     assert!(
         (t.contact.unwrap() - Vec3::new(20.0, 30.0, 16.0)).length() < 1e-3,
@@ -1016,7 +1016,7 @@ fn hits_report_the_contact_point_and_the_world_model() {
         Vec3::new(20.0, 30.0, 50.0),
         mask,
     );
-    assert_eq!((t.model, t.contact, t.normal), (None, None, None));
+    assert_eq!((t.target, t.contact, t.normal), (None, None, None));
 }
 
 /// Shapes larger than `MAX_SHAPE_EXTENT` are refused where they are made; the largest

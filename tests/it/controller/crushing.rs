@@ -50,7 +50,7 @@ fn s79_crushing_mover_reported() {
             }],
         ),
     );
-    assert_eq!(c.ground().model, Some(lift));
+    assert_eq!(c.ground().target, Some(planeshift::HitTarget::Model(lift)));
     let mut rides = Vec::new();
     let mut height = 0.0;
     for _ in 0..8 {

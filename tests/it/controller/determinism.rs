@@ -129,7 +129,7 @@ impl Tracer for HalfSpaces {
                 best.normal = Some(plane.normal);
                 best.plane = Some(*plane);
                 best.contents = Contents::SOLID;
-                best.model = Some(0);
+                best.target = Some(planeshift::HitTarget::World);
             }
         }
         if best.all_solid {

@@ -83,7 +83,7 @@ fn s42_rotating_platform_carries() {
     };
     ride(map, model, &mut c, 60, placement, |tick, c, _| {
         assert_eq!(c.ground().state, GroundState::Walkable, "tick {tick}");
-        assert_eq!(c.ground().model, Some(model));
+        assert_eq!(c.ground().target, Some(planeshift::HitTarget::Model(model)));
         let now = Quat::from_rotation_z(angle(tick)) * start;
         let lagging = Quat::from_rotation_z(angle(tick - 1)) * start;
         let error = (c.position() - now)

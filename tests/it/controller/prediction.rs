@@ -3,6 +3,7 @@
 //! timers that count ticks (with commands of their own duration).
 
 use glam::Vec3;
+use planeshift::HitTarget;
 use planeshift::contents::Contents;
 use planeshift::controller::{
     CharacterState, ControllerConfig, MoveInput, Mover, NetworkSnap, WorldWithMovers,
@@ -143,7 +144,7 @@ fn s82_prediction_equals_the_server() {
             .touches
             .as_slice()
             .iter()
-            .any(|touch| touch.character == Some(2));
+            .any(|touch| touch.target == HitTarget::Character(2));
         states.push(server.get(1).unwrap().state().clone());
     }
     assert!(met, "the two never met; the test would not test bodies");
