@@ -13,13 +13,13 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
+use planeshift::CompiledMap;
+use planeshift::Contents;
 use planeshift::HitTarget;
-use planeshift::compile::compile_map;
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{QueryFilter, Scene};
-use planeshift::trace::TraceShape;
+use planeshift::TraceShape;
+use planeshift::compile_map;
+use planeshift::movement::Bodies;
+use planeshift::{QueryFilter, Scene};
 use support::{Pcg32, bundled_map, real_map};
 
 /// Characters in the scene.

@@ -17,7 +17,7 @@ use crate::contents::Contents;
 /// (`CollisionGroups::team`); a spectator meets no one ([`CollisionGroups::NONE`]).
 ///
 /// ```
-/// use planeshift::scene::CollisionGroups;
+/// use planeshift::query::CollisionGroups;
 /// let red = CollisionGroups::team(0);
 /// let blue = CollisionGroups::team(1);
 /// assert!(!red.interacts(red), "team mates pass through each other");
@@ -87,7 +87,7 @@ impl Default for CollisionGroups {
 ///
 /// ```
 /// use planeshift::Contents;
-/// use planeshift::scene::{CollisionGroups, QueryFilter};
+/// use planeshift::{query::CollisionGroups, QueryFilter};
 /// let shot = QueryFilter::new(Contents::MASK_SHOT).skip_character(7);
 /// assert!(shot.meets_character(3, Contents::CORPSE, CollisionGroups::ALL));
 /// assert!(!shot.meets_character(7, Contents::BODY, CollisionGroups::ALL));

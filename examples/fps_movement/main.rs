@@ -80,11 +80,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use planeshift::Game;
-use planeshift::compile::CompileOptions;
 #[cfg(feature = "viewer")]
-use planeshift::controller::CharacterController;
-use planeshift::controller::ControllerConfig;
+use planeshift::CharacterController;
+use planeshift::CompileOptions;
+use planeshift::ControllerConfig;
+use planeshift::build::Game;
 
 use soak::{SoakOptions, soak};
 

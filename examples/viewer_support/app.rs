@@ -23,10 +23,10 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 use pixels::{Pixels, SurfaceTexture};
-use planeshift::compiled::{CompiledMap, Plane};
-use planeshift::controller::{CharacterController, GroundState, MoveInput};
-use planeshift::trace::ShapeKind;
+use planeshift::query::ShapeKind;
 use planeshift::view::{Camera, Scene, render, screenshot};
+use planeshift::{CharacterController, MoveInput, movement::GroundState};
+use planeshift::{CompiledMap, query::Plane};
 use tiny_skia::Pixmap;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;

@@ -12,9 +12,9 @@
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use glam::Vec3;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{AreaHit, QueryFilter, Scene};
+use planeshift::movement::Bodies;
 use planeshift::{Contents, HitTarget, TraceShape};
+use planeshift::{QueryFilter, Scene, query::AreaHit};
 
 use crate::simulation::Simulation;
 use crate::space::MapSpace;
@@ -56,7 +56,7 @@ pub struct LevelAreaHit {
 /// use bevy_ecs::prelude::*;
 /// use glam::Vec3;
 /// use planeshift_bevy::LevelQuery;
-/// use planeshift_bevy::planeshift::{Contents, scene::QueryFilter};
+/// use planeshift_bevy::planeshift::{Contents, QueryFilter};
 /// // A system: a shot from a character's eye that names whom it hit.
 /// fn shoot(query: &LevelQuery, shooter: Entity, eye: Vec3, forward: Vec3) -> Option<Entity> {
 ///     let filter = query.skipping(QueryFilter::new(Contents::MASK_SHOT), shooter);

@@ -50,9 +50,9 @@ impl CharacterController {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::contents::Contents;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, Mover, MoveInput, Ride, WorldWithMovers};
-    /// use planeshift::trace::ModelPlacement;
+    /// use planeshift::Contents;
+    /// use planeshift::{CharacterController, ControllerConfig, MoveInput, movement::{Mover, Ride, WorldWithMovers}};
+    /// use planeshift::ModelPlacement;
     /// let map = planeshift::compile_map(&std::fs::read("maps/crusher.map")?)?.map;
     /// let lift = map.find_entities("func_plat").find_map(|e| e.model()).unwrap();
     /// let pivot = map.models()[lift].origin;

@@ -50,7 +50,7 @@ impl MoveInput {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
+    /// use planeshift::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
     /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let mut player = CharacterController::new(ControllerConfig::default(), Vec3::new(0.0, 0.0, 24.0))?;
     /// // Running along +y while looking 45° down.
@@ -304,7 +304,7 @@ impl WallContacts {
     ///
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::WallContacts;
+    /// use planeshift::movement::WallContacts;
     /// let walls = WallContacts::from_normals(&[Vec3::X, -Vec3::Y]).unwrap();
     /// assert_eq!(walls.normals(), &[Vec3::X, -Vec3::Y]);
     /// assert!(WallContacts::from_normals(&[Vec3::new(2.0, 0.0, 0.0)]).is_none());

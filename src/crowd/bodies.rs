@@ -191,7 +191,7 @@ pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 /// ```
 /// use glam::Vec3;
 /// use planeshift::TraceShape;
-/// use planeshift::crowd::Bodies;
+/// use planeshift::movement::Bodies;
 /// let player = TraceShape::quake3_player();
 /// let mut bodies = Bodies::new();
 /// bodies.insert(7, &player, Vec3::new(0.0, 0.0, 24.0));
@@ -505,7 +505,7 @@ impl Bodies {
 
     /// The solid bodies that `shape` placed at `at` overlaps (touching counts), but `skip`,
     /// in increasing id order (the lowest [`MAX_CONTACTS`] of them, and
-    /// [`CharacterIds::dropped`] when there were more). No allocation.
+    /// `CharacterIds::dropped` when there were more). No allocation.
     #[must_use]
     pub fn overlapping(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
         let parts = Upright::of(shape);
@@ -798,8 +798,8 @@ fn vertical_reach(parts: &Upright) -> f32 {
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
-/// use planeshift::crowd::{Bodies, WorldWithBodies};
+/// use planeshift::{CharacterController, ControllerConfig, MoveInput};
+/// use planeshift::movement::{Bodies, WorldWithBodies};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let config = ControllerConfig::default();
 /// let mut a = CharacterController::new(config, Vec3::new(-100.0, 0.0, 24.0 + 1.0 / 32.0))?;

@@ -64,8 +64,8 @@ const SEPARATION_MARGIN: f32 = 2.0 * SURFACE_CLIP_EPSILON;
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
-/// use planeshift::crowd::{Crowd, CrowdConfig};
+/// use planeshift::{CharacterController, ControllerConfig, MoveInput};
+/// use planeshift::{Crowd, CrowdConfig};
 /// use planeshift::HitTarget;
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let config = ControllerConfig::default();
@@ -225,7 +225,7 @@ impl Crowd {
     /// The solid characters `shape` placed at `at` would overlap, but `skip`, increasing:
     /// whom a teleport there telefrags (Quake 3 `G_KillBox`), or whether a spawn point is
     /// taken (`SpotWouldTelefrag`). At most [`MAX_CONTACTS`](super::MAX_CONTACTS), the
-    /// lowest ids, with [`CharacterIds::dropped`] set when there were more: an area query
+    /// lowest ids, with `CharacterIds::dropped` set when there were more: an area query
     /// that needs them all (an explosion in a crowd) uses [`Self::overlapping_at_into`].
     #[must_use]
     pub fn overlapping_at(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
@@ -239,9 +239,9 @@ impl Crowd {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig};
-    /// use planeshift::crowd::{Crowd, CrowdConfig};
-    /// use planeshift::trace::TraceShape;
+    /// use planeshift::{CharacterController, ControllerConfig};
+    /// use planeshift::{Crowd, CrowdConfig};
+    /// use planeshift::TraceShape;
     /// let mut crowd = Crowd::new(CrowdConfig::default());
     /// for id in 0..20u32 {
     ///     let at = Vec3::new((id % 5) as f32 * 40.0, (id / 5) as f32 * 40.0, 24.0);
@@ -313,8 +313,8 @@ impl Crowd {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
-    /// use planeshift::crowd::{Crowd, CrowdConfig};
+    /// use planeshift::{CharacterController, ControllerConfig, MoveInput};
+    /// use planeshift::{Crowd, CrowdConfig};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let config = ControllerConfig::default();
     /// let mut one = Crowd::new(CrowdConfig::default());

@@ -50,9 +50,9 @@ impl Scene<'_> {
     /// ```
     /// use glam::Vec3;
     /// use planeshift::{Contents, TraceShape};
-    /// use planeshift::crowd::Bodies;
+    /// use planeshift::movement::Bodies;
     /// use planeshift::HitTarget;
-    /// use planeshift::scene::{QueryFilter, Scene};
+    /// use planeshift::{QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
     /// let player = TraceShape::quake3_player();
     /// let mut bodies = Bodies::new();

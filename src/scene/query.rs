@@ -30,9 +30,9 @@ use crate::trace::{
 /// ```
 /// use glam::Vec3;
 /// use planeshift::{Contents, TraceShape};
-/// use planeshift::crowd::Bodies;
+/// use planeshift::movement::Bodies;
 /// use planeshift::HitTarget;
-/// use planeshift::scene::{QueryFilter, Scene};
+/// use planeshift::{QueryFilter, Scene};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let player = TraceShape::quake3_player();
 /// let mut bodies = Bodies::new();
@@ -79,9 +79,9 @@ impl Scene<'_> {
     /// ```
     /// use glam::{Quat, Vec3};
     /// use planeshift::{Contents, TraceShape};
-    /// use planeshift::crowd::Bodies;
+    /// use planeshift::movement::Bodies;
     /// use planeshift::HitTarget;
-    /// use planeshift::scene::{QueryFilter, Scene};
+    /// use planeshift::{QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let mut bodies = Bodies::new();
     /// let player = TraceShape::quake3_player();

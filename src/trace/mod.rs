@@ -22,11 +22,11 @@
 //!   blocked by it; starting and ending inside gives fraction 0.
 //! - No heap allocation per sweep; [`CompiledMap`] is `Send + Sync`; results of
 //!   [`CompiledMap::trace_batch`] come back in query order.
-//! - Input out of range (a coordinate that is not finite or beyond [`MAX_COORD`](crate::MAX_COORD),
+//! - Input out of range (a coordinate that is not finite or beyond [`MAX_COORD`](crate::query::MAX_COORD),
 //!   a model offset beyond it, a rotation that does not normalise) is answered, never
 //!   computed with: a start-solid, all-solid result at `start` (so the controller treats
 //!   such a place as solid and never moves there). Nothing of a valid world lies beyond the
-//!   limit, and shapes are at most [`MAX_SHAPE_EXTENT`](crate::MAX_SHAPE_EXTENT)
+//!   limit, and shapes are at most [`MAX_SHAPE_EXTENT`](crate::query::MAX_SHAPE_EXTENT)
 //!   in size, so every number a sweep computes stays finite.
 //!
 //! Moving models: [`CompiledMap::trace_model`] sweeps through model `k` placed by a
@@ -74,7 +74,7 @@ use tree_walk::{Sweep, Through};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 
 /// Whether every coordinate of `v` is finite and within the world limit
-/// [`MAX_COORD`](crate::MAX_COORD) (a NaN fails the comparison).
+/// [`MAX_COORD`](crate::query::MAX_COORD) (a NaN fails the comparison).
 fn in_range(v: Vec3) -> bool {
     v.abs().cmple(Vec3::splat(MAX_COMPILED_COORD)).all()
 }
@@ -226,13 +226,13 @@ impl CompiledMap {
     /// ([`ModelKind::Static`](crate::compiled::ModelKind::Static): `func_wall` and kin);
     /// what `mask` names blocks.
     ///
-    /// Input out of range (`start` or `end` not finite or beyond [`MAX_COORD`](crate::MAX_COORD) on
+    /// Input out of range (`start` or `end` not finite or beyond [`MAX_COORD`](crate::query::MAX_COORD) on
     /// some axis) returns a start-solid, all-solid result at `start`.
     ///
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::{contents::Contents, trace::TraceShape};
+    /// use planeshift::{Contents, TraceShape};
     /// let src = br#"{ "classname" "worldspawn"
     /// { ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
     ///   ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) a 0 0 0 1 1
@@ -240,7 +240,7 @@ impl CompiledMap {
     ///   ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) a 0 0 0 1 1
     ///   ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
     ///   ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
-    /// let world = planeshift::compile::compile_map(src).unwrap().map;
+    /// let world = planeshift::compile_map(src).unwrap().map;
     /// let sphere = TraceShape::sphere(8.0).unwrap();
     /// let down = world.trace(&sphere, Vec3::new(32.0, 32.0, 100.0), Vec3::new(32.0, 32.0, 0.0), Contents::MASK_ANY_BLOCKING);
     /// assert!((down.end.z - (16.0 + 8.0 + 1.0 / 32.0)).abs() < 1e-3);
@@ -269,7 +269,7 @@ impl CompiledMap {
     /// # Examples
     /// ```
     /// use glam::{Quat, Vec3};
-    /// use planeshift::{contents::Contents, trace::TraceShape};
+    /// use planeshift::{Contents, TraceShape};
     /// let src = br#"{ "classname" "worldspawn"
     /// { ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
     ///   ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) a 0 0 0 1 1
@@ -277,7 +277,7 @@ impl CompiledMap {
     ///   ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) a 0 0 0 1 1
     ///   ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
     ///   ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
-    /// let world = planeshift::compile::compile_map(src).unwrap().map;
+    /// let world = planeshift::compile_map(src).unwrap().map;
     /// // A capsule 2·(20 + 4) long, laid on its side: it lands on its round side, 4 above
     /// // the floor, where the upright one stands 24 above it.
     /// let capsule = TraceShape::capsule(4.0, 20.0).unwrap();
@@ -318,7 +318,7 @@ impl CompiledMap {
 
     /// Sweeps through model `model` (0 is the world) standing at `placement`. Positions and
     /// the result are in world space. An unknown model is never hit. Input out of range (as
-    /// for [`Self::trace`], or an offset beyond [`MAX_COORD`](crate::MAX_COORD), or a rotation that
+    /// for [`Self::trace`], or an offset beyond [`MAX_COORD`](crate::query::MAX_COORD), or a rotation that
     /// is not finite or does not normalise) returns a start-solid, all-solid result at
     /// `start`.
     #[must_use]

@@ -14,11 +14,16 @@
 
 use glam::Vec3;
 use planeshift::brush::brushes_from_map_custom;
-use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::game::ShaderSet;
+use planeshift::{CompileError, CompileOptions, build::compile_map_with};
 use planeshift::{
-    CompiledMap, Contents, CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game,
-    ModelKind, RuleList, RuleProblem, SurfaceFlags, TextureRule, TraceShape, parse_map,
+    CompiledMap, Contents, SurfaceFlags, TraceShape,
+    build::{
+        CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, RuleList,
+        RuleProblem, TextureRule,
+    },
+    level::ModelKind,
+    map::parse_map,
 };
 
 use crate::support::{Pcg32, box_brush_face_lines, read, repo_root};

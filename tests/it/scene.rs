@@ -7,9 +7,9 @@
 
 use glam::Vec3;
 use planeshift::HitTarget;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{QueryFilter, Scene};
+use planeshift::movement::Bodies;
 use planeshift::{Contents, TraceShape};
+use planeshift::{QueryFilter, Scene};
 
 use crate::controller::world;
 
@@ -141,7 +141,7 @@ fn scene_traces_equal_the_nearest_of_world_and_characters() {
 
 /// The real maps the scene suite runs on: four of the shared levels, spread over the
 /// sorted list (Quake 1 and Quake 3 both), each with 64 characters.
-fn scene_maps() -> Vec<(String, planeshift::compiled::CompiledMap)> {
+fn scene_maps() -> Vec<(String, planeshift::CompiledMap)> {
     let all = crate::support::real_maps("scene_queries_on_real_maps");
     let picks = 4.min(all.len());
     (0..picks)
@@ -391,8 +391,8 @@ fn scene_queries_on_real_maps_with_64_characters() {
 #[test]
 fn an_explosion_among_200_characters_reaches_all_of_them() {
     use crate::support::Pcg32;
-    use planeshift::compiled::ModelKind;
-    use planeshift::scene::{AREA_DISTANCE_TOLERANCE, AreaHit};
+    use planeshift::level::ModelKind;
+    use planeshift::query::{AREA_DISTANCE_TOLERANCE, AreaHit};
     let map = world("arena");
     let shapes = body_shapes();
     let mut rng = Pcg32::new(200);

@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 
 use glam::Vec3;
-use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::{CompiledMap, Contents, Game, ModelKind, SurfaceFlags, TraceShape};
+use planeshift::{CompileOptions, build::compile_map_with};
+use planeshift::{CompiledMap, Contents, SurfaceFlags, TraceShape, build::Game, level::ModelKind};
 
 use crate::q3_contents::{LEVELS, compile_level};
 use crate::support::q3bsp::{Q3Bsp, surf};

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use glam::{Vec2, Vec3};
-use planeshift::compile::compile_map;
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::compile_map;
 use planeshift::view::render::{self, Rgb};
 use planeshift::view::screenshot::{self, RgbaImage};
 use planeshift::view::{Camera, ContentsClass, Scene, ShapeSpec, TraceSpec};
@@ -517,9 +517,9 @@ fn example_without_a_display_points_at_screenshot_and_exits_2() {
 
 #[test]
 fn character_overlay_draws_trail_shape_and_touched_planes() {
-    use planeshift::compiled::Plane;
-    use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+    use planeshift::query::Plane;
     use planeshift::view::{CharacterOverlay, Footprint};
+    use planeshift::{CharacterController, ControllerConfig, MoveInput};
 
     let world = arena();
     // Walk east from (1100, 768) into the thin wall at x = 1152 for half a second.

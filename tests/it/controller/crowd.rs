@@ -4,8 +4,11 @@
 
 use glam::Vec3;
 use planeshift::HitTarget;
-use planeshift::controller::{CharacterShape, ControllerConfig, GroundState, MoveInput};
-use planeshift::crowd::{Crowd, CrowdConfig};
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{CharacterShape, GroundState},
+};
+use planeshift::{Crowd, CrowdConfig};
 
 use super::*;
 

@@ -12,8 +12,8 @@
 
 use glam::Vec3;
 use planeshift::HitTarget;
-use planeshift::controller::MoveMode;
-use planeshift::crowd::{Crowd, CrowdConfig};
+use planeshift::movement::MoveMode;
+use planeshift::{Crowd, CrowdConfig};
 
 use super::*;
 use crate::support::{read, real_maps_dir};

@@ -3,10 +3,13 @@
 //! (`maps/crusher.map`).
 
 use glam::Vec3;
-use planeshift::contents::Contents;
-use planeshift::controller::{MoveInput, Mover, Ride, WorldWithMovers};
-use planeshift::crowd::{Crowd, CrowdConfig, MoverPush};
-use planeshift::trace::ModelPlacement;
+use planeshift::Contents;
+use planeshift::ModelPlacement;
+use planeshift::{Crowd, CrowdConfig, movement::MoverPush};
+use planeshift::{
+    MoveInput,
+    movement::{Mover, Ride, WorldWithMovers},
+};
 
 use super::*;
 

@@ -2,12 +2,13 @@
 //! `maps/arena.map`'s door), and the configuration file.
 
 use glam::{Quat, Vec3};
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
-use planeshift::controller::{
-    CharacterShape, ConfigError, ControllerConfig, GroundState, MoveInput, Mover, WorldWithMovers,
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::ModelPlacement;
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{CharacterShape, ConfigError, GroundState, Mover, WorldWithMovers},
 };
-use planeshift::trace::ModelPlacement;
 
 use super::*;
 

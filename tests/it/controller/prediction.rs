@@ -3,13 +3,17 @@
 //! timers that count ticks (with commands of their own duration).
 
 use glam::Vec3;
+use planeshift::Contents;
 use planeshift::HitTarget;
-use planeshift::contents::Contents;
-use planeshift::controller::{
-    CharacterState, ControllerConfig, MoveInput, Mover, NetworkSnap, WorldWithMovers,
+use planeshift::ModelPlacement;
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{CharacterState, Mover, NetworkSnap, WorldWithMovers},
 };
-use planeshift::crowd::{Bodies, Crowd, CrowdConfig, WorldWithBodies};
-use planeshift::trace::ModelPlacement;
+use planeshift::{
+    Crowd, CrowdConfig,
+    movement::{Bodies, WorldWithBodies},
+};
 
 use super::*;
 

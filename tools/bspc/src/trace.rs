@@ -24,12 +24,15 @@ use std::path::Path;
 use std::time::Instant;
 
 use glam::Vec3;
-use planeshift::compile::{CompileError, CompileOptions, compile_level};
-use planeshift::compiled::{CompiledMap, MAGIC};
-use planeshift::contents::Contents;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{QueryFilter, Scene};
-use planeshift::trace::{ShapeKind, Trace, TraceQuery, TraceShape};
+use planeshift::Contents;
+use planeshift::movement::Bodies;
+use planeshift::{CompileError, CompileOptions, build::compile_level};
+use planeshift::{CompiledMap, level::MAGIC};
+use planeshift::{QueryFilter, Scene};
+use planeshift::{
+    Trace, TraceShape,
+    query::{ShapeKind, TraceQuery},
+};
 use serde::{Deserialize, Serialize};
 
 use crate::CliError;
