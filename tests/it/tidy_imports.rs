@@ -239,9 +239,7 @@ fn expand_use_named(tree: &str, prefix: &str, out: &mut Vec<(String, String)>) {
 
 /// The `original as alias` pairs of a use tree.
 fn collect_aliases(tree: &str, out: &mut Vec<(String, String)>) {
-    let words: Vec<&str> = tree
-        .split(|c: char| c == ',' || c == '{' || c == '}')
-        .collect();
+    let words: Vec<&str> = tree.split([',', '{', '}']).collect();
     for word in words {
         if let Some((original, alias)) = word.split_once(" as ") {
             let original = original.trim().rsplit("::").next().unwrap_or("").to_owned();
