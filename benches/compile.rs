@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use planeshift::compile::import_bsp;
-use planeshift::compile::{CompileOptions, compile_map};
+use planeshift::build::import_bsp;
+use planeshift::{CompileOptions, compile_map};
 
 fn maps() -> Vec<(String, PathBuf)> {
     let dir = support::real_maps_dir();

@@ -73,13 +73,13 @@ use support::{Pcg32, real_map};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::TraceShape;
 use planeshift::brush::brushes_from_map;
-use planeshift::compile::compile_map;
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
-use planeshift::controller::{CharacterController, ControllerConfig, MoveInput, MoveOutcome};
+use planeshift::compile_map;
 use planeshift::map::parse_map;
-use planeshift::trace::TraceShape;
+use planeshift::{CharacterController, ControllerConfig, MoveInput, MoveOutcome};
 use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
 use rapier3d::dynamics::RigidBodySet;
 use rapier3d::geometry::{ColliderBuilder, ColliderSet};

@@ -9,9 +9,9 @@ mod support;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::DVec3;
+use planeshift::TraceShape;
 use planeshift::brush::{Brush, brushes_from_map};
 use planeshift::map::parse_map;
-use planeshift::trace::TraceShape;
 
 use planeshift_testkit::oracle::{Oracle, OracleShape};
 use support::{Pcg32, bundled_map, real_map};

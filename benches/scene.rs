@@ -13,12 +13,13 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
-use planeshift::compile::compile_map;
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{QueryFilter, Scene};
-use planeshift::trace::TraceShape;
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::HitTarget;
+use planeshift::TraceShape;
+use planeshift::compile_map;
+use planeshift::movement::Bodies;
+use planeshift::{QueryFilter, Scene};
 use support::{Pcg32, bundled_map, real_map};
 
 /// Characters in the scene.
@@ -110,11 +111,10 @@ fn scene(c: &mut Criterion) {
             .iter()
             .filter(|(id, s, e)| {
                 let filter = QueryFilter::new(Contents::MASK_SHOT).skip_character(*id);
-                scene
-                    .trace(&point, *s, *e, &filter)
-                    .trace
-                    .character
-                    .is_some()
+                matches!(
+                    scene.trace(&point, *s, *e, &filter).target,
+                    Some(HitTarget::Character(_))
+                )
             })
             .count();
         println!(

@@ -26,12 +26,12 @@ use parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
 use parry3d::shape::{
     Ball, Capsule, Compound, ConvexPolyhedron, Cuboid, Cylinder, Shape, SharedShape,
 };
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::TraceShape;
 use planeshift::brush::brushes_from_map;
-use planeshift::compile::compile_map;
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
+use planeshift::compile_map;
 use planeshift::map::{parse_map, write_map};
-use planeshift::trace::TraceShape;
 
 /// Sweeps per map and shape.
 const SWEEPS: usize = 1024;

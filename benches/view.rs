@@ -19,9 +19,9 @@ use support::{Pcg32, real_map};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec2;
-use planeshift::compile::compile_map;
-use planeshift::compiled::CompiledMap;
-use planeshift::trace::ShapeKind;
+use planeshift::CompiledMap;
+use planeshift::compile_map;
+use planeshift::query::ShapeKind;
 use planeshift_viewer::{Camera, Scene, ShapeSpec, Slice, render};
 use tiny_skia::Pixmap;
 

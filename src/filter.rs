@@ -1,10 +1,9 @@
 //! [`CollisionGroups`] and [`QueryFilter`]: which bodies a query or a moving character
-//! meets, and [`HitTarget`]: what a query hit.
+//! meets.
 //!
 //! Shared by the runtime's stages (the controller's movement and the scene's queries), so
 //! it sits below both. Takes contents masks and group bits; gives the two filters every scene
-//! query and every character's movement applies, and the one reading of a hit's model and
-//! character fields. Guarantees: plain bit tests, no allocation; the defaults
+//! query and every character's movement applies. Guarantees: plain bit tests, no allocation; the defaults
 //! meet everything a mask lets through (every group, nothing skipped), so a filter built from
 //! a mask alone answers as the mask did before filters existed.
 
@@ -18,7 +17,7 @@ use crate::contents::Contents;
 /// (`CollisionGroups::team`); a spectator meets no one ([`CollisionGroups::NONE`]).
 ///
 /// ```
-/// use planeshift::scene::CollisionGroups;
+/// use planeshift::query::CollisionGroups;
 /// let red = CollisionGroups::team(0);
 /// let blue = CollisionGroups::team(1);
 /// assert!(!red.interacts(red), "team mates pass through each other");
@@ -88,7 +87,7 @@ impl Default for CollisionGroups {
 ///
 /// ```
 /// use planeshift::Contents;
-/// use planeshift::scene::{CollisionGroups, QueryFilter};
+/// use planeshift::{query::CollisionGroups, QueryFilter};
 /// let shot = QueryFilter::new(Contents::MASK_SHOT).skip_character(7);
 /// assert!(shot.meets_character(3, Contents::CORPSE, CollisionGroups::ALL));
 /// assert!(!shot.meets_character(7, Contents::BODY, CollisionGroups::ALL));
@@ -161,87 +160,5 @@ impl QueryFilter {
     #[must_use]
     pub fn meets_model(&self, model: usize) -> bool {
         self.skip_model != Some(model)
-    }
-}
-
-/// What a query hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HitTarget {
-    /// The world model (model 0).
-    World,
-    /// Submodel `*k`: a mover or a static model.
-    Model(usize),
-    /// A character, by its id in the crowd's [`Bodies`](crate::crowd::Bodies).
-    Character(u32),
-}
-
-impl HitTarget {
-    /// What `trace` hit, from its `character` and `model` fields; `None` when it hit
-    /// nothing. The one reading of those fields for [`Trace`](crate::trace::Trace) (and a crowd's touches and
-    /// ground, which carry the same two fields).
-    #[must_use]
-    pub fn of(trace: &crate::trace::Trace) -> Option<HitTarget> {
-        HitTarget::from_parts(trace.character, trace.model)
-    }
-
-    /// The one rule behind [`HitTarget::of`], `Touch::target` and `Ground::target`: a
-    /// character when `character` is set (whatever `model` says), else the world for model
-    /// 0 or model `k`; `None` when neither is set.
-    #[must_use]
-    pub fn from_parts(character: Option<u32>, model: Option<usize>) -> Option<HitTarget> {
-        match (character, model) {
-            (Some(id), _) => Some(HitTarget::Character(id)),
-            (None, Some(0)) => Some(HitTarget::World),
-            (None, Some(k)) => Some(HitTarget::Model(k)),
-            (None, None) => None,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn groups_interact_when_each_accepts_the_other() {
-        let mut rng = crate::test_rng::XorShift::new(25);
-        for _ in 0..10_000 {
-            let a = CollisionGroups::new(rng.next_u32(), rng.next_u32());
-            let b = CollisionGroups::new(rng.next_u32(), rng.next_u32());
-            let by_bits = (0..32).any(|i| a.memberships >> i & 1 == 1 && b.filter >> i & 1 == 1)
-                && (0..32).any(|i| b.memberships >> i & 1 == 1 && a.filter >> i & 1 == 1);
-            assert_eq!(a.interacts(b), by_bits);
-            assert_eq!(a.interacts(b), b.interacts(a), "symmetric");
-            assert!(!a.interacts(CollisionGroups::NONE));
-        }
-        for t in 0..32 {
-            assert!(!CollisionGroups::team(t).interacts(CollisionGroups::team(t)));
-            assert!(CollisionGroups::team(t).interacts(CollisionGroups::team(t + 1)));
-            assert!(CollisionGroups::team(t).interacts(CollisionGroups::ALL));
-        }
-    }
-
-    #[test]
-    fn a_filter_applies_its_mask_to_the_living_and_the_dead() {
-        let body = Contents::BODY;
-        let corpse = Contents::CORPSE;
-        let all = CollisionGroups::ALL;
-        let shot = QueryFilter::new(Contents::MASK_SHOT);
-        assert!(shot.meets_character(1, body, all) && shot.meets_character(1, corpse, all));
-        for walk in [
-            Contents::MASK_PLAYER_SOLID,
-            Contents::MASK_MONSTER_SOLID,
-            Contents::MASK_BOT_SOLID,
-        ] {
-            let walk = QueryFilter::new(walk);
-            assert!(walk.meets_character(1, body, all) && !walk.meets_character(1, corpse, all));
-        }
-        let sight = QueryFilter::new(Contents::MASK_SOLID);
-        assert!(!sight.meets_character(1, body, all));
-        let skip = shot.skip_character(1).skip_model(4);
-        assert!(!skip.meets_character(1, body, all) && skip.meets_character(2, body, all));
-        assert!(!skip.meets_model(4) && skip.meets_model(0));
-        let spectator = shot.groups(CollisionGroups::NONE);
-        assert!(!spectator.meets_character(2, body, all));
     }
 }

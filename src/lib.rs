@@ -27,34 +27,45 @@
 //! # }
 //! ```
 //!
-//! # The pipeline
+//! # What a game does, and where it is
 //!
-//! One module per stage, in data-flow order:
+//! The root holds what a game uses every day; one module per part holds the rest, and every
+//! public item has exactly one path.
+//!
+//! - Load a level: [`compile_map`] ([`CompileOptions`], [`CompileOutput`], [`CompileError`])
+//!   turns a `.map` into a [`CompiledMap`], which saves to and loads from a `.pbsp` file
+//!   ([`CompiledMap::to_bytes`], [`CompiledMap::from_bytes`], [`LoadError`]). [`build`]: the
+//!   other ways in (`.bsp` import, explicit games), the editor's checks, [`Diagnostic`]s,
+//!   games and custom games; [`map`]: the `.map` reader and writer, every dialect editors
+//!   write, with typed errors carrying line and column.
+//! - Query it: [`CompiledMap::trace`] sweeps a [`TraceShape`] (points, spheres, upright
+//!   cylinders and capsules, boxes and convex hulls) to its first impact, never inside solid
+//!   ([`Trace`], which names what it hit: a [`HitTarget`]); [`Scene`] queries the world, its
+//!   movers and the characters together under a [`QueryFilter`]. [`Contents`] and
+//!   [`SurfaceFlags`] say what a brush and a side are. [`query`]: batches, collision groups,
+//!   area queries, the limits.
+//! - Move characters: [`CharacterController`] ([`ControllerConfig`]) steps Quake 3 movement
+//!   on top of the sweeps, one [`MoveInput`] or [`MoveCommand`] a tick ([`MoveOutcome`]),
+//!   deterministic to the bit; [`Crowd`] ([`CrowdConfig`]) steps many characters that block
+//!   each other. [`movement`]: the ground, touches, triggers, the saved state
+//!   ([`CharacterState`]), movers that carry, push or report who blocks them.
+//! - Read the level's meaning: [`Entity`] views of the map's entities
+//!   ([`CompiledMap::entities`]); [`level`]: models and their kinds, materials, the
+//!   summary.
+//!
+//! Inside, one private module per stage, in data-flow order:
 //!
 //! ```text
 //! .map bytes --map--> MapFile --brush--> brushes --bsp--> tree --compiled--> CompiledMap
 //!                                                    --trace--> Trace --controller--> movement
 //! ```
 //!
-//! - [`map`]: the `.map` reader ([`parse_map`]), every dialect editors write, with typed
-//!   errors carrying line and column.
-//! - [`compile`]: [`compile_map`], the whole compile, with [`Diagnostic`]s for what it
-//!   merged, dropped or rejected.
-//! - [`compiled`]: [`CompiledMap`], the validated world and its `.pbsp` file
-//!   ([`CompiledMap::to_bytes`], [`CompiledMap::from_bytes`]), models, point contents.
-//! - [`trace`]: sweeps of points, spheres, upright cylinders and capsules, boxes and convex
-//!   hulls ([`TraceShape`]), first impact, never inside solid ([`Trace`]).
-//! - [`controller`]: [`CharacterController`], Quake 3 movement on top of the sweeps,
-//!   deterministic to the bit, its state serializable ([`CharacterState`]); [`Crowd`], many
-//!   characters that block each other, and movers that carry, push or report who blocks
-//!   them.
-//!
 //! # Features
 //!
 //! - `parallel` (default): [`CompiledMap::trace_batch`] uses every core (rayon).
 //! - `toml`: `ControllerConfig::from_toml` and `CustomGame::from_toml`. Without it both
 //!   deserialize from any serde format and are checked by [`ControllerConfig::validate`]
-//!   and [`CustomGame::validate`].
+//!   and [`CustomGame::validate`](build::CustomGame::validate).
 //!
 //! Conventions: Quake map units (about an inch), Z up, right-handed; plane normals point out
 //! of solid; a brush is the intersection of `{ x : n·x <= dist }` over its planes. The
@@ -91,8 +102,6 @@ macro_rules! internal {
 }
 
 mod bit_set;
-pub mod import;
-pub mod map;
 #[cfg(test)]
 mod test_rng;
 mod threads;
@@ -102,40 +111,47 @@ internal_mod! { mod patch; }
 internal_mod! { mod brush; }
 internal_mod! { mod bsp; }
 internal_mod! { mod leak; }
-pub mod compile;
-pub mod compiled;
-pub mod contents;
-pub mod controller;
-pub mod crowd;
-pub mod filter;
-pub mod scene;
-pub mod surface;
-pub mod trace;
+internal_mod! { mod import; }
+internal_mod! { mod compile; }
+internal_mod! { mod compiled; }
+internal_mod! { mod contents; }
+internal_mod! { mod controller; }
+internal_mod! { mod crowd; }
+internal_mod! { mod filter; }
+internal_mod! { mod scene; }
+internal_mod! { mod surface; }
+internal_mod! { mod trace; }
 internal_mod! {
     /// Every tolerance and limit, with its unit and reason.
     mod tolerance;
 }
 
-pub use compile::{
-    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Leak,
-    Severity, check_brushes, check_brushes_for, compile_level, compile_map, compile_map_with,
-    import_bsp,
-};
-pub use compiled::{CompiledMap, Entity, LoadError, MaterialId, Model, ModelKind, WorldSummary};
+// What a game does, and the modules holding the rest of each part. Every public item has one
+// path: the root's, or one module's (`tests/it/tidy_surface.rs` checks it).
+
+// Load a level: compile a `.map` (or import a `.bsp`), or load a `.pbsp`.
+pub mod build;
+pub mod map;
+pub use compile::{CompileError, CompileOptions, CompileOutput, compile_map};
+pub use compiled::{CompiledMap, LoadError};
+
+// Query it: sweeps and overlaps of shapes through the world, its movers and the characters.
+pub mod query;
 pub use contents::Contents;
-pub use controller::{
-    CharacterController, CharacterShape, CharacterState, ConfigError, ControllerConfig, Ground,
-    GroundState, MoveInput, MoveOutcome, Ride, Touch, Tracer, TriggerReport, WorldWithMovers,
-};
-pub use crowd::{Bodies, Crowd, CrowdConfig, CrowdOutcome, MoverPush, WorldWithBodies};
-pub use game::{
-    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind,
-    Quake2TextureDefaults, Quake2TextureError, Quake2Textures, RuleList, RuleProblem, TextureRule,
-    builtin_quake2_defaults, wal_defaults,
-};
-pub use map::{MapFile, ParseError, parse_map};
+pub use filter::QueryFilter;
+pub use scene::Scene;
 pub use surface::SurfaceFlags;
-pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, TraceShape};
+pub use trace::{HitTarget, ModelPlacement, Trace, TraceShape};
+
+// Move characters: one controller, or a crowd that blocks itself.
+pub mod movement;
+pub use controller::{CharacterController, ControllerConfig, MoveCommand, MoveInput, MoveOutcome};
+pub use crowd::{Crowd, CrowdConfig};
+
+// Read the level's meaning: entities, models, materials.
+pub mod level;
+pub use compiled::Entity;
+
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]
@@ -144,16 +160,8 @@ struct ReadmeDoctests;
 #[cfg(doctest)]
 mod doc_pages;
 
-/// The largest size or coordinate of a shape, relative to its reference point, in map
-/// units: the shape constructors refuse more.
-pub const MAX_SHAPE_EXTENT: f32 = tolerance::MAX_SHAPE_EXTENT;
-
-/// The most points a convex hull shape may have.
-pub const MAX_HULL_POINTS: usize = tolerance::MAX_HULL_POINTS;
-
-/// The largest coordinate a sweep may start or end at, in map units: beyond it (or not
-/// finite) a sweep answers start-solid and all-solid at its start.
-pub const MAX_COORD: f32 = tolerance::MAX_COMPILED_COORD;
+#[cfg(doc)]
+use {build::Diagnostic, movement::CharacterState};
 
 /// How far a sweep stops in front of the surface it hits, in map units (1/32, Quake's
 /// `DIST_EPSILON`): the end of a sweep is never inside solid, and the next sweep from it

@@ -16,13 +16,13 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use glam::{Quat, Vec3};
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
-use planeshift::controller::{
-    Activity, CharacterController, ControllerConfig, JumpKey, LadderRule, MoveInput, MoveMode,
-    Mover, WorldWithMovers,
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::ModelPlacement;
+use planeshift::{
+    CharacterController, ControllerConfig, MoveInput,
+    movement::{Activity, JumpKey, LadderRule, MoveMode, Mover, WorldWithMovers},
 };
-use planeshift::trace::ModelPlacement;
 
 /// Counts every allocation, reallocation and zeroed allocation of the thread making it.
 struct Counting;
@@ -83,7 +83,7 @@ const DEAD: u32 = 1 << 16;
 
 fn compile(path: &Path) -> CompiledMap {
     let bytes = std::fs::read(path).unwrap();
-    planeshift::compile::compile_map(&bytes)
+    planeshift::compile_map(&bytes)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .map
 }
@@ -206,7 +206,7 @@ fn run(
     seen: &mut u32,
 ) -> Option<(usize, u64)> {
     let mut c = CharacterController::new(config, spawn).unwrap();
-    c.set_material_friction(&[(planeshift::MaterialId(0), 0.5)]);
+    c.set_material_friction(&[(planeshift::level::MaterialId(0), 0.5)]);
     let pivot = mover.map_or(Vec3::ZERO, |m| map.models()[m].origin);
     let placement = |tick: usize| {
         let t = tick as f32 * config.tick;
@@ -221,7 +221,7 @@ fn run(
     }];
     // One outcome written over every tick (`step_into`), as a game keeps it: its trigger
     // lists keep their capacity.
-    let mut outcome = planeshift::controller::MoveOutcome::default();
+    let mut outcome = planeshift::MoveOutcome::default();
     for (tick, s) in script.iter().enumerate() {
         let before = allocations();
         c.set_mode(s.mode);
@@ -300,7 +300,7 @@ fn a_tick_allocates_nothing_in_any_mode() {
     ];
     for path in real_maps() {
         let bytes = std::fs::read(&path).unwrap();
-        let parsed = planeshift::parse_map(&bytes).unwrap();
+        let parsed = planeshift::map::parse_map(&bytes).unwrap();
         let spawns: Vec<Vec3> = parsed
             .player_spawns()
             .map(|o| o.as_vec3())
@@ -359,7 +359,8 @@ fn a_tick_allocates_nothing_in_any_mode() {
 /// each, counted after the warm-up.
 #[test]
 fn a_crowd_tick_allocates_nothing() {
-    use planeshift::crowd::{Crowd, CrowdConfig};
+    use planeshift::HitTarget;
+    use planeshift::{Crowd, CrowdConfig};
     let map = compile(&bundled("arena"));
     let mut crowd = Crowd::new(CrowdConfig::default());
     for i in 0..32u32 {
@@ -390,7 +391,7 @@ fn a_crowd_tick_allocates_nothing() {
                     .touches
                     .as_slice()
                     .iter()
-                    .any(|t| t.character.is_some())
+                    .any(|t| matches!(t.target, HitTarget::Character(_)))
             })
             .count();
     }
@@ -405,7 +406,7 @@ fn a_crowd_tick_allocates_nothing() {
 /// `overlaps_rotated`), allocate nothing: no hull is built per query.
 #[test]
 fn a_rotated_sweep_allocates_nothing() {
-    use planeshift::trace::TraceShape;
+    use planeshift::TraceShape;
     let world = compile(&bundled("arena"));
     let hull = TraceShape::hull(vec![
         Vec3::new(-12.0, -8.0, -20.0),
@@ -452,9 +453,10 @@ fn a_rotated_sweep_allocates_nothing() {
 /// penetration and area queries into reused buffers) allocate nothing.
 #[test]
 fn a_scene_query_allocates_nothing() {
-    use planeshift::crowd::Bodies;
-    use planeshift::scene::{HitTarget, QueryFilter, Scene};
-    use planeshift::trace::TraceShape;
+    use planeshift::HitTarget;
+    use planeshift::TraceShape;
+    use planeshift::movement::Bodies;
+    use planeshift::{QueryFilter, Scene};
     let world = compile(&bundled("arena"));
     let body = TraceShape::quake3_player();
     let mut rng = Rng(0x5ce7e);
@@ -494,7 +496,7 @@ fn a_scene_query_allocates_nothing() {
         let hit = scene.trace(shape, start, end, &filter);
         characters += usize::from(matches!(hit.target, Some(HitTarget::Character(_))));
         let _ = scene.trace_rotated(shape, rotation, start, end, &filter);
-        let _ = scene.overlap_rotated(shape, rotation, hit.trace.end, &filter);
+        let _ = scene.overlap_rotated(shape, rotation, hit.end, &filter);
         let _ = scene.point_contents(end);
         scene.trace_through(&TraceShape::point(), start, end, &filter, &mut through);
         scene.overlapping(&shapes[1], end, &filter, &mut area);

@@ -74,9 +74,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use planeshift::Game;
-use planeshift::compile::CompileOptions;
-use planeshift::controller::ControllerConfig;
+use planeshift::CompileOptions;
+use planeshift::ControllerConfig;
+use planeshift::build::Game;
 use planeshift_harness::{mix, replay, soak};
 
 use soak::{SoakOptions, soak};

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use bevy_ecs::entity::Entity;
 use glam::Vec3;
-use planeshift::{ControllerConfig, GroundState};
+use planeshift::{ControllerConfig, movement::GroundState};
 use planeshift_bevy::headless::{headless_app, load_level};
 use planeshift_bevy::{
     Character, CharacterAction, CharacterInput, CharacterRequest, CharacterSnapshot,

@@ -12,7 +12,10 @@ use std::sync::Arc;
 use bevy_asset::io::Reader;
 use bevy_asset::{Asset, AssetLoader, LoadContext};
 use bevy_reflect::TypePath;
-use planeshift::{CompileOptions, CompiledMap, CustomGame, Game, compile_map_with};
+use planeshift::{
+    CompileOptions, CompiledMap,
+    build::{CustomGame, Game, compile_map_with},
+};
 use serde::{Deserialize, Serialize};
 
 /// A compiled level, shared by the plugin and the game.
@@ -191,7 +194,7 @@ impl AssetLoader for BspLoader {
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes).await?;
         let options = settings.compile_options()?;
-        let output = planeshift::compile::import_bsp(&bytes, &options)?;
+        let output = planeshift::build::import_bsp(&bytes, &options)?;
         Ok(LevelAsset {
             diagnostics: output.diagnostics.len(),
             map: Arc::new(output.map),

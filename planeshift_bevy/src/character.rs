@@ -10,8 +10,14 @@ use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::message::Message;
 use glam::Vec3;
-use planeshift::controller::{Activity, MoveCommand, MoveMode};
-use planeshift::{CharacterState, Contents, ControllerConfig, GroundState, MoveInput};
+use planeshift::{
+    Contents, ControllerConfig, MoveInput,
+    movement::{CharacterState, GroundState},
+};
+use planeshift::{
+    MoveCommand,
+    movement::{Activity, MoveMode},
+};
 
 use crate::space::MapSpace;
 

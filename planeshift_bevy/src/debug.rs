@@ -11,7 +11,7 @@ use bevy_ecs::prelude::*;
 use bevy_gizmos::prelude::Gizmos;
 use bevy_transform::TransformSystems;
 use glam::Vec3;
-use planeshift::ModelKind;
+use planeshift::level::ModelKind;
 
 use crate::simulation::Simulation;
 use crate::space::MapSpace;

@@ -39,7 +39,7 @@
 //! }
 //! let status = app.world().get::<CharacterStatus>(player).unwrap();
 //! assert_eq!(status.steps, 100);
-//! assert_eq!(status.ground, planeshift_bevy::planeshift::GroundState::Walkable); // fell and landed
+//! assert_eq!(status.ground, planeshift_bevy::planeshift::movement::GroundState::Walkable); // fell and landed
 //! assert_eq!(*app.world().resource::<MapSpace>(), MapSpace::TRENCHBROOM);
 //! ```
 

@@ -7,7 +7,7 @@
 use bevy_ecs::entity::Entity;
 use bevy_ecs::message::Message;
 use glam::Vec3;
-use planeshift::{MaterialId, SurfaceFlags};
+use planeshift::{SurfaceFlags, level::MaterialId};
 
 /// A character entered a trigger model this step.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]

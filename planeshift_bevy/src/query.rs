@@ -12,9 +12,9 @@
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use glam::Vec3;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{AreaHit, HitTarget, QueryFilter, Scene};
-use planeshift::{Contents, TraceShape};
+use planeshift::movement::Bodies;
+use planeshift::{Contents, HitTarget, TraceShape};
+use planeshift::{QueryFilter, Scene, query::AreaHit};
 
 use crate::simulation::Simulation;
 use crate::space::MapSpace;
@@ -56,7 +56,7 @@ pub struct LevelAreaHit {
 /// use bevy_ecs::prelude::*;
 /// use glam::Vec3;
 /// use planeshift_bevy::LevelQuery;
-/// use planeshift_bevy::planeshift::{Contents, scene::QueryFilter};
+/// use planeshift_bevy::planeshift::{Contents, QueryFilter};
 /// // A system: a shot from a character's eye that names whom it hit.
 /// fn shoot(query: &LevelQuery, shooter: Entity, eye: Vec3, forward: Vec3) -> Option<Entity> {
 ///     let filter = query.skipping(QueryFilter::new(Contents::MASK_SHOT), shooter);
@@ -114,15 +114,14 @@ impl LevelQuery<'_, '_> {
         filter: &QueryFilter,
     ) -> Option<LevelHit> {
         let (from, to) = (self.space.to_map(from), self.space.to_map(to));
-        let hit = self.with_scene(|scene| scene.trace(shape, from, to, filter))?;
-        let t = hit.trace;
+        let t = self.with_scene(|scene| scene.trace(shape, from, to, filter))?;
         Some(LevelHit {
             fraction: t.fraction,
             end: self.space.to_bevy(t.end),
             normal: self.space.dir_to_bevy(t.normal.unwrap_or(Vec3::ZERO)),
             contents: t.contents,
-            model: t.model,
-            entity: self.entity_of(hit.target),
+            model: t.target.and_then(HitTarget::model),
+            entity: self.entity_of(t.target),
             hit: t.hit(),
         })
     }

@@ -16,10 +16,11 @@ use bevy_ecs::prelude::*;
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 use glam::Vec3;
-use planeshift::controller::Mover;
+use planeshift::movement::Mover;
 use planeshift::{
-    CharacterController, CompiledMap, Contents, Crowd, CrowdConfig, ModelKind, ModelPlacement,
-    MoverPush, WorldWithMovers,
+    CharacterController, CompiledMap, Contents, Crowd, CrowdConfig, ModelPlacement,
+    level::ModelKind,
+    movement::{MoverPush, WorldWithMovers},
 };
 
 use crate::assets::LevelAsset;
@@ -377,7 +378,7 @@ pub(crate) fn step_crowd(
 }
 
 /// The crowd's step, in parallel when asked and built with `parallel`.
-fn step<T: planeshift::Tracer + Sync + ?Sized>(
+fn step<T: planeshift::movement::Tracer + Sync + ?Sized>(
     crowd: &mut Crowd,
     world: &T,
     input: impl FnMut(u32) -> planeshift::MoveInput,
@@ -497,8 +498,11 @@ pub(crate) fn write_back(
                 character: entity,
                 normal: space.dir_to_bevy(touch.normal),
                 at,
-                model: touch.model,
-                other: touch.character.and_then(|k| sim.entities.get(&k).copied()),
+                model: touch.target.model().unwrap_or(0),
+                other: touch
+                    .target
+                    .character()
+                    .and_then(|k| sim.entities.get(&k).copied()),
                 surface: touch.surface,
                 material: touch.material,
             });

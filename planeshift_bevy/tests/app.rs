@@ -12,8 +12,8 @@ use bevy_time::TimeUpdateStrategy;
 use bevy_transform::components::Transform;
 use glam::Vec3;
 use planeshift::{
-    CharacterController, CompiledMap, ControllerConfig, Crowd, CrowdConfig, GroundState, MoveInput,
-    compile_map,
+    CharacterController, CompiledMap, ControllerConfig, Crowd, CrowdConfig, MoveInput, compile_map,
+    movement::GroundState,
 };
 use planeshift_bevy::headless::{headless_app, load_level};
 use planeshift_bevy::{
@@ -426,7 +426,7 @@ fn a_bsp_loads_through_the_asset_server_when_the_shared_maps_are_there() {
     };
     let path = PathBuf::from(dir).join("id-quake-1996/dm2.bsp");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let expected = planeshift::compile::import_bsp(&bytes, &planeshift::CompileOptions::default())
+    let expected = planeshift::build::import_bsp(&bytes, &planeshift::CompileOptions::default())
         .expect("dm2.bsp imports")
         .map;
     let mut app = headless_app(
@@ -455,7 +455,7 @@ struct Seen {
 fn the_level_query_names_the_character_a_shot_hits_and_what_a_blast_reaches() {
     use bevy_ecs::prelude::*;
     use bevy_ecs::system::RunSystemOnce;
-    use planeshift::scene::QueryFilter;
+    use planeshift::QueryFilter;
     use planeshift::{Contents, TraceShape};
     use planeshift_bevy::{LevelAreaHit, LevelQuery};
     let mut app = app_with_level("box_room.map", &bundled("box_room.map"));

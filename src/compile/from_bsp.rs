@@ -42,7 +42,7 @@ pub struct BspCheck {
 ///
 /// # Examples
 /// ```
-/// use planeshift::compile::{CompileOptions, check_bsp};
+/// use planeshift::{CompileOptions, build::check_bsp};
 /// assert!(check_bsp(b"not a bsp", &CompileOptions::default()).is_err());
 /// ```
 ///
@@ -85,9 +85,9 @@ pub fn check_bsp(bytes: &[u8], options: &CompileOptions) -> Result<BspCheck, Com
 ///
 /// # Examples
 /// ```
-/// use planeshift::compile::{CompileError, CompileOptions};
-/// use planeshift::compile::import_bsp;
-/// use planeshift::import::ImportError;
+/// use planeshift::{CompileError, CompileOptions};
+/// use planeshift::build::import_bsp;
+/// use planeshift::build::ImportError;
 /// // Bytes that are no .bsp are refused (a .map goes to `compile_map_with`).
 /// let err = import_bsp(b"{ \"classname\" \"worldspawn\" }", &CompileOptions::default());
 /// assert!(matches!(err, Err(CompileError::Import(ImportError::UnknownFormat))));

@@ -93,8 +93,8 @@ impl SourceFormat {
     ///
     /// # Examples
     /// ```
-    /// use planeshift::compile::SourceFormat;
-    /// use planeshift::import::BspFormat;
+    /// use planeshift::build::SourceFormat;
+    /// use planeshift::build::BspFormat;
     /// assert_eq!(SourceFormat::Map.name(), "map");
     /// assert_eq!(SourceFormat::Bsp(BspFormat::Ibsp46).name(), "ibsp46");
     /// ```
@@ -271,10 +271,10 @@ pub struct BrushCheck {
 ///
 /// # Examples
 /// ```
-/// let map = planeshift::parse_map(b"{ \"classname\" \"worldspawn\" }")?;
-/// let check = planeshift::compile::check_brushes(&map);
+/// let map = planeshift::map::parse_map(b"{ \"classname\" \"worldspawn\" }")?;
+/// let check = planeshift::build::check_brushes(&map);
 /// assert_eq!((check.world_brushes, check.rejected), (0, 0));
-/// # Ok::<(), planeshift::ParseError>(())
+/// # Ok::<(), planeshift::map::ParseError>(())
 /// ```
 #[must_use]
 pub fn check_brushes(map: &MapFile) -> BrushCheck {
@@ -428,7 +428,7 @@ pub fn compile_map_with(
 ///
 /// # Examples
 /// ```
-/// use planeshift::compile::{CompileOptions, SourceFormat, compile_level};
+/// use planeshift::{CompileOptions, build::{SourceFormat, compile_level}};
 /// let out = compile_level(
 ///     &std::fs::read("maps/arena.map")?,
 ///     &CompileOptions::default(),

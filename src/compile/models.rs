@@ -7,7 +7,7 @@
 use glam::{DVec3, Vec3};
 
 use crate::brush::Brush;
-use crate::map::Entity;
+use crate::map::MapEntity;
 
 /// The bounds of `brushes` (zero for none).
 pub(super) fn model_bounds(brushes: &[&Brush]) -> (Vec3, Vec3) {
@@ -22,7 +22,7 @@ pub(super) fn model_bounds(brushes: &[&Brush]) -> (Vec3, Vec3) {
 }
 
 /// The entity's `origin` key as three finite numbers within the world limit.
-pub(super) fn origin_key(entity: &Entity) -> Option<Vec3> {
+pub(super) fn origin_key(entity: &MapEntity) -> Option<Vec3> {
     let v = entity.origin()?;
     (v.abs().max_element() <= crate::tolerance::MAX_MAP_COORD).then_some(v.as_vec3())
 }

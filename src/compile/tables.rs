@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use super::{Diagnostic, DiagnosticKind, Severity};
 use crate::bsp::{BspTree, Child};
 use crate::compiled::{CompiledLeaf, CompiledNode, EntityRecord, MapData, NodeChild};
-use crate::map::Entity;
+use crate::map::MapEntity;
 
 /// The material table being built: each texture name once, in order of first use.
 #[derive(Default)]
@@ -36,7 +36,7 @@ impl MaterialTable {
 /// The compiled entity table: every entity in file order with its model, key/values beyond
 /// the file's limits left out with a diagnostic each.
 pub(super) fn entity_records(
-    entities: &[Entity],
+    entities: &[MapEntity],
     model_of_entity: &[Option<u32>],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<EntityRecord> {

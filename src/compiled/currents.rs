@@ -49,7 +49,7 @@ impl CompiledMap {
     /// the world model.
     ///
     /// ```
-    /// # use planeshift::compiled::CompiledMap;
+    /// # use planeshift::CompiledMap;
     /// # fn f(map: &CompiledMap) {
     /// let push = map.point_current(glam::Vec3::new(0.0, 0.0, 8.0));
     /// # let _ = push; }

@@ -5,8 +5,8 @@
 //! look-ups a game spawns from ([`CompiledMap::entities`], [`CompiledMap::find_entities`],
 //! [`CompiledMap::entity_by_targetname`], [`CompiledMap::player_spawns`]). Origins and angles
 //! are parsed on access by the same rules as the `.map` reader's
-//! [`Entity::origin`](crate::map::Entity::origin) and
-//! [`Entity::angles`](crate::map::Entity::angles). Guarantees: validation has checked that
+//! [`MapEntity::origin`](crate::map::MapEntity::origin) and
+//! [`MapEntity::angles`](crate::map::MapEntity::angles). Guarantees: validation has checked that
 //! every model reference is in range and that an entity and its model point at each other,
 //! and that every string is at most `MAX_ENTITY_STRING` bytes and every entity has at most
 //! `MAX_ENTITY_PROPERTIES` key/values (`src/tolerance.rs`), so no look-up can go out of bounds or cost more than
@@ -74,7 +74,7 @@ impl<'a> Entity<'a> {
     }
 
     /// The `origin` key as exactly three finite numbers, or `None` (for a brush entity this
-    /// is the key as written; [`Model::origin`](crate::Model::origin) is its rotation pivot).
+    /// is the key as written; [`Model::origin`](crate::level::Model::origin) is its rotation pivot).
     #[must_use]
     pub fn origin(&self) -> Option<Vec3> {
         origin_of(&self.record.properties).map(|v| v.as_vec3())
@@ -158,7 +158,7 @@ impl CompiledMap {
 
     /// The origins of the player spawn points (`info_player_start` and
     /// `info_player_deathmatch`), in file order; spawns without a valid origin are skipped,
-    /// as [`MapFile::player_spawns`](crate::MapFile::player_spawns) does.
+    /// as [`MapFile::player_spawns`](crate::map::MapFile::player_spawns) does.
     pub fn player_spawns(&self) -> impl Iterator<Item = Vec3> + '_ {
         self.entities()
             .filter(|e| PLAYER_SPAWN_CLASSES.contains(&e.classname()))

@@ -596,13 +596,6 @@ impl CompiledMap {
         &self.data.models
     }
 
-    /// The game whose rules the map was compiled by ([`Game`](crate::Game)), or `None` for
-    /// a custom game ([`CompiledMap::game_name`] names it).
-    #[must_use]
-    pub fn game(&self) -> Option<crate::Game> {
-        crate::Game::from_name(&self.data.game)
-    }
-
     /// The name of the game whose rules the map was compiled by (`quake3`, or a custom
     /// game's name).
     #[must_use]

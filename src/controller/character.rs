@@ -33,7 +33,7 @@ use crate::trace::{TickCache, Trace, TraceShape};
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{CharacterController, ControllerConfig, GroundState, MoveInput};
+/// use planeshift::{CharacterController, ControllerConfig, MoveInput, movement::GroundState};
 /// // A floor 1024 units square whose top is at z = 16.
 /// let src = br#"{ "classname" "worldspawn"
 /// { ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
@@ -42,7 +42,7 @@ use crate::trace::{TickCache, Trace, TraceShape};
 ///   ( 0 1024 0 ) ( 1 1024 0 ) ( 0 1024 1 ) a 0 0 0 1 1
 ///   ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
 ///   ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
-/// let world = planeshift::compile::compile_map(src).unwrap().map;
+/// let world = planeshift::compile_map(src).unwrap().map;
 /// let start = Vec3::new(100.0, 512.0, 64.0);
 /// let mut player = CharacterController::new(ControllerConfig::default(), start).unwrap();
 /// let run = MoveInput { wish: Vec3::X, ..MoveInput::default() };
@@ -277,11 +277,11 @@ impl CharacterController {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig};
+    /// use planeshift::{CharacterController, ControllerConfig};
     /// let player = CharacterController::new(ControllerConfig::default(), Vec3::new(0.0, 0.0, 24.0))?;
     /// // Quake 3: the origin 24 above the feet, the eye 26 above the origin.
     /// assert_eq!(player.eye_position(), Vec3::new(0.0, 0.0, 50.0));
-    /// # Ok::<(), planeshift::controller::ConfigError>(())
+    /// # Ok::<(), planeshift::movement::ConfigError>(())
     /// ```
     #[must_use]
     pub fn eye_position(&self) -> Vec3 {
@@ -446,7 +446,7 @@ impl CharacterController {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+    /// use planeshift::{CharacterController, ControllerConfig, MoveInput};
     /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let mut a = CharacterController::new(ControllerConfig::default(), Vec3::new(0.0, 0.0, 64.0))?;
     /// let mut b = a.clone();

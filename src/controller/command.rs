@@ -27,7 +27,7 @@ use glam::Vec3;
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::MoveCommand;
+/// use planeshift::MoveCommand;
 /// // Looking 60° down while running forward: the view points down, the run does not.
 /// let run = MoveCommand { pitch: 60.0, yaw: 90.0, forward: 1.0, ..MoveCommand::default() };
 /// let (forward, _right, _up) = run.view_vectors();

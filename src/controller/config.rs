@@ -428,7 +428,7 @@ impl ControllerConfig {
     ///
     /// # Examples
     /// ```
-    /// use planeshift::controller::{CharacterShape, ControllerConfig};
+    /// use planeshift::{movement::CharacterShape, ControllerConfig};
     /// let config = ControllerConfig::from_toml(
     ///     "max_speed = 400.0\nshape = { kind = \"cylinder\", radius = 16.0 }\n",
     /// )

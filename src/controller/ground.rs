@@ -15,7 +15,7 @@ use super::tracer::Tracer;
 use crate::compiled::{MaterialId, Plane};
 use crate::surface::SurfaceFlags;
 use crate::tolerance::{SAME_PLANE_DOT, SURFACE_CLIP_EPSILON};
-use crate::trace::{Trace, TraceShape};
+use crate::trace::{HitTarget, Trace, TraceShape};
 
 /// What kind of ground is under the character.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -31,6 +31,7 @@ pub enum GroundState {
 
 /// What is under the character.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "SavedGround", into = "SavedGround")]
 pub struct Ground {
     /// Walkable, steep or air.
     pub state: GroundState,
@@ -39,38 +40,73 @@ pub struct Ground {
     pub normal: Option<Vec3>,
     /// The plane under the feet, as the sweep reported it; `None` in the air.
     pub plane: Option<Plane>,
-    /// The model under the feet: `Some(0)` for the world, `Some(k)` for submodel `*k`;
-    /// `None` in the air.
-    pub model: Option<usize>,
+    /// What is under the feet: the world, submodel `*k`, or a character (Quake 3's
+    /// `groundEntityNum`; characters never carry the ones standing on them); `None` in the
+    /// air.
+    pub target: Option<HitTarget>,
     /// The surface flags of the side under the feet (slick, metal steps...); empty in the
     /// air.
     pub surface: SurfaceFlags,
     /// The material of the side under the feet; `None` in the air.
     pub material: Option<MaterialId>,
-    /// The character under the feet, by its crowd id (Quake 3's `groundEntityNum` of a
-    /// client; then `model` is `None`). Characters never carry the ones standing on them.
+}
+
+/// [`Ground`] as saved states write it: the model and the character under the feet in two
+/// fields, as they were before [`Ground::target`] said both (a saved state reads back
+/// unchanged, and a state saved now reads in an older build).
+#[derive(Serialize, Deserialize)]
+struct SavedGround {
+    state: GroundState,
+    normal: Option<Vec3>,
+    plane: Option<Plane>,
+    model: Option<usize>,
+    surface: SurfaceFlags,
+    material: Option<MaterialId>,
     #[serde(default)]
-    pub character: Option<u32>,
+    character: Option<u32>,
+}
+
+impl From<SavedGround> for Ground {
+    fn from(saved: SavedGround) -> Ground {
+        let target = match (saved.character, saved.model) {
+            (Some(id), _) => Some(HitTarget::Character(id)),
+            (None, Some(model)) => Some(HitTarget::of_model(model)),
+            (None, None) => None,
+        };
+        Ground {
+            state: saved.state,
+            normal: saved.normal,
+            plane: saved.plane,
+            target,
+            surface: saved.surface,
+            material: saved.material,
+        }
+    }
+}
+
+impl From<Ground> for SavedGround {
+    fn from(ground: Ground) -> SavedGround {
+        SavedGround {
+            state: ground.state,
+            normal: ground.normal,
+            plane: ground.plane,
+            model: ground.target.and_then(HitTarget::model),
+            surface: ground.surface,
+            material: ground.material,
+            character: ground.target.and_then(HitTarget::character),
+        }
+    }
 }
 
 impl Ground {
-    /// What the character stands on, as a [`Trace`](crate::Trace) and a
-    /// [`Touch`](super::Touch) say it ([`HitTarget`](crate::filter::HitTarget)); `None` in
-    /// the air.
-    #[must_use]
-    pub fn target(&self) -> Option<crate::filter::HitTarget> {
-        crate::filter::HitTarget::from_parts(self.character, self.model)
-    }
-
     /// No ground.
     pub const AIR: Ground = Ground {
         state: GroundState::Air,
         normal: None,
         plane: None,
-        model: None,
+        target: None,
         surface: SurfaceFlags::EMPTY,
         material: None,
-        character: None,
     };
 
     /// Whether the character stands on walkable ground.
@@ -114,10 +150,9 @@ pub(crate) fn ground_hit<T: Tracer + ?Sized>(
             state: GroundState::Walkable,
             normal: Some(normal),
             plane: Some(plane),
-            model: trace.model,
+            target: trace.target,
             surface: trace.surface,
             material: trace.material,
-            character: trace.character,
         };
     }
     if normal.z <= 0.0 {
@@ -154,10 +189,9 @@ pub(crate) fn ground_hit<T: Tracer + ?Sized>(
                 state: GroundState::Walkable,
                 normal: Some(support),
                 plane: Some(plane),
-                model: trace.model,
+                target: trace.target,
                 surface: trace.surface,
                 material: trace.material,
-                character: trace.character,
             };
         }
     }
@@ -165,10 +199,9 @@ pub(crate) fn ground_hit<T: Tracer + ?Sized>(
         state: GroundState::Steep,
         normal: Some(normal),
         plane: Some(plane),
-        model: trace.model,
+        target: trace.target,
         surface: trace.surface,
         material: trace.material,
-        character: trace.character,
     }
 }
 

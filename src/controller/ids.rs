@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 /// A sorted set of at most `N` `u32` values (trigger model indices, character ids).
 ///
 /// ```
-/// use planeshift::controller::TriggerList;
+/// use planeshift::movement::TriggerList;
 /// let mut list = TriggerList::default();
 /// for model in [9, 3, 7, 3] {
 ///     list.insert(model);
@@ -178,7 +178,7 @@ pub const TRIGGER_RESERVE: usize = 16;
 /// triggers is in all 20; Quake 3's `G_TouchTriggers` gathers up to `MAX_GENTITIES`).
 ///
 /// ```
-/// use planeshift::controller::TriggerList;
+/// use planeshift::movement::TriggerList;
 /// let mut list = TriggerList::default();
 /// for model in (1..=40).rev() {
 ///     list.insert(model);

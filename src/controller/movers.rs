@@ -13,7 +13,7 @@ use super::ids::TriggerList;
 use super::tracer::Tracer;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
-use crate::trace::{ModelPlacement, TickCache, Trace, TraceShape};
+use crate::trace::{HitTarget, ModelPlacement, TickCache, Trace, TraceShape};
 
 /// A submodel and where it stands now.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,7 +51,10 @@ impl WorldWithMovers<'_> {
                 .trace_model(mover.model, &mover.placement, shape, start, end, mask);
             let start_solid = best.start_solid || hit.start_solid;
             let earlier = hit.fraction < best.fraction
-                || (hit.fraction == best.fraction && hit.fraction < 1.0 && hit.model < best.model);
+                || (hit.fraction == best.fraction
+                    && hit.fraction < 1.0
+                    && hit.target.and_then(HitTarget::model)
+                        < best.target.and_then(HitTarget::model));
             if hit.all_solid || (earlier && !best.all_solid) {
                 best = hit;
             }

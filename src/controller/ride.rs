@@ -15,7 +15,7 @@ use super::character::CharacterController;
 use super::ground::GroundState;
 use super::movers::carried_point;
 use super::tracer::Tracer;
-use crate::trace::ModelPlacement;
+use crate::trace::{HitTarget, ModelPlacement};
 
 /// What a mover's move did to a character (Quake 3 `G_MoverPush`'s outcomes, for one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,9 +50,9 @@ impl CharacterController {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::contents::Contents;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, Mover, MoveInput, Ride, WorldWithMovers};
-    /// use planeshift::trace::ModelPlacement;
+    /// use planeshift::Contents;
+    /// use planeshift::{CharacterController, ControllerConfig, MoveInput, movement::{Mover, Ride, WorldWithMovers}};
+    /// use planeshift::ModelPlacement;
     /// let map = planeshift::compile_map(&std::fs::read("maps/crusher.map")?)?.map;
     /// let lift = map.find_entities("func_plat").find_map(|e| e.model()).unwrap();
     /// let pivot = map.models()[lift].origin;
@@ -96,7 +96,9 @@ impl CharacterController {
     ) -> Ride {
         let ground = self.state.ground;
         let standing_on = carried
-            || (ground.state != GroundState::Air && ground.model == Some(model) && model != 0);
+            || (ground.state != GroundState::Air
+                && ground.target == Some(HitTarget::Model(model))
+                && model != 0);
         if !standing_on && !self.overlaps_model(world, model) {
             return Ride::NotInvolved;
         }

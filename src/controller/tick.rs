@@ -21,7 +21,7 @@ use crate::compiled::Plane;
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
 use crate::tolerance::{CONE_SLACK, MAX_CLIP_PLANES, MAX_TOUCHES, SAME_PLANE_DOT};
-use crate::trace::Trace;
+use crate::trace::{HitTarget, Trace};
 
 /// What the player asks for in one tick.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -50,7 +50,7 @@ impl MoveInput {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
+    /// use planeshift::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
     /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let mut player = CharacterController::new(ControllerConfig::default(), Vec3::new(0.0, 0.0, 24.0))?;
     /// // Running along +y while looking 45° down.
@@ -163,27 +163,13 @@ pub struct Touch {
     pub plane: Plane,
     /// Contents of the brush hit.
     pub contents: Contents,
-    /// The model hit (0 is the world).
-    pub model: usize,
+    /// What was touched: the world, a submodel or a character (then `contents` is
+    /// [`Contents::BODY`]).
+    pub target: HitTarget,
     /// The surface flags of the side hit.
     pub surface: SurfaceFlags,
     /// The material of the side hit.
     pub material: Option<MaterialId>,
-    /// The character hit, by its crowd id (then `model` is 0 and `contents`
-    /// [`Contents::BODY`]); `None` for the map.
-    pub character: Option<u32>,
-}
-
-impl Touch {
-    /// What was touched, said as a [`Trace`](crate::Trace) and a
-    /// [`Ground`](super::Ground) say it ([`HitTarget`](crate::filter::HitTarget)): a
-    /// character when `character` is set (whatever `model` holds), else the world or model
-    /// `model`.
-    #[must_use]
-    pub fn target(&self) -> crate::filter::HitTarget {
-        crate::filter::HitTarget::from_parts(self.character, Some(self.model))
-            .unwrap_or(crate::filter::HitTarget::World)
-    }
 }
 
 /// The planes hit in one tick, in the order they were hit, each once (same model and plane),
@@ -254,14 +240,14 @@ impl TouchList {
             normal,
             plane,
             contents: trace.contents,
-            model: trace.model.unwrap_or(0),
+            target: trace.target.unwrap_or(HitTarget::World),
             surface: trace.surface,
             material: trace.material,
-            character: trace.character,
         };
-        let seen = self.as_slice().iter().any(|t| {
-            t.model == touch.model && t.character == touch.character && t.plane == touch.plane
-        });
+        let seen = self
+            .as_slice()
+            .iter()
+            .any(|t| t.target == touch.target && t.plane == touch.plane);
         if !seen && let Some(slot) = self.items.get_mut(self.len) {
             *slot = MaybeUninit::new(touch);
             self.len += 1;
@@ -318,7 +304,7 @@ impl WallContacts {
     ///
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::WallContacts;
+    /// use planeshift::movement::WallContacts;
     /// let walls = WallContacts::from_normals(&[Vec3::X, -Vec3::Y]).unwrap();
     /// assert_eq!(walls.normals(), &[Vec3::X, -Vec3::Y]);
     /// assert!(WallContacts::from_normals(&[Vec3::new(2.0, 0.0, 0.0)]).is_none());
@@ -654,32 +640,31 @@ mod tests {
             trace.normal = Some(normal);
             trace.plane = Some(plane);
         }
-        trace.model = Some(below(rng, 4) as usize);
+        trace.target = Some(HitTarget::of_model(below(rng, 4) as usize));
         trace.contents = Contents::SOLID;
         trace.material = (below(rng, 2) == 0).then_some(MaterialId(below(rng, 3) as u32));
-        trace.character = (below(rng, 8) == 0).then_some(below(rng, 3) as u32);
+        if below(rng, 8) == 0 {
+            trace.target = Some(HitTarget::Character(below(rng, 3) as u32));
+        }
         trace
     }
 
-    /// The list as a plain vector: each (model, character, plane) once, in push order,
+    /// The list as a plain vector: each (target, plane) once, in push order,
     /// at most `MAX_TOUCHES`.
     fn model_push(model: &mut Vec<Touch>, trace: &Trace) {
         let (Some(normal), Some(plane)) = (trace.normal, trace.plane) else {
             return;
         };
-        let model_index = trace.model.unwrap_or(0);
-        let seen = model
-            .iter()
-            .any(|t| t.model == model_index && t.character == trace.character && t.plane == plane);
+        let target = trace.target.unwrap_or(HitTarget::World);
+        let seen = model.iter().any(|t| t.target == target && t.plane == plane);
         if !seen && model.len() < MAX_TOUCHES {
             model.push(Touch {
                 normal,
                 plane,
                 contents: trace.contents,
-                model: model_index,
+                target,
                 surface: trace.surface,
                 material: trace.material,
-                character: trace.character,
             });
         }
     }
@@ -731,9 +716,8 @@ mod tests {
                 trace.normal = Some(touch.normal);
                 trace.plane = Some(touch.plane);
                 trace.contents = touch.contents;
-                trace.model = Some(touch.model);
+                trace.target = Some(touch.target);
                 trace.material = touch.material;
-                trace.character = touch.character;
                 other.push(&trace);
             }
             assert_eq!(other, list);

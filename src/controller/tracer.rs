@@ -44,7 +44,7 @@ pub trait Tracer {
     ///
     /// # Examples
     /// ```
-    /// use planeshift::controller::Tracer;
+    /// use planeshift::movement::Tracer;
     /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// // A compiled map never changes: its whole solid is fixed.
     /// assert_eq!(world.fixed_solid(), world.clone().fixed_solid());

@@ -28,7 +28,9 @@ use crate::controller::tracer::{
 };
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{TickCache, Trace, TraceShape, Upright, UprightSweep, uprights_overlap};
+use crate::trace::{
+    HitTarget, TickCache, Trace, TraceShape, Upright, UprightSweep, uprights_overlap,
+};
 
 use super::lanes::{BoundsLanes, space_order};
 
@@ -189,7 +191,7 @@ pub(crate) fn boxes_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> bool {
 /// ```
 /// use glam::Vec3;
 /// use planeshift::TraceShape;
-/// use planeshift::crowd::Bodies;
+/// use planeshift::movement::Bodies;
 /// let player = TraceShape::quake3_player();
 /// let mut bodies = Bodies::new();
 /// bodies.insert(7, &player, Vec3::new(0.0, 0.0, 24.0));
@@ -503,7 +505,7 @@ impl Bodies {
 
     /// The solid bodies that `shape` placed at `at` overlaps (touching counts), but `skip`,
     /// in increasing id order (the lowest [`MAX_CONTACTS`] of them, and
-    /// [`CharacterIds::dropped`] when there were more). No allocation.
+    /// `CharacterIds::dropped` when there were more). No allocation.
     #[must_use]
     pub fn overlapping(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
         let parts = Upright::of(shape);
@@ -796,8 +798,8 @@ fn vertical_reach(parts: &Upright) -> f32 {
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
-/// use planeshift::crowd::{Bodies, WorldWithBodies};
+/// use planeshift::{CharacterController, ControllerConfig, MoveInput};
+/// use planeshift::movement::{Bodies, WorldWithBodies};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let config = ControllerConfig::default();
 /// let mut a = CharacterController::new(config, Vec3::new(-100.0, 0.0, 24.0 + 1.0 / 32.0))?;
@@ -969,7 +971,8 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         let sweep = UprightSweep::new(shape, &parts, start, end);
         candidates.for_each(area, |id, other, at| {
             // Once a body holds the sweep all solid, only a lower id all solid replaces it.
-            let lower = best.character.is_none_or(|other| id < other);
+            let best_character = best.target.and_then(HitTarget::character);
+            let lower = best_character.is_none_or(|other| id < other);
             if best.all_solid && !lower {
                 return;
             }
@@ -978,12 +981,12 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
             let Some(mut hit) = sweep.against(other, at) else {
                 return;
             };
-            hit.character = Some(id);
+            hit.target = Some(HitTarget::Character(id));
             let start_solid = best.start_solid || hit.start_solid;
             let earlier = hit.fraction < best.fraction
                 || (hit.fraction == best.fraction
                     && hit.fraction < 1.0
-                    && best.character.is_some_and(|other| id < other));
+                    && best_character.is_some_and(|other| id < other));
             let take = if best.all_solid {
                 hit.all_solid
             } else {

@@ -13,6 +13,7 @@ use super::bodies::CharacterIds;
 use crate::contents::Contents;
 use crate::controller::character::CharacterController;
 use crate::controller::tick::{MoveMode, MoveOutcome, TouchList};
+use crate::trace::HitTarget;
 
 /// How characters of a crowd meet.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -138,7 +139,7 @@ pub(crate) fn body_contents(mode: MoveMode) -> Contents {
 pub(crate) fn shoves(touches: &TouchList, wanted: Vec3, share: f32, mut f: impl FnMut(u32, Vec3)) {
     let mut pushed = CharacterIds::default();
     for touch in touches.as_slice() {
-        let Some(other) = touch.character else {
+        let HitTarget::Character(other) = touch.target else {
             continue;
         };
         let Some(n) = touch.normal.truncate().try_normalize() else {

@@ -36,7 +36,7 @@ use crate::controller::ride::Ride;
 use crate::controller::tick::MoveInput;
 use crate::controller::tracer::Tracer;
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{ModelPlacement, TraceShape, Upright};
+use crate::trace::{HitTarget, ModelPlacement, TraceShape, Upright};
 
 /// Fewest characters `Crowd::step_parallel` plans waves for: below it, the plan and the
 /// threads' wake-ups cost about what the moves save (64 bots of the fps_movement soak step
@@ -64,8 +64,9 @@ const SEPARATION_MARGIN: f32 = 2.0 * SURFACE_CLIP_EPSILON;
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
-/// use planeshift::crowd::{Crowd, CrowdConfig};
+/// use planeshift::{CharacterController, ControllerConfig, MoveInput};
+/// use planeshift::{Crowd, CrowdConfig};
+/// use planeshift::HitTarget;
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let config = ControllerConfig::default();
 /// let mut crowd = Crowd::new(CrowdConfig::default());
@@ -81,7 +82,7 @@ const SEPARATION_MARGIN: f32 = 2.0 * SURFACE_CLIP_EPSILON;
 ///     assert_eq!(crowd.overlapping_pairs(), 0);
 ///     // The tick they meet, each lists the other among what it touched.
 ///     let touches = crowd.outcome(1).unwrap().tick.touches;
-///     met |= touches.as_slice().iter().any(|t| t.character == Some(2));
+///     met |= touches.as_slice().iter().any(|t| t.target == HitTarget::Character(2));
 /// }
 /// assert!(met);
 /// let gap = crowd.get(2).unwrap().position().x - crowd.get(1).unwrap().position().x;
@@ -224,7 +225,7 @@ impl Crowd {
     /// The solid characters `shape` placed at `at` would overlap, but `skip`, increasing:
     /// whom a teleport there telefrags (Quake 3 `G_KillBox`), or whether a spawn point is
     /// taken (`SpotWouldTelefrag`). At most [`MAX_CONTACTS`](super::MAX_CONTACTS), the
-    /// lowest ids, with [`CharacterIds::dropped`] set when there were more: an area query
+    /// lowest ids, with `CharacterIds::dropped` set when there were more: an area query
     /// that needs them all (an explosion in a crowd) uses [`Self::overlapping_at_into`].
     #[must_use]
     pub fn overlapping_at(&self, shape: &TraceShape, at: Vec3, skip: Option<u32>) -> CharacterIds {
@@ -238,9 +239,9 @@ impl Crowd {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig};
-    /// use planeshift::crowd::{Crowd, CrowdConfig};
-    /// use planeshift::trace::TraceShape;
+    /// use planeshift::{CharacterController, ControllerConfig};
+    /// use planeshift::{Crowd, CrowdConfig};
+    /// use planeshift::TraceShape;
     /// let mut crowd = Crowd::new(CrowdConfig::default());
     /// for id in 0..20u32 {
     ///     let at = Vec3::new((id % 5) as f32 * 40.0, (id / 5) as f32 * 40.0, 24.0);
@@ -312,8 +313,8 @@ impl Crowd {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
-    /// use planeshift::crowd::{Crowd, CrowdConfig};
+    /// use planeshift::{CharacterController, ControllerConfig, MoveInput};
+    /// use planeshift::{Crowd, CrowdConfig};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let config = ControllerConfig::default();
     /// let mut one = Crowd::new(CrowdConfig::default());
@@ -665,7 +666,7 @@ impl Crowd {
             }
             let g = c.ground();
             let rides = g.state != crate::controller::GroundState::Air
-                && g.model == Some(model)
+                && g.target == Some(HitTarget::Model(model))
                 && model != 0;
             if rides {
                 involved.push((i, true));
@@ -685,7 +686,10 @@ impl Crowd {
                     let c = &self.members[i].controller;
                     is_solid(c.mode())
                         && c.ground().state != crate::controller::GroundState::Air
-                        && c.ground().character.is_some_and(|k| carried.contains(&k))
+                        && c.ground()
+                            .target
+                            .and_then(HitTarget::character)
+                            .is_some_and(|k| carried.contains(&k))
                 })
                 .collect();
             if more.is_empty() {

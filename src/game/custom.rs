@@ -70,7 +70,7 @@ use crate::surface::SurfaceFlags;
 ///
 /// # Examples
 /// ```
-/// use planeshift::{CompileOptions, CustomGame, EntityClass, EntityRule, TextureRule};
+/// use planeshift::{CompileOptions, build::{CustomGame, EntityClass, EntityRule, TextureRule}};
 /// let game = CustomGame {
 ///     textures: vec![TextureRule::new("lava_*").with_contents(&["lava"]).with_surface(&["warp"])],
 ///     entities: vec![EntityRule::new("zone_*", EntityClass::Trigger)],
@@ -79,7 +79,7 @@ use crate::surface::SurfaceFlags;
 /// game.validate()?;
 /// let options = CompileOptions { custom_game: Some(game), ..CompileOptions::default() };
 /// # let _ = options;
-/// # Ok::<(), planeshift::CustomGameError>(())
+/// # Ok::<(), planeshift::build::CustomGameError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -184,8 +184,8 @@ pub struct EntityRule {
     /// What the entity's brushes are.
     pub class: EntityClass,
     /// For [`EntityClass::Solid`] only: whether the game moves the entity (a door, a
-    /// platform: [`ModelKind::Mover`](crate::ModelKind::Mover)) or not (the default:
-    /// [`ModelKind::Static`](crate::ModelKind::Static)).
+    /// platform: [`ModelKind::Mover`](crate::level::ModelKind::Mover)) or not (the default:
+    /// [`ModelKind::Static`](crate::level::ModelKind::Static)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<bool>,
     /// For [`EntityClass::Liquid`] only: which liquid (the default is water).
@@ -233,12 +233,12 @@ pub enum EntityClass {
     /// `func_detail`).
     World,
     /// A model of its own with its textures' contents, that blocks:
-    /// [`ModelKind::Static`](crate::ModelKind::Static) (part of the world's sweeps and point
-    /// contents) or, with `moves = true`, [`ModelKind::Mover`](crate::ModelKind::Mover). A
-    /// model none of whose brushes blocks is a [`ModelKind::Volume`](crate::ModelKind::Volume).
+    /// [`ModelKind::Static`](crate::level::ModelKind::Static) (part of the world's sweeps and point
+    /// contents) or, with `moves = true`, [`ModelKind::Mover`](crate::level::ModelKind::Mover). A
+    /// model none of whose brushes blocks is a [`ModelKind::Volume`](crate::level::ModelKind::Volume).
     Solid,
     /// A model of its own whose brushes are [`Contents::TRIGGER`] volumes
-    /// ([`ModelKind::Trigger`](crate::ModelKind::Trigger)), found by
+    /// ([`ModelKind::Trigger`](crate::level::ModelKind::Trigger)), found by
     /// [`CompiledMap::touching_triggers`](crate::CompiledMap::touching_triggers).
     Trigger,
     /// Merged into the world model as a liquid (`liquid`, water by default), which never
@@ -247,7 +247,7 @@ pub enum EntityClass {
     /// Merged into the world model as [`Contents::LADDER`], which never blocks: point
     /// contents report it, as Quake 2's ladder brushes.
     Ladder,
-    /// A model of its own ([`ModelKind::Volume`](crate::ModelKind::Volume)) that blocks
+    /// A model of its own ([`ModelKind::Volume`](crate::level::ModelKind::Volume)) that blocks
     /// nothing: its textures' contents without the blocking bits (Half-Life's
     /// `func_illusionary`).
     Illusionary,
@@ -446,7 +446,7 @@ impl CustomGame {
     ///
     /// # Examples
     /// ```
-    /// use planeshift::{CustomGame, CustomGameError, RuleList, RuleProblem};
+    /// use planeshift::build::{CustomGame, CustomGameError, RuleList, RuleProblem};
     /// let game = CustomGame::from_toml(
     ///     "name = \"blockworld\"\n[[textures]]\npattern = \"ice*\"\nsurface = [\"slick\"]\n",
     /// )?;

@@ -26,13 +26,14 @@
 //! The header is the mapper's own declaration, so it wins over the heuristics; on the shared
 //! corpus (11 TrenchBroom maps with a header) the two never disagree.
 
+use crate::compiled::CompiledMap;
 use crate::map::{BrushSyntax, MapFile};
 
 /// The game a map is compiled for: it decides how a brush's faces combine into its contents
 /// ([`CompileOptions::game`](crate::CompileOptions::game); `None` detects it from the map).
 ///
 /// ```
-/// use planeshift::Game;
+/// use planeshift::build::Game;
 /// assert_eq!(Game::from_name("halflife"), Some(Game::HalfLife));
 /// assert_eq!(Game::Quake2.name(), "quake2");
 /// ```
@@ -48,6 +49,17 @@ pub enum Game {
     Quake3,
     /// Half-Life (`qcsg`): contents from the texture name; the brush takes its first face's.
     HalfLife,
+}
+
+/// The compiled world's game, here beside the games so that the world's module needs none
+/// of them (the games read the world's model kinds: imports go one way).
+impl CompiledMap {
+    /// The game whose rules the map was compiled by ([`Game`]), or `None` for a custom game
+    /// ([`CompiledMap::game_name`] names it).
+    #[must_use]
+    pub fn game(&self) -> Option<Game> {
+        Game::from_name(self.game_name())
+    }
 }
 
 impl Game {
@@ -82,12 +94,12 @@ impl Game {
     /// `worldspawn` show.
     ///
     /// ```
-    /// use planeshift::{Game, parse_map};
+    /// use planeshift::{build::Game, map::parse_map};
     /// let plain = br#"{ "classname" "worldspawn" }"#;
     /// assert_eq!(Game::detect(&parse_map(plain)?), Game::Quake);
     /// let header = b"// Game: Quake 2\n// Format: Quake2\n{ \"classname\" \"worldspawn\" }";
     /// assert_eq!(Game::detect(&parse_map(header)?), Game::Quake2);
-    /// # Ok::<(), planeshift::ParseError>(())
+    /// # Ok::<(), planeshift::map::ParseError>(())
     /// ```
     #[must_use]
     pub fn detect(map: &MapFile) -> Game {
@@ -199,7 +211,7 @@ const QUAKE3_TOOL_PREFIX: &str = "common/";
 /// patch (only Quake 3 editors write them), or a face textured from Quake 3's tool folder
 /// (`common/caulk`, `common/clip`; Quake 1 and 2 name tools without a folder or from the
 /// map's own, `e1u1/clip`). The editor's `// Game:` header is read before this, by
-/// [`Game::detect`](crate::Game::detect).
+/// [`Game::detect`](crate::build::Game::detect).
 #[must_use]
 pub(crate) fn is_quake3_map(map: &MapFile) -> bool {
     let patches = map.entities.iter().any(|e| !e.patches.is_empty());

@@ -90,7 +90,7 @@ pub enum Quake2TextureError {
 ///
 /// # Examples
 /// ```
-/// use planeshift::wal_defaults;
+/// use planeshift::build::wal_defaults;
 /// let mut header = vec![0u8; 100];
 /// header[88..92].copy_from_slice(&0x100u32.to_le_bytes()); // HINT
 /// let defaults = wal_defaults(&header).unwrap();
@@ -126,7 +126,7 @@ pub fn wal_defaults(header: &[u8]) -> Option<Quake2TextureDefaults> {
 ///
 /// # Examples
 /// ```
-/// use planeshift::builtin_quake2_defaults;
+/// use planeshift::build::builtin_quake2_defaults;
 /// let hint = builtin_quake2_defaults("e1u1/HINT").unwrap();
 /// assert_eq!((hint.contents, hint.flags), (0, 0x180));
 /// assert_eq!(builtin_quake2_defaults("e1u1/brlava").unwrap().contents, 0x8);
@@ -172,7 +172,7 @@ fn lookup_key(texture: &str) -> String {
 ///
 /// # Examples
 /// ```
-/// use planeshift::Quake2Textures;
+/// use planeshift::build::Quake2Textures;
 /// let textures = Quake2Textures::new();
 /// assert_eq!(textures.defaults("e1u1/skip").flags, 0x280);
 /// assert_eq!(textures.defaults("e1u1/floor3_1").contents, 0);

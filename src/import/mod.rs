@@ -25,7 +25,7 @@ use crate::game::custom::CustomRules;
 use crate::map::MapFile;
 
 /// The brush model an entity's `"model" "*k"` key names (`k` ≥ 1; model 0 is the world).
-pub(crate) fn submodel_index(entity: &crate::map::Entity) -> Option<usize> {
+pub(crate) fn submodel_index(entity: &crate::map::MapEntity) -> Option<usize> {
     let k: usize = entity
         .get("model")?
         .trim()

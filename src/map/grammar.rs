@@ -22,7 +22,7 @@ use nom::character::complete::char;
 
 use super::error::{LineIndex, ParseError, ParseErrorKind};
 use super::syntax::{
-    BrushSyntax, Entity, FaceExtension, MapBrush, MapFace, MapFile, MapPatch, SourceLoc,
+    BrushSyntax, FaceExtension, MapBrush, MapEntity, MapFace, MapFile, MapPatch, SourceLoc,
     SurfaceTriple, TextureMapping,
 };
 
@@ -424,10 +424,10 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn entity(&self, open: &'a [u8]) -> PResult<'a, Entity> {
-        let mut entity = Entity {
+    fn entity(&self, open: &'a [u8]) -> PResult<'a, MapEntity> {
+        let mut entity = MapEntity {
             loc: self.loc(open),
-            ..Entity::default()
+            ..MapEntity::default()
         };
         let mut rest = &open[1..];
         loop {

@@ -13,7 +13,7 @@ mod write;
 
 pub use error::{ParseError, ParseErrorKind};
 pub use syntax::{
-    BrushSyntax, Entity, FaceExtension, MapBrush, MapFace, MapFile, MapPatch, SourceLoc,
+    BrushSyntax, FaceExtension, MapBrush, MapEntity, MapFace, MapFile, MapPatch, SourceLoc,
     SurfaceTriple, TextureMapping,
 };
 pub(crate) use syntax::{PLAYER_SPAWN_CLASSES, angles_of, origin_of, property};

@@ -33,7 +33,7 @@ pub struct MapFile {
     /// The editor's game: the value of a `// Game: NAME` comment line before the first
     /// entity (TrenchBroom writes it first, naming its game configuration: `Quake`,
     /// `Quake 2`, `Half-Life`...), trimmed; `None` without one. Read for
-    /// [`Game::detect`](crate::Game::detect), never for syntax.
+    /// [`Game::detect`](crate::build::Game::detect), never for syntax.
     pub editor_game: Option<String>,
     /// The editor's map format: the value of a `// Format: NAME` comment line before the
     /// first entity (TrenchBroom's second line: `Standard`, `Valve`, `Quake2`,
@@ -41,7 +41,7 @@ pub struct MapFile {
     /// dialect is still read per face.
     pub editor_format: Option<String>,
     /// The entities in file order. The first is usually `worldspawn`.
-    pub entities: Vec<Entity>,
+    pub entities: Vec<MapEntity>,
     /// Brushes written at top level, outside any entity (editor clipboard dumps). They are
     /// world brushes.
     pub loose_brushes: Vec<MapBrush>,
@@ -54,7 +54,7 @@ impl MapFile {
         self.entities
             .iter()
             .filter(|e| PLAYER_SPAWN_CLASSES.contains(&e.classname()))
-            .filter_map(Entity::origin)
+            .filter_map(MapEntity::origin)
     }
 
     /// Every brush block, in file order: the entities' brushes, then the loose ones
@@ -69,7 +69,7 @@ impl MapFile {
 
 /// One `{ ... }` entity block.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Entity {
+pub struct MapEntity {
     /// Key/value pairs in file order. Escaped quotes (`\"`) are unescaped.
     pub properties: Vec<(String, String)>,
     /// Brushes of this entity, in file order.
@@ -81,7 +81,7 @@ pub struct Entity {
     pub loc: SourceLoc,
 }
 
-impl Entity {
+impl MapEntity {
     /// The first value of `key`, compared case-sensitively as the engines do.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&str> {
@@ -129,13 +129,13 @@ fn vector(value: &str) -> Option<DVec3> {
     v.is_finite().then_some(v)
 }
 
-/// The `origin` key of `properties` ([`Entity::origin`]): the one rule for the parsed map
+/// The `origin` key of `properties` ([`MapEntity::origin`]): the one rule for the parsed map
 /// and the compiled one.
 pub(crate) fn origin_of(properties: &[(String, String)]) -> Option<DVec3> {
     vector(property(properties, "origin")?)
 }
 
-/// The orientation of `properties` ([`Entity::angles`]): the one rule for the parsed map and
+/// The orientation of `properties` ([`MapEntity::angles`]): the one rule for the parsed map and
 /// the compiled one.
 pub(crate) fn angles_of(properties: &[(String, String)]) -> Option<DVec3> {
     if let Some(angles) = property(properties, "angles").and_then(vector) {

@@ -16,8 +16,8 @@ use glam::{Quat, Vec3};
 use super::query::{Scene, reach};
 use crate::compiled::ModelKind;
 use crate::contents::Contents;
-use crate::filter::{HitTarget, QueryFilter};
-use crate::trace::{ModelPlacement, TraceShape, parts_overlap};
+use crate::filter::QueryFilter;
+use crate::trace::{HitTarget, ModelPlacement, TraceShape, parts_overlap};
 
 /// The largest error of an area hit's distance to a model, in map units: the bisection on
 /// the radius of a probing sphere stops when its bracket is this narrow (far below what
@@ -50,8 +50,9 @@ impl Scene<'_> {
     /// ```
     /// use glam::Vec3;
     /// use planeshift::{Contents, TraceShape};
-    /// use planeshift::crowd::Bodies;
-    /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
+    /// use planeshift::movement::Bodies;
+    /// use planeshift::HitTarget;
+    /// use planeshift::{QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/arena.map")?)?.map;
     /// let player = TraceShape::quake3_player();
     /// let mut bodies = Bodies::new();

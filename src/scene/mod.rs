@@ -6,7 +6,7 @@
 //! everything a shape reaches with its distance (`area.rs`, explosions), with a
 //! [`QueryFilter`], and the filters themselves ([`CollisionGroups`], [`QueryFilter`]) that
 //! characters' movement applies too. Guarantees: a hit names what it hit
-//! ([`HitTarget`]); no allocation per query (the buffered queries reuse the caller's
+//! ([`Trace::target`](crate::trace::Trace::target)); no allocation per query (the buffered queries reuse the caller's
 //! buffer). `through.rs` and `area.rs` build on `query.rs`, never the other way.
 //!
 //! [`Bodies`]: crate::crowd::Bodies
@@ -15,6 +15,6 @@ mod area;
 mod query;
 mod through;
 
-pub use crate::filter::{CollisionGroups, HitTarget, QueryFilter};
+pub use crate::filter::{CollisionGroups, QueryFilter};
 pub use area::{AREA_DISTANCE_TOLERANCE, AreaHit};
-pub use query::{Scene, SceneHit};
+pub use query::Scene;

@@ -2,7 +2,8 @@
 //! characters (Quake 3 `sv_world.c SV_Trace`, Rapier's `QueryPipeline`).
 //!
 //! Takes a compiled map, its movers ([`Mover`]) and the characters' [`Bodies`]; gives
-//! traces and overlaps under a [`QueryFilter`], each hit named by a [`HitTarget`].
+//! traces and overlaps under a [`QueryFilter`], each hit named by its [`HitTarget`]
+//! ([`Trace::target`]).
 //! Every query takes an upright shape or one rotated about its reference point (oriented
 //! boxes, tilted cylinders and capsules, turned hulls). Guarantees: the stop is the
 //! earliest of the world's sweep, each unskipped mover's and each character's exact
@@ -17,18 +18,11 @@ use crate::compiled::CompiledMap;
 use crate::contents::Contents;
 use crate::controller::Mover;
 use crate::crowd::Bodies;
-use crate::filter::{HitTarget, QueryFilter};
+use crate::filter::QueryFilter;
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{Trace, TraceShape, Upright, parts_overlap, trace_parts, uprights_overlap};
-
-/// A scene query's answer: the sweep, and what stopped it.
-#[derive(Clone, Copy, Debug)]
-pub struct SceneHit {
-    /// The sweep, with the [`Trace`] contract.
-    pub trace: Trace,
-    /// What stopped it; `None` when nothing did.
-    pub target: Option<HitTarget>,
-}
+use crate::trace::{
+    HitTarget, Trace, TraceShape, Upright, parts_overlap, trace_parts, uprights_overlap,
+};
 
 /// The world, its movers where they stand now, and the characters, queried together.
 ///
@@ -36,8 +30,9 @@ pub struct SceneHit {
 /// ```
 /// use glam::Vec3;
 /// use planeshift::{Contents, TraceShape};
-/// use planeshift::crowd::Bodies;
-/// use planeshift::scene::{HitTarget, QueryFilter, Scene};
+/// use planeshift::movement::Bodies;
+/// use planeshift::HitTarget;
+/// use planeshift::{QueryFilter, Scene};
 /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let player = TraceShape::quake3_player();
 /// let mut bodies = Bodies::new();
@@ -50,7 +45,7 @@ pub struct SceneHit {
 /// let shot = QueryFilter::new(Contents::MASK_SHOT).skip_character(1);
 /// let hit = scene.trace(&TraceShape::point(), eye, eye + Vec3::X * 1000.0, &shot);
 /// assert_eq!(hit.target, Some(HitTarget::Character(2)));
-/// assert!((hit.trace.end.x - (85.0 - 1.0 / 32.0)).abs() < 1e-3);
+/// assert!((hit.end.x - (85.0 - 1.0 / 32.0)).abs() < 1e-3);
 /// // A player's movement mask passes corpses: the wall stops it.
 /// let walk = QueryFilter::new(Contents::MASK_PLAYER_SOLID).skip_character(1);
 /// let hit = scene.trace(&TraceShape::point(), eye, eye + Vec3::X * 1000.0, &walk);
@@ -70,13 +65,7 @@ pub struct Scene<'a> {
 impl Scene<'_> {
     /// The first impact of `shape` moving from `start` to `end` under `filter`.
     #[must_use]
-    pub fn trace(
-        &self,
-        shape: &TraceShape,
-        start: Vec3,
-        end: Vec3,
-        filter: &QueryFilter,
-    ) -> SceneHit {
+    pub fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3, filter: &QueryFilter) -> Trace {
         self.trace_oriented(shape, None, start, end, filter)
     }
 
@@ -90,8 +79,9 @@ impl Scene<'_> {
     /// ```
     /// use glam::{Quat, Vec3};
     /// use planeshift::{Contents, TraceShape};
-    /// use planeshift::crowd::Bodies;
-    /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
+    /// use planeshift::movement::Bodies;
+    /// use planeshift::HitTarget;
+    /// use planeshift::{QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let mut bodies = Bodies::new();
     /// let player = TraceShape::quake3_player();
@@ -104,7 +94,7 @@ impl Scene<'_> {
     /// let from = Vec3::new(-100.0, 0.0, 40.0);
     /// let hit = scene.trace_rotated(&plank, turned, from, from + Vec3::X * 400.0, &QueryFilter::new(Contents::MASK_SHOT));
     /// assert_eq!(hit.target, Some(HitTarget::Character(7)));
-    /// assert!((hit.trace.end.x - (100.0 - 15.0 - 32.0 - 1.0 / 32.0)).abs() < 1e-3);
+    /// assert!((hit.end.x - (100.0 - 15.0 - 32.0 - 1.0 / 32.0)).abs() < 1e-3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
@@ -115,7 +105,7 @@ impl Scene<'_> {
         start: Vec3,
         end: Vec3,
         filter: &QueryFilter,
-    ) -> SceneHit {
+    ) -> Trace {
         self.trace_oriented(shape, Some(rotation), start, end, filter)
     }
 
@@ -130,20 +120,14 @@ impl Scene<'_> {
         start: Vec3,
         end: Vec3,
         filter: &QueryFilter,
-    ) -> SceneHit {
+    ) -> Trace {
         // The world's sweep is written straight into the answer, and the movers' and
         // characters' are compared with it there (no intermediate `Trace` to copy).
-        let mut hit = SceneHit {
-            trace: self.trace_world(shape, rotation, start, end, filter),
-            target: None,
-        };
-        self.trace_movers(shape, rotation, start, end, filter, &mut hit.trace);
-        if !hit.trace.all_solid && !self.bodies.is_empty() {
+        let mut hit = self.trace_world(shape, rotation, start, end, filter);
+        self.trace_movers(shape, rotation, start, end, filter, &mut hit);
+        if !hit.all_solid && !self.bodies.is_empty() {
             let rotation = rotation.unwrap_or(Quat::IDENTITY);
-            self.trace_bodies(shape, rotation, start, end, filter, &mut hit.trace);
-        }
-        if hit.trace.fraction < 1.0 || hit.trace.start_solid {
-            hit.target = HitTarget::of(&hit.trace);
+            self.trace_bodies(shape, rotation, start, end, filter, &mut hit);
         }
         hit
     }
@@ -261,7 +245,11 @@ impl Scene<'_> {
         best: &mut Trace,
     ) {
         let rotation = rotation.unwrap_or(Quat::IDENTITY);
-        if best.model.is_some_and(|m| !filter.meets_model(m)) {
+        if best
+            .target
+            .and_then(HitTarget::model)
+            .is_some_and(|m| !filter.meets_model(m))
+        {
             // A skipped static model stopped the world's sweep: sweep the world model alone.
             *best = self.map.trace_model_rotated(
                 0,
@@ -289,7 +277,10 @@ impl Scene<'_> {
             );
             let start_solid = best.start_solid || hit.start_solid;
             let earlier = hit.fraction < best.fraction
-                || (hit.fraction == best.fraction && hit.fraction < 1.0 && hit.model < best.model);
+                || (hit.fraction == best.fraction
+                    && hit.fraction < 1.0
+                    && hit.target.and_then(HitTarget::model)
+                        < best.target.and_then(HitTarget::model));
             if hit.all_solid || (earlier && !best.all_solid) {
                 *best = hit;
             }
@@ -317,18 +308,19 @@ impl Scene<'_> {
             fraction,
             filter,
             |id, contents, other, other_at| {
-                let lower = best.character.is_none_or(|k| id < k);
+                let best_character = best.target.and_then(HitTarget::character);
+                let lower = best_character.is_none_or(|k| id < k);
                 if best.all_solid && !lower {
                     return;
                 }
                 let mut hit = trace_parts(shape, rotation, start, end, other, other_at);
-                hit.character = Some(id);
+                hit.target = Some(HitTarget::Character(id));
                 hit.contents = contents;
                 let start_solid = best.start_solid || hit.start_solid;
                 let earlier = hit.fraction < best.fraction
                     || (hit.fraction == best.fraction
                         && hit.fraction < 1.0
-                        && best.character.is_some_and(|k| id < k));
+                        && best_character.is_some_and(|k| id < k));
                 let take = if best.all_solid {
                     hit.all_solid
                 } else {
@@ -394,29 +386,5 @@ pub(super) fn reach(shape: &TraceShape, rotation: Quat) -> (Vec3, Vec3) {
     } else {
         let r = Vec3::splat(shape.radius());
         (-r, r)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_rule_names_a_character_a_model_or_the_world() {
-        // A crowd's touch says model 0 for a character; a trace says None: both name it.
-        for model in [None, Some(0), Some(3)] {
-            assert_eq!(
-                HitTarget::from_parts(Some(7), model),
-                Some(HitTarget::Character(7))
-            );
-        }
-        assert_eq!(HitTarget::from_parts(None, Some(0)), Some(HitTarget::World));
-        assert_eq!(
-            HitTarget::from_parts(None, Some(3)),
-            Some(HitTarget::Model(3))
-        );
-        assert_eq!(HitTarget::from_parts(None, None), None);
-        let miss = Trace::miss(Vec3::ONE);
-        assert_eq!(HitTarget::of(&miss), None);
     }
 }

@@ -14,23 +14,24 @@ use std::cmp::Ordering;
 
 use glam::{Quat, Vec3};
 
-use super::query::{Scene, SceneHit};
-use crate::filter::{HitTarget, QueryFilter};
-use crate::trace::{TraceShape, trace_parts};
+use super::query::Scene;
+use crate::filter::QueryFilter;
+use crate::trace::{HitTarget, Trace, TraceShape, trace_parts};
 
 impl Scene<'_> {
     /// Every hit along the sweep of `shape` from `start` to `end` under `filter`, in order,
     /// into `hits` (cleared first): each character it passes through, then the world or the
     /// model that stops it, if any. A character the sweep starts in is listed first, with
-    /// `trace.start_solid` set. [`Self::trace`] is the first entry, when the first entry is
+    /// `start_solid` set. [`Self::trace`] is the first entry, when the first entry is
     /// not a character the sweep starts in.
     ///
     /// # Examples
     /// ```
     /// use glam::Vec3;
     /// use planeshift::{Contents, TraceShape};
-    /// use planeshift::crowd::Bodies;
-    /// use planeshift::scene::{HitTarget, QueryFilter, Scene};
+    /// use planeshift::movement::Bodies;
+    /// use planeshift::HitTarget;
+    /// use planeshift::{QueryFilter, Scene};
     /// let map = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
     /// let player = TraceShape::quake3_player();
     /// let mut bodies = Bodies::new();
@@ -52,16 +53,14 @@ impl Scene<'_> {
         start: Vec3,
         end: Vec3,
         filter: &QueryFilter,
-        hits: &mut Vec<SceneHit>,
+        hits: &mut Vec<Trace>,
     ) {
         hits.clear();
         let rotation = Quat::IDENTITY;
-        let world = self.trace_models(shape, None, start, end, filter);
+        let mut world = self.trace_models(shape, None, start, end, filter);
         if world.start_solid {
-            hits.push(SceneHit {
-                target: HitTarget::of(&world).or(Some(HitTarget::World)),
-                trace: world,
-            });
+            world.target = world.target.or(Some(HitTarget::World));
+            hits.push(world);
             return;
         }
         self.for_each_character_along(
@@ -73,31 +72,25 @@ impl Scene<'_> {
                 let mut hit = trace_parts(shape, rotation, start, end, other, other_at);
                 let met = hit.start_solid || hit.fraction < world.fraction;
                 if met {
-                    hit.character = Some(id);
+                    hit.target = Some(HitTarget::Character(id));
                     hit.contents = contents;
-                    hits.push(SceneHit {
-                        target: Some(HitTarget::Character(id)),
-                        trace: hit,
-                    });
+                    hits.push(hit);
                 }
             },
         );
         hits.sort_unstable_by(order);
         if world.fraction < 1.0 {
-            hits.push(SceneHit {
-                target: HitTarget::of(&world),
-                trace: world,
-            });
+            hits.push(world);
         }
     }
 }
 
 /// Characters the sweep starts in first, then by fraction, then by id.
-fn order(a: &SceneHit, b: &SceneHit) -> Ordering {
-    let id = |h: &SceneHit| h.trace.character.unwrap_or(u32::MAX);
-    let starts = |h: &SceneHit| if h.trace.start_solid { 0u8 } else { 1 };
+fn order(a: &Trace, b: &Trace) -> Ordering {
+    let id = |h: &Trace| h.target.and_then(HitTarget::character).unwrap_or(u32::MAX);
+    let starts = |h: &Trace| if h.start_solid { 0u8 } else { 1 };
     starts(a)
         .cmp(&starts(b))
-        .then(a.trace.fraction.total_cmp(&b.trace.fraction))
+        .then(a.fraction.total_cmp(&b.fraction))
         .then(id(a).cmp(&id(b)))
 }

@@ -22,11 +22,11 @@
 //!   blocked by it; starting and ending inside gives fraction 0.
 //! - No heap allocation per sweep; [`CompiledMap`] is `Send + Sync`; results of
 //!   [`CompiledMap::trace_batch`] come back in query order.
-//! - Input out of range (a coordinate that is not finite or beyond [`MAX_COORD`](crate::MAX_COORD),
+//! - Input out of range (a coordinate that is not finite or beyond [`MAX_COORD`](crate::query::MAX_COORD),
 //!   a model offset beyond it, a rotation that does not normalise) is answered, never
 //!   computed with: a start-solid, all-solid result at `start` (so the controller treats
 //!   such a place as solid and never moves there). Nothing of a valid world lies beyond the
-//!   limit, and shapes are at most [`MAX_SHAPE_EXTENT`](crate::MAX_SHAPE_EXTENT)
+//!   limit, and shapes are at most [`MAX_SHAPE_EXTENT`](crate::query::MAX_SHAPE_EXTENT)
 //!   in size, so every number a sweep computes stays finite.
 //!
 //! Moving models: [`CompiledMap::trace_model`] sweeps through model `k` placed by a
@@ -74,7 +74,7 @@ use tree_walk::{Sweep, Through};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 
 /// Whether every coordinate of `v` is finite and within the world limit
-/// [`MAX_COORD`](crate::MAX_COORD) (a NaN fails the comparison).
+/// [`MAX_COORD`](crate::query::MAX_COORD) (a NaN fails the comparison).
 fn in_range(v: Vec3) -> bool {
     v.abs().cmple(Vec3::splat(MAX_COMPILED_COORD)).all()
 }
@@ -106,10 +106,12 @@ pub struct Trace {
     /// middle of the shape's touching side or edge, on the plane. `None` exactly when
     /// `normal` is.
     pub contact: Option<Vec3>,
-    /// The model whose brush stopped the sweep: `Some(0)` for the world, `Some(k)` for
-    /// submodel `*k` (a static model in a world sweep, or the model of
-    /// [`CompiledMap::trace_model`]; Quake 3's `entityNum`); `None` when nothing was hit.
-    pub model: Option<usize>,
+    /// What stopped the sweep: the world ([`HitTarget::World`], model 0), submodel `*k`
+    /// ([`HitTarget::Model`]: a static model in a world sweep, or the model of
+    /// [`CompiledMap::trace_model`]; Quake 3's `entityNum`), or a character by the id its
+    /// crowd gave it ([`HitTarget::Character`]; then `contents` is [`Contents::BODY`]).
+    /// `None` when nothing was hit.
+    pub target: Option<HitTarget>,
     /// The surface flags of the side hit (a bevel reports the movement flags of the face it
     /// bevels, [`SurfaceFlags::MOVEMENT`]); empty when nothing was hit or the sweep is
     /// all-solid.
@@ -117,11 +119,47 @@ pub struct Trace {
     /// The material (texture) of the side hit, named by [`CompiledMap::material_name`];
     /// `None` exactly when `normal` is.
     pub material: Option<MaterialId>,
-    /// The character whose shape stopped the sweep, by the id its crowd gave it
-    /// ([`WorldWithBodies`](crate::crowd::WorldWithBodies); Quake 3's `entityNum` of
-    /// a client); then `model` is `None` and `contents` is [`Contents::BODY`]. `None` for
-    /// a sweep of the map alone.
-    pub character: Option<u32>,
+}
+
+/// What a sweep hit: the world, a submodel, or a character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HitTarget {
+    /// The world model (model 0).
+    World,
+    /// Submodel `*k` (`k >= 1`): a mover or a static model.
+    Model(usize),
+    /// A character, by the id its crowd gave it.
+    Character(u32),
+}
+
+impl HitTarget {
+    /// Model `model`'s target: the world for model 0, else [`HitTarget::Model`].
+    pub(crate) const fn of_model(model: usize) -> HitTarget {
+        if model == 0 {
+            HitTarget::World
+        } else {
+            HitTarget::Model(model)
+        }
+    }
+
+    /// The model hit: 0 for the world, `k` for submodel `*k`; `None` for a character.
+    #[must_use]
+    pub const fn model(self) -> Option<usize> {
+        match self {
+            HitTarget::World => Some(0),
+            HitTarget::Model(k) => Some(k),
+            HitTarget::Character(_) => None,
+        }
+    }
+
+    /// The character hit, by its crowd id; `None` for the world or a model.
+    #[must_use]
+    pub const fn character(self) -> Option<u32> {
+        match self {
+            HitTarget::Character(id) => Some(id),
+            HitTarget::World | HitTarget::Model(_) => None,
+        }
+    }
 }
 
 impl Trace {
@@ -140,8 +178,7 @@ impl Trace {
             material: None,
             start_solid: false,
             all_solid: false,
-            model: None,
-            character: None,
+            target: None,
         }
     }
 
@@ -189,13 +226,13 @@ impl CompiledMap {
     /// ([`ModelKind::Static`](crate::compiled::ModelKind::Static): `func_wall` and kin);
     /// what `mask` names blocks.
     ///
-    /// Input out of range (`start` or `end` not finite or beyond [`MAX_COORD`](crate::MAX_COORD) on
+    /// Input out of range (`start` or `end` not finite or beyond [`MAX_COORD`](crate::query::MAX_COORD) on
     /// some axis) returns a start-solid, all-solid result at `start`.
     ///
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::{contents::Contents, trace::TraceShape};
+    /// use planeshift::{Contents, TraceShape};
     /// let src = br#"{ "classname" "worldspawn"
     /// { ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
     ///   ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) a 0 0 0 1 1
@@ -203,7 +240,7 @@ impl CompiledMap {
     ///   ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) a 0 0 0 1 1
     ///   ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
     ///   ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
-    /// let world = planeshift::compile::compile_map(src).unwrap().map;
+    /// let world = planeshift::compile_map(src).unwrap().map;
     /// let sphere = TraceShape::sphere(8.0).unwrap();
     /// let down = world.trace(&sphere, Vec3::new(32.0, 32.0, 100.0), Vec3::new(32.0, 32.0, 0.0), Contents::MASK_ANY_BLOCKING);
     /// assert!((down.end.z - (16.0 + 8.0 + 1.0 / 32.0)).abs() < 1e-3);
@@ -232,7 +269,7 @@ impl CompiledMap {
     /// # Examples
     /// ```
     /// use glam::{Quat, Vec3};
-    /// use planeshift::{contents::Contents, trace::TraceShape};
+    /// use planeshift::{Contents, TraceShape};
     /// let src = br#"{ "classname" "worldspawn"
     /// { ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
     ///   ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) a 0 0 0 1 1
@@ -240,7 +277,7 @@ impl CompiledMap {
     ///   ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) a 0 0 0 1 1
     ///   ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
     ///   ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
-    /// let world = planeshift::compile::compile_map(src).unwrap().map;
+    /// let world = planeshift::compile_map(src).unwrap().map;
     /// // A capsule 2·(20 + 4) long, laid on its side: it lands on its round side, 4 above
     /// // the floor, where the upright one stands 24 above it.
     /// let capsule = TraceShape::capsule(4.0, 20.0).unwrap();
@@ -281,7 +318,7 @@ impl CompiledMap {
 
     /// Sweeps through model `model` (0 is the world) standing at `placement`. Positions and
     /// the result are in world space. An unknown model is never hit. Input out of range (as
-    /// for [`Self::trace`], or an offset beyond [`MAX_COORD`](crate::MAX_COORD), or a rotation that
+    /// for [`Self::trace`], or an offset beyond [`MAX_COORD`](crate::query::MAX_COORD), or a rotation that
     /// is not finite or does not normalise) returns a start-solid, all-solid result at
     /// `start`.
     #[must_use]
@@ -583,10 +620,9 @@ impl CompiledMap {
             contents: work.contents,
             start_solid: work.start_solid,
             all_solid: work.all_solid,
-            model: (work.fraction < 1.0).then_some(model),
+            target: (work.fraction < 1.0).then_some(HitTarget::of_model(model)),
             surface: side.map_or(SurfaceFlags::EMPTY, |(surface, _)| surface),
             material: plane.and(side.map(|(_, material)| material)),
-            character: None,
         }
     }
 }
@@ -603,10 +639,9 @@ fn out_of_range(start: Vec3) -> Trace {
         contents: Contents::EMPTY,
         start_solid: true,
         all_solid: true,
-        model: None,
+        target: None,
         surface: SurfaceFlags::EMPTY,
         material: None,
-        character: None,
     }
 }
 

@@ -127,7 +127,7 @@ impl ShapeKey {
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{TickCache, Tracer};
+/// use planeshift::{controller::TickCache, movement::Tracer};
 /// use planeshift::TraceShape;
 /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let ball = TraceShape::sphere(8.0).ok_or("a sphere")?;

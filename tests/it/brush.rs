@@ -1,9 +1,9 @@
 //! Brush stage tests: planes from points, merging, rejection with locations, solidity rules.
 
 use glam::DVec3;
+use planeshift::Contents;
 use planeshift::brush::BrushOwner;
-use planeshift::contents::Contents;
-use planeshift::{DiagnosticKind, Severity};
+use planeshift::build::{DiagnosticKind, Severity};
 
 use crate::support::{box_brush_face_lines, box_map, brushes, located};
 

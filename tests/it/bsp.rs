@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use glam::{DVec3, Vec3};
+use planeshift::Contents;
 use planeshift::brush::{BevelKind, brush_bevels_with, brushes_from_map};
-use planeshift::contents::Contents;
 use planeshift::map::parse_map;
 use planeshift::tolerance::{BEVEL_ACCEPT_EPSILON, DIST_EPSILON, NORMAL_EPSILON};
 
@@ -31,8 +31,8 @@ const LIQUIDS: u32 = Contents::WATER.0 | Contents::SLIME.0 | Contents::LAVA.0 | 
 /// of other brushes extended through this one (two nearly coplanar patch facets make a
 /// sliver wedge there).
 fn near_a_node_plane(compiled: &planeshift::CompiledMap, p: Vec3) -> bool {
-    use planeshift::ModelKind;
     use planeshift::compiled::NodeChild;
+    use planeshift::level::ModelKind;
     compiled
         .models()
         .iter()
@@ -264,7 +264,7 @@ fn plane_table_has_no_near_duplicates_and_exact_pairs() {
     }
 }
 
-fn arena() -> planeshift::compiled::CompiledMap {
+fn arena() -> planeshift::CompiledMap {
     compile(&read(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
     ))

@@ -6,7 +6,10 @@
 
 use std::collections::BTreeMap;
 
-use planeshift::import::{BspFormat, ImportError, read_brushes};
+use planeshift::{
+    build::{BspFormat, ImportError},
+    import::read_brushes,
+};
 
 use crate::support::{BspLayout, Pcg32, mutate_bsp, read, real_maps_dir};
 

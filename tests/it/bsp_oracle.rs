@@ -17,14 +17,14 @@
 use std::collections::BTreeMap;
 
 use glam::{DVec3, Vec3};
-use planeshift::ModelKind;
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::TraceShape;
 use planeshift::brush::{Brush, BrushOwner};
-use planeshift::compile::{CompileOptions, import_bsp};
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
-use planeshift::import::{BspFormat, read_brushes};
+use planeshift::level::ModelKind;
 use planeshift::tolerance::SURFACE_CLIP_EPSILON;
-use planeshift::trace::TraceShape;
+use planeshift::{CompileOptions, build::import_bsp};
+use planeshift::{build::BspFormat, import::read_brushes};
 
 use crate::quake1_bsp::convert_bsp29;
 use crate::support::oracle::Oracle;

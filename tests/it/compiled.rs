@@ -5,13 +5,15 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use glam::{Quat, Vec3};
+use planeshift::Contents;
 use planeshift::SurfaceFlags;
-use planeshift::compiled::{
-    CompileStats, CompiledBrush, CompiledLeaf, CompiledMap, CompiledNode, CompiledSide,
-    FORMAT_VERSION, LoadError, MAGIC, ModelKind, NodeChild, Plane, frame, wide,
+use planeshift::{
+    CompiledMap, LoadError,
+    compiled::{CompiledBrush, CompiledLeaf, CompiledNode, CompiledSide, NodeChild, frame, wide},
+    level::{CompileStats, FORMAT_VERSION, MAGIC, ModelKind},
+    query::Plane,
 };
-use planeshift::contents::Contents;
-use planeshift::trace::{ModelPlacement, TraceShape};
+use planeshift::{ModelPlacement, TraceShape};
 
 use crate::support::{Pcg32, bundled_maps, cases, compile, in_parallel, read, real_maps};
 
@@ -69,7 +71,7 @@ fn every_map_compiles_to_the_same_bytes_twice() {
         let src = read(path);
         // The first may come from the test run's compile cache; the second is always fresh.
         let first = compile(&src).map.to_bytes();
-        let second = planeshift::compile::compile_map(&src)
+        let second = planeshift::compile_map(&src)
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .map
             .to_bytes();
@@ -950,7 +952,7 @@ fn entities_round_trip_and_spawns_equal_the_maps() {
         .collect();
     let check = |(name, path): &(String, std::path::PathBuf)| {
         let src = read(path);
-        let parsed = planeshift::parse_map(&src).expect("parses");
+        let parsed = planeshift::map::parse_map(&src).expect("parses");
         let compiled = compile(&src).map;
         let loaded = CompiledMap::from_bytes(&compiled.to_bytes()).expect("loads");
         assert_eq!(loaded.entities().len(), parsed.entities.len(), "{name}");
@@ -1157,6 +1159,6 @@ fn oversized_entity_strings_are_left_out_with_a_diagnostic() {
     assert_eq!(entity.properties().len(), 2);
     assert_eq!(entity.get("a"), Some("b"));
     assert!(out.diagnostics.iter().any(|d| d.kind
-        == planeshift::DiagnosticKind::EntityPropertyDropped
+        == planeshift::build::DiagnosticKind::EntityPropertyDropped
         && d.message.contains("note")));
 }

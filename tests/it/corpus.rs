@@ -140,7 +140,7 @@ fn real_map_facts_from_sources_md_hold() {
     // every clip, solid.
     let (_, clip) = load("ericw-tools/q2_playerclip.map");
     assert!(clip.brushes.iter().any(|b| b.contents
-        == planeshift::contents::Contents::PLAYERCLIP | planeshift::contents::Contents::DETAIL
+        == planeshift::Contents::PLAYERCLIP | planeshift::Contents::DETAIL
         && b.solid));
     // dm17ish: two micro brushes of 0.125 units survive.
     let (_, yard) = load("openarena-lostlevels/dm17ish.map");

@@ -14,11 +14,16 @@
 
 use glam::Vec3;
 use planeshift::brush::brushes_from_map_custom;
-use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::game::ShaderSet;
+use planeshift::{CompileError, CompileOptions, build::compile_map_with};
 use planeshift::{
-    CompiledMap, Contents, CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game,
-    ModelKind, RuleList, RuleProblem, SurfaceFlags, TextureRule, TraceShape, parse_map,
+    CompiledMap, Contents, SurfaceFlags, TraceShape,
+    build::{
+        CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, RuleList,
+        RuleProblem, TextureRule,
+    },
+    level::ModelKind,
+    map::parse_map,
 };
 
 use crate::support::{Pcg32, box_brush_face_lines, read, repo_root};
@@ -262,8 +267,8 @@ fn world_solid_and_illusionary_classes() {
     let (from, to) = (Vec3::new(320.0, 384.0, 32.0), Vec3::new(400.0, 384.0, 32.0));
     let hit = custom.trace(&player(), from, to, Contents::MASK_PLAYER_SOLID);
     assert_eq!(
-        (hit.model, hit.contents),
-        (Some(0), Contents::SOLID),
+        (hit.target, hit.contents),
+        (Some(planeshift::HitTarget::World), Contents::SOLID),
         "{hit:?}"
     );
     assert_eq!(model_of(&custom, "bw_detail_wall"), None);
@@ -292,7 +297,11 @@ fn world_solid_and_illusionary_classes() {
         Vec3::new(480.0, 352.0, 32.0),
         Contents::MASK_PLAYER_SOLID,
     );
-    assert_eq!(hit.model, Some(block), "{hit:?}");
+    assert_eq!(
+        hit.target,
+        Some(planeshift::HitTarget::Model(block)),
+        "{hit:?}"
+    );
     let fence = Vec3::new(872.0, 384.0, 32.0);
     assert_eq!(custom.point_contents(fence), Contents::EMPTY);
     assert!(

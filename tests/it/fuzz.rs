@@ -168,15 +168,15 @@ fn mutated_maps_never_panic_and_errors_point_inside() {
                                 let _ = brushes_from_map(&map);
                                 // The whole compile (whose output must always validate), and a
                                 // sweep through the result.
-                                match planeshift::compile::compile_map(&bytes) {
+                                match planeshift::compile_map(&bytes) {
                                     Ok(out) => {
-                                        let sphere = planeshift::trace::TraceShape::sphere(16.0);
+                                        let sphere = planeshift::TraceShape::sphere(16.0);
                                         if let Some(shape) = sphere {
                                             let _ = out.map.trace(
                                                 &shape,
                                                 glam::Vec3::splat(-64.0),
                                                 glam::Vec3::splat(64.0),
-                                                planeshift::contents::Contents::MASK_ANY_BLOCKING,
+                                                planeshift::Contents::MASK_ANY_BLOCKING,
                                             );
                                         }
                                         Ok(true)
@@ -334,7 +334,7 @@ fn config_text(rng: &mut Pcg32) -> String {
 /// reported, not asserted (this machine's timings are not deterministic).
 #[test]
 fn mutated_configs_load_or_name_the_bad_field_quickly() {
-    use planeshift::controller::{CharacterController, ConfigError, ControllerConfig, MoveInput};
+    use planeshift::{CharacterController, ControllerConfig, MoveInput, movement::ConfigError};
     let arena = bundled_maps()
         .into_iter()
         .find(|(name, _)| name.contains("arena"))

@@ -16,7 +16,7 @@
 use glam::Vec3;
 use planeshift::brush::brushes_from_map_for;
 use planeshift::game::ShaderSet;
-use planeshift::{Contents, Game, TraceShape, parse_map};
+use planeshift::{Contents, TraceShape, build::Game, map::parse_map};
 
 use crate::support::{box_brush_face_lines, brushes, compile, read, real_maps, real_maps_dir};
 
@@ -64,7 +64,7 @@ fn every_real_map_is_detected_as_its_game() {
 }
 
 /// A worldspawn with one box brush of `texture` faces, after `header` lines.
-fn headed_map(header: &str, texture: &str) -> planeshift::MapFile {
+fn headed_map(header: &str, texture: &str) -> planeshift::map::MapFile {
     let faces = box_brush_face_lines([0.0; 3], [64.0; 3], texture);
     let src = format!("{header}{{\n\"classname\" \"worldspawn\"\n{{\n{faces}}}\n}}\n");
     parse_map(src.as_bytes()).unwrap_or_else(|e| panic!("{e}"))

@@ -3,7 +3,7 @@
 //! Takes every `.bsp` under `$PLANESHIFT_REAL_MAPS` whose header is Quake 2 (IBSP/QBSP 38)
 //! or Quake 3 (IBSP 46) (skipped, with a message, when the folder is missing; the Quake 1
 //! family is `quake1_import.rs`'s); gives, per file: it imports through
-//! `planeshift::compile::import_bsp`, and at seeded points in and next to the file's world
+//! `planeshift::build::import_bsp`, and at seeded points in and next to the file's world
 //! brushes (100,000 per map with `PLANESHIFT_FULL`, 20,000 without) the compiled world's point
 //! contents equal the file's own on at least 99.9 %: Quake 2 the leaf contents of a
 //! test-side tree walk (`CM_PointContents`, `support/q2bsp.rs`) where the leaf lists a brush
@@ -12,11 +12,11 @@
 //! file's walk are left out (the f32 file and our f64 planes may round them apart).
 
 use glam::Vec3;
+use planeshift::CompileOptions;
 use planeshift::Contents;
-use planeshift::compile::CompileOptions;
-use planeshift::compile::import_bsp;
+use planeshift::build::BspFormat;
+use planeshift::build::import_bsp;
 use planeshift::game::{contents_from_quake2, contents_from_quake3};
-use planeshift::import::BspFormat;
 
 use crate::support::q2bsp::Q2Bsp;
 use crate::support::q3bsp::Q3Bsp;
@@ -68,7 +68,7 @@ fn agreement(
         let at = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32);
         // Our point contents hold the static models (func_wall), the file's world leaves not.
         let in_static = world.models().iter().any(|m| {
-            m.kind == planeshift::ModelKind::Static
+            m.kind == planeshift::level::ModelKind::Static
                 && at.cmpge(m.mins + m.origin).all()
                 && at.cmple(m.maxs + m.origin).all()
         });

@@ -14,10 +14,13 @@ use std::collections::BTreeMap;
 
 use glam::{DVec3, Vec3};
 use planeshift::brush::{Brush, BrushOwner, brushes_from_map};
-use planeshift::compile::{CompileOptions, compile_map_with, import_bsp};
 use planeshift::import::read_brushes;
 use planeshift::map::{MapFile, parse_map};
-use planeshift::{CompiledMap, Contents, Game};
+use planeshift::{
+    CompileOptions,
+    build::{compile_map_with, import_bsp},
+};
+use planeshift::{CompiledMap, Contents, build::Game};
 
 use crate::q3_contents::{LEVELS, compile_level};
 use crate::support::{Pcg32, read, real_maps_dir};

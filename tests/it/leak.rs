@@ -5,13 +5,16 @@
 //! sealed maps (the void solid, every seed's contents unchanged).
 
 use glam::{DVec3, Vec3};
+use planeshift::CompiledMap;
 use planeshift::brush::{Brush, brushes_from_map};
-use planeshift::compile::{CompileOptions, CompileOutput, Leak, compile_map_with};
-use planeshift::compiled::CompiledMap;
 use planeshift::leak::sealing_brushes;
 use planeshift::map::{MapFile, parse_map};
 use planeshift::tolerance::{OUTSIDE_MARGIN, SPLIT_EPSILON};
-use planeshift::{Contents, TraceShape, check_brushes};
+use planeshift::{
+    CompileOptions, CompileOutput,
+    build::{Leak, compile_map_with},
+};
+use planeshift::{Contents, TraceShape, build::check_brushes};
 
 use crate::support::{
     BrushOracle, Pcg32, box_brush_face_lines, box_map, bundled_maps, read, real_maps, repo_root,

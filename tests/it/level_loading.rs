@@ -2,8 +2,11 @@
 //! (`tools/harness/src/replay.rs` `replay`, which loads its level by `compile_level`)
 //! runs on shared `.bsp` files of three games as on a `.map`.
 
-use planeshift::compile::{CompileOptions, SourceFormat, compile_level};
-use planeshift::controller::ControllerConfig;
+use planeshift::ControllerConfig;
+use planeshift::{
+    CompileOptions,
+    build::{SourceFormat, compile_level},
+};
 use serde_json::Value;
 
 use crate::controller::replay::replay_contract;

@@ -56,6 +56,7 @@ mod thin_pipes;
 mod tidy;
 /// Repository rule: no import cycle between files of a module or between stages.
 mod tidy_imports;
+mod tidy_surface;
 /// Sweep properties that need no oracle.
 mod trace;
 /// Sweeps against the exact parry3d-f64 oracle: inside, lateness, clearance, ghost hits.

@@ -215,7 +215,7 @@ fn written_maps_keep_the_editor_header() {
     assert_eq!(again.editor_game, map.editor_game);
     assert_eq!(again.editor_format, map.editor_format);
     // A value built in code is written up to its first line break.
-    let mut built = planeshift::MapFile {
+    let mut built = planeshift::map::MapFile {
         editor_game: Some("Quake\n{".to_string()),
         ..Default::default()
     };

@@ -7,15 +7,18 @@
 //! surface is evaluated here, independently of `src/patch/`, from the control points.
 
 use glam::{DVec3, Vec3};
-use planeshift::brush::{BrushOwner, DiagnosticKind, Severity, brushes_from_map_patched};
-use planeshift::compile::{CompileError, CompileOptions, compile_map_with};
 use planeshift::game::ShaderSet;
 use planeshift::geom::bounds_of;
 use planeshift::map::{MapPatch, parse_map};
 use planeshift::tolerance::{
     DEFAULT_PATCH_TOLERANCE, MAX_PATCH_CELLS, PATCH_THICKNESS, SURFACE_CLIP_EPSILON,
 };
-use planeshift::{CompiledMap, Contents, Game, TraceShape};
+use planeshift::{CompileError, CompileOptions, build::compile_map_with};
+use planeshift::{CompiledMap, Contents, TraceShape, build::Game};
+use planeshift::{
+    brush::{BrushOwner, brushes_from_map_patched},
+    build::{DiagnosticKind, Severity},
+};
 
 use crate::support::{Pcg32, compile, read, repo_root};
 
@@ -374,7 +377,7 @@ fn a_patch_in_a_func_static_belongs_to_its_model() {
         Contents::MASK_ANY_BLOCKING,
     );
     assert!(t.hit());
-    assert_eq!(t.model, Some(hump_model));
+    assert_eq!(t.target, Some(planeshift::HitTarget::Model(hump_model)));
     // The hump's top: (2·½·½)²·64 = 16.
     assert!((t.end.z - 16.0).abs() <= 0.25 + 0.04, "{}", t.end);
     let material = t.material.and_then(|m| world.material_name(m));
@@ -980,9 +983,9 @@ fn point_in(rng: &mut Pcg32, corners: &[DVec3]) -> DVec3 {
 
 /// A random shape of `kind` a few units across (a curved floor's neighbourhood is
 /// cramped: bigger ones mostly touch something else).
-fn small_shape(rng: &mut Pcg32, kind: planeshift::ShapeKind) -> crate::trace::ShapeParams {
+fn small_shape(rng: &mut Pcg32, kind: planeshift::query::ShapeKind) -> crate::trace::ShapeParams {
     use crate::trace::ShapeParams;
-    use planeshift::ShapeKind;
+    use planeshift::query::ShapeKind;
     let mut between = |lo: f64, hi: f64| rng.range_f64(lo, hi) as f32;
     match kind {
         ShapeKind::Point => ShapeParams::Point,
@@ -1413,12 +1416,12 @@ fn spawns_on_curved_floors(src: &[u8]) -> (Vec<u8>, usize) {
     map.entities
         .retain(|e| !e.classname().starts_with("info_player"));
     for at in spawns {
-        map.entities.push(planeshift::map::Entity {
+        map.entities.push(planeshift::map::MapEntity {
             properties: vec![
                 ("classname".to_owned(), "info_player_deathmatch".to_owned()),
                 ("origin".to_owned(), format!("{} {} {}", at.x, at.y, at.z)),
             ],
-            ..planeshift::map::Entity::default()
+            ..planeshift::map::MapEntity::default()
         });
     }
     (planeshift::map::write_map(&map).into_bytes(), count)

@@ -6,9 +6,12 @@
 //! hint brush soak clean. Also what the rule changes on the shared Quake 2 `.map` files.
 
 use glam::Vec3;
-use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::map::{FaceExtension, SurfaceTriple, parse_map};
-use planeshift::{CompiledMap, Contents, Game, Quake2Textures, TraceShape};
+use planeshift::{CompileOptions, build::compile_map_with};
+use planeshift::{
+    CompiledMap, Contents, TraceShape,
+    build::{Game, Quake2Textures},
+};
 
 use crate::controller::soak::soak_run::{SoakOptions, soak};
 use crate::support::{read, real_maps, repo_root};
@@ -257,7 +260,7 @@ fn real_quake2_maps_bare_faces() {
             .count();
         let builtin: Vec<&&str> = names
             .iter()
-            .filter(|n| planeshift::builtin_quake2_defaults(n).is_some())
+            .filter(|n| planeshift::build::builtin_quake2_defaults(n).is_some())
             .collect();
         println!(
             "{name}: {} of {total} faces without a triple, textures {names:?} ({} in the built-in table: {builtin:?}); brushes whose contents change: {changed}",

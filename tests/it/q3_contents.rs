@@ -13,8 +13,8 @@
 //! do-not-enter sky volume falls through it.
 
 use glam::{DVec3, Vec3};
-use planeshift::compile::{CompileOptions, compile_map_with};
 use planeshift::{CharacterController, Contents, ControllerConfig, MoveInput, TraceShape};
+use planeshift::{CompileOptions, build::compile_map_with};
 
 use crate::support::q3bsp::{Q3Brush, Q3Bsp, contents as q3};
 use crate::support::{Pcg32, box_map, compile, read, real_maps_dir};

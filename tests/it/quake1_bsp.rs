@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use glam::DVec3;
 use planeshift::Contents;
 use planeshift::brush::{Brush, BrushOwner, brushes_from_map};
-use planeshift::import::{BspFormat, read_brushes};
 use planeshift::leak::find_outside;
+use planeshift::{build::BspFormat, import::read_brushes};
 
 use crate::support::quake1_hulls::{Quake1Hulls, SOLID};
 use crate::support::{BspLayout, Pcg32, files_in, mutate_bsp, parse_ok, read, real_maps_dir};
@@ -280,7 +280,7 @@ const SWEEP_LENGTH: f64 = 384.0;
 /// The clip hull's box (`model.c Mod_LoadClipnodes`): hull 1 the player, hull 2 the large box.
 fn hull_box(hull: usize) -> (glam::Vec3, glam::Vec3) {
     if hull == 1 {
-        planeshift::trace::TraceShape::QUAKE1_PLAYER_BOUNDS
+        planeshift::TraceShape::QUAKE1_PLAYER_BOUNDS
     } else {
         (
             glam::Vec3::new(-32.0, -32.0, -24.0),
@@ -295,9 +295,9 @@ fn hull_box(hull: usize) -> (glam::Vec3, glam::Vec3) {
 /// ≥ 99 % (sweeps that start solid in the hull left out); every disagreement is classed.
 #[test]
 fn player_sweeps_agree_with_clip_hulls() {
-    use planeshift::compile::import_bsp;
-    use planeshift::compile::{CompileOptions, compile_map};
-    use planeshift::trace::TraceShape;
+    use planeshift::TraceShape;
+    use planeshift::build::import_bsp;
+    use planeshift::{CompileOptions, compile_map};
 
     let files = quake1_files("player_sweeps_agree_with_clip_hulls");
     for (seed, (name, bytes)) in files.iter().enumerate() {
@@ -563,7 +563,7 @@ fn mutated_quake1_files_fail_cleanly() {
             }
             match result {
                 Ok(_) => ok += 1,
-                Err(planeshift::import::ImportError::Lump { lump, .. }) => {
+                Err(planeshift::build::ImportError::Lump { lump, .. }) => {
                     assert!(!lump.is_empty());
                     *errors.entry(lump.to_owned()).or_default() += 1;
                 }

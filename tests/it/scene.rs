@@ -6,9 +6,10 @@
 //! the skipped character is never met.
 
 use glam::Vec3;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{HitTarget, QueryFilter, Scene};
+use planeshift::HitTarget;
+use planeshift::movement::Bodies;
 use planeshift::{Contents, TraceShape};
+use planeshift::{QueryFilter, Scene};
 
 use crate::controller::world;
 
@@ -107,7 +108,7 @@ fn scene_traces_equal_the_nearest_of_world_and_characters() {
                 Some((fraction, id)) => {
                     assert_eq!(got.target, Some(HitTarget::Character(id)), "case {case}");
                     let want_end = start + (end - start) * fraction;
-                    assert!(got.trace.end.distance(want_end) < 1e-3, "case {case}");
+                    assert!(got.end.distance(want_end) < 1e-3, "case {case}");
                     assert!(Some(id) != skip);
                     hit_characters += 1;
                     if placed[id as usize].2 == Contents::CORPSE {
@@ -116,8 +117,8 @@ fn scene_traces_equal_the_nearest_of_world_and_characters() {
                     }
                 }
                 None => {
-                    assert_eq!(got.trace.fraction, world_only.fraction, "case {case}");
-                    assert_eq!(got.trace.end, world_only.end, "case {case}");
+                    assert_eq!(got.fraction, world_only.fraction, "case {case}");
+                    assert_eq!(got.end, world_only.end, "case {case}");
                     let want = (world_only.fraction < 1.0).then_some(HitTarget::World);
                     if want.is_some() {
                         assert!(
@@ -140,7 +141,7 @@ fn scene_traces_equal_the_nearest_of_world_and_characters() {
 
 /// The real maps the scene suite runs on: four of the shared levels, spread over the
 /// sorted list (Quake 1 and Quake 3 both), each with 64 characters.
-fn scene_maps() -> Vec<(String, planeshift::compiled::CompiledMap)> {
+fn scene_maps() -> Vec<(String, planeshift::CompiledMap)> {
     let all = crate::support::real_maps("scene_queries_on_real_maps");
     let picks = 4.min(all.len());
     (0..picks)
@@ -293,9 +294,9 @@ fn scene_queries_on_real_maps_with_64_characters() {
                     .filter(|&(f, _)| f < world_only.fraction);
                 let want_fraction = nearest.map_or(world_only.fraction, |(f, _)| f);
                 assert!(
-                    (got.trace.fraction - want_fraction).abs() * length <= SURFACE_CLIP_EPSILON,
+                    (got.fraction - want_fraction).abs() * length <= SURFACE_CLIP_EPSILON,
                     "{label}: stop {} want {want_fraction}",
-                    got.trace.fraction
+                    got.fraction
                 );
                 match (nearest, got.target) {
                     (Some((f, id)), Some(HitTarget::Character(k))) => {
@@ -355,9 +356,7 @@ fn scene_queries_on_real_maps_with_64_characters() {
                         assert!(listed.contains(id), "{label}: penetration misses {id}");
                     }
                     assert!(
-                        through
-                            .windows(2)
-                            .all(|w| w[0].trace.fraction <= w[1].trace.fraction),
+                        through.windows(2).all(|w| w[0].fraction <= w[1].fraction),
                         "{label}: penetration out of order"
                     );
                     counts[3] += 1;
@@ -392,8 +391,8 @@ fn scene_queries_on_real_maps_with_64_characters() {
 #[test]
 fn an_explosion_among_200_characters_reaches_all_of_them() {
     use crate::support::Pcg32;
-    use planeshift::compiled::ModelKind;
-    use planeshift::scene::{AREA_DISTANCE_TOLERANCE, AreaHit};
+    use planeshift::level::ModelKind;
+    use planeshift::query::{AREA_DISTANCE_TOLERANCE, AreaHit};
     let map = world("arena");
     let shapes = body_shapes();
     let mut rng = Pcg32::new(200);

@@ -596,7 +596,7 @@ fn bsp_shader_entries_match_the_scripts() {
 /// Model by model, the run-time contents of the `.map`'s brushes (`q3_brush_contents`) as
 /// a sorted list, as q3map2 groups them: `func_group` into the world, origin brushes
 /// removed, models numbered in entity order over entities with brushes or patches.
-fn map_model_contents(set: &ShaderSet, map: &planeshift::MapFile) -> Vec<Vec<u32>> {
+fn map_model_contents(set: &ShaderSet, map: &planeshift::map::MapFile) -> Vec<Vec<u32>> {
     let mut models: Vec<Vec<u32>> = vec![Vec::new()];
     for (index, entity) in map.entities.iter().enumerate() {
         let model = if index == 0 || entity.classname() == "func_group" {

@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 
 use glam::Vec3;
-use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::{CompiledMap, Contents, Game, ModelKind, SurfaceFlags, TraceShape};
+use planeshift::{CompileOptions, build::compile_map_with};
+use planeshift::{CompiledMap, Contents, SurfaceFlags, TraceShape, build::Game, level::ModelKind};
 
 use crate::q3_contents::{LEVELS, compile_level};
 use crate::support::q3bsp::{Q3Bsp, surf};
@@ -436,7 +436,11 @@ fn static_brush_entities_block_in_the_world_sweep_and_movers_do_not() {
         let inside = map.point_contents(Vec3::new(32.0, 0.0, 64.0));
         assert_eq!(inside.is_solid(), blocks, "{what}: {inside}");
         if blocks {
-            assert_eq!(trace.model, Some(1), "{what}");
+            assert_eq!(
+                trace.target,
+                Some(planeshift::HitTarget::Model(1)),
+                "{what}"
+            );
             assert_eq!(trace.end.x, -16.0 - planeshift::STOP_DISTANCE, "{what}");
             assert_eq!(
                 trace.material.and_then(|m| map.material_name(m)),
@@ -451,7 +455,7 @@ fn static_brush_entities_block_in_the_world_sweep_and_movers_do_not() {
             Vec3::new(-300.0, 0.0, 0.0),
             Contents::MASK_PLAYER_SOLID,
         );
-        assert_eq!(down.model, Some(0), "{what}");
+        assert_eq!(down.target, Some(planeshift::HitTarget::World), "{what}");
         // Round trip through the file keeps kinds, materials and the game.
         let loaded = CompiledMap::from_bytes(&map.to_bytes()).expect("loads");
         assert_eq!(loaded, map);

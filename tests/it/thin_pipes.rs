@@ -14,7 +14,7 @@ use planeshift::brush::{Brush, brushes_from_map_patched};
 use planeshift::game::ShaderSet;
 use planeshift::map::parse_map;
 use planeshift::tolerance::{DEFAULT_PATCH_TOLERANCE, SURFACE_CLIP_EPSILON};
-use planeshift::{CompiledMap, Contents, Game, TraceShape};
+use planeshift::{CompiledMap, Contents, TraceShape, build::Game};
 
 use crate::patches::{TrueSurface, distance_to_surfaces};
 use crate::support::{Pcg32, compile, read, repo_root};

@@ -7,8 +7,11 @@
 //! Imports are read from the text: `use` trees (braces expanded) and paths written inline
 //! (`super::water::…`, `crate::brush::…`), with comments, `#[cfg(test)]` modules and
 //! `#[cfg(doc)]` imports left out (a test module sees its parent; a doc link imports nothing).
-//! A path to an ancestor (`super::Thing` re-exported by the parent's `mod.rs`) is the module
-//! tree, not a sibling import, and is not an edge.
+//! A path is followed through the `pub use` re-exports of the modules it passes (the root's
+//! included) to the module that defines its item: `crate::Game`, re-exported by the root
+//! from `game`, is an import of `game`; `super::Thing`, re-exported by the parent's `mod.rs`
+//! from a sibling, is an import of that sibling. A path to an item an ancestor defines itself
+//! is the module tree, not an edge.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -76,10 +79,18 @@ fn code_of(text: &str) -> String {
     out
 }
 
-/// Whether the text after an attribute starts with a `mod` item.
+/// Whether the text after an attribute starts with a `mod` item with its body inline (a test
+/// module; `#[cfg(test)] mod name;` declares a file and is skipped alone).
 fn is_module_item(after: &str) -> bool {
     let rest = after.trim_start();
-    rest.starts_with("mod ") || rest.starts_with("pub mod ") || rest.starts_with("pub(crate) mod ")
+    let declared = rest
+        .lines()
+        .next()
+        .is_some_and(|l| l.trim_end().ends_with(';'));
+    !declared
+        && (rest.starts_with("mod ")
+            || rest.starts_with("pub mod ")
+            || rest.starts_with("pub(crate) mod "))
 }
 
 /// Expands a `use` tree (`a::{b, c::{d, e}}`) into its paths.
@@ -173,6 +184,139 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// What a module re-exports (`pub use`, `pub(crate) use`, `pub(super) use`): each name it
+/// gives, with the path it names, as written in that module.
+type Reexports = BTreeMap<ModPath, BTreeMap<String, String>>;
+
+/// The names `code` re-exports and the paths they stand for (an `as` alias names the item
+/// by the alias; a glob gives no name).
+fn reexports_in(code: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut rest = code;
+    while let Some(at) = find_word(rest, "use") {
+        let before = rest[..at].trim_end();
+        let after = &rest[at + 3..];
+        let end = after.find(';').unwrap_or(after.len());
+        let public = ["pub", "pub(crate)", "pub(super)"].iter().any(|v| {
+            before.ends_with(v)
+                && !before[..before.len() - v.len()]
+                    .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if public {
+            let tree: String = after[..end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut leaves = Vec::new();
+            expand_use_named(&tree, "", &mut leaves);
+            for (name, path) in leaves {
+                out.insert(name, path);
+            }
+        }
+        rest = &after[end..];
+    }
+    out
+}
+
+/// [`expand_use`] keeping each leaf's name: its alias, or its last segment.
+fn expand_use_named(tree: &str, prefix: &str, out: &mut Vec<(String, String)>) {
+    let mut paths = Vec::new();
+    expand_use(tree, prefix, &mut paths);
+    let mut aliases = Vec::new();
+    collect_aliases(tree, &mut aliases);
+    for path in paths {
+        let last = path.rsplit("::").next().unwrap_or(&path).to_owned();
+        if last == "*" || last == "self" {
+            continue;
+        }
+        let name = aliases
+            .iter()
+            .find(|(original, _)| *original == last)
+            .map_or(last.clone(), |(_, alias)| alias.clone());
+        out.push((name, path));
+    }
+}
+
+/// The `original as alias` pairs of a use tree.
+fn collect_aliases(tree: &str, out: &mut Vec<(String, String)>) {
+    let words: Vec<&str> = tree.split([',', '{', '}']).collect();
+    for word in words {
+        if let Some((original, alias)) = word.split_once(" as ") {
+            let original = original.trim().rsplit("::").next().unwrap_or("").to_owned();
+            out.push((original, alias.trim().to_owned()));
+        }
+    }
+}
+
+/// The module a path names, resolved from `module` to the longest known module prefix, then
+/// through re-exports (`pub use`) to the module that defines the item it names: `crate::Game`
+/// re-exported by the root from `game` names `game`.
+fn resolve_through(
+    module: &ModPath,
+    path: &str,
+    known: &BTreeSet<ModPath>,
+    reexports: &Reexports,
+) -> Option<ModPath> {
+    const MOST_HOPS: usize = 8;
+    let mut from = module.clone();
+    let mut path = path.to_owned();
+    let mut found = resolve(&from, &path, known)?;
+    for _ in 0..MOST_HOPS {
+        let Some(item) = item_after(&from, &path, &found) else {
+            break;
+        };
+        let Some(target) = reexports.get(&found).and_then(|r| r.get(&item)) else {
+            break;
+        };
+        // A path in a `use` of `found` is relative to `found` unless it starts at `crate`,
+        // `super` or `self` (2018 paths: a leading child module name).
+        let next = if ["crate", "super", "self"]
+            .iter()
+            .any(|root| target == root || target.starts_with(&format!("{root}::")))
+        {
+            target.clone()
+        } else {
+            format!("self::{target}")
+        };
+        let Some(next_found) = resolve(&found, &next, known) else {
+            break;
+        };
+        from = found;
+        path = next;
+        found = next_found;
+    }
+    Some(found)
+}
+
+/// The segment of `path` (written in `module`) right after the module it resolved to.
+fn item_after(module: &ModPath, path: &str, resolved: &ModPath) -> Option<String> {
+    let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
+    let mut at: ModPath = match segments.next()? {
+        "crate" => Vec::new(),
+        "self" => module.clone(),
+        "super" => {
+            let mut b = module.clone();
+            b.pop()?;
+            while segments.peek() == Some(&"super") {
+                segments.next();
+                b.pop()?;
+            }
+            b
+        }
+        _ => return None,
+    };
+    if at == *resolved {
+        return segments.next().map(str::to_owned);
+    }
+    for segment in segments.by_ref() {
+        at.push(segment.to_owned());
+        if at == *resolved {
+            break;
+        }
+    }
+    segments.next().map(str::to_owned)
+}
+
 /// The module a path names, resolved from `module` to the longest known module prefix.
 fn resolve(module: &ModPath, path: &str, known: &BTreeSet<ModPath>) -> Option<ModPath> {
     let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
@@ -249,10 +393,14 @@ fn crate_cycles(root_dir: &Path, name: &str) -> Vec<String> {
         })
         .collect();
     let known: BTreeSet<ModPath> = modules.keys().cloned().collect();
+    let reexports: Reexports = modules
+        .iter()
+        .map(|(module, code)| (module.clone(), reexports_in(code)))
+        .collect();
     let mut graph: BTreeMap<ModPath, BTreeSet<ModPath>> = BTreeMap::new();
     for (module, code) in &modules {
         for path in paths_in(code) {
-            let Some(target) = resolve(module, &path, &known) else {
+            let Some(target) = resolve_through(module, &path, &known, &reexports) else {
                 continue;
             };
             if module.starts_with(&target) {
@@ -300,6 +448,40 @@ fn the_rules_find_a_planted_cycle() {
     let found = crate_cycles(&dir, "planted");
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(found, ["planted: stage::a <-> stage::b"]);
+}
+
+#[test]
+fn the_rules_follow_reexports_to_a_cycle() {
+    // `one` names `two`'s item by the root's re-export (`crate::Thing`), `two` imports `one`:
+    // a cycle between stages the root's `pub use` would hide.
+    let dir = std::env::temp_dir().join(format!("planeshift-tidy-re-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("lib.rs"),
+        "//! x\nmod one;\n#[cfg(test)]\nmod test_only;\nmod two;\npub use two::{Other as Renamed, Thing};\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("one.rs"),
+        "//! x\nfn f() { crate::Thing::new(); }\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("two.rs"), "//! x\nuse crate::one::f;\n").unwrap();
+    let through_root = crate_cycles(&dir, "planted");
+    // The same through an alias.
+    std::fs::write(dir.join("one.rs"), "//! x\nuse crate::Renamed;\n").unwrap();
+    let through_alias = crate_cycles(&dir, "planted");
+    // And not when the root's item is its own.
+    std::fs::write(
+        dir.join("lib.rs"),
+        "//! x\nmod one;\nmod two;\npub struct Thing;\npub struct Renamed;\n",
+    )
+    .unwrap();
+    let own = crate_cycles(&dir, "planted");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(through_root, ["planted: one <-> two"]);
+    assert_eq!(through_alias, ["planted: one <-> two"]);
+    assert!(own.is_empty(), "{own:?}");
 }
 
 #[test]

@@ -4,12 +4,15 @@
 //! points. The exact-oracle properties live in `trace_oracle.rs`.
 
 use glam::{DVec3, Vec3};
-use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
+use planeshift::CompiledMap;
+use planeshift::Contents;
 use planeshift::map::{parse_map, write_map};
-use planeshift::tolerance::{DIST_EPSILON, MAX_COMPILED_COORD, MAX_HULL_POINTS, MAX_SHAPE_EXTENT};
-use planeshift::trace::{ModelPlacement, ShapeKind, Trace, TraceShape};
+use planeshift::{CompileOptions, build::compile_map_with};
+use planeshift::{ModelPlacement, Trace, TraceShape, query::ShapeKind};
+use planeshift::{
+    query::{MAX_HULL_POINTS, MAX_SHAPE_EXTENT},
+    tolerance::{DIST_EPSILON, MAX_COMPILED_COORD},
+};
 
 use crate::support::{Pcg32, bundled_maps, compile, read, real_maps};
 
@@ -618,11 +621,11 @@ fn batch_results_equal_single_sweeps_in_order() {
     ))
     .map;
     let mut rng = Pcg32::new(41);
-    let queries: Vec<planeshift::trace::TraceQuery> = (0..10_000)
+    let queries: Vec<planeshift::query::TraceQuery> = (0..10_000)
         .map(|i| {
             let shape = ShapeParams::random(&mut rng, KINDS[i % KINDS.len()]).shape();
             let (start, end) = random_sweep(&mut rng, &map, 512.0);
-            planeshift::trace::TraceQuery {
+            planeshift::query::TraceQuery {
                 shape,
                 start,
                 end,
@@ -781,7 +784,7 @@ fn flat_caps_and_side_lines_meet_faces_exactly() {
 
 #[test]
 fn rotated_models_refine_capsules_and_hulls_in_their_frame() {
-    use planeshift::trace::ModelPlacement;
+    use planeshift::ModelPlacement;
     let map = compile(&read(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
     ))
@@ -880,7 +883,7 @@ fn rotated_models_refine_capsules_and_hulls_in_their_frame() {
 
 #[test]
 fn moving_models_are_traced_in_their_placement() {
-    use planeshift::trace::ModelPlacement;
+    use planeshift::ModelPlacement;
     let map = compile(&read(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/arena.map"),
     ))
@@ -978,7 +981,7 @@ fn hits_report_the_contact_point_and_the_world_model() {
         Vec3::new(20.0, 30.0, 0.0),
         mask,
     );
-    assert_eq!(t.model, Some(0));
+    assert_eq!(t.target, Some(planeshift::HitTarget::World));
     assert!(on_plane(&t));
     assert!(
         (t.contact.unwrap() - Vec3::new(20.0, 30.0, 16.0)).length() < 1e-3,
@@ -1016,7 +1019,7 @@ fn hits_report_the_contact_point_and_the_world_model() {
         Vec3::new(20.0, 30.0, 50.0),
         mask,
     );
-    assert_eq!((t.model, t.contact, t.normal), (None, None, None));
+    assert_eq!((t.target, t.contact, t.normal), (None, None, None));
 }
 
 /// Shapes larger than `MAX_SHAPE_EXTENT` are refused where they are made; the largest

@@ -7,12 +7,12 @@
 //! far slanted terrain) run on their hand-made maps.
 
 use glam::{DVec3, Vec3};
+use planeshift::CompiledMap;
+use planeshift::Contents;
 use planeshift::brush::Brush;
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
 use planeshift::map::parse_map;
 use planeshift::tolerance::SURFACE_CLIP_EPSILON;
-use planeshift::trace::{ShapeKind, Trace, TraceShape};
+use planeshift::{Trace, TraceShape, query::ShapeKind};
 
 use crate::support::oracle::{Oracle, OracleShape};
 use crate::support::{Pcg32, bundled_maps, compile, read, real_maps};

@@ -7,10 +7,10 @@
 //! never stop farther than the stop distance from solid.
 
 use glam::{DVec3, Quat, Vec3};
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
+use planeshift::CompiledMap;
+use planeshift::Contents;
 use planeshift::tolerance::SURFACE_CLIP_EPSILON;
-use planeshift::trace::{ShapeKind, TraceShape};
+use planeshift::{TraceShape, query::ShapeKind};
 
 use crate::support::oracle::{Oracle, OracleShape};
 use crate::support::{Pcg32, compile, read, real_maps};

@@ -3,10 +3,10 @@
 //! and for Quake's player box; and no sweep is ever blocked by a trigger.
 
 use glam::{DVec3, Vec3};
-use planeshift::compiled::{CompiledMap, wide};
-use planeshift::contents::Contents;
+use planeshift::Contents;
 use planeshift::map::{parse_map, write_map};
-use planeshift::trace::{ModelPlacement, TraceShape};
+use planeshift::{CompiledMap, compiled::wide};
+use planeshift::{ModelPlacement, TraceShape};
 
 use crate::support::{Pcg32, bundled_maps, compile, in_parallel, read, real_maps};
 

@@ -2,12 +2,12 @@
 //!
 //! Takes entity class names, texture names and face triples, gives [`Contents`] and
 //! ownership. These are the only rules; the compiler, the sweeps and every test use them.
-//! How a brush's faces combine is the game's ([`Game`](crate::Game), detected from the map
+//! How a brush's faces combine is the game's ([`Game`](crate::build::Game), detected from the map
 //! or given by `CompileOptions::game`); ownership and triggers are the same for every game.
 //! A current's direction and the raw game contents are not kept yet (a later step; the
 //! compiled file is unchanged): a current is [`Contents::CURRENT`].
 //!
-//! Quake ([`Game::Quake`](crate::Game::Quake)):
+//! Quake ([`Game::Quake`](crate::build::Game::Quake)):
 //!
 //! - A brush belongs to the world when its entity is `worldspawn`, `func_group`,
 //!   `func_detail` or `func_detail_wall`, or when it stands outside any entity.
@@ -36,7 +36,7 @@
 //! decides ([`half_life_texture_contents`]); `func_water`, `func_illusionary` and
 //! `func_ladder` brushes are water, nothing and ladder ([`half_life_entity_contents`]).
 //!
-//! A Quake 3 map ([`Game::detect`](crate::Game::detect)) follows Quake 3's rules instead: its faces name shaders,
+//! A Quake 3 map ([`Game::detect`](crate::build::Game::detect)) follows Quake 3's rules instead: its faces name shaders,
 //! and a brush's contents are q3map2's (`map.cpp` `SetBrushContents`, [`q3_brush_contents`])
 //! over its faces' shaders from a [`ShaderSet`], translated to [`Contents`]
 //! ([`quake3_brush_contents`]); the face triple counts only for the detail bit.

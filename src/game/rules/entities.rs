@@ -10,7 +10,7 @@
 use crate::compiled::ModelKind;
 use crate::contents::Contents;
 use crate::game::Game;
-use crate::map::Entity;
+use crate::map::MapEntity;
 
 /// The entity classes whose brushes are world geometry.
 const WORLD_CLASSES: [&str; 4] = [
@@ -58,7 +58,7 @@ const QUAKE3_MOVERS: [&str; 7] = [
 ///   Half-Life) and `func_static` (Quake 3's "bmodel that just sits there") are
 ///   [`ModelKind::Static`]: they block in the world sweep;
 /// - every other blocking brush entity is a [`ModelKind::Mover`] the game moves.
-pub(crate) fn model_kind(game: Game, entity: Option<&Entity>, blocks: bool) -> ModelKind {
+pub(crate) fn model_kind(game: Game, entity: Option<&MapEntity>, blocks: bool) -> ModelKind {
     let classname = entity.map_or("", |e| e.classname());
     let is = |name: &str| classname.eq_ignore_ascii_case(name);
     if is_trigger_class(classname) {

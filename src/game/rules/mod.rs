@@ -31,7 +31,7 @@ use crate::compiled::ModelKind;
 use crate::contents::Contents;
 use crate::game::custom::{CustomRules, EntityMeaning};
 use crate::game::{FaceCombine, Game, ShaderSet};
-use crate::map::{Entity, MapFace};
+use crate::map::{MapEntity, MapFace};
 use crate::surface::SurfaceFlags;
 use brushes::{BrushMeaning, brush_meaning};
 use entities::{entity_brush, model_kind};
@@ -111,7 +111,7 @@ impl<'a> GameRules<'a> {
     /// What a brush entity's model is to the game ([`ModelKind`]; never the world): a
     /// custom entity rule's answer when one matches the class, otherwise the base game's
     /// (`entities.rs`). `blocks` is whether any of its brushes blocks.
-    pub(crate) fn model_kind(self, entity: Option<&Entity>, blocks: bool) -> ModelKind {
+    pub(crate) fn model_kind(self, entity: Option<&MapEntity>, blocks: bool) -> ModelKind {
         let custom = self
             .entity_meaning(entity.map_or("", |e| e.classname()))
             .map(|meaning| match meaning {

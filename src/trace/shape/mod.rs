@@ -18,8 +18,8 @@
 //! | convex hull of points p | max_p u·p |
 //!
 //! Guarantees: every constructed shape has finite parameters (radius > 0, half heights ≥ 0,
-//! `mins <= maxs`, at least one and at most [`MAX_HULL_POINTS`](crate::MAX_HULL_POINTS) hull points, every size and
-//! coordinate at most [`MAX_SHAPE_EXTENT`](crate::MAX_SHAPE_EXTENT)), so `h` is finite and monotone in the shape (a
+//! `mins <= maxs`, at least one and at most [`MAX_HULL_POINTS`](crate::query::MAX_HULL_POINTS) hull points, every size and
+//! coordinate at most [`MAX_SHAPE_EXTENT`](crate::query::MAX_SHAPE_EXTENT)), so `h` is finite and monotone in the shape (a
 //! shape inside another never has a larger support).
 
 mod cull;
@@ -144,7 +144,7 @@ impl TraceShape {
     }
 
     /// A sphere centred on the reference point; `None` unless `radius` is in
-    /// `(0, MAX_SHAPE_EXTENT]` ([`MAX_SHAPE_EXTENT`](crate::MAX_SHAPE_EXTENT)).
+    /// `(0, MAX_SHAPE_EXTENT]` ([`MAX_SHAPE_EXTENT`](crate::query::MAX_SHAPE_EXTENT)).
     #[must_use]
     pub fn sphere(radius: f32) -> Option<Self> {
         positive(radius).then_some(TraceShape(Repr::Sphere { radius }))
@@ -208,7 +208,7 @@ impl TraceShape {
     ///
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::trace::TraceShape;
+    /// use planeshift::TraceShape;
     /// let player = TraceShape::quake1_player();
     /// assert_eq!(player.bounds(), (Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)));
     /// ```
@@ -225,7 +225,7 @@ impl TraceShape {
     ///
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::trace::TraceShape;
+    /// use planeshift::TraceShape;
     /// let player = TraceShape::quake3_player();
     /// assert_eq!(player.bounds(), (Vec3::new(-15.0, -15.0, -24.0), Vec3::new(15.0, 15.0, 32.0)));
     /// ```
@@ -236,7 +236,7 @@ impl TraceShape {
     }
 
     /// The convex hull of `points`, relative to the reference point; `None` when empty,
-    /// longer than [`MAX_HULL_POINTS`](crate::MAX_HULL_POINTS), or with a coordinate not within
+    /// longer than [`MAX_HULL_POINTS`](crate::query::MAX_HULL_POINTS), or with a coordinate not within
     /// `±MAX_SHAPE_EXTENT`. Only the hull matters: interior points never change the support.
     #[must_use]
     pub fn hull(points: Vec<Vec3>) -> Option<Self> {

@@ -93,12 +93,12 @@ impl TraceShape {
     ///
     /// # Examples
     /// ```
-    /// use planeshift::{ShapeKind, TraceShape};
+    /// use planeshift::{query::ShapeKind, TraceShape};
     /// let player = TraceShape::from_spec("box:-16,-16,-24,16,16,32")?;
     /// assert_eq!(player.kind(), ShapeKind::Box);
     /// assert_eq!(TraceShape::from_spec("capsule:16")?, TraceShape::from_spec("capsule:16:16")?);
     /// assert!(TraceShape::from_spec("sphere:-1").is_err());
-    /// # Ok::<(), planeshift::trace::ShapeSpecError>(())
+    /// # Ok::<(), planeshift::query::ShapeSpecError>(())
     /// ```
     pub fn from_spec(spec: &str) -> Result<Self, ShapeSpecError> {
         let spec = spec.trim();

@@ -2,8 +2,8 @@
 //! flying follow the whole view, and the eye sits at Quake 3's view heights.
 
 use glam::Vec3;
-use planeshift::controller::{
-    CharacterController, ControllerConfig, MoveCommand, MoveInput, MoveMode,
+use planeshift::{
+    CharacterController, ControllerConfig, MoveCommand, MoveInput, movement::MoveMode,
 };
 
 use super::water::pool;

@@ -2,7 +2,10 @@
 //! y 96i..96i+64 under a ceiling block from x 0 to 256).
 
 use glam::Vec3;
-use planeshift::controller::{CharacterShape, ControllerConfig, GroundState, MoveInput};
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{CharacterShape, GroundState},
+};
 
 use super::*;
 
@@ -128,10 +131,10 @@ fn the_default_character_stands_in_quake3s_player_box() {
     let about_origin = c.shape_center() - c.position();
     assert_eq!(
         (low + about_origin, high + about_origin),
-        planeshift::trace::TraceShape::QUAKE3_PLAYER_BOUNDS
+        planeshift::TraceShape::QUAKE3_PLAYER_BOUNDS
     );
     assert_eq!(
-        planeshift::trace::TraceShape::quake3_player().bounds(),
-        planeshift::trace::TraceShape::QUAKE3_PLAYER_BOUNDS
+        planeshift::TraceShape::quake3_player().bounds(),
+        planeshift::TraceShape::QUAKE3_PLAYER_BOUNDS
     );
 }

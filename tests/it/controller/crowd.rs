@@ -3,8 +3,12 @@
 //! insertion order.
 
 use glam::Vec3;
-use planeshift::controller::{CharacterShape, ControllerConfig, GroundState, MoveInput};
-use planeshift::crowd::{Crowd, CrowdConfig};
+use planeshift::HitTarget;
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{CharacterShape, GroundState},
+};
+use planeshift::{Crowd, CrowdConfig};
 
 use super::*;
 
@@ -45,7 +49,7 @@ fn s74_two_characters_never_overlap() {
                     .touches
                     .as_slice()
                     .iter()
-                    .any(|t| t.character == Some(other))
+                    .any(|t| t.target == HitTarget::Character(other))
                 {
                     touched[id as usize - 1] = true;
                 }
@@ -113,7 +117,7 @@ fn s75_jolt_character_against_character() {
             .touches
             .as_slice()
             .iter()
-            .any(|t| t.character == Some(2))
+            .any(|t| t.target == HitTarget::Character(2))
     );
     assert_eq!(c.ground().state, GroundState::Walkable, "on the floor");
     // 100 units/s (Jolt's 1 m/s) for a second: the same place.
@@ -159,8 +163,11 @@ fn s76_standing_on_a_head() {
     }
     assert!(on_head.is_some(), "B never landed");
     let b = crowd.get(2).unwrap();
-    assert_eq!(b.ground().character, Some(1), "B's ground is A");
-    assert_eq!(b.ground().model, None);
+    assert_eq!(
+        b.ground().target,
+        Some(HitTarget::Character(1)),
+        "B's ground is A"
+    );
     let b_start = b.position();
     // A walks away at 320; B is not carried, falls to the floor, never overlaps A.
     for tick in 0..125 {
@@ -180,8 +187,7 @@ fn s76_standing_on_a_head() {
         );
     }
     let b = crowd.get(2).unwrap();
-    assert_eq!(b.ground().model, Some(0), "on the floor");
-    assert_eq!(b.ground().character, None);
+    assert_eq!(b.ground().target, Some(HitTarget::World), "on the floor");
     assert!((feet(b).z - SKIN).abs() < 1e-3, "{}", feet(b));
 }
 
@@ -378,7 +384,7 @@ fn s78_many_characters_bit_identical_under_any_order() {
                         .touches
                         .as_slice()
                         .iter()
-                        .any(|t| t.character.is_some())
+                        .any(|t| matches!(t.target, HitTarget::Character(_)))
                 })
                 .count();
         }

@@ -11,8 +11,9 @@
 //! gives a pass or the first tick and character that differ.
 
 use glam::Vec3;
-use planeshift::controller::MoveMode;
-use planeshift::crowd::{Crowd, CrowdConfig};
+use planeshift::HitTarget;
+use planeshift::movement::MoveMode;
+use planeshift::{Crowd, CrowdConfig};
 
 use super::*;
 use crate::support::{read, real_maps_dir};
@@ -120,7 +121,7 @@ fn the_parallel_crowd_step_gives_the_sequential_bits_on_real_maps() {
                             .touches
                             .as_slice()
                             .iter()
-                            .any(|t| t.character.is_some())
+                            .any(|t| matches!(t.target, HitTarget::Character(_)))
                     })
                     .count();
                 let (a, b) = (bits(&one), bits(&two));

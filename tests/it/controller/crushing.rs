@@ -3,10 +3,13 @@
 //! (`maps/crusher.map`).
 
 use glam::Vec3;
-use planeshift::contents::Contents;
-use planeshift::controller::{MoveInput, Mover, Ride, WorldWithMovers};
-use planeshift::crowd::{Crowd, CrowdConfig, MoverPush};
-use planeshift::trace::ModelPlacement;
+use planeshift::Contents;
+use planeshift::ModelPlacement;
+use planeshift::{Crowd, CrowdConfig, movement::MoverPush};
+use planeshift::{
+    MoveInput,
+    movement::{Mover, Ride, WorldWithMovers},
+};
 
 use super::*;
 
@@ -50,7 +53,7 @@ fn s79_crushing_mover_reported() {
             }],
         ),
     );
-    assert_eq!(c.ground().model, Some(lift));
+    assert_eq!(c.ground().target, Some(planeshift::HitTarget::Model(lift)));
     let mut rides = Vec::new();
     let mut height = 0.0;
     for _ in 0..8 {

@@ -4,10 +4,13 @@
 use std::cell::Cell;
 
 use glam::Vec3;
-use planeshift::compiled::{CompiledMap, Plane};
-use planeshift::contents::Contents;
-use planeshift::controller::{CharacterState, GroundState, MoveInput, Tracer};
-use planeshift::trace::{Trace, TraceShape};
+use planeshift::Contents;
+use planeshift::{CompiledMap, query::Plane};
+use planeshift::{
+    MoveInput,
+    movement::{CharacterState, GroundState, Tracer},
+};
+use planeshift::{Trace, TraceShape};
 
 use super::*;
 
@@ -129,7 +132,7 @@ impl Tracer for HalfSpaces {
                 best.normal = Some(plane.normal);
                 best.plane = Some(*plane);
                 best.contents = Contents::SOLID;
-                best.model = Some(0);
+                best.target = Some(planeshift::HitTarget::World);
             }
         }
         if best.all_solid {
@@ -248,8 +251,9 @@ fn wedged_between_a_steep_slope_and_a_wall_is_supported() {
 /// equal to the bit.
 #[test]
 fn every_mode_replays_bit_exact() {
-    use planeshift::controller::{
-        Activity, CharacterController, ControllerConfig, JumpKey, LadderRule, MoveMode,
+    use planeshift::{
+        CharacterController, ControllerConfig,
+        movement::{Activity, JumpKey, LadderRule, MoveMode},
     };
     let source = ControllerConfig {
         air_accelerate: 10.0,
@@ -350,7 +354,7 @@ impl Tracer for NoMemo<'_> {
 /// bit those of a world sampled afresh point by point.
 #[test]
 fn reused_water_samples_change_nothing() {
-    use planeshift::controller::{CharacterController, ControllerConfig};
+    use planeshift::{CharacterController, ControllerConfig};
     for (name, spawn) in [
         ("arena", Vec3::new(256.0, 1536.0, 40.0)),
         ("movement", Vec3::new(-768.0, 0.0, 88.0)),

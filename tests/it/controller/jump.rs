@@ -1,7 +1,7 @@
 //! Scenarios 36–41: jump, gravity, friction and acceleration (`maps/box_room.map`).
 
 use glam::Vec3;
-use planeshift::controller::{ControllerConfig, GroundState, MoveInput};
+use planeshift::{ControllerConfig, MoveInput, movement::GroundState};
 
 use super::*;
 

@@ -5,9 +5,9 @@
 
 use glam::Vec3;
 use planeshift::Contents;
-use planeshift::controller::{ControllerConfig, MoveMode};
-use planeshift::crowd::{Crowd, CrowdConfig};
-use planeshift::scene::CollisionGroups;
+use planeshift::query::CollisionGroups;
+use planeshift::{ControllerConfig, movement::MoveMode};
+use planeshift::{Crowd, CrowdConfig};
 
 use super::*;
 

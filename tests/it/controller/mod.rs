@@ -7,11 +7,12 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use glam::Vec3;
-use planeshift::compiled::CompiledMap;
-use planeshift::controller::{
-    CharacterController, ControllerConfig, GroundState, MoveInput, MoveOutcome, Tracer,
-};
+use planeshift::CompiledMap;
 use planeshift::tolerance::SURFACE_CLIP_EPSILON;
+use planeshift::{
+    CharacterController, ControllerConfig, MoveInput, MoveOutcome,
+    movement::{GroundState, Tracer},
+};
 
 /// Commands from the view and the eye.
 mod command;

@@ -3,9 +3,12 @@
 //! and `maps/box_room.map`.
 
 use glam::Vec3;
-use planeshift::compiled::CompiledMap;
-use planeshift::controller::{Activity, ControllerConfig, MoveInput, MoveMode};
-use planeshift::surface::SurfaceFlags;
+use planeshift::CompiledMap;
+use planeshift::SurfaceFlags;
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{Activity, MoveMode},
+};
 
 use super::*;
 
@@ -39,7 +42,7 @@ const FLOOR: ([f64; 3], [f64; 3], u32, u32) =
 
 #[test]
 fn s55_quake2_ladder() {
-    use planeshift::controller::LadderRule;
+    use planeshift::movement::LadderRule;
     // A ladder wall (solid | ladder) with its face at x = 0, 256 tall, a floor on top.
     let w = quake2(&[
         FLOOR,
@@ -516,7 +519,7 @@ fn s69_default_landing_delay_refuses_the_rejump_for_32_ticks() {
 
 #[test]
 fn s69_held_key_rule() {
-    use planeshift::controller::JumpKey;
+    use planeshift::movement::JumpKey;
     let w = world("box_room");
     // A standing jump (a one-tick press), then the key held from 40 ms (5 ticks) before the
     // landing tick, the tick after the one that reports the landing.
@@ -599,7 +602,7 @@ fn s71_coyote_time() {
 fn s58_friction_per_material() {
     let w = boxes(&[([-4096.0, -512.0, -16.0], [4096.0, 512.0, 0.0])]);
     let wall = w.materials().iter().position(|m| m == "wall").unwrap();
-    let id = planeshift::MaterialId(wall as u32);
+    let id = planeshift::level::MaterialId(wall as u32);
     for (factor, distance, time) in [(1.0, 42.8, 0.36), (0.5, 87.8, 0.72), (0.25, 177.8, 1.43)] {
         let mut c = player(Vec3::ZERO);
         c.set_material_friction(&[(id, factor)]);

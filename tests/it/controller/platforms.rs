@@ -2,12 +2,13 @@
 //! `maps/arena.map`'s door), and the configuration file.
 
 use glam::{Quat, Vec3};
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
-use planeshift::controller::{
-    CharacterShape, ConfigError, ControllerConfig, GroundState, MoveInput, Mover, WorldWithMovers,
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::ModelPlacement;
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{CharacterShape, ConfigError, GroundState, Mover, WorldWithMovers},
 };
-use planeshift::trace::ModelPlacement;
 
 use super::*;
 
@@ -83,7 +84,7 @@ fn s42_rotating_platform_carries() {
     };
     ride(map, model, &mut c, 60, placement, |tick, c, _| {
         assert_eq!(c.ground().state, GroundState::Walkable, "tick {tick}");
-        assert_eq!(c.ground().model, Some(model));
+        assert_eq!(c.ground().target, Some(planeshift::HitTarget::Model(model)));
         let now = Quat::from_rotation_z(angle(tick)) * start;
         let lagging = Quat::from_rotation_z(angle(tick - 1)) * start;
         let error = (c.position() - now)

@@ -3,12 +3,17 @@
 //! timers that count ticks (with commands of their own duration).
 
 use glam::Vec3;
-use planeshift::contents::Contents;
-use planeshift::controller::{
-    CharacterState, ControllerConfig, MoveInput, Mover, NetworkSnap, WorldWithMovers,
+use planeshift::Contents;
+use planeshift::HitTarget;
+use planeshift::ModelPlacement;
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{CharacterState, Mover, NetworkSnap, WorldWithMovers},
 };
-use planeshift::crowd::{Bodies, Crowd, CrowdConfig, WorldWithBodies};
-use planeshift::trace::ModelPlacement;
+use planeshift::{
+    Crowd, CrowdConfig,
+    movement::{Bodies, WorldWithBodies},
+};
 
 use super::*;
 
@@ -143,7 +148,7 @@ fn s82_prediction_equals_the_server() {
             .touches
             .as_slice()
             .iter()
-            .any(|touch| touch.character == Some(2));
+            .any(|touch| touch.target == HitTarget::Character(2));
         states.push(server.get(1).unwrap().state().clone());
     }
     assert!(met, "the two never met; the test would not test bodies");

@@ -2,7 +2,7 @@
 //! `maps/arena.map`).
 
 use glam::Vec3;
-use planeshift::controller::{CharacterController, ControllerConfig, GroundState, MoveInput};
+use planeshift::{CharacterController, ControllerConfig, MoveInput, movement::GroundState};
 
 use super::*;
 use crate::support::Pcg32;

@@ -4,8 +4,8 @@
 
 pub(crate) use planeshift_harness::replay as replay_contract;
 
-use planeshift::compile::CompileOptions;
-use planeshift::controller::ControllerConfig;
+use planeshift::CompileOptions;
+use planeshift::ControllerConfig;
 use serde_json::Value;
 
 #[test]
@@ -72,7 +72,7 @@ const REAL_MAP_POOLS: usize = 12;
 fn real_map_pools_swim_and_surface() {
     use glam::Vec3;
     use planeshift::Contents;
-    use planeshift::controller::{CharacterController, Tracer};
+    use planeshift::{CharacterController, movement::Tracer};
 
     let config = ControllerConfig::default();
     let probe = CharacterController::new(config, Vec3::ZERO).unwrap();

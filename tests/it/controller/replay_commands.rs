@@ -8,7 +8,7 @@ use super::replay::replay_contract;
 
 use glam::Vec3;
 use planeshift::CompiledMap;
-use planeshift::controller::{ControllerConfig, MoveCommand};
+use planeshift::{ControllerConfig, MoveCommand};
 
 /// The pitches of the acceptance, degrees.
 const PITCHES: [f32; 5] = [0.0, 45.0, -45.0, 89.0, -89.0];

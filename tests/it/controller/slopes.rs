@@ -1,7 +1,7 @@
 //! Scenarios 11–18: slopes (`maps/slopes.map` lanes 0–7 and the V valleys).
 
 use glam::Vec3;
-use planeshift::controller::{ControllerConfig, GroundState, MoveInput};
+use planeshift::{ControllerConfig, MoveInput, movement::GroundState};
 
 use super::*;
 

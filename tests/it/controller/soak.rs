@@ -9,8 +9,8 @@
 pub(crate) use planeshift_harness::soak as soak_run;
 use planeshift_harness::{mix, scatter, shots};
 
+use planeshift::CompileOptions;
 use planeshift::ControllerConfig;
-use planeshift::compile::CompileOptions;
 use soak_run::{SoakOptions, SoakSummary, soak, summary_json};
 
 use crate::support::{bundled_maps, in_parallel, read, real_maps, repo_root};
@@ -147,10 +147,10 @@ fn a_hurt_volume_that_is_off_or_heals_kills_nobody() {
     let src = String::from_utf8(read(&repo_root().join("maps/hurt_pit.map"))).unwrap();
     let run = options(16, 1000, 7);
     for (key, value, game) in [
-        ("spawnflags", "1", planeshift::Game::Quake3),
-        ("spawnflags", "1", planeshift::Game::Quake2),
-        ("spawnflags", "2", planeshift::Game::HalfLife),
-        ("dmg", "-5", planeshift::Game::Quake),
+        ("spawnflags", "1", planeshift::build::Game::Quake3),
+        ("spawnflags", "1", planeshift::build::Game::Quake2),
+        ("spawnflags", "2", planeshift::build::Game::HalfLife),
+        ("dmg", "-5", planeshift::build::Game::Quake),
     ] {
         let edited = src.replace(
             "\"classname\" \"trigger_hurt\"",
@@ -166,8 +166,8 @@ fn a_hurt_volume_that_is_off_or_heals_kills_nobody() {
     // In Quake 3 a negative dmg still hurts (G_Damage raises it to 1), and in Quake the
     // START_OFF bit of the other games means nothing.
     for (key, value, game) in [
-        ("dmg", "-5", planeshift::Game::Quake3),
-        ("spawnflags", "1", planeshift::Game::Quake),
+        ("dmg", "-5", planeshift::build::Game::Quake3),
+        ("spawnflags", "1", planeshift::build::Game::Quake),
     ] {
         let edited = src.replace(
             "\"classname\" \"trigger_hurt\"",
@@ -370,7 +370,7 @@ fn bsp_soak_ticks() -> usize {
 /// solid or overlapping another, none falls out, none is stuck.
 #[test]
 fn soak_every_quake1_bsp() {
-    use planeshift::import::BspFormat;
+    use planeshift::build::BspFormat;
     soak_bsps("soak_every_quake1_bsp", |format| {
         matches!(
             format,
@@ -388,7 +388,7 @@ fn soak_every_quake1_bsp() {
 /// `lq_e0m3-quake2.bsp` landed on outer roofs and fell out).
 #[test]
 fn soak_every_quake2_and_quake3_bsp() {
-    use planeshift::import::BspFormat;
+    use planeshift::build::BspFormat;
     soak_bsps("soak_every_quake2_and_quake3_bsp", |format| {
         matches!(
             format,
@@ -400,8 +400,8 @@ fn soak_every_quake2_and_quake3_bsp() {
 /// Soaks every shared `.bsp` whose format `wanted` takes with [`BSP_SOAK_BOTS`] scattered
 /// bots (fewer when the floor holds fewer) for [`bsp_soak_ticks`] ticks, asserting inside,
 /// overlapping, stuck and fell out all 0.
-fn soak_bsps(test: &str, wanted: impl Fn(planeshift::import::BspFormat) -> bool) {
-    use planeshift::import::BspFormat;
+fn soak_bsps(test: &str, wanted: impl Fn(planeshift::build::BspFormat) -> bool) {
+    use planeshift::build::BspFormat;
     let Some(dir) = crate::support::real_maps_dir(test) else {
         return;
     };
@@ -495,8 +495,8 @@ const SEALED_LEVELS: [&str; 3] = [
 #[test]
 fn scattered_bots_start_inside_the_level() {
     use glam::Vec3;
-    use planeshift::compile::compile_map_with;
-    use planeshift::controller::CharacterController;
+    use planeshift::CharacterController;
+    use planeshift::build::compile_map_with;
     use planeshift::{CompiledMap, Contents};
     let Some(dir) = crate::support::real_maps_dir("scattered_bots_start_inside_the_level") else {
         return;

@@ -1,12 +1,15 @@
 //! Scenarios 1–10: stairs and steps (`maps/stairs.map` lanes and inline step maps).
 
 use glam::Vec3;
-use planeshift::controller::{CharacterShape, ControllerConfig, GroundState};
+use planeshift::{
+    ControllerConfig,
+    movement::{CharacterShape, GroundState},
+};
 
 use super::*;
 
 /// A floor around the origin with one box `x 0..128, y -64..64` of height `h` on it.
-fn single_step(h: f64) -> planeshift::compiled::CompiledMap {
+fn single_step(h: f64) -> planeshift::CompiledMap {
     boxes(&[
         ([-512.0, -256.0, -16.0], [512.0, 256.0, 0.0]),
         ([0.0, -64.0, 0.0], [128.0, 64.0, h]),

@@ -8,12 +8,14 @@
 //! movers moving.
 
 use glam::{Quat, Vec3};
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
-use planeshift::controller::{
-    CharacterController, ControllerConfig, MoveInput, Mover, TickCache, Tracer, WorldWithMovers,
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::{
+    CharacterController, ControllerConfig, MoveInput,
+    controller::TickCache,
+    movement::{Mover, Tracer, WorldWithMovers},
 };
-use planeshift::trace::{ModelPlacement, TraceShape};
+use planeshift::{ModelPlacement, TraceShape};
 
 use super::*;
 use crate::support::{Pcg32, read, real_maps_dir};

@@ -4,8 +4,8 @@
 //! (`maps/trigger_room.map`).
 
 use glam::Vec3;
-use planeshift::Game;
-use planeshift::controller::{ControllerConfig, MoveInput};
+use planeshift::build::Game;
+use planeshift::{ControllerConfig, MoveInput};
 
 use super::fps_game::{Level, TELEPORT_HOLD, Trigger};
 use super::*;
@@ -213,7 +213,7 @@ fn a_character_inside_24_triggers_enters_and_leaves_each_once() {
     settle(&mut c, map);
     let mut entered = vec![0usize; map.models().len()];
     let mut left = vec![0usize; map.models().len()];
-    let mut outcome = planeshift::controller::MoveOutcome::default();
+    let mut outcome = planeshift::MoveOutcome::default();
     let mut tick = |c: &mut CharacterController,
                     input: &MoveInput,
                     entered: &mut Vec<usize>,

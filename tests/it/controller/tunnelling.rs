@@ -2,7 +2,7 @@
 //! wall (`maps/thin_walls.map`, `maps/box_room.map`, `maps/corners.map`).
 
 use glam::Vec3;
-use planeshift::controller::{ControllerConfig, MoveInput};
+use planeshift::{ControllerConfig, MoveInput};
 
 use super::*;
 use crate::support::Pcg32;

@@ -2,7 +2,7 @@
 //! `maps/corners.map`, `maps/tiled_floor.map`).
 
 use glam::Vec3;
-use planeshift::controller::{ControllerConfig, GroundState, MoveInput};
+use planeshift::{ControllerConfig, MoveInput, movement::GroundState};
 
 use super::*;
 
@@ -264,7 +264,7 @@ fn s26_gap_narrower_than_the_shape() {
 /// about 16, and stopped dead for the rest of the run. It must slide along the crease.
 #[test]
 fn a_wall_bent_by_a_few_degrees_is_slid_along_not_stuck_in() {
-    use planeshift::compile::{CompileOptions, import_bsp};
+    use planeshift::{CompileOptions, build::import_bsp};
     let Some(dir) =
         crate::support::real_maps_dir("a_wall_bent_by_a_few_degrees_is_slid_along_not_stuck_in")
     else {

@@ -2,9 +2,12 @@
 //! landing in water and currents, on small inline pools (box brushes; `*water0` is water).
 
 use glam::Vec3;
+use planeshift::CompiledMap;
 use planeshift::Contents;
-use planeshift::compiled::CompiledMap;
-use planeshift::controller::{Activity, CharacterState, ControllerConfig, MoveInput, Tracer};
+use planeshift::{
+    ControllerConfig, MoveInput,
+    movement::{Activity, CharacterState, Tracer},
+};
 
 use super::*;
 
@@ -316,10 +319,10 @@ fn s54_half_life_current_pushes_without_storing() {
 
 #[test]
 fn moving_water_is_water_where_the_mover_stands() {
-    use planeshift::compile::{CompileOptions, compile_map_with};
-    use planeshift::controller::{Mover, WorldWithMovers};
-    use planeshift::trace::ModelPlacement;
-    use planeshift::{Game, ModelKind};
+    use planeshift::ModelPlacement;
+    use planeshift::movement::{Mover, WorldWithMovers};
+    use planeshift::{CompileOptions, build::compile_map_with};
+    use planeshift::{build::Game, level::ModelKind};
     // Half-Life: a floor, and a `func_water` 128 deep over x in [512, 1024] that the game
     // moves 1024 to -x, over x in [-512, 0].
     let brush = |mins, maxs, texture| {
@@ -386,7 +389,7 @@ fn three_samples_in_one_walk_equal_three_point_queries() {
     let mut rng = crate::support::Pcg32::new(47);
     let mut checked = 0;
     for (name, path) in &maps {
-        let Ok(out) = planeshift::compile::compile_map(&crate::support::read(path)) else {
+        let Ok(out) = planeshift::compile_map(&crate::support::read(path)) else {
             continue;
         };
         let map = out.map;

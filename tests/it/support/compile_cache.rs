@@ -3,12 +3,12 @@
 //! test thread, a clone of it. The compiler is deterministic
 //! (`compiled::every_map_compiles_to_the_same_bytes_twice` compares two fresh compiles), so a
 //! clone is what a fresh compile would give; a test that needs a fresh compile calls
-//! `planeshift::compile::compile_map` itself.
+//! `planeshift::compile_map` itself.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use planeshift::compile::{CompileError, CompileOutput};
+use planeshift::{CompileError, CompileOutput};
 
 /// Sources shorter than this are compiled afresh each time, in bytes: the hand-written maps
 /// of single tests (a few boxes) compile in microseconds and are many, so keeping them
@@ -37,7 +37,7 @@ pub fn compile(src: &[u8]) -> CompileOutput {
 /// run, their errors too (see the module's documentation).
 pub fn try_compile(src: &[u8]) -> Compiled {
     if src.len() < CACHED_FROM_BYTES {
-        return planeshift::compile::compile_map(src);
+        return planeshift::compile_map(src);
     }
     let cell = {
         let mut map = cache()
@@ -45,6 +45,5 @@ pub fn try_compile(src: &[u8]) -> Compiled {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         Arc::clone(map.entry(src.to_vec()).or_default())
     };
-    cell.get_or_init(|| planeshift::compile::compile_map(src))
-        .clone()
+    cell.get_or_init(|| planeshift::compile_map(src)).clone()
 }

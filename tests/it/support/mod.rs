@@ -97,7 +97,7 @@ pub fn check_parse_err(src: &[u8], expected: &str) {
 }
 
 /// Diagnostics as `LINE:COL: message`, in order.
-pub fn located(diagnostics: &[planeshift::brush::Diagnostic]) -> Vec<String> {
+pub fn located(diagnostics: &[planeshift::build::Diagnostic]) -> Vec<String> {
     diagnostics
         .iter()
         .map(|d| format!("{}: {}", d.loc, d.message))
@@ -139,8 +139,8 @@ pub fn box_map(boxes: &[([f64; 3], [f64; 3], &str)]) -> String {
 /// those of its static brush entities (`ModelKind::Static`, such as `func_wall`), of any
 /// contents, in file order.
 pub fn world_sweep_brushes(src: &[u8]) -> Vec<planeshift::brush::Brush> {
-    use planeshift::ModelKind;
     use planeshift::brush::BrushOwner;
+    use planeshift::level::ModelKind;
     let compiled = compile(src).map;
     let is_static = |entity: usize| {
         let model = compiled.entity(entity).and_then(|e| e.model());

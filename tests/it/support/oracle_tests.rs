@@ -5,9 +5,9 @@
 use std::time::Instant;
 
 use glam::DVec3;
+use planeshift::TraceShape;
 use planeshift::brush::{Brush, brushes_from_map};
 use planeshift::map::parse_map;
-use planeshift::trace::TraceShape;
 
 use super::oracle::{Oracle, OracleShape, TOUCH, from_parry, to_parry, y_to_z};
 use crate::support::{Pcg32, bundled_maps, read, real_maps};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use planeshift::Game;
+use planeshift::build::Game;
 
 /// The planeshift map compiler.
 #[derive(Debug, Parser)]

@@ -7,12 +7,13 @@
 
 use std::path::{Path, PathBuf};
 
-use planeshift::compile::{
-    BrushCheck, CompileError, CompileOptions, Leak, SourceFormat, check_brushes_with, check_bsp,
-};
-use planeshift::import::BspFormat;
+use planeshift::build::BspFormat;
+use planeshift::build::{Diagnostic, Game, Severity};
 use planeshift::map::{self, MapFile};
-use planeshift::{Diagnostic, Game, Severity};
+use planeshift::{
+    CompileError, CompileOptions,
+    build::{BrushCheck, Leak, SourceFormat, check_brushes_with, check_bsp},
+};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 

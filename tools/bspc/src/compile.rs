@@ -6,8 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use planeshift::compile::{CompileError, CompileOptions, compile_level};
-use planeshift::compiled::{CompiledMap, EXTENSION, MAGIC};
+use planeshift::{CompileError, CompileOptions, build::compile_level};
+use planeshift::{
+    CompiledMap,
+    level::{EXTENSION, MAGIC},
+};
 use serde::Serialize;
 
 use crate::CliError;

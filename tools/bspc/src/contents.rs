@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use glam::Vec3;
-use planeshift::compile::CompileOptions;
+use planeshift::CompileOptions;
 use serde::{Deserialize, Serialize};
 
 use crate::CliError;

@@ -8,8 +8,8 @@
 
 use std::path::Path;
 
-use planeshift::compile::CompileOptions;
-use planeshift::{CustomGame, CustomGameError};
+use planeshift::CompileOptions;
+use planeshift::build::{CustomGame, CustomGameError};
 
 use crate::CliError;
 use crate::args::{GameArg, RulesArgs};

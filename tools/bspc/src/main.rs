@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use args::{Args, Command};
-use planeshift::compile::CompileOptions;
+use planeshift::CompileOptions;
 
 /// A failure that ends the command, with its exit status.
 #[derive(Debug)]

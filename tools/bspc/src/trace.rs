@@ -24,12 +24,15 @@ use std::path::Path;
 use std::time::Instant;
 
 use glam::Vec3;
-use planeshift::compile::{CompileError, CompileOptions, compile_level};
-use planeshift::compiled::{CompiledMap, MAGIC};
-use planeshift::contents::Contents;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{HitTarget, QueryFilter, Scene};
-use planeshift::trace::{ShapeKind, Trace, TraceQuery, TraceShape};
+use planeshift::Contents;
+use planeshift::movement::Bodies;
+use planeshift::{CompileError, CompileOptions, build::compile_level};
+use planeshift::{CompiledMap, level::MAGIC};
+use planeshift::{QueryFilter, Scene};
+use planeshift::{
+    Trace, TraceShape,
+    query::{ShapeKind, TraceQuery},
+};
 use serde::{Deserialize, Serialize};
 
 use crate::CliError;
@@ -202,7 +205,7 @@ pub fn read_bodies(path: &Path) -> Result<Bodies, CliError> {
     Ok(bodies)
 }
 
-fn result_json(world: &CompiledMap, trace: &Trace, target: Option<HitTarget>) -> ResultJson {
+fn result_json(world: &CompiledMap, trace: &Trace) -> ResultJson {
     let hit = trace.hit();
     ResultJson {
         fraction: trace.fraction,
@@ -217,10 +220,7 @@ fn result_json(world: &CompiledMap, trace: &Trace, target: Option<HitTarget>) ->
             .filter(|_| hit)
             .and_then(|m| world.material_name(m))
             .map(str::to_owned),
-        body: match target {
-            Some(HitTarget::Character(id)) => Some(id),
-            _ => None,
-        },
+        body: trace.target.and_then(|target| target.character()),
     }
 }
 
@@ -279,7 +279,7 @@ pub fn trace(
     for q in &queries {
         let filter = QueryFilter::new(q.mask.unwrap_or(default_mask));
         let hit = scene.trace(&q.shape, q.start, q.end, &filter);
-        let line = serde_json::to_string(&result_json(&world, &hit.trace, hit.target));
+        let line = serde_json::to_string(&result_json(&world, &hit));
         out.push_str(&line.map_err(CliError::internal)?);
         out.push('\n');
     }

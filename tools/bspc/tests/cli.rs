@@ -246,7 +246,7 @@ fn compile_then_info_report_the_same_statistics() {
     assert_eq!(compiled["brushes"], 115);
     assert_eq!(compiled["submodels"], 2);
     let arena = std::fs::read(bundled("arena.map")).expect("map");
-    let entities = planeshift::parse_map(&arena)
+    let entities = planeshift::map::parse_map(&arena)
         .expect("parses")
         .entities
         .len();
@@ -293,7 +293,7 @@ fn compile_and_info_errors_have_the_check_exit_statuses() {
         Some(1)
     );
     // The current version, so that the garbage is reached.
-    let version = u8::try_from(planeshift::compiled::FORMAT_VERSION).expect("one byte");
+    let version = u8::try_from(planeshift::level::FORMAT_VERSION).expect("one byte");
     let corrupt = temp_file(
         "corrupt.pbsp",
         &[b"PLNSHIFT".as_slice(), &[version], b"garbage"].concat(),

@@ -23,8 +23,8 @@
 //! a pad leaves the trigger inert, as Quake 3 frees such a pad.
 
 use glam::Vec3;
-use planeshift::controller::{CharacterController, ControllerConfig, Tracer};
-use planeshift::{CompiledMap, Entity, Game};
+use planeshift::{CharacterController, ControllerConfig, movement::Tracer};
+use planeshift::{CompiledMap, Entity, build::Game};
 
 /// Quake 3 `TeleportPlayer`: the speed out of a teleporter, units/s.
 pub const TELEPORT_SPEED: f32 = 400.0;

@@ -11,9 +11,9 @@
 
 use planeshift::CompiledMap;
 use planeshift::Contents;
-use planeshift::controller::ControllerConfig;
-use planeshift::crowd::Crowd;
-use planeshift::scene::{CollisionGroups, QueryFilter, Scene};
+use planeshift::ControllerConfig;
+use planeshift::Crowd;
+use planeshift::{QueryFilter, Scene, query::CollisionGroups};
 
 /// Who is who in the crowd.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

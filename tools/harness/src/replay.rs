@@ -30,8 +30,11 @@
 
 use glam::Vec3;
 use planeshift::CompiledMap;
-use planeshift::compile::{CompileOptions, compile_level};
-use planeshift::controller::{CharacterController, CharacterState, ControllerConfig, GroundState};
+use planeshift::{
+    CharacterController, ControllerConfig,
+    movement::{CharacterState, GroundState},
+};
+use planeshift::{CompileOptions, build::compile_level};
 use serde_json::Value;
 
 use crate::replay_input::{spawn_line, tick_line};

@@ -18,7 +18,7 @@
 //! `[x,y,z]` and an optional `velocity` `[x,y,z]`.
 
 use glam::Vec3;
-use planeshift::controller::{MoveCommand, MoveInput, MoveMode};
+use planeshift::{MoveCommand, MoveInput, movement::MoveMode};
 use serde_json::{Map, Value};
 
 /// The keys a tick line may carry.

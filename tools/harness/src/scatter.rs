@@ -10,8 +10,8 @@
 //! Same world, spawns and numbers: the same spots.
 
 use glam::{IVec3, Vec3};
-use planeshift::controller::{CharacterController, ControllerConfig, Tracer};
-use planeshift::crowd::{Bodies, WorldWithBodies};
+use planeshift::movement::{Bodies, WorldWithBodies};
+use planeshift::{CharacterController, ControllerConfig, movement::Tracer};
 use planeshift::{CompiledMap, Contents, TraceShape};
 
 /// Random spots tried per bot before giving up.

@@ -12,10 +12,11 @@
 use glam::Vec3;
 use planeshift::CompiledMap;
 use planeshift::Contents;
-use planeshift::controller::MoveCommand;
-use planeshift::crowd::Bodies;
-use planeshift::scene::{HitTarget, QueryFilter, Scene};
-use planeshift::trace::TraceShape;
+use planeshift::HitTarget;
+use planeshift::MoveCommand;
+use planeshift::TraceShape;
+use planeshift::movement::Bodies;
+use planeshift::{QueryFilter, Scene};
 
 /// Ticks between a bot's shots.
 pub const SHOT_EVERY: usize = 10;

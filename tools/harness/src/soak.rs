@@ -39,7 +39,7 @@
 //!   moved less than 1 unit (a bot that fell below the world, or that swims in a current,
 //!   which decides where it goes, is not watched).
 //! - After each tick every bot plays the triggers its tick touched (the outcome's
-//!   [`TriggerReport`](planeshift::controller::TriggerReport)), as Quake 3 does: a deadly
+//!   [`TriggerReport`](planeshift::movement::TriggerReport)), as Quake 3 does: a deadly
 //!   `trigger_hurt` kills it (`deaths`; it respawns at the next free spawn point as a new
 //!   bot, standing still), a teleporter moves it (`teleports`; whoever stands at the
 //!   destination is telefragged and respawns), a jump pad sets its velocity each tick it
@@ -49,12 +49,19 @@
 use std::time::Instant;
 
 use glam::Vec3;
-use planeshift::compile::import_bsp;
-use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::controller::{Activity, CharacterController, ControllerConfig, MoveInput, Tracer};
-use planeshift::crowd::{Crowd, CrowdConfig, WorldWithBodies};
-use planeshift::import::BspFormat;
-use planeshift::{CompiledMap, Game, MapFile, parse_map};
+use planeshift::build::BspFormat;
+use planeshift::build::import_bsp;
+use planeshift::{
+    CharacterController, ControllerConfig, MoveInput,
+    movement::{Activity, Tracer},
+};
+use planeshift::{CompileOptions, build::compile_map_with};
+use planeshift::{
+    CompiledMap,
+    build::Game,
+    map::{MapFile, parse_map},
+};
+use planeshift::{Crowd, CrowdConfig, movement::WorldWithBodies};
 
 use super::game::{Level, TELEPORT_HOLD, Trigger};
 use super::mix::{Mix, blocking_pairs};
@@ -130,7 +137,7 @@ pub struct SoakSummary {
     /// The median over the ticks of the crowd's tick wall time (all bots), ms.
     pub median_tick_ms: f64,
     /// The median and the largest number of waves the parallel step planned per tick
-    /// ([`planeshift::crowd::CrowdSchedule`]; 0 when it did not plan).
+    /// ([`planeshift::movement::CrowdSchedule`]; 0 when it did not plan).
     pub waves: (usize, usize),
     /// The median over the ticks of the widest wave.
     pub widest_median: usize,

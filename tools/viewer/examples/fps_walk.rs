@@ -23,10 +23,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use planeshift::Game;
+use planeshift::build::Game;
 #[cfg(feature = "window")]
-use planeshift::compile::CompileOptions;
-use planeshift::controller::ControllerConfig;
+use planeshift::CompileOptions;
+use planeshift::ControllerConfig;
 
 /// Command line.
 #[derive(Parser, Debug)]
@@ -88,7 +88,7 @@ const FOLLOW_ZOOM: f32 = 1.5;
 /// The window, following the character.
 #[cfg(feature = "window")]
 fn run(args: &Args) -> Result<(), String> {
-    use planeshift::controller::CharacterController;
+    use planeshift::CharacterController;
     use viewer_support::app::{WindowOptions, run as run_window};
     let config = load_config(args)?;
     let options = CompileOptions {

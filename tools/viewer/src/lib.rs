@@ -22,9 +22,10 @@ mod spec;
 
 use glam::{Vec2, Vec3};
 
-use planeshift::compiled::{CompiledMap, Plane};
-use planeshift::contents::Contents;
-use planeshift::trace::{Trace, TraceShape};
+use planeshift::CompiledMap;
+use planeshift::query::Plane;
+use planeshift::Contents;
+use planeshift::{Trace, TraceShape};
 
 pub use slice::{ContentsClass, Footprint, Slice, SlicePolygon};
 pub use spec::{IMAGE_SIDE_RANGE, ShapeSpec, TraceSpec, parse_image_size, parse_vec2, parse_vec3};

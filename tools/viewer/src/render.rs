@@ -19,7 +19,7 @@ use tiny_skia::{
 use super::font;
 use super::slice::push_polygon;
 use super::{Camera, CharacterOverlay, ContentsClass, Footprint, Scene, Slice, Sweep};
-use planeshift::compiled::CompiledMap;
+use planeshift::CompiledMap;
 use planeshift::tolerance::SLICE_FLAT_EPSILON;
 
 /// An opaque colour.

@@ -10,7 +10,7 @@ use std::path::Path;
 use tiny_skia::Pixmap;
 
 use super::{IMAGE_SIDE_RANGE, Scene, render};
-use planeshift::compiled::CompiledMap;
+use planeshift::CompiledMap;
 
 /// Why a screenshot could not be made, written or read.
 #[derive(Debug, thiserror::Error)]

@@ -13,10 +13,12 @@
 use glam::{Vec2, Vec3};
 use tiny_skia::{Path, PathBuilder};
 
-use planeshift::compiled::{CompiledMap, Plane};
-use planeshift::contents::Contents;
+use planeshift::CompiledMap;
+use planeshift::query::Plane;
+use planeshift::Contents;
 use planeshift::tolerance::{SLICE_CLIP_EPSILON, SLICE_FLAT_EPSILON};
-use planeshift::trace::{ShapeKind, TraceShape};
+use planeshift::TraceShape;
+use planeshift::query::ShapeKind;
 
 /// What a region is drawn as: one colour per class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -12,7 +12,8 @@
 
 use glam::{Vec2, Vec3};
 
-use planeshift::trace::{ShapeKind, TraceShape};
+use planeshift::TraceShape;
+use planeshift::query::ShapeKind;
 
 /// Smallest and largest shape size the viewer accepts, in map units: below 1/8 unit a shape
 /// is invisible at any zoom; above 4096 it covers a Quake level.

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use glam::{Vec2, Vec3};
-use planeshift::compile::compile_map;
-use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
+use planeshift::CompiledMap;
+use planeshift::Contents;
+use planeshift::compile_map;
 use planeshift_testkit::{real_maps_dir, repo_root};
 use planeshift_viewer::render::{self, Rgb};
 use planeshift_viewer::screenshot::{self, RgbaImage};
@@ -521,8 +521,8 @@ fn example_without_a_display_points_at_screenshot_and_exits_2() {
 
 #[test]
 fn character_overlay_draws_trail_shape_and_touched_planes() {
-    use planeshift::compiled::Plane;
-    use planeshift::controller::{CharacterController, ControllerConfig, MoveInput};
+    use planeshift::query::Plane;
+    use planeshift::{CharacterController, ControllerConfig, MoveInput};
     use planeshift_viewer::{CharacterOverlay, Footprint};
 
     let world = arena();

@@ -23,9 +23,9 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 use pixels::{Pixels, SurfaceTexture};
-use planeshift::compiled::{CompiledMap, Plane};
-use planeshift::controller::{CharacterController, GroundState, MoveInput};
-use planeshift::trace::ShapeKind;
+use planeshift::query::ShapeKind;
+use planeshift::{CharacterController, MoveInput, movement::GroundState};
+use planeshift::{CompiledMap, query::Plane};
 use planeshift_viewer::{Camera, Scene, render, screenshot};
 use tiny_skia::Pixmap;
 use winit::application::ApplicationHandler;

@@ -14,8 +14,8 @@ pub mod app;
 use std::path::Path;
 
 use glam::Vec3;
-use planeshift::compile::{CompileError, CompileOptions, compile_level};
-use planeshift::compiled::{CompiledMap, MAGIC};
+use planeshift::{CompileError, CompileOptions, build::compile_level};
+use planeshift::{CompiledMap, level::MAGIC};
 
 /// A failure that ends an example, with its exit status.
 #[derive(Debug)]
@@ -92,7 +92,7 @@ fn first_start(world: &CompiledMap) -> Option<Vec3> {
 
 /// The character as the viewer draws it: shape footprint at the shape's centre, no trail.
 pub fn character_overlay(
-    controller: &planeshift::controller::CharacterController,
+    controller: &planeshift::CharacterController,
 ) -> planeshift_viewer::CharacterOverlay {
     planeshift_viewer::CharacterOverlay {
         position: controller.shape_center(),

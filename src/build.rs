@@ -1,0 +1,20 @@
+//! Compiling a level, beyond [`compile_map`](crate::compile_map) and
+//! [`CompileOptions`](crate::CompileOptions): the other ways in (a `.map` with explicit
+//! options, a parsed [`MapFile`](crate::map::MapFile), a Quake, Quake 2 or Quake 3 `.bsp`),
+//! the checks a level editor runs, what a compile reports ([`Diagnostic`], [`Leak`]), and the
+//! games whose rules decide what a brush is ([`Game`], [`CustomGame`]).
+//!
+//! Takes nothing of its own: it names, once each, the items of the compiler's stages a game
+//! or a tool needs. Guarantees: every item here has this one public path.
+
+pub use crate::compile::{
+    BrushCheck, BspCheck, SourceFormat, check_brushes, check_brushes_for, check_brushes_with,
+    check_bsp, compile_level, compile_map_with, import_bsp,
+};
+pub use crate::compile::{Diagnostic, DiagnosticKind, Leak, Severity};
+pub use crate::game::{
+    CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind,
+    Quake2TextureDefaults, Quake2TextureError, Quake2Textures, RuleList, RuleProblem, TextureRule,
+    builtin_quake2_defaults, wal_defaults,
+};
+pub use crate::import::{BspFormat, ImportError};
