@@ -28,6 +28,7 @@ use parry3d::shape::{
 };
 use planeshift::CompiledMap;
 use planeshift::Contents;
+use planeshift::HitTarget;
 use planeshift::TraceShape;
 use planeshift::brush::brushes_from_map;
 use planeshift::compile_map;
@@ -246,11 +247,11 @@ fn answer_checksum(world: &CompiledMap, case: &Case, queries: &[(Vec3, Vec3)]) -
     let vector = |v: Option<Vec3>| v.map(|v| v.to_array().map(f32::to_bits));
     for &(s, e) in queries {
         let t = world.trace_rotated(&case.ours, case.rotation, s, e, Contents::MASK_ANY_BLOCKING);
-        let target: (u8, u64) = match (t.character, t.model) {
-            (Some(id), _) => (2, u64::from(id)),
-            (None, Some(0)) => (0, 0),
-            (None, Some(k)) => (1, k as u64),
-            (None, None) => (3, 0),
+        let target: (u8, u64) = match t.target {
+            Some(HitTarget::Character(id)) => (2, u64::from(id)),
+            Some(HitTarget::World) => (0, 0),
+            Some(HitTarget::Model(k)) => (1, k as u64),
+            None => (3, 0),
         };
         let plane = t.plane.map(|p| (vector(Some(p.normal)), p.dist.to_bits()));
         let material = t.material.and_then(|m| world.material_name(m));
