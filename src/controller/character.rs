@@ -16,7 +16,7 @@ use super::step::{StepRules, step_slide};
 use super::tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts, microseconds,
 };
-use super::tracer::{Cached, FixedSolid, Masked, Offset, Tracer};
+use super::tracer::{FixedSolid, Offset, ShapeQuery, Sweeps, Tick, Tracer};
 use super::unstuck::UnstuckTable;
 use super::water_level::{WaterMemo, bits};
 use super::{ground, slide};
@@ -74,12 +74,12 @@ pub struct CharacterController {
     /// restored states give the same results with or without it).
     pub(crate) water_memo: Option<WaterMemo>,
     /// Where the shape in use was last proven free of the world's fixed solid
-    /// ([`Tracer::fixed_solid`]): an overlap test there, in the same world, asks only what
+    /// ([`SpeedFacts::map_is_fixed`](super::SpeedFacts::map_is_fixed)): an overlap test there, in the same world, asks only what
     /// moves (a pure function of place, shape and world: replays and restored states give
     /// the same results with or without it).
     fixed_free: Option<FreePlace>,
     /// The last ground probe ([`ground::probe_ground`]) and where it was made, in a world
-    /// where nothing moves ([`Tracer::moves_nothing`]): a probe from the same place in the
+    /// where nothing moves ([`SpeedFacts::moves_nothing`](super::SpeedFacts::moves_nothing)): a probe from the same place in the
     /// same world finds the same (a tick that ends with a probe, in the air, starts the
     /// next from where it ended).
     ground_memo: Option<(FreePlace, Ground)>,
@@ -301,7 +301,7 @@ impl CharacterController {
     /// Whether the shape in use overlaps solid where the character stands.
     #[must_use]
     pub fn overlaps<T: Tracer + ?Sized>(&self, world: &T) -> bool {
-        world.overlaps(self.shape(), self.shape_center())
+        world.overlaps(&ShapeQuery::new(self.shape()), self.shape_center())
     }
 
     /// Advances one fixed tick of [`ControllerConfig::tick`] seconds: the move, then the
@@ -329,7 +329,9 @@ impl CharacterController {
         self.write_step(world, input, outcome);
     }
 
-    /// [`Self::step_into`] without reserving the outcome's lists.
+    /// [`Self::step_into`] without reserving the outcome's lists: the tick's view of
+    /// `world` sweeps under the configured mask and, when the map its speed facts name
+    /// was gathered near the character, reads the gathered brushes.
     fn write_step<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
@@ -337,40 +339,28 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         outcome.reset();
-        if self.config.mask != Contents::MASK_PLAYER_SOLID {
-            // A monster, a bot: the world under its own mask (a player's sweeps stay the
-            // world's own, bit for bit).
-            let mask = self.config.mask;
-            return self.step_masked(&Masked { world, mask }, input, outcome);
-        }
-        self.step_masked(world, input, outcome);
-    }
-
-    /// [`Self::step_into`] through `world` as given.
-    fn step_masked<T: Tracer + ?Sized>(
-        &mut self,
-        world: &T,
-        input: &MoveInput,
-        outcome: &mut MoveOutcome,
-    ) {
+        let mask = self.config.mask;
         if !self.use_tick_cache {
-            return self.step_through(world, input, outcome);
+            return self.step_through(&Tick::masked(world, mask), input, outcome);
         }
         // Taken out for the tick (a pointer moved: nothing allocates or copies the cache)
         // so the view can borrow it while the tick borrows the controller. Always there
         // between ticks; without it the tick walks the trees.
         let Some(mut cache) = self.tick_cache.take() else {
-            return self.step_through(world, input, outcome);
+            return self.step_through(&Tick::masked(world, mask), input, outcome);
         };
-        world.gather(&[self.current_shape()], self.tick_region(), &mut cache);
-        self.step_through(
-            &Cached {
-                world,
-                cache: &cache,
-            },
-            input,
-            outcome,
-        );
+        match world.speed_facts().map {
+            Some(map) => {
+                map.gather_near(&[self.current_shape()], self.tick_region(), mask, &mut cache);
+            }
+            None => cache.clear(),
+        }
+        let tick = Tick {
+            world,
+            mask,
+            scratch: Some(&cache),
+        };
+        self.step_through(&tick, input, outcome);
         self.tick_cache = Some(cache);
     }
 
@@ -418,7 +408,7 @@ impl CharacterController {
     }
 
     /// [`Self::step`] through `world` as it is.
-    fn step_through<T: Tracer + ?Sized>(
+    fn step_through<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -476,7 +466,7 @@ impl CharacterController {
     }
 
     /// The move of one tick, without the snap and the triggers, into `outcome` (reset).
-    fn advance<T: Tracer + ?Sized>(
+    fn advance<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -637,7 +627,7 @@ impl CharacterController {
 
     /// The end of every tick that moved: timers, the velocity cap, the end-of-tick check,
     /// the water level and the reports.
-    fn end_tick<T: Tracer + ?Sized>(
+    fn end_tick<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -746,7 +736,7 @@ impl CharacterController {
     }
 
     /// The remembered walls that a probe of [`WALL_PROBE`] towards each still hits.
-    fn walls_still_touched<T: Tracer + ?Sized>(&mut self, world: &T) -> WallContacts {
+    fn walls_still_touched<T: Sweeps + ?Sized>(&mut self, world: &T) -> WallContacts {
         let walls = self.state.walls;
         if walls.normals().is_empty() {
             return WallContacts::default();
@@ -764,7 +754,7 @@ impl CharacterController {
     }
 
     /// [`Self::walls_still_touched`], probing each wall.
-    fn probe_walls<T: Tracer + ?Sized>(&self, world: &T) -> WallContacts {
+    fn probe_walls<T: Sweeps + ?Sized>(&self, world: &T) -> WallContacts {
         let view = Offset {
             world,
             offset: self.offset(),
@@ -782,7 +772,7 @@ impl CharacterController {
     }
 
     /// Moves the shape out of solid if it overlaps; false if no free position is in reach.
-    pub(crate) fn recover<T: Tracer + ?Sized>(
+    pub(crate) fn recover<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         outcome: &mut MoveOutcome,
@@ -793,7 +783,7 @@ impl CharacterController {
             // Free of the fixed solid where it still stands: only what moves may overlap.
             world.overlaps_moving(self.shape(), self.shape_center())
         } else {
-            self.overlaps(world)
+            world.overlaps(self.shape(), self.shape_center())
         };
         if !overlapping {
             self.fixed_free = here;
@@ -833,7 +823,7 @@ impl CharacterController {
 
     /// The shape in use at its place now, when nothing in `world` moves: every sweep from
     /// the same place then answers the same.
-    fn motionless_place<T: Tracer + ?Sized>(&self, world: &T) -> Option<FreePlace> {
+    fn motionless_place<T: Sweeps + ?Sized>(&self, world: &T) -> Option<FreePlace> {
         if !world.moves_nothing() {
             return None;
         }
@@ -858,7 +848,7 @@ impl CharacterController {
 
     /// The nearest free centre for the shape in use from the unstuck table, among the
     /// offsets that do not go against `toward` (all of them when it is zero).
-    pub(crate) fn unstuck_toward<T: Tracer + ?Sized>(
+    pub(crate) fn unstuck_toward<T: Sweeps + ?Sized>(
         &self,
         world: &T,
         toward: Vec3,
@@ -871,7 +861,7 @@ impl CharacterController {
     /// Crouches, or stands up when the standing shape fits (Quake 3 `PM_CheckDuck`): on the
     /// ground the feet stay; in the air the head stays (Source), falling back to keeping the
     /// feet.
-    fn update_crouch<T: Tracer + ?Sized>(&mut self, world: &T, crouch: bool) {
+    fn update_crouch<T: Sweeps + ?Sized>(&mut self, world: &T, crouch: bool) {
         let difference = self.config.stand_height - self.config.crouch_height;
         let in_air = self.state.ground.state == GroundState::Air;
         if crouch && !self.state.crouched {
@@ -899,7 +889,7 @@ impl CharacterController {
 
     /// The ground under the character now; rising faster than walking on the ground (the
     /// tick's starting ground, if given, or the ground found) could explain means air.
-    pub(crate) fn find_ground<T: Tracer + ?Sized>(
+    pub(crate) fn find_ground<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         walked_on: Option<Vec3>,
@@ -910,7 +900,7 @@ impl CharacterController {
     /// [`Self::find_ground`], reusing `below`, a downward sweep from the current position,
     /// instead of probing again: its first hit is the probe's when it lies within the probe,
     /// and beyond it the probe would find nothing.
-    fn find_ground_with<T: Tracer + ?Sized>(
+    fn find_ground_with<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         walked_on: Option<Vec3>,
@@ -958,7 +948,7 @@ impl CharacterController {
         }
     }
 
-    fn walk_move<T: Tracer + ?Sized>(
+    fn walk_move<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -1006,7 +996,7 @@ impl CharacterController {
         self.move_with(world, Some(normal), true, true, outcome);
     }
 
-    fn air_move<T: Tracer + ?Sized>(
+    fn air_move<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -1042,7 +1032,7 @@ impl CharacterController {
 
     /// One step-slide move with the current velocity for one tick (a plain slide without
     /// `steps`: Quake 3 `PM_SlideMove`).
-    pub(crate) fn move_with<T: Tracer + ?Sized>(
+    pub(crate) fn move_with<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         ground: Option<Vec3>,
@@ -1088,7 +1078,7 @@ impl CharacterController {
     /// sweep (from where the character now stands: unmoved, or snapped to its end), or
     /// `None` when the character is leaving the ground, or the step is shorter than the
     /// ground probe.
-    fn snap_to_ground<T: Tracer + ?Sized>(
+    fn snap_to_ground<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         walked_on: Option<Vec3>,
@@ -1152,7 +1142,7 @@ impl CharacterController {
     }
 
     /// The shape and its centre's offset above the origin.
-    pub(crate) fn view<'a, T: Tracer + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
+    pub(crate) fn view<'a, T: Sweeps + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
         Offset {
             world,
             offset: self.offset(),

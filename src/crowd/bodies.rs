@@ -22,13 +22,10 @@ use glam::Vec3;
 
 use crate::contents::Contents;
 use crate::controller::ids::IdSet;
-use crate::controller::tracer::{
-    Tracer, forward_world_queries, gather_under, overlaps_cached_under, overlaps_under,
-    trace_cached_under, trace_under,
-};
+use crate::controller::tracer::{ShapeQuery, SpeedFacts, Tracer, WorldPart};
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{TickCache, Trace, TraceShape, Upright, UprightSweep, uprights_overlap};
+use crate::trace::{Trace, TraceShape, Upright, UprightSweep, uprights_overlap};
 
 use super::lanes::{BoundsLanes, space_order};
 
@@ -826,52 +823,6 @@ pub struct WorldWithBodies<'a, T: Tracer + ?Sized> {
     pub ghosts: &'a [u32],
 }
 
-/// Writes, inside the `impl Tracer` of a view of a world and the bodies (whose inherent
-/// `fixed_part` gives the world and the mask its sweeps go under), the queries that part the
-/// world's fixed solid from the bodies, which move: [`Tracer::fixed_solid`] (the world's under
-/// that mask), [`Tracer::overlaps_fixed`] (the world alone) and their masked forms, which
-/// ignore a mask from outside as every sweep of such a view does, and
-/// [`Tracer::overlaps_moving_masked`] (the view's own `overlaps_moving`, the bodies alone).
-macro_rules! fixed_part_queries {
-    () => {
-        fn fixed_solid(&self) -> Option<$crate::controller::FixedSolid> {
-            let (world, mask) = self.fixed_part();
-            $crate::controller::tracer::fixed_solid_under(world, mask)
-        }
-
-        fn fixed_solid_masked(
-            &self,
-            _mask: $crate::contents::Contents,
-        ) -> Option<$crate::controller::FixedSolid> {
-            self.fixed_solid()
-        }
-
-        fn overlaps_moving_masked(
-            &self,
-            shape: &$crate::trace::TraceShape,
-            at: glam::Vec3,
-            _mask: $crate::contents::Contents,
-        ) -> bool {
-            self.overlaps_moving(shape, at)
-        }
-
-        fn overlaps_fixed(&self, shape: &$crate::trace::TraceShape, at: glam::Vec3) -> bool {
-            let (world, mask) = self.fixed_part();
-            $crate::controller::tracer::overlaps_under(world, mask, shape, at)
-        }
-
-        fn overlaps_fixed_masked(
-            &self,
-            shape: &$crate::trace::TraceShape,
-            at: glam::Vec3,
-            _mask: $crate::contents::Contents,
-        ) -> bool {
-            self.overlaps_fixed(shape, at)
-        }
-    };
-}
-pub(super) use fixed_part_queries;
-
 /// Whether a mover with filter `me` that passes through `ghosts` meets the body in `slot`:
 /// the test of [`WorldWithBodies`]'s queries and of [`Near::gather`].
 pub(super) fn meets(me: &QueryFilter, ghosts: &[u32], slot: &Slot) -> bool {
@@ -890,7 +841,7 @@ pub(crate) trait Candidates {
 }
 
 /// The grid's [`Candidates`] for a mover with filter `me` that passes through `ghosts`.
-pub(super) struct GridCandidates<'a> {
+pub(crate) struct GridCandidates<'a> {
     pub(super) bodies: &'a Bodies,
     pub(super) me: &'a QueryFilter,
     pub(super) ghosts: &'a [u32],
@@ -907,24 +858,7 @@ impl Candidates for GridCandidates<'_> {
     }
 }
 
-/// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
-/// own) for the player's default mask, so a player's sweeps stay the world's, bit for bit.
-pub(super) fn world_mask(me: &QueryFilter) -> Option<Contents> {
-    (me.mask != Contents::MASK_PLAYER_SOLID).then_some(me.mask)
-}
-
 impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
-    /// The mask the mover sweeps the world with ([`Bodies::set_mask`]; `None`: the
-    /// world's own).
-    pub(crate) fn world_mask(&self) -> Option<Contents> {
-        world_mask(&self.bodies.movement_filter(self.mover))
-    }
-
-    /// The world and the mask it is swept under: its fixed part ([`fixed_part_queries`]).
-    fn fixed_part(&self) -> (&T, Option<Contents>) {
-        (self.world, self.world_mask())
-    }
-
     /// The filter this view's mover moves with ([`Bodies::movement_filter`]), which
     /// [`Self::trace_with`] and [`Self::overlaps_with`] take (a crowd's tick computes it
     /// once for all of a character's sweeps).
@@ -933,7 +867,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 
     /// The grid's candidates for this mover, whose filter is `me` ([`Self::filter`]).
-    fn grid<'b>(&'b self, me: &'b QueryFilter) -> GridCandidates<'b> {
+    pub(crate) fn grid<'b>(&'b self, me: &'b QueryFilter) -> GridCandidates<'b> {
         GridCandidates {
             bodies: self.bodies,
             me,
@@ -941,21 +875,19 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         }
     }
 
-    /// The first impact of the world and the bodies `candidates` gives for the sweep's box.
-    /// `world` is how the world is swept (`Tracer::trace` or `Tracer::trace_cached`). The
-    /// answer is the same whatever order `candidates` gives them in: the earliest impact,
-    /// the world first at a tie, then the lowest id; among bodies the sweep starts and ends
-    /// inside, the lowest id. `me` is [`Self::filter`], which `candidates` applies.
-    pub(crate) fn trace_with(
+    /// The first impact of the world (`world`, its answer) and the bodies `candidates`
+    /// gives for the sweep's box. The answer is the same whatever order `candidates` gives
+    /// them in: the earliest impact, the world first at a tie, then the lowest id; among
+    /// bodies the sweep starts and ends inside, the lowest id.
+    fn trace_with(
         &self,
-        me: &QueryFilter,
         shape: &TraceShape,
         start: Vec3,
         end: Vec3,
-        world: impl FnOnce(Option<Contents>) -> Trace,
+        world: Trace,
         candidates: &impl Candidates,
     ) -> Trace {
-        let mut best = world(world_mask(me));
+        let mut best = world;
         if best.all_solid || self.bodies.is_empty() {
             return best;
         }
@@ -997,17 +929,16 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         best
     }
 
-    /// Whether `shape` at `at` overlaps the world (`world` asks it) or a body `candidates`
-    /// gives for its box. `me` is [`Self::filter`], which `candidates` applies.
-    pub(crate) fn overlaps_with(
+    /// Whether `shape` at `at` overlaps the world (`world`, its answer) or a body
+    /// `candidates` gives for its box.
+    fn overlaps_with(
         &self,
-        me: &QueryFilter,
         shape: &TraceShape,
         at: Vec3,
-        world: impl FnOnce(Option<Contents>) -> bool,
+        world: bool,
         candidates: &impl Candidates,
     ) -> bool {
-        if world(world_mask(me)) {
+        if world {
             return true;
         }
         let parts = Upright::of(shape);
@@ -1021,46 +952,145 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 }
 
+/// Asks its view of the world and the bodies, with the mover's filter looked up for the
+/// query and the grid's candidates.
 impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = |mask| trace_under(self.world, mask, shape, start, end);
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
         let me = self.filter();
-        self.trace_with(&me, shape, start, end, world, &self.grid(&me))
+        self.seen(&me, self.grid(&me)).trace(query, start, end)
     }
 
-    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let world = |mask| overlaps_under(self.world, mask, shape, at);
+    fn overlaps(&self, query: &ShapeQuery<'_>, at: Vec3) -> bool {
         let me = self.filter();
-        self.overlaps_with(&me, shape, at, world, &self.grid(&me))
+        self.seen(&me, self.grid(&me)).overlaps(query, at)
     }
 
-    /// The world's gather: bodies move within a tick, and `Near` gathers them apart.
-    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        gather_under(self.world, self.world_mask(), shapes, region, cache);
+    // Bodies hold no contents, currents or triggers.
+    fn contents(&self, point: Vec3) -> Contents {
+        self.world.contents(point)
     }
 
-    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = |mask| trace_cached_under(self.world, mask, cache, shape, start, end);
-        let me = self.filter();
-        self.trace_with(&me, shape, start, end, world, &self.grid(&me))
+    fn current(&self, point: Vec3) -> Vec3 {
+        self.world.current(point)
     }
 
-    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        let world = |mask| overlaps_cached_under(self.world, mask, cache, shape, at);
-        let me = self.filter();
-        self.overlaps_with(&me, shape, at, world, &self.grid(&me))
+    fn touch_triggers(
+        &self,
+        query: &ShapeQuery<'_>,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut crate::controller::TriggerList,
+        inside: &mut crate::controller::TriggerList,
+    ) {
+        self.world
+            .touch_triggers(query, start, end, touched, inside);
     }
 
-    fixed_part_queries!();
+    fn speed_facts(&self) -> SpeedFacts<'_> {
+        crowd_facts(self.world)
+    }
+}
 
-    /// The bodies alone.
-    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let me = self.filter();
-        self.overlaps_with(&me, shape, at, |_| false, &self.grid(&me))
+/// The speed facts of a world with bodies in it: the world's, but the bodies move.
+fn crowd_facts<T: Tracer + ?Sized>(world: &T) -> SpeedFacts<'_> {
+    SpeedFacts {
+        moves_nothing: false,
+        ..world.speed_facts()
+    }
+}
+
+impl<'a, T: Tracer + ?Sized> WorldWithBodies<'a, T> {
+    /// This view for a mover whose filter is `me` ([`Self::filter`]), its bodies taken from
+    /// `candidates`.
+    pub(crate) fn seen<'b, C: Candidates>(
+        &self,
+        me: &'b QueryFilter,
+        candidates: C,
+    ) -> CrowdView<'b, T, C>
+    where
+        'a: 'b,
+    {
+        CrowdView {
+            view: WorldWithBodies {
+                world: self.world,
+                bodies: self.bodies,
+                mover: self.mover,
+                ghosts: self.ghosts,
+            },
+            me,
+            candidates,
+        }
+    }
+}
+
+/// [`WorldWithBodies`] seen by one mover: its filter, computed once (a crowd's tick computes
+/// it once for all of a character's sweeps), and where its bodies come from (the grid, the
+/// bodies gathered for its tick, a wave's neighbours). The world is swept under the
+/// mover's own mask ([`Bodies::set_mask`]), whatever the query's; a rotated query meets the
+/// bodies with its shape upright. [`WorldPart::Fixed`] is the world's fixed part,
+/// [`WorldPart::Moving`] the bodies alone, and [`WorldPart::Model`] asks the world alone as
+/// the query asks.
+pub(crate) struct CrowdView<'a, T: Tracer + ?Sized, C: Candidates> {
+    pub(crate) view: WorldWithBodies<'a, T>,
+    pub(crate) me: &'a QueryFilter,
+    pub(crate) candidates: C,
+}
+
+impl<T: Tracer + ?Sized, C: Candidates> Tracer for CrowdView<'_, T, C> {
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
+        let (view, world) = (&self.view, self.view.world);
+        let mine = query.with_mask(self.me.mask).of_part(WorldPart::All);
+        let shape = query.shape;
+        match query.part {
+            WorldPart::All => {
+                let hit = world.trace(&mine, start, end);
+                view.trace_with(shape, start, end, hit, &self.candidates)
+            }
+            WorldPart::Fixed => world.trace(&mine, start, end),
+            WorldPart::Moving => {
+                view.trace_with(shape, start, end, Trace::miss(end), &self.candidates)
+            }
+            WorldPart::Model(_) => world.trace(query, start, end),
+        }
     }
 
-    // Bodies hold no contents, so the world's identity stands for this view's.
-    forward_world_queries!(world);
+    fn overlaps(&self, query: &ShapeQuery<'_>, at: Vec3) -> bool {
+        let (view, world) = (&self.view, self.view.world);
+        let mine = query.with_mask(self.me.mask).of_part(WorldPart::All);
+        let shape = query.shape;
+        match query.part {
+            WorldPart::All => {
+                let hit = world.overlaps(&mine, at);
+                view.overlaps_with(shape, at, hit, &self.candidates)
+            }
+            WorldPart::Fixed => world.overlaps(&mine, at),
+            WorldPart::Moving => view.overlaps_with(shape, at, false, &self.candidates),
+            WorldPart::Model(_) => world.overlaps(query, at),
+        }
+    }
+
+    fn contents(&self, point: Vec3) -> Contents {
+        self.view.contents(point)
+    }
+
+    fn current(&self, point: Vec3) -> Vec3 {
+        self.view.current(point)
+    }
+
+    fn touch_triggers(
+        &self,
+        query: &ShapeQuery<'_>,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut crate::controller::TriggerList,
+        inside: &mut crate::controller::TriggerList,
+    ) {
+        Tracer::touch_triggers(&self.view, query, start, end, touched, inside);
+    }
+
+    fn speed_facts(&self) -> SpeedFacts<'_> {
+        crowd_facts(self.view.world)
+    }
 }
 
 /// The bodies near one character, gathered once for its tick: every solid body whose
@@ -1140,68 +1170,24 @@ impl Candidates for NearCandidates<'_> {
 
 /// [`WorldWithBodies`] with the bodies near the mover gathered for its tick ([`Near`]):
 /// the same answers, fewer grid lookups.
-pub(crate) struct NearWorld<'a, T: Tracer + ?Sized> {
-    pub(crate) view: WorldWithBodies<'a, T>,
-    /// The view's [`WorldWithBodies::filter`], computed once for the tick.
-    pub(crate) me: QueryFilter,
-    pub(crate) near: &'a Near,
-}
+pub(crate) type NearWorld<'a, T> = CrowdView<'a, T, NearCandidates<'a>>;
 
-impl<T: Tracer + ?Sized> NearWorld<'_, T> {
-    /// The world and the tick's mask: its fixed part ([`fixed_part_queries`]).
-    fn fixed_part(&self) -> (&T, Option<Contents>) {
-        (self.view.world, world_mask(&self.me))
+impl<'a, T: Tracer + ?Sized> WorldWithBodies<'a, T> {
+    /// This view for a mover whose filter is `me`, with the bodies gathered for its tick.
+    pub(crate) fn near<'b>(&self, me: &'b QueryFilter, near: &'b Near) -> NearWorld<'b, T>
+    where
+        'a: 'b,
+    {
+        let candidates = NearCandidates {
+            near,
+            grid: GridCandidates {
+                bodies: self.bodies,
+                me,
+                ghosts: self.ghosts,
+            },
+        };
+        self.seen(me, candidates)
     }
-
-    /// The tick's candidates: the gathered bodies, or the grid beyond them.
-    fn candidates(&self) -> NearCandidates<'_> {
-        NearCandidates {
-            near: self.near,
-            grid: self.view.grid(&self.me),
-        }
-    }
-}
-
-impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let view = &self.view;
-        let world = |mask| trace_under(view.world, mask, shape, start, end);
-        view.trace_with(&self.me, shape, start, end, world, &self.candidates())
-    }
-
-    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let view = &self.view;
-        let world = |mask| overlaps_under(view.world, mask, shape, at);
-        view.overlaps_with(&self.me, shape, at, world, &self.candidates())
-    }
-
-    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        // The tick's filter, not the view's (which looks the mover up again).
-        gather_under(self.view.world, world_mask(&self.me), shapes, region, cache);
-    }
-
-    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let view = &self.view;
-        let world = |mask| trace_cached_under(view.world, mask, cache, shape, start, end);
-        view.trace_with(&self.me, shape, start, end, world, &self.candidates())
-    }
-
-    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        let view = &self.view;
-        let world = |mask| overlaps_cached_under(view.world, mask, cache, shape, at);
-        view.overlaps_with(&self.me, shape, at, world, &self.candidates())
-    }
-
-    fixed_part_queries!();
-
-    /// The bodies alone.
-    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let candidates = self.candidates();
-        self.view
-            .overlaps_with(&self.me, shape, at, |_| false, &candidates)
-    }
-
-    forward_world_queries!(view);
 }
 
 #[cfg(test)]
