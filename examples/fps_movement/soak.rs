@@ -51,7 +51,9 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::compile::import_bsp;
 use planeshift::compile::{CompileOptions, compile_map_with};
-use planeshift::controller::{Activity, CharacterController, ControllerConfig, MoveInput, Tracer};
+use planeshift::controller::{
+    Activity, CharacterController, ControllerConfig, MoveInput, ShapeQuery, Tracer,
+};
 use planeshift::crowd::{Crowd, CrowdConfig, WorldWithBodies};
 use planeshift::import::BspFormat;
 use planeshift::{CompiledMap, Game, MapFile, parse_map};
@@ -564,15 +566,11 @@ impl<'a> Soak<'a> {
                 mover: Some(id as u32),
                 ghosts: &[],
             };
+            let query = ShapeQuery::new(c.shape());
             let probe = if self.options.collide {
-                others.trace(c.shape(), center, center + direction * STUCK_PROBE)
+                others.trace(&query, center, center + direction * STUCK_PROBE)
             } else {
-                Tracer::trace(
-                    self.world,
-                    c.shape(),
-                    center,
-                    center + direction * STUCK_PROBE,
-                )
+                Tracer::trace(self.world, &query, center, center + direction * STUCK_PROBE)
             };
             let room = direction != Vec3::ZERO && !probe.hit() && !adrift;
             bot.window = Some((c.position(), bot.input.wish, room));
@@ -599,7 +597,7 @@ impl<'a> Soak<'a> {
         // Inside what blocks this bot: its own mask (a monster may stand in player clip).
         if self
             .world
-            .overlaps_masked(c.shape(), c.shape_center(), c.config().mask)
+            .overlaps(c.shape(), c.shape_center(), c.config().mask)
         {
             summary.inside_solid += 1;
             if self.options.report {

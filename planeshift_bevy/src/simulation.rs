@@ -313,7 +313,6 @@ pub(crate) fn move_movers(
         let world = WorldWithMovers {
             map: &map,
             movers: &sim.movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         if let MoverPush::Blocked { character } =
             crowd.push_mover(&world, mover.model, mover.pivot, &before, &after)
@@ -368,7 +367,6 @@ pub(crate) fn step_crowd(
         let world = WorldWithMovers {
             map: &map,
             movers: &sim.movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         step(crowd, &world, input, sim.parallel);
     } else {

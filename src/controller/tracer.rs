@@ -35,6 +35,7 @@ use crate::trace::{TickCache, Trace, TraceShape};
 /// use planeshift::controller::{
 ///     CharacterController, ControllerConfig, GroundState, MoveInput, ShapeQuery, Tracer,
 /// };
+/// use planeshift::compiled::Plane;
 /// use planeshift::trace::Trace;
 ///
 /// struct Floor;
@@ -54,6 +55,7 @@ use crate::trace::{TickCache, Trace, TraceShape};
 ///         Trace {
 ///             fraction,
 ///             normal: Some(Vec3::Z),
+///             plane: Some(Plane { normal: Vec3::Z, dist: 0.0 }),
 ///             contact: Some(start.lerp(end, fraction).with_z(0.0)),
 ///             ..Trace::miss(start.lerp(end, fraction))
 ///         }

@@ -3,7 +3,6 @@
 //! (`maps/crusher.map`).
 
 use glam::Vec3;
-use planeshift::contents::Contents;
 use planeshift::controller::{MoveInput, Mover, Ride, WorldWithMovers};
 use planeshift::crowd::{Crowd, CrowdConfig, MoverPush};
 use planeshift::trace::ModelPlacement;
@@ -29,7 +28,6 @@ fn with_mover<'a>(map: &'a CompiledMap, movers: &'a [Mover; 1]) -> WorldWithMove
     WorldWithMovers {
         map,
         movers,
-        mask: Contents::MASK_PLAYER_SOLID,
     }
 }
 
@@ -217,7 +215,6 @@ fn movers_push_only_the_characters_they_touch() {
     let rest_world = WorldWithMovers {
         map,
         movers: &rest,
-        mask: Contents::MASK_PLAYER_SOLID,
     };
     // Both touch something (touching counts as overlapping), neither touches the door.
     assert!(against_wall.overlaps(&rest_world) && against_plat.overlaps(&rest_world));
@@ -232,7 +229,6 @@ fn movers_push_only_the_characters_they_touch() {
             let world = WorldWithMovers {
                 map,
                 movers: &movers,
-                mask: Contents::MASK_PLAYER_SOLID,
             };
             let ride = c.ride(
                 &world,
@@ -265,7 +261,6 @@ fn movers_push_only_the_characters_they_touch() {
         let world = WorldWithMovers {
             map,
             movers: &movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         match crowd.push_mover(
             &world,

@@ -6,8 +6,10 @@ use std::cell::Cell;
 use glam::Vec3;
 use planeshift::compiled::{CompiledMap, Plane};
 use planeshift::contents::Contents;
-use planeshift::controller::{CharacterState, GroundState, MoveInput, Tracer};
-use planeshift::trace::{Trace, TraceShape};
+use planeshift::controller::{
+    CharacterState, GroundState, MoveInput, ShapeQuery, SpeedFacts, Tracer,
+};
+use planeshift::trace::Trace;
 
 use super::*;
 
@@ -41,9 +43,9 @@ fn bits(states: &[CharacterState]) -> Vec<[u32; 6]> {
 struct BruteForce<'a>(&'a CompiledMap);
 
 impl Tracer for BruteForce<'_> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
         self.0
-            .trace_all_brushes(shape, start, end, Contents::MASK_PLAYER_SOLID)
+            .trace_all_brushes(query.shape, start, end, query.mask)
     }
 }
 
@@ -107,7 +109,8 @@ struct HalfSpaces {
 }
 
 impl Tracer for HalfSpaces {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
+        let shape = query.shape;
         self.calls.set(self.calls.get() + 1);
         let mut best = Trace::miss(end);
         for plane in &self.planes {
@@ -327,8 +330,8 @@ fn every_mode_replays_bit_exact() {
 struct NoMemo<'a>(&'a CompiledMap);
 
 impl Tracer for NoMemo<'_> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        Tracer::trace(self.0, shape, start, end)
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
+        Tracer::trace(self.0, query, start, end)
     }
 
     fn contents(&self, point: Vec3) -> Contents {
@@ -339,8 +342,12 @@ impl Tracer for NoMemo<'_> {
         self.0.point_current(point)
     }
 
-    fn may_have_ladders(&self) -> bool {
-        self.0.has_ladders()
+    /// No map named: nothing gathered, fixed or reused.
+    fn speed_facts(&self) -> SpeedFacts<'_> {
+        SpeedFacts {
+            may_have_ladders: self.0.has_ladders(),
+            ..SpeedFacts::NONE
+        }
     }
 }
 

@@ -3,7 +3,6 @@
 
 use glam::{Quat, Vec3};
 use planeshift::compiled::CompiledMap;
-use planeshift::contents::Contents;
 use planeshift::controller::{
     CharacterShape, ConfigError, ControllerConfig, GroundState, MoveInput, Mover, WorldWithMovers,
 };
@@ -27,7 +26,6 @@ fn settle_with(map: &CompiledMap, model: usize, c: &mut CharacterController) {
     let world = WorldWithMovers {
         map,
         movers: &movers,
-        mask: Contents::MASK_PLAYER_SOLID,
     };
     settle(c, &world);
 }
@@ -53,7 +51,6 @@ fn ride(
         let world = WorldWithMovers {
             map,
             movers: &movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         c.ride(&world, model, pivot, &before, &after);
         c.step(&world, &MoveInput::default());
