@@ -18,8 +18,8 @@ use bevy_transform::components::Transform;
 use glam::Vec3;
 use planeshift::controller::Mover;
 use planeshift::{
-    CharacterController, CompiledMap, Contents, Crowd, CrowdConfig, ModelKind, ModelPlacement,
-    MoverPush, WorldWithMovers,
+    CharacterController, CompiledMap, Crowd, CrowdConfig, ModelKind, ModelPlacement, MoverPush,
+    WorldWithMovers,
 };
 
 use crate::assets::LevelAsset;

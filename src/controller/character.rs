@@ -351,7 +351,12 @@ impl CharacterController {
         };
         match world.speed_facts().map {
             Some(map) => {
-                map.gather_near(&[self.current_shape()], self.tick_region(), mask, &mut cache);
+                map.gather_near(
+                    &[self.current_shape()],
+                    self.tick_region(),
+                    mask,
+                    &mut cache,
+                );
             }
             None => cache.clear(),
         }

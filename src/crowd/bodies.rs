@@ -952,26 +952,85 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 }
 
-/// Asks its view of the world and the bodies, with the mover's filter looked up for the
-/// query and the grid's candidates.
-impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
+/// A world with bodies in it as one mover sees it: the world, the mover's filter and where
+/// its bodies come from. [`WorldWithBodies`] (the grid, the filter looked up per query) and
+/// [`CrowdView`] (a tick's filter and candidates) are the two; the one [`Tracer`] impl below
+/// answers for both.
+pub(crate) trait SeenBodies {
+    /// The world the bodies stand in.
+    type World: Tracer + ?Sized;
+
+    /// The world.
+    fn world(&self) -> &Self::World;
+
+    /// The filter the mover moves with ([`WorldWithBodies::filter`]).
+    fn mover_filter(&self) -> QueryFilter;
+
+    /// `world`, the world's answer, against the bodies the mover meets
+    /// ([`WorldWithBodies::trace_with`]).
+    fn trace_bodies(
+        &self,
+        me: &QueryFilter,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        world: Trace,
+    ) -> Trace;
+
+    /// `world`, the world's answer, or a body the mover meets at `at`
+    /// ([`WorldWithBodies::overlaps_with`]).
+    fn overlaps_bodies(&self, me: &QueryFilter, shape: &TraceShape, at: Vec3, world: bool) -> bool;
+}
+
+/// A world with bodies, seen by its mover: sweeps stop at the first of the world and the
+/// bodies the mover meets. The world is swept under the mover's own mask
+/// ([`Bodies::set_mask`]), whatever the query's; a rotated query meets the bodies with its
+/// shape upright. [`WorldPart::Fixed`] is the world's fixed part, [`WorldPart::Moving`] the
+/// bodies alone, and [`WorldPart::Model`] asks the world alone as the query asks. Bodies hold
+/// no contents, currents or triggers: those are the world's, and so are its speed facts but
+/// that the bodies move.
+impl<V: SeenBodies + ?Sized> Tracer for V {
     fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
-        let me = self.filter();
-        self.seen(&me, self.grid(&me)).trace(query, start, end)
+        let world = self.world();
+        if let WorldPart::Model(_) = query.part {
+            return world.trace(query, start, end);
+        }
+        let me = self.mover_filter();
+        let mine = query.with_mask(me.mask).of_part(WorldPart::All);
+        let shape = query.shape;
+        match query.part {
+            WorldPart::Fixed => world.trace(&mine, start, end),
+            WorldPart::Moving => self.trace_bodies(&me, shape, start, end, Trace::miss(end)),
+            _ => {
+                let hit = world.trace(&mine, start, end);
+                self.trace_bodies(&me, shape, start, end, hit)
+            }
+        }
     }
 
     fn overlaps(&self, query: &ShapeQuery<'_>, at: Vec3) -> bool {
-        let me = self.filter();
-        self.seen(&me, self.grid(&me)).overlaps(query, at)
+        let world = self.world();
+        if let WorldPart::Model(_) = query.part {
+            return world.overlaps(query, at);
+        }
+        let me = self.mover_filter();
+        let mine = query.with_mask(me.mask).of_part(WorldPart::All);
+        match query.part {
+            WorldPart::Fixed => world.overlaps(&mine, at),
+            WorldPart::Moving => self.overlaps_bodies(&me, query.shape, at, false),
+            _ => {
+                let hit = world.overlaps(&mine, at);
+                self.overlaps_bodies(&me, query.shape, at, hit)
+            }
+        }
     }
 
-    // Bodies hold no contents, currents or triggers.
     fn contents(&self, point: Vec3) -> Contents {
-        self.world.contents(point)
+        self.world().contents(point)
     }
 
     fn current(&self, point: Vec3) -> Vec3 {
-        self.world.current(point)
+        self.world().current(point)
     }
 
     fn touch_triggers(
@@ -982,20 +1041,43 @@ impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
         touched: &mut crate::controller::TriggerList,
         inside: &mut crate::controller::TriggerList,
     ) {
-        self.world
+        self.world()
             .touch_triggers(query, start, end, touched, inside);
     }
 
     fn speed_facts(&self) -> SpeedFacts<'_> {
-        crowd_facts(self.world)
+        SpeedFacts {
+            moves_nothing: false,
+            ..self.world().speed_facts()
+        }
     }
 }
 
-/// The speed facts of a world with bodies in it: the world's, but the bodies move.
-fn crowd_facts<T: Tracer + ?Sized>(world: &T) -> SpeedFacts<'_> {
-    SpeedFacts {
-        moves_nothing: false,
-        ..world.speed_facts()
+/// The filter looked up for each query, the bodies from the grid.
+impl<T: Tracer + ?Sized> SeenBodies for WorldWithBodies<'_, T> {
+    type World = T;
+
+    fn world(&self) -> &T {
+        self.world
+    }
+
+    fn mover_filter(&self) -> QueryFilter {
+        self.filter()
+    }
+
+    fn trace_bodies(
+        &self,
+        me: &QueryFilter,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        world: Trace,
+    ) -> Trace {
+        self.trace_with(shape, start, end, world, &self.grid(me))
+    }
+
+    fn overlaps_bodies(&self, me: &QueryFilter, shape: &TraceShape, at: Vec3, world: bool) -> bool {
+        self.overlaps_with(shape, at, world, &self.grid(me))
     }
 }
 
@@ -1023,73 +1105,46 @@ impl<'a, T: Tracer + ?Sized> WorldWithBodies<'a, T> {
     }
 }
 
-/// [`WorldWithBodies`] seen by one mover: its filter, computed once (a crowd's tick computes
-/// it once for all of a character's sweeps), and where its bodies come from (the grid, the
-/// bodies gathered for its tick, a wave's neighbours). The world is swept under the
-/// mover's own mask ([`Bodies::set_mask`]), whatever the query's; a rotated query meets the
-/// bodies with its shape upright. [`WorldPart::Fixed`] is the world's fixed part,
-/// [`WorldPart::Moving`] the bodies alone, and [`WorldPart::Model`] asks the world alone as
-/// the query asks.
+/// [`WorldWithBodies`] seen by one mover through a tick: its filter, computed once (a
+/// crowd's tick computes it once for all of a character's sweeps), and where its bodies come
+/// from (the bodies gathered for its tick, a wave's neighbours).
 pub(crate) struct CrowdView<'a, T: Tracer + ?Sized, C: Candidates> {
     pub(crate) view: WorldWithBodies<'a, T>,
     pub(crate) me: &'a QueryFilter,
     pub(crate) candidates: C,
 }
 
-impl<T: Tracer + ?Sized, C: Candidates> Tracer for CrowdView<'_, T, C> {
-    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
-        let (view, world) = (&self.view, self.view.world);
-        let mine = query.with_mask(self.me.mask).of_part(WorldPart::All);
-        let shape = query.shape;
-        match query.part {
-            WorldPart::All => {
-                let hit = world.trace(&mine, start, end);
-                view.trace_with(shape, start, end, hit, &self.candidates)
-            }
-            WorldPart::Fixed => world.trace(&mine, start, end),
-            WorldPart::Moving => {
-                view.trace_with(shape, start, end, Trace::miss(end), &self.candidates)
-            }
-            WorldPart::Model(_) => world.trace(query, start, end),
-        }
+impl<T: Tracer + ?Sized, C: Candidates> SeenBodies for CrowdView<'_, T, C> {
+    type World = T;
+
+    fn world(&self) -> &T {
+        self.view.world
     }
 
-    fn overlaps(&self, query: &ShapeQuery<'_>, at: Vec3) -> bool {
-        let (view, world) = (&self.view, self.view.world);
-        let mine = query.with_mask(self.me.mask).of_part(WorldPart::All);
-        let shape = query.shape;
-        match query.part {
-            WorldPart::All => {
-                let hit = world.overlaps(&mine, at);
-                view.overlaps_with(shape, at, hit, &self.candidates)
-            }
-            WorldPart::Fixed => world.overlaps(&mine, at),
-            WorldPart::Moving => view.overlaps_with(shape, at, false, &self.candidates),
-            WorldPart::Model(_) => world.overlaps(query, at),
-        }
+    fn mover_filter(&self) -> QueryFilter {
+        *self.me
     }
 
-    fn contents(&self, point: Vec3) -> Contents {
-        self.view.contents(point)
-    }
-
-    fn current(&self, point: Vec3) -> Vec3 {
-        self.view.current(point)
-    }
-
-    fn touch_triggers(
+    fn trace_bodies(
         &self,
-        query: &ShapeQuery<'_>,
+        _me: &QueryFilter,
+        shape: &TraceShape,
         start: Vec3,
         end: Vec3,
-        touched: &mut crate::controller::TriggerList,
-        inside: &mut crate::controller::TriggerList,
-    ) {
-        Tracer::touch_triggers(&self.view, query, start, end, touched, inside);
+        world: Trace,
+    ) -> Trace {
+        self.view
+            .trace_with(shape, start, end, world, &self.candidates)
     }
 
-    fn speed_facts(&self) -> SpeedFacts<'_> {
-        crowd_facts(self.view.world)
+    fn overlaps_bodies(
+        &self,
+        _me: &QueryFilter,
+        shape: &TraceShape,
+        at: Vec3,
+        world: bool,
+    ) -> bool {
+        self.view.overlaps_with(shape, at, world, &self.candidates)
     }
 }
 

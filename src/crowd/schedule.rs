@@ -43,7 +43,9 @@ use std::cell::Cell;
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::bodies::{Bodies, Candidates, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, meets};
+use super::bodies::{
+    Bodies, Candidates, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, meets,
+};
 use super::members::{CrowdSchedule, Member, body_contents, is_solid, shoves};
 use crate::controller::character::CharacterController;
 use crate::controller::tick::{CharacterState, MoveInput};

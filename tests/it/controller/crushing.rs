@@ -25,10 +25,7 @@ fn at(offset: Vec3) -> ModelPlacement {
 }
 
 fn with_mover<'a>(map: &'a CompiledMap, movers: &'a [Mover; 1]) -> WorldWithMovers<'a> {
-    WorldWithMovers {
-        map,
-        movers,
-    }
+    WorldWithMovers { map, movers }
 }
 
 #[test]
@@ -212,10 +209,7 @@ fn movers_push_only_the_characters_they_touch() {
     let against_wall = player(Vec3::new(240.0 - 15.0, 100.0, 0.0));
     let against_plat = player(Vec3::new(-64.0 - 15.0, 0.0, 0.0));
     let rest = movers_at(0.0);
-    let rest_world = WorldWithMovers {
-        map,
-        movers: &rest,
-    };
+    let rest_world = WorldWithMovers { map, movers: &rest };
     // Both touch something (touching counts as overlapping), neither touches the door.
     assert!(against_wall.overlaps(&rest_world) && against_plat.overlaps(&rest_world));
 

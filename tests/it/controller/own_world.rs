@@ -4,10 +4,10 @@
 //! its constant and its `impl`) is the part a game writes, and stays under 60 lines.
 
 use glam::Vec3;
+use planeshift::compiled::Plane;
 use planeshift::controller::{
     CharacterController, ControllerConfig, GroundState, MoveInput, ShapeQuery, Tracer,
 };
-use planeshift::compiled::Plane;
 use planeshift::trace::Trace;
 
 // ---- the game's world: from here to the end marker, under 60 lines ----
@@ -96,7 +96,11 @@ fn a_character_walks_steps_and_stops_in_a_world_of_a_few_boxes() {
     for _ in 0..30 {
         c.step(&world, &run);
     }
-    assert!(c.position().x > 40.0 && c.position().x < 128.0 - 15.0, "walks: {}", c.position());
+    assert!(
+        c.position().x > 40.0 && c.position().x < 128.0 - 15.0,
+        "walks: {}",
+        c.position()
+    );
     assert!(c.velocity().x > 100.0);
     // On: up the step, then against the wall.
     let mut climbed = 0.0;
@@ -107,6 +111,10 @@ fn a_character_walks_steps_and_stops_in_a_world_of_a_few_boxes() {
     assert!((feet(&c) - 16.0).abs() < 0.1, "on the step: {}", feet(&c));
     assert_eq!(c.ground().state, GroundState::Walkable);
     let stop = 384.0 - config.shape.half_width() - STOP;
-    assert!((c.position().x - stop).abs() < 0.01, "against the wall: {}", c.position());
+    assert!(
+        (c.position().x - stop).abs() < 0.01,
+        "against the wall: {}",
+        c.position()
+    );
     assert!(c.velocity().x.abs() < 1e-3, "stopped: {}", c.velocity());
 }

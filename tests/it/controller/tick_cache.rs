@@ -226,7 +226,12 @@ fn a_sweep_beyond_the_gather_walks_the_tree_with_the_same_answer() {
         TraceShape::aabb(Vec3::new(-15.0, -15.0, -28.0), Vec3::new(15.0, 15.0, 28.0)).unwrap();
     let center = Vec3::new(1024.0, 1024.0, 40.0);
     let mut cache = TickCache::new();
-    map.gather_near(&[&shape], (center - 40.0, center + 40.0), PLAYER, &mut cache);
+    map.gather_near(
+        &[&shape],
+        (center - 40.0, center + 40.0),
+        PLAYER,
+        &mut cache,
+    );
     let tree = |a: Vec3, b: Vec3| map.trace(&shape, a, b, PLAYER);
     // Inside: read from the cache.
     let (a, b) = (center, center + Vec3::new(30.0, -20.0, -35.0));
