@@ -9,7 +9,10 @@
 //! grounded share, characters fallen out of the level or ending inside solid); at the end a
 //! table of ns per character tick for each side and the ratio, computed from the very
 //! samples criterion measured (total time over total iterations of its measurement samples,
-//! divided by the number of characters). Guarantees: both sides run the same deterministic
+//! divided by the number of characters). Also before timing a map, one
+//! `<map>/planeshift: checksum` line: FNV-1a over the bits of every planeshift character's
+//! final position and velocity after the warm-up and one episode, so a speed change must
+//! leave it as it is (`cargo bench --bench controller -- --test` prints them too). Guarantees: both sides run the same deterministic
 //! workload (seeded inputs, fixed episode, no clocks in the simulation); a side is only
 //! timed on ticks its sanity pass has shown.
 //!
@@ -248,6 +251,22 @@ impl Crowd for PlaneshiftCrowd<'_> {
             .filter(|c| c.ground().is_walkable())
             .count()
     }
+}
+
+/// FNV-1a over the bits of every character's position and velocity, in order.
+fn checksum(characters: &[CharacterController]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for character in characters {
+        let (p, v) = (character.position(), character.velocity());
+        for byte in [p, v]
+            .iter()
+            .flat_map(|w| [w.x, w.y, w.z])
+            .flat_map(|f| f.to_bits().to_le_bytes())
+        {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 /// The brushes as Rapier colliders, and a BVH over them.
@@ -591,6 +610,16 @@ fn controller(c: &mut Criterion) {
             ours.tick(row);
             theirs.tick(row);
         }
+        let mut probe = ours.clone();
+        for row in episode {
+            probe.tick(row);
+        }
+        eprintln!(
+            "{}/planeshift: {CHARACTERS} characters after {} ticks, checksum {:016x}",
+            level.name,
+            warm_up.len() + episode.len(),
+            checksum(&probe.characters)
+        );
         print_sanity(&level.name, "planeshift", &sanity(&ours, episode, &level));
         print_sanity(&level.name, "rapier", &sanity(&theirs, episode, &level));
 

@@ -8,6 +8,11 @@
 //! `alone_64` runs the same characters and wishes with `collide: false` (each moves as if
 //! alone), so the two give the colliding tick's cost against a lone one in the same run
 //! (issue 28: "a colliding crowd's tick ≤ 1.5× a lone one").
+//!
+//! Before timing, each case prints one `crowd/<case>: checksum` line: FNV-1a over the id and
+//! the bits of the final position and velocity of every character after one measured run
+//! (the same [`TICKS`] ticks from the same start), so a speed change must leave it as it is
+//! (`cargo bench --bench crowd -- --test` prints them too).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -21,6 +26,25 @@ use planeshift::{
 
 /// Ticks per measured run.
 const TICKS: usize = 50;
+
+/// FNV-1a over the crowd's final state: every character's id, then the bits of its position
+/// and velocity, in increasing id order.
+fn checksum(crowd: &Crowd) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for id in crowd.ids() {
+        let Some(character) = crowd.get(id) else {
+            continue;
+        };
+        let (p, v) = (character.position(), character.velocity());
+        let words = [id, p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]
+            .into_iter()
+            .chain([v.x.to_bits(), v.y.to_bits(), v.z.to_bits()]);
+        for byte in words.flat_map(u32::to_le_bytes) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
 
 fn crowd(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../maps/arena.map");
@@ -69,6 +93,15 @@ fn crowd(c: &mut Criterion) {
         ("colliding_64/50_ticks", true),
         ("alone_64/50_ticks", false),
     ] {
+        let mut probe = build_with(collide);
+        for _ in 0..TICKS {
+            probe.step(&map, wish);
+        }
+        println!(
+            "crowd/{name}: {} characters, checksum {:016x}",
+            probe.len(),
+            checksum(&probe)
+        );
         group.bench_function(name, |b| {
             b.iter_batched(
                 || build_with(collide),

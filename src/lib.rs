@@ -146,6 +146,8 @@ pub use trace::{ModelPlacement, ShapeKind, ShapeSpecError, Trace, TraceQuery, Tr
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+#[cfg(doctest)]
+mod doc_pages;
 
 /// The largest size or coordinate of a shape, relative to its reference point, in map
 /// units: the shape constructors refuse more.

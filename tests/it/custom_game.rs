@@ -9,8 +9,8 @@
 //! slick), the `ladder`, `liquid`, `trigger`, `world`, `solid` and `illusionary` classes do
 //! what their docs say; as Quake none of that holds; a custom game without rules is its
 //! base game; faces combine `first` and `any` as documented; bad configurations are typed
-//! errors naming the rule; 1,000 mutated configurations never panic; the README shows
-//! `maps/custom_game.toml` as it is.
+//! errors naming the rule; 1,000 mutated configurations never panic; `docs/custom-games.md`
+//! shows `maps/custom_game.toml` as it is.
 
 use glam::Vec3;
 use planeshift::brush::brushes_from_map_custom;
@@ -402,13 +402,12 @@ fn a_custom_game_without_rules_is_its_base_game() {
 }
 
 #[test]
-fn the_readme_shows_the_bundled_configuration() {
-    let readme =
-        String::from_utf8(read(&repo_root().join("README.md"))).unwrap_or_else(|e| panic!("{e}"));
-    let block = readme
-        .split("## A custom game")
+fn the_custom_game_page_shows_the_bundled_configuration() {
+    let page = String::from_utf8(read(&repo_root().join("docs/custom-games.md")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let block = page
+        .split("```toml\n")
         .nth(1)
-        .and_then(|section| section.split("```toml\n").nth(1))
         .and_then(|block| block.split("```").next());
     assert_eq!(block, Some(config_text().as_str()));
 }
