@@ -151,6 +151,7 @@ pub struct ShapeQuery<'a> {
 impl<'a> ShapeQuery<'a> {
     /// `shape`, upright, against all of the world, blocked by what blocks a player
     /// ([`Contents::MASK_PLAYER_SOLID`]).
+    #[inline]
     #[must_use]
     pub fn new(shape: &'a TraceShape) -> ShapeQuery<'a> {
         ShapeQuery {
@@ -163,12 +164,14 @@ impl<'a> ShapeQuery<'a> {
     }
 
     /// This query blocked by what `mask` names.
+    #[inline]
     #[must_use]
     pub fn with_mask(self, mask: Contents) -> ShapeQuery<'a> {
         ShapeQuery { mask, ..self }
     }
 
     /// This query with the shape rotated by `rotation` about its reference point.
+    #[inline]
     #[must_use]
     pub fn rotated(self, rotation: Quat) -> ShapeQuery<'a> {
         ShapeQuery {
@@ -178,12 +181,14 @@ impl<'a> ShapeQuery<'a> {
     }
 
     /// This query asking only `part` of the world.
+    #[inline]
     #[must_use]
     pub fn of_part(self, part: WorldPart) -> ShapeQuery<'a> {
         ShapeQuery { part, ..self }
     }
 
     /// This query reading `scratch`, the brushes gathered for the running tick.
+    #[inline]
     pub(crate) fn with_scratch(self, scratch: Option<&'a TickCache>) -> ShapeQuery<'a> {
         ShapeQuery { scratch, ..self }
     }
@@ -255,15 +260,13 @@ impl Tracer for CompiledMap {
     /// (no part moves; model 0 is the world).
     fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
         let (shape, mask) = (query.shape, query.mask);
-        match query.part {
-            WorldPart::Moving => return Trace::miss(end),
-            WorldPart::Model(k) if k != 0 => return Trace::miss(end),
-            _ => {}
+        if query.rotation.is_some() || !matches!(query.part, WorldPart::All | WorldPart::Fixed) {
+            return self.trace_posed(query, start, end);
         }
-        match (query.rotation, query.scratch) {
-            (Some(rotation), _) => self.trace_rotated(shape, rotation, start, end, mask),
-            (None, Some(cache)) => self.trace_cached(cache, shape, start, end, mask),
-            (None, None) => self.trace(shape, start, end, mask),
+        // Every sweep of a tick: upright, all of the map.
+        match query.scratch {
+            Some(cache) => self.trace_cached(cache, shape, start, end, mask),
+            None => self.trace(shape, start, end, mask),
         }
     }
 
@@ -305,6 +308,7 @@ impl Tracer for CompiledMap {
     }
 
     /// The map never changes: all of it is fixed, and its contents are its own.
+    #[inline]
     fn speed_facts(&self) -> SpeedFacts<'_> {
         SpeedFacts {
             map: Some(self),
@@ -312,6 +316,21 @@ impl Tracer for CompiledMap {
             moves_nothing: true,
             contents_are_map: true,
             may_have_ladders: self.has_ladders(),
+        }
+    }
+}
+
+impl CompiledMap {
+    /// [`Tracer::trace`] of a rotated shape or of a part of the map: model 0 is the whole
+    /// map, no other model and nothing that moves is in it.
+    fn trace_posed(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
+        match (query.part, query.rotation) {
+            (WorldPart::Moving, _) => Trace::miss(end),
+            (WorldPart::Model(k), _) if k != 0 => Trace::miss(end),
+            (_, Some(rotation)) => {
+                self.trace_rotated(query.shape, rotation, start, end, query.mask)
+            }
+            (_, None) => Tracer::trace(self, &query.of_part(WorldPart::All), start, end),
         }
     }
 }
