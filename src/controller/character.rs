@@ -69,47 +69,13 @@ pub struct CharacterController {
     unstuck: UnstuckTable,
     /// Ground friction factors per material (Source's surface friction), looked up in order.
     material_friction: Vec<(MaterialId, f32)>,
-    /// The last water-level sample, reused while the character stands where it was taken
-    /// in the same world (a pure function of place, eye height and world: replays and
-    /// restored states give the same results with or without it).
-    pub(crate) water_memo: Option<WaterMemo>,
-    /// Where the shape in use was last proven free of the world's fixed solid
-    /// ([`SpeedFacts::map_is_fixed`](super::SpeedFacts::map_is_fixed)): an overlap test there, in the same world, asks only what
-    /// moves (a pure function of place, shape and world: replays and restored states give
-    /// the same results with or without it).
-    fixed_free: Option<FreePlace>,
-    /// The last ground probe ([`ground::probe_ground`]) and where it was made, in a world
-    /// where nothing moves ([`SpeedFacts::moves_nothing`](super::SpeedFacts::moves_nothing)): a probe from the same place in the
-    /// same world finds the same (a tick that ends with a probe, in the air, starts the
-    /// next from where it ended).
-    ground_memo: Option<(FreePlace, Ground)>,
-    /// The last snap's downward sweep and where it started, in a world where nothing moves:
-    /// a character standing still sweeps the same every tick.
-    snap_memo: Option<(FreePlace, Trace)>,
-    /// The last wall memory checked ([`Self::walls_still_touched`]), where, and what was
-    /// kept, in a world where nothing moves.
-    walls_memo: Option<(FreePlace, WallContacts, WallContacts)>,
-    /// Where the unstuck table was last searched in a world with a named fixed solid, and
-    /// which of its offsets overlap that solid there (one bit each; sized when the
-    /// controller is made, so a search allocates nothing).
-    stuck_place: Option<FreePlace>,
-    fixed_blocked: Vec<u64>,
+    /// What its ticks remember and reuse: memos and scratch ([`TickMemo`]).
+    pub(crate) memo: TickMemo,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
     /// How many configured ticks the running tick counts on the timers (1 for a fixed tick).
     timer_units: u32,
-    /// The world's brushes near the character, gathered when each tick begins (issue 18):
-    /// the tick's sweeps read them instead of walking the tree, with the same results.
-    /// Boxed, so a tick takes it out by moving a pointer; `None` only while a tick runs.
-    tick_cache: Option<Box<TickCache>>,
-    /// Whether ticks gather and read [`Self::tick_cache`] (always, but for the tests that
-    /// compare against ticks without it).
-    use_tick_cache: bool,
-    /// The trigger set a tick ends in is built here, then swapped with the state's (so the
-    /// two lists keep their capacity and a tick allocates nothing once they have held
-    /// their most).
-    pub(crate) trigger_scratch: TriggerList,
 }
 
 /// How far beyond its shape's travel at its current speed a character's shape centre is
@@ -172,20 +138,22 @@ impl CharacterController {
             stand_offset,
             crouch_offset,
             dead_offset,
-            fixed_blocked: vec![0; unstuck.mark_words()],
+            memo: TickMemo {
+                water_memo: None,
+                fixed_free: None,
+                ground_memo: None,
+                snap_memo: None,
+                walls_memo: None,
+                stuck_place: None,
+                fixed_blocked: vec![0; unstuck.mark_words()],
+                tick_cache: Some(Box::new(TickCache::new())),
+                use_tick_cache: true,
+                trigger_scratch: TriggerList::with_reserve(),
+            },
             unstuck,
             material_friction: Vec::new(),
-            water_memo: None,
-            fixed_free: None,
-            ground_memo: None,
-            snap_memo: None,
-            walls_memo: None,
-            stuck_place: None,
             timer_tick: config.tick,
             timer_units: 1,
-            tick_cache: Some(Box::new(TickCache::new())),
-            use_tick_cache: true,
-            trigger_scratch: TriggerList::with_reserve(),
         })
     }
 
@@ -340,13 +308,13 @@ impl CharacterController {
     ) {
         outcome.reset();
         let mask = self.config.mask;
-        if !self.use_tick_cache {
+        if !self.memo.use_tick_cache {
             return self.step_through(&Tick::masked(world, mask), input, outcome);
         }
         // Taken out for the tick (a pointer moved: nothing allocates or copies the cache)
         // so the view can borrow it while the tick borrows the controller. Always there
         // between ticks; without it the tick walks the trees.
-        let Some(mut cache) = self.tick_cache.take() else {
+        let Some(mut cache) = self.memo.tick_cache.take() else {
             return self.step_through(&Tick::masked(world, mask), input, outcome);
         };
         match world.speed_facts().map {
@@ -366,7 +334,7 @@ impl CharacterController {
             scratch: Some(&cache),
         };
         self.step_through(&tick, input, outcome);
-        self.tick_cache = Some(cache);
+        self.memo.tick_cache = Some(cache);
     }
 
     /// The box the shape centres of the coming tick are expected to stay in (standing or
@@ -388,7 +356,7 @@ impl CharacterController {
         /// Turns the tick cache off (or back on): every sweep then walks the tree. For the
         /// tests that compare ticks with and without it, bit for bit.
         pub fn set_tick_cache(&mut self, on: bool) {
-            self.use_tick_cache = on;
+            self.memo.use_tick_cache = on;
         }
     }
 
@@ -397,7 +365,7 @@ impl CharacterController {
         /// walked the tree instead ([`TickCache::counts`]).
         #[must_use]
         pub fn tick_cache_counts(&self) -> (u64, u64) {
-            self.tick_cache.as_ref().map_or((0, 0), |cache| cache.counts())
+            self.memo.tick_cache.as_ref().map_or((0, 0), |cache| cache.counts())
         }
     }
 
@@ -406,7 +374,7 @@ impl CharacterController {
         /// kept the brushes of an earlier tick ([`TickCache::gather_counts`]).
         #[must_use]
         pub fn tick_cache_gathers(&self) -> (u64, u64) {
-            self.tick_cache
+            self.memo.tick_cache
                 .as_ref()
                 .map_or((0, 0), |cache| cache.gather_counts())
         }
@@ -748,13 +716,14 @@ impl CharacterController {
         }
         let place = self.motionless_place(world);
         let known = self
+            .memo
             .walls_memo
             .filter(|(p, asked, _)| place == Some(*p) && *asked == walls);
         if let Some((_, _, kept)) = known {
             return kept;
         }
         let kept = self.probe_walls(world);
-        self.walls_memo = place.map(|p| (p, walls, kept));
+        self.memo.walls_memo = place.map(|p| (p, walls, kept));
         kept
     }
 
@@ -784,30 +753,30 @@ impl CharacterController {
     ) -> bool {
         let fixed = world.fixed_solid();
         let here = fixed.map(|solid| self.free_place(solid));
-        let overlapping = if here.is_some() && here == self.fixed_free {
+        let overlapping = if here.is_some() && here == self.memo.fixed_free {
             // Free of the fixed solid where it still stands: only what moves may overlap.
             world.overlaps_moving(self.shape(), self.shape_center())
         } else {
             world.overlaps(self.shape(), self.shape_center())
         };
         if !overlapping {
-            self.fixed_free = here;
+            self.memo.fixed_free = here;
             return true;
         }
         let found = match here {
             Some(place) => {
-                if self.stuck_place != Some(place) {
-                    self.fixed_blocked.fill(0);
-                    self.stuck_place = Some(place);
+                if self.memo.stuck_place != Some(place) {
+                    self.memo.fixed_blocked.fill(0);
+                    self.memo.stuck_place = Some(place);
                 }
-                let mut marks = std::mem::take(&mut self.fixed_blocked);
+                let mut marks = std::mem::take(&mut self.memo.fixed_blocked);
                 let found = self.unstuck.find_free_marking(
                     world,
                     self.shape(),
                     self.shape_center(),
                     &mut marks,
                 );
-                self.fixed_blocked = marks;
+                self.memo.fixed_blocked = marks;
                 found
             }
             None => self
@@ -819,7 +788,7 @@ impl CharacterController {
                 self.state.position = center - self.offset();
                 outcome.unstuck_probes = Some(outcome.unstuck_probes.unwrap_or(0) + probes);
                 // Free of everything there (the table's test asks the whole world).
-                self.fixed_free = fixed.map(|solid| self.free_place(solid));
+                self.memo.fixed_free = fixed.map(|solid| self.free_place(solid));
                 true
             }
             None => false,
@@ -927,12 +896,12 @@ impl CharacterController {
             Some(_) => Ground::AIR,
             None => {
                 let place = self.motionless_place(world);
-                match self.ground_memo.filter(|(p, _)| place == Some(*p)) {
+                match self.memo.ground_memo.filter(|(p, _)| place == Some(*p)) {
                     Some((_, ground)) => ground,
                     None => {
                         let position = self.state.position;
                         let ground = ground::probe_ground(&view, shape, position, probe, walkable);
-                        self.ground_memo = place.map(|p| (p, ground));
+                        self.memo.ground_memo = place.map(|p| (p, ground));
                         ground
                     }
                 }
@@ -1099,12 +1068,12 @@ impl CharacterController {
         };
         let from = self.state.position;
         let place = self.motionless_place(world);
-        let trace = match self.snap_memo.filter(|(p, _)| place == Some(*p)) {
+        let trace = match self.memo.snap_memo.filter(|(p, _)| place == Some(*p)) {
             Some((_, trace)) => trace,
             None => {
                 let trace =
                     view.trace(self.shape(), from, from - Vec3::Z * self.config.step_height);
-                self.snap_memo = place.map(|p| (p, trace));
+                self.memo.snap_memo = place.map(|p| (p, trace));
                 trace
             }
         };
@@ -1175,6 +1144,49 @@ struct FreePlace {
     center: [u32; 3],
     shape: ShapeInUse,
     solid: FixedSolid,
+}
+
+/// What a controller's ticks remember and reuse, in one place: the memos of answers that
+/// are pure functions of the shape's place and the world (replays and restored states give
+/// the same results with or without them), the tick cache and the trigger scratch list.
+#[derive(Clone, Debug)]
+pub(crate) struct TickMemo {
+    /// The last water-level sample, reused while the character stands where it was taken
+    /// in the same world (a pure function of place, eye height and world: replays and
+    /// restored states give the same results with or without it).
+    pub(crate) water_memo: Option<WaterMemo>,
+    /// Where the shape in use was last proven free of the world's fixed solid
+    /// ([`SpeedFacts::map_is_fixed`](super::SpeedFacts::map_is_fixed)): an overlap test there, in the same world, asks only what
+    /// moves (a pure function of place, shape and world: replays and restored states give
+    /// the same results with or without it).
+    fixed_free: Option<FreePlace>,
+    /// The last ground probe ([`ground::probe_ground`]) and where it was made, in a world
+    /// where nothing moves ([`SpeedFacts::moves_nothing`](super::SpeedFacts::moves_nothing)): a probe from the same place in the
+    /// same world finds the same (a tick that ends with a probe, in the air, starts the
+    /// next from where it ended).
+    ground_memo: Option<(FreePlace, Ground)>,
+    /// The last snap's downward sweep and where it started, in a world where nothing moves:
+    /// a character standing still sweeps the same every tick.
+    snap_memo: Option<(FreePlace, Trace)>,
+    /// The last wall memory checked ([`CharacterController::walls_still_touched`]), where, and what was
+    /// kept, in a world where nothing moves.
+    walls_memo: Option<(FreePlace, WallContacts, WallContacts)>,
+    /// Where the unstuck table was last searched in a world with a named fixed solid, and
+    /// which of its offsets overlap that solid there (one bit each; sized when the
+    /// controller is made, so a search allocates nothing).
+    stuck_place: Option<FreePlace>,
+    fixed_blocked: Vec<u64>,
+    /// The world's brushes near the character, gathered when each tick begins (issue 18):
+    /// the tick's sweeps read them instead of walking the tree, with the same results.
+    /// Boxed, so a tick takes it out by moving a pointer; `None` only while a tick runs.
+    tick_cache: Option<Box<TickCache>>,
+    /// Whether ticks gather and read `tick_cache` (always, but for the tests that
+    /// compare against ticks without it).
+    use_tick_cache: bool,
+    /// The trigger set a tick ends in is built here, then swapped with the state's (so the
+    /// two lists keep their capacity and a tick allocates nothing once they have held
+    /// their most).
+    pub(crate) trigger_scratch: TriggerList,
 }
 
 /// The shortest command [`CharacterController::step_msec`] runs, ms (Quake 3

@@ -32,7 +32,7 @@ impl CharacterController {
     ) {
         // The set the tick ends in is filled in the kept buffer, then swapped with the
         // state's: no list is allocated once each has held its most.
-        let mut inside = std::mem::take(&mut self.trigger_scratch);
+        let mut inside = std::mem::take(&mut self.memo.trigger_scratch);
         inside.clear();
         // The two lists it alternates with the state keep room for a few (a state restored
         // with `set_state` may come with none).
@@ -54,6 +54,6 @@ impl CharacterController {
             .touched
             .difference_into(previous, &mut report.entered);
         previous.union_without_into(&report.touched, &inside, &mut report.left);
-        self.trigger_scratch = std::mem::replace(&mut self.state.triggers, inside);
+        self.memo.trigger_scratch = std::mem::replace(&mut self.state.triggers, inside);
     }
 }

@@ -37,13 +37,14 @@ impl CharacterController {
         let feet = self.state.position - Vec3::Z * self.config.feet_to_origin;
         let id = world.contents_id();
         let memo = self
+            .memo
             .water_memo
             .filter(|m| id == Some(m.world) && m.eye == eye && bits(m.feet) == bits(feet));
         let sample = memo.unwrap_or_else(|| sample_water(world, feet, eye));
         self.state.water_level = sample.level;
         self.state.liquid = sample.liquid;
         self.state.contents = sample.contents;
-        self.water_memo = id.map(|world| WaterMemo {
+        self.memo.water_memo = id.map(|world| WaterMemo {
             world,
             feet,
             eye,
