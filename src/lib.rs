@@ -152,7 +152,6 @@ pub use crowd::{Crowd, CrowdConfig};
 pub mod level;
 pub use compiled::Entity;
 
-
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

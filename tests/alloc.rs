@@ -244,7 +244,6 @@ fn run(
                 let world = WorldWithMovers {
                     map,
                     movers: &movers,
-                    mask: Contents::MASK_PLAYER_SOLID,
                 };
                 c.ride(&world, model, pivot, &was, &now);
                 c.step_into(&world, &s.input, &mut outcome);

@@ -18,7 +18,7 @@ use bevy_transform::components::Transform;
 use glam::Vec3;
 use planeshift::movement::Mover;
 use planeshift::{
-    CharacterController, CompiledMap, Contents, Crowd, CrowdConfig, ModelPlacement,
+    CharacterController, CompiledMap, Crowd, CrowdConfig, ModelPlacement,
     level::ModelKind,
     movement::{MoverPush, WorldWithMovers},
 };
@@ -314,7 +314,6 @@ pub(crate) fn move_movers(
         let world = WorldWithMovers {
             map: &map,
             movers: &sim.movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         if let MoverPush::Blocked { character } =
             crowd.push_mover(&world, mover.model, mover.pivot, &before, &after)
@@ -369,7 +368,6 @@ pub(crate) fn step_crowd(
         let world = WorldWithMovers {
             map: &map,
             movers: &sim.movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         step(crowd, &world, input, sim.parallel);
     } else {

@@ -16,7 +16,7 @@ use super::step::{StepRules, step_slide};
 use super::tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, WallContacts, microseconds,
 };
-use super::tracer::{Cached, FixedSolid, Masked, Offset, Tracer};
+use super::tracer::{FixedSolid, Offset, ShapeQuery, Sweeps, Tick, Tracer};
 use super::unstuck::UnstuckTable;
 use super::water_level::{WaterMemo, bits};
 use super::{ground, slide};
@@ -69,47 +69,13 @@ pub struct CharacterController {
     unstuck: UnstuckTable,
     /// Ground friction factors per material (Source's surface friction), looked up in order.
     material_friction: Vec<(MaterialId, f32)>,
-    /// The last water-level sample, reused while the character stands where it was taken
-    /// in the same world (a pure function of place, eye height and world: replays and
-    /// restored states give the same results with or without it).
-    pub(crate) water_memo: Option<WaterMemo>,
-    /// Where the shape in use was last proven free of the world's fixed solid
-    /// ([`Tracer::fixed_solid`]): an overlap test there, in the same world, asks only what
-    /// moves (a pure function of place, shape and world: replays and restored states give
-    /// the same results with or without it).
-    fixed_free: Option<FreePlace>,
-    /// The last ground probe ([`ground::probe_ground`]) and where it was made, in a world
-    /// where nothing moves ([`Tracer::moves_nothing`]): a probe from the same place in the
-    /// same world finds the same (a tick that ends with a probe, in the air, starts the
-    /// next from where it ended).
-    ground_memo: Option<(FreePlace, Ground)>,
-    /// The last snap's downward sweep and where it started, in a world where nothing moves:
-    /// a character standing still sweeps the same every tick.
-    snap_memo: Option<(FreePlace, Trace)>,
-    /// The last wall memory checked ([`Self::walls_still_touched`]), where, and what was
-    /// kept, in a world where nothing moves.
-    walls_memo: Option<(FreePlace, WallContacts, WallContacts)>,
-    /// Where the unstuck table was last searched in a world with a named fixed solid, and
-    /// which of its offsets overlap that solid there (one bit each; sized when the
-    /// controller is made, so a search allocates nothing).
-    stuck_place: Option<FreePlace>,
-    fixed_blocked: Vec<u64>,
+    /// What its ticks remember and reuse: memos and scratch ([`TickMemo`]).
+    pub(crate) memo: TickMemo,
     /// The configured tick, seconds, which the timers count in, even while a tick of its
     /// own duration runs ([`Self::step_msec`]).
     timer_tick: f32,
     /// How many configured ticks the running tick counts on the timers (1 for a fixed tick).
     timer_units: u32,
-    /// The world's brushes near the character, gathered when each tick begins (issue 18):
-    /// the tick's sweeps read them instead of walking the tree, with the same results.
-    /// Boxed, so a tick takes it out by moving a pointer; `None` only while a tick runs.
-    tick_cache: Option<Box<TickCache>>,
-    /// Whether ticks gather and read [`Self::tick_cache`] (always, but for the tests that
-    /// compare against ticks without it).
-    use_tick_cache: bool,
-    /// The trigger set a tick ends in is built here, then swapped with the state's (so the
-    /// two lists keep their capacity and a tick allocates nothing once they have held
-    /// their most).
-    pub(crate) trigger_scratch: TriggerList,
 }
 
 /// How far beyond its shape's travel at its current speed a character's shape centre is
@@ -172,20 +138,22 @@ impl CharacterController {
             stand_offset,
             crouch_offset,
             dead_offset,
-            fixed_blocked: vec![0; unstuck.mark_words()],
+            memo: TickMemo {
+                water_memo: None,
+                fixed_free: None,
+                ground_memo: None,
+                snap_memo: None,
+                walls_memo: None,
+                stuck_place: None,
+                fixed_blocked: vec![0; unstuck.mark_words()],
+                tick_cache: Some(Box::new(TickCache::new())),
+                use_tick_cache: true,
+                trigger_scratch: TriggerList::with_reserve(),
+            },
             unstuck,
             material_friction: Vec::new(),
-            water_memo: None,
-            fixed_free: None,
-            ground_memo: None,
-            snap_memo: None,
-            walls_memo: None,
-            stuck_place: None,
             timer_tick: config.tick,
             timer_units: 1,
-            tick_cache: Some(Box::new(TickCache::new())),
-            use_tick_cache: true,
-            trigger_scratch: TriggerList::with_reserve(),
         })
     }
 
@@ -301,7 +269,7 @@ impl CharacterController {
     /// Whether the shape in use overlaps solid where the character stands.
     #[must_use]
     pub fn overlaps<T: Tracer + ?Sized>(&self, world: &T) -> bool {
-        world.overlaps(self.shape(), self.shape_center())
+        world.overlaps(&ShapeQuery::new(self.shape()), self.shape_center())
     }
 
     /// Advances one fixed tick of [`ControllerConfig::tick`] seconds: the move, then the
@@ -329,7 +297,9 @@ impl CharacterController {
         self.write_step(world, input, outcome);
     }
 
-    /// [`Self::step_into`] without reserving the outcome's lists.
+    /// [`Self::step_into`] without reserving the outcome's lists: the tick's view of
+    /// `world` sweeps under the configured mask and, when the map its speed facts name
+    /// was gathered near the character, reads the gathered brushes.
     fn write_step<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
@@ -337,41 +307,34 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         outcome.reset();
-        if self.config.mask != Contents::MASK_PLAYER_SOLID {
-            // A monster, a bot: the world under its own mask (a player's sweeps stay the
-            // world's own, bit for bit).
-            let mask = self.config.mask;
-            return self.step_masked(&Masked { world, mask }, input, outcome);
-        }
-        self.step_masked(world, input, outcome);
-    }
-
-    /// [`Self::step_into`] through `world` as given.
-    fn step_masked<T: Tracer + ?Sized>(
-        &mut self,
-        world: &T,
-        input: &MoveInput,
-        outcome: &mut MoveOutcome,
-    ) {
-        if !self.use_tick_cache {
-            return self.step_through(world, input, outcome);
+        let mask = self.config.mask;
+        if !self.memo.use_tick_cache {
+            return self.step_through(&Tick::masked(world, mask), input, outcome);
         }
         // Taken out for the tick (a pointer moved: nothing allocates or copies the cache)
         // so the view can borrow it while the tick borrows the controller. Always there
         // between ticks; without it the tick walks the trees.
-        let Some(mut cache) = self.tick_cache.take() else {
-            return self.step_through(world, input, outcome);
+        let Some(mut cache) = self.memo.tick_cache.take() else {
+            return self.step_through(&Tick::masked(world, mask), input, outcome);
         };
-        world.gather(&[self.current_shape()], self.tick_region(), &mut cache);
-        self.step_through(
-            &Cached {
-                world,
-                cache: &cache,
-            },
-            input,
-            outcome,
-        );
-        self.tick_cache = Some(cache);
+        match world.speed_facts().map {
+            Some(map) => {
+                map.gather_near(
+                    &[self.current_shape()],
+                    self.tick_region(),
+                    mask,
+                    &mut cache,
+                );
+            }
+            None => cache.clear(),
+        }
+        let tick = Tick {
+            world,
+            mask,
+            scratch: Some(&cache),
+        };
+        self.step_through(&tick, input, outcome);
+        self.memo.tick_cache = Some(cache);
     }
 
     /// The box the shape centres of the coming tick are expected to stay in (standing or
@@ -393,7 +356,7 @@ impl CharacterController {
         /// Turns the tick cache off (or back on): every sweep then walks the tree. For the
         /// tests that compare ticks with and without it, bit for bit.
         pub fn set_tick_cache(&mut self, on: bool) {
-            self.use_tick_cache = on;
+            self.memo.use_tick_cache = on;
         }
     }
 
@@ -402,7 +365,7 @@ impl CharacterController {
         /// walked the tree instead ([`TickCache::counts`]).
         #[must_use]
         pub fn tick_cache_counts(&self) -> (u64, u64) {
-            self.tick_cache.as_ref().map_or((0, 0), |cache| cache.counts())
+            self.memo.tick_cache.as_ref().map_or((0, 0), |cache| cache.counts())
         }
     }
 
@@ -411,14 +374,14 @@ impl CharacterController {
         /// kept the brushes of an earlier tick ([`TickCache::gather_counts`]).
         #[must_use]
         pub fn tick_cache_gathers(&self) -> (u64, u64) {
-            self.tick_cache
+            self.memo.tick_cache
                 .as_ref()
                 .map_or((0, 0), |cache| cache.gather_counts())
         }
     }
 
     /// [`Self::step`] through `world` as it is.
-    fn step_through<T: Tracer + ?Sized>(
+    fn step_through<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -476,7 +439,7 @@ impl CharacterController {
     }
 
     /// The move of one tick, without the snap and the triggers, into `outcome` (reset).
-    fn advance<T: Tracer + ?Sized>(
+    fn advance<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -637,7 +600,7 @@ impl CharacterController {
 
     /// The end of every tick that moved: timers, the velocity cap, the end-of-tick check,
     /// the water level and the reports.
-    fn end_tick<T: Tracer + ?Sized>(
+    fn end_tick<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -746,25 +709,26 @@ impl CharacterController {
     }
 
     /// The remembered walls that a probe of [`WALL_PROBE`] towards each still hits.
-    fn walls_still_touched<T: Tracer + ?Sized>(&mut self, world: &T) -> WallContacts {
+    fn walls_still_touched<T: Sweeps + ?Sized>(&mut self, world: &T) -> WallContacts {
         let walls = self.state.walls;
         if walls.normals().is_empty() {
             return WallContacts::default();
         }
         let place = self.motionless_place(world);
         let known = self
+            .memo
             .walls_memo
             .filter(|(p, asked, _)| place == Some(*p) && *asked == walls);
         if let Some((_, _, kept)) = known {
             return kept;
         }
         let kept = self.probe_walls(world);
-        self.walls_memo = place.map(|p| (p, walls, kept));
+        self.memo.walls_memo = place.map(|p| (p, walls, kept));
         kept
     }
 
     /// [`Self::walls_still_touched`], probing each wall.
-    fn probe_walls<T: Tracer + ?Sized>(&self, world: &T) -> WallContacts {
+    fn probe_walls<T: Sweeps + ?Sized>(&self, world: &T) -> WallContacts {
         let view = Offset {
             world,
             offset: self.offset(),
@@ -782,37 +746,37 @@ impl CharacterController {
     }
 
     /// Moves the shape out of solid if it overlaps; false if no free position is in reach.
-    pub(crate) fn recover<T: Tracer + ?Sized>(
+    pub(crate) fn recover<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         outcome: &mut MoveOutcome,
     ) -> bool {
         let fixed = world.fixed_solid();
         let here = fixed.map(|solid| self.free_place(solid));
-        let overlapping = if here.is_some() && here == self.fixed_free {
+        let overlapping = if here.is_some() && here == self.memo.fixed_free {
             // Free of the fixed solid where it still stands: only what moves may overlap.
             world.overlaps_moving(self.shape(), self.shape_center())
         } else {
-            self.overlaps(world)
+            world.overlaps(self.shape(), self.shape_center())
         };
         if !overlapping {
-            self.fixed_free = here;
+            self.memo.fixed_free = here;
             return true;
         }
         let found = match here {
             Some(place) => {
-                if self.stuck_place != Some(place) {
-                    self.fixed_blocked.fill(0);
-                    self.stuck_place = Some(place);
+                if self.memo.stuck_place != Some(place) {
+                    self.memo.fixed_blocked.fill(0);
+                    self.memo.stuck_place = Some(place);
                 }
-                let mut marks = std::mem::take(&mut self.fixed_blocked);
+                let mut marks = std::mem::take(&mut self.memo.fixed_blocked);
                 let found = self.unstuck.find_free_marking(
                     world,
                     self.shape(),
                     self.shape_center(),
                     &mut marks,
                 );
-                self.fixed_blocked = marks;
+                self.memo.fixed_blocked = marks;
                 found
             }
             None => self
@@ -824,7 +788,7 @@ impl CharacterController {
                 self.state.position = center - self.offset();
                 outcome.unstuck_probes = Some(outcome.unstuck_probes.unwrap_or(0) + probes);
                 // Free of everything there (the table's test asks the whole world).
-                self.fixed_free = fixed.map(|solid| self.free_place(solid));
+                self.memo.fixed_free = fixed.map(|solid| self.free_place(solid));
                 true
             }
             None => false,
@@ -833,7 +797,7 @@ impl CharacterController {
 
     /// The shape in use at its place now, when nothing in `world` moves: every sweep from
     /// the same place then answers the same.
-    fn motionless_place<T: Tracer + ?Sized>(&self, world: &T) -> Option<FreePlace> {
+    fn motionless_place<T: Sweeps + ?Sized>(&self, world: &T) -> Option<FreePlace> {
         if !world.moves_nothing() {
             return None;
         }
@@ -858,7 +822,7 @@ impl CharacterController {
 
     /// The nearest free centre for the shape in use from the unstuck table, among the
     /// offsets that do not go against `toward` (all of them when it is zero).
-    pub(crate) fn unstuck_toward<T: Tracer + ?Sized>(
+    pub(crate) fn unstuck_toward<T: Sweeps + ?Sized>(
         &self,
         world: &T,
         toward: Vec3,
@@ -871,7 +835,7 @@ impl CharacterController {
     /// Crouches, or stands up when the standing shape fits (Quake 3 `PM_CheckDuck`): on the
     /// ground the feet stay; in the air the head stays (Source), falling back to keeping the
     /// feet.
-    fn update_crouch<T: Tracer + ?Sized>(&mut self, world: &T, crouch: bool) {
+    fn update_crouch<T: Sweeps + ?Sized>(&mut self, world: &T, crouch: bool) {
         let difference = self.config.stand_height - self.config.crouch_height;
         let in_air = self.state.ground.state == GroundState::Air;
         if crouch && !self.state.crouched {
@@ -899,7 +863,7 @@ impl CharacterController {
 
     /// The ground under the character now; rising faster than walking on the ground (the
     /// tick's starting ground, if given, or the ground found) could explain means air.
-    pub(crate) fn find_ground<T: Tracer + ?Sized>(
+    pub(crate) fn find_ground<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         walked_on: Option<Vec3>,
@@ -910,7 +874,7 @@ impl CharacterController {
     /// [`Self::find_ground`], reusing `below`, a downward sweep from the current position,
     /// instead of probing again: its first hit is the probe's when it lies within the probe,
     /// and beyond it the probe would find nothing.
-    fn find_ground_with<T: Tracer + ?Sized>(
+    fn find_ground_with<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         walked_on: Option<Vec3>,
@@ -932,12 +896,12 @@ impl CharacterController {
             Some(_) => Ground::AIR,
             None => {
                 let place = self.motionless_place(world);
-                match self.ground_memo.filter(|(p, _)| place == Some(*p)) {
+                match self.memo.ground_memo.filter(|(p, _)| place == Some(*p)) {
                     Some((_, ground)) => ground,
                     None => {
                         let position = self.state.position;
                         let ground = ground::probe_ground(&view, shape, position, probe, walkable);
-                        self.ground_memo = place.map(|p| (p, ground));
+                        self.memo.ground_memo = place.map(|p| (p, ground));
                         ground
                     }
                 }
@@ -958,7 +922,7 @@ impl CharacterController {
         }
     }
 
-    fn walk_move<T: Tracer + ?Sized>(
+    fn walk_move<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -1006,7 +970,7 @@ impl CharacterController {
         self.move_with(world, Some(normal), true, true, outcome);
     }
 
-    fn air_move<T: Tracer + ?Sized>(
+    fn air_move<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -1042,7 +1006,7 @@ impl CharacterController {
 
     /// One step-slide move with the current velocity for one tick (a plain slide without
     /// `steps`: Quake 3 `PM_SlideMove`).
-    pub(crate) fn move_with<T: Tracer + ?Sized>(
+    pub(crate) fn move_with<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         ground: Option<Vec3>,
@@ -1088,7 +1052,7 @@ impl CharacterController {
     /// sweep (from where the character now stands: unmoved, or snapped to its end), or
     /// `None` when the character is leaving the ground, or the step is shorter than the
     /// ground probe.
-    fn snap_to_ground<T: Tracer + ?Sized>(
+    fn snap_to_ground<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         walked_on: Option<Vec3>,
@@ -1104,12 +1068,12 @@ impl CharacterController {
         };
         let from = self.state.position;
         let place = self.motionless_place(world);
-        let trace = match self.snap_memo.filter(|(p, _)| place == Some(*p)) {
+        let trace = match self.memo.snap_memo.filter(|(p, _)| place == Some(*p)) {
             Some((_, trace)) => trace,
             None => {
                 let trace =
                     view.trace(self.shape(), from, from - Vec3::Z * self.config.step_height);
-                self.snap_memo = place.map(|p| (p, trace));
+                self.memo.snap_memo = place.map(|p| (p, trace));
                 trace
             }
         };
@@ -1152,7 +1116,7 @@ impl CharacterController {
     }
 
     /// The shape and its centre's offset above the origin.
-    pub(crate) fn view<'a, T: Tracer + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
+    pub(crate) fn view<'a, T: Sweeps + ?Sized>(&self, world: &'a T) -> Offset<'a, T> {
         Offset {
             world,
             offset: self.offset(),
@@ -1180,6 +1144,49 @@ struct FreePlace {
     center: [u32; 3],
     shape: ShapeInUse,
     solid: FixedSolid,
+}
+
+/// What a controller's ticks remember and reuse, in one place: the memos of answers that
+/// are pure functions of the shape's place and the world (replays and restored states give
+/// the same results with or without them), the tick cache and the trigger scratch list.
+#[derive(Clone, Debug)]
+pub(crate) struct TickMemo {
+    /// The last water-level sample, reused while the character stands where it was taken
+    /// in the same world (a pure function of place, eye height and world: replays and
+    /// restored states give the same results with or without it).
+    pub(crate) water_memo: Option<WaterMemo>,
+    /// Where the shape in use was last proven free of the world's fixed solid
+    /// ([`SpeedFacts::map_is_fixed`](super::SpeedFacts::map_is_fixed)): an overlap test there, in the same world, asks only what
+    /// moves (a pure function of place, shape and world: replays and restored states give
+    /// the same results with or without it).
+    fixed_free: Option<FreePlace>,
+    /// The last ground probe ([`ground::probe_ground`]) and where it was made, in a world
+    /// where nothing moves ([`SpeedFacts::moves_nothing`](super::SpeedFacts::moves_nothing)): a probe from the same place in the
+    /// same world finds the same (a tick that ends with a probe, in the air, starts the
+    /// next from where it ended).
+    ground_memo: Option<(FreePlace, Ground)>,
+    /// The last snap's downward sweep and where it started, in a world where nothing moves:
+    /// a character standing still sweeps the same every tick.
+    snap_memo: Option<(FreePlace, Trace)>,
+    /// The last wall memory checked ([`CharacterController::walls_still_touched`]), where, and what was
+    /// kept, in a world where nothing moves.
+    walls_memo: Option<(FreePlace, WallContacts, WallContacts)>,
+    /// Where the unstuck table was last searched in a world with a named fixed solid, and
+    /// which of its offsets overlap that solid there (one bit each; sized when the
+    /// controller is made, so a search allocates nothing).
+    stuck_place: Option<FreePlace>,
+    fixed_blocked: Vec<u64>,
+    /// The world's brushes near the character, gathered when each tick begins (issue 18):
+    /// the tick's sweeps read them instead of walking the tree, with the same results.
+    /// Boxed, so a tick takes it out by moving a pointer; `None` only while a tick runs.
+    tick_cache: Option<Box<TickCache>>,
+    /// Whether ticks gather and read `tick_cache` (always, but for the tests that
+    /// compare against ticks without it).
+    use_tick_cache: bool,
+    /// The trigger set a tick ends in is built here, then swapped with the state's (so the
+    /// two lists keep their capacity and a tick allocates nothing once they have held
+    /// their most).
+    pub(crate) trigger_scratch: TriggerList,
 }
 
 /// The shortest command [`CharacterController::step_msec`] runs, ms (Quake 3

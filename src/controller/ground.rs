@@ -2,7 +2,7 @@
 //! (Quake 3 `PM_GroundTrace`), and the snap that keeps it on ground when walking down slopes
 //! and stairs (Source `StayOnGround`).
 //!
-//! Takes a [`Tracer`], a shape and a position; gives a [`Ground`]: walkable, steep or air,
+//! Takes the world ([`Tracer`](super::Tracer)), a shape and a position; gives a [`Ground`]: walkable, steep or air,
 //! with the plane and model under the feet. Guarantees: only a real hit below the feet counts
 //! (never an all-solid probe), and a crease of two steep planes whose combined normal is
 //! walkable (a V valley), or a steep plane wedged against a wall, supports the character, as
@@ -11,7 +11,7 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 use crate::compiled::{MaterialId, Plane};
 use crate::surface::SurfaceFlags;
 use crate::tolerance::{SAME_PLANE_DOT, SURFACE_CLIP_EPSILON};
@@ -117,7 +117,7 @@ impl Ground {
 }
 
 /// Finds the ground within `probe` below `position`.
-pub(crate) fn probe_ground<T: Tracer + ?Sized>(
+pub(crate) fn probe_ground<T: Sweeps + ?Sized>(
     world: &T,
     shape: &TraceShape,
     position: Vec3,
@@ -132,7 +132,7 @@ pub(crate) fn probe_ground<T: Tracer + ?Sized>(
 /// The ground a downward sweep from the character's position found: the probe's own, or a
 /// longer one such as the snap's, whose first hit is the same one when it lies within the
 /// probe (the caller checks that distance).
-pub(crate) fn ground_hit<T: Tracer + ?Sized>(
+pub(crate) fn ground_hit<T: Sweeps + ?Sized>(
     world: &T,
     shape: &TraceShape,
     trace: &Trace,

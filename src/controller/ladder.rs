@@ -17,7 +17,7 @@ use glam::Vec3;
 use super::character::{CharacterController, accelerate};
 use super::config::LadderRule;
 use super::tick::{MoveInput, MoveOutcome};
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
 use crate::tolerance::MIN_MOVE_SPEED;
@@ -39,7 +39,7 @@ const QUAKE2_LADDER_SIDE_SPEED: f32 = 25.0;
 impl CharacterController {
     /// Climbs a ladder if the character is on one this tick, by the configured rule;
     /// returns whether it was (the move is done).
-    pub(crate) fn ladder_move<T: Tracer + ?Sized>(
+    pub(crate) fn ladder_move<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -83,7 +83,7 @@ impl CharacterController {
 
     /// The ladder's unit normal (horizontal, facing the character) if a probe of `reach`
     /// along `toward` hits a ladder face, or the shape's centre is in a ladder volume.
-    fn find_ladder<T: Tracer + ?Sized>(&self, world: &T, toward: Vec3, reach: f32) -> Option<Vec3> {
+    fn find_ladder<T: Sweeps + ?Sized>(&self, world: &T, toward: Vec3, reach: f32) -> Option<Vec3> {
         let view = self.view(world);
         let from = self.state.position;
         let probe = view.trace(self.current_shape(), from, from + toward * reach);

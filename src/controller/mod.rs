@@ -54,18 +54,17 @@ mod unstuck;
 mod water;
 mod water_level;
 
-pub use crate::trace::TickCache;
 pub use character::CharacterController;
 pub use command::MoveCommand;
 pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, NetworkSnap};
 pub use ground::{Ground, GroundState};
-pub use ids::{IdSet, TRIGGER_RESERVE, TriggerList, TriggerReport};
+pub use ids::{TRIGGER_RESERVE, TriggerList, TriggerReport};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use ride::Ride;
 pub use tick::{
     Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, Touch, TouchList, WallContacts,
 };
-pub use tracer::{FixedSolid, Masked, Tracer};
+pub use tracer::{ShapeQuery, SpeedFacts, Tracer, WorldPart};
 
 #[cfg(doc)]
 use crate::compiled::CompiledMap;

@@ -12,7 +12,7 @@ use glam::Vec3;
 use super::character::{CharacterController, accelerate};
 use super::ground::Ground;
 use super::tick::{MoveInput, MoveMode, MoveOutcome, WallContacts};
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 
 /// Noclip friction as a multiple of the ground friction (Quake 3 `PM_NoclipMove`'s
 /// `pm_friction * 1.5`).
@@ -81,7 +81,7 @@ impl CharacterController {
     /// Quake 3 `PM_FlyMove` as a spectator: friction `fly_friction` × speed (no ground
     /// part), the 3-D wish at `fly_speed` with `fly_accelerate`, and a step-slide without
     /// gravity.
-    pub(crate) fn fly_move<T: Tracer + ?Sized>(
+    pub(crate) fn fly_move<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,

@@ -7,13 +7,13 @@
 //! over all of them wins, ties going to the world, then to the lower model index, so
 //! results do not depend on the order movers are listed in (nor do contents, a union).
 
-use glam::{Mat3, Vec3};
+use glam::{Mat3, Quat, Vec3};
 
 use super::ids::TriggerList;
-use super::tracer::Tracer;
+use super::tracer::{ShapeQuery, SpeedFacts, Tracer, WorldPart};
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
-use crate::trace::{HitTarget, ModelPlacement, TickCache, Trace, TraceShape};
+use crate::trace::{HitTarget, ModelPlacement, Trace};
 
 /// A submodel and where it stands now.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,31 +24,38 @@ pub struct Mover {
     pub placement: ModelPlacement,
 }
 
-/// The static world plus movers at their current placements.
+/// The static world plus movers at their current placements. What blocks is the query's
+/// mask ([`ShapeQuery::mask`]).
 #[derive(Clone, Copy, Debug)]
 pub struct WorldWithMovers<'a> {
     /// The compiled map.
     pub map: &'a CompiledMap,
     /// The movers, each at its current placement.
     pub movers: &'a [Mover],
-    /// What blocks (usually [`Contents::MASK_PLAYER_SOLID`]).
-    pub mask: Contents,
 }
 
 impl WorldWithMovers<'_> {
-    /// `best`, the static world's answer, against every mover's under `mask`.
+    /// `best`, the static world's answer, against the answer of every mover that `listed`
+    /// picks, under the query's mask.
     fn with_movers(
         &self,
         mut best: Trace,
-        shape: &TraceShape,
+        query: &ShapeQuery<'_>,
         start: Vec3,
         end: Vec3,
-        mask: Contents,
+        listed: impl Fn(&Mover) -> bool,
     ) -> Trace {
-        for mover in self.movers.iter().filter(|m| m.model != 0) {
-            let hit = self
-                .map
-                .trace_model(mover.model, &mover.placement, shape, start, end, mask);
+        let rotation = query.rotation.unwrap_or(Quat::IDENTITY);
+        for mover in self.movers.iter().filter(|m| m.model != 0 && listed(m)) {
+            let hit = self.map.trace_model_rotated(
+                mover.model,
+                &mover.placement,
+                query.shape,
+                rotation,
+                start,
+                end,
+                query.mask,
+            );
             let start_solid = best.start_solid || hit.start_solid;
             let earlier = hit.fraction < best.fraction
                 || (hit.fraction == best.fraction
@@ -90,77 +97,22 @@ impl WorldWithMovers<'_> {
 }
 
 impl Tracer for WorldWithMovers<'_> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        self.trace_masked(shape, start, end, self.mask)
-    }
-
-    /// The static world's brushes near `region` ([`TickCache`]); movers are swept as ever.
-    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        self.gather_masked(shapes, region, self.mask, cache);
-    }
-
-    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        self.trace_cached_masked(cache, shape, start, end, self.mask)
-    }
-
-    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        self.trace_cached(cache, shape, at, at).start_solid
-    }
-
-    /// The map and the movers under `mask` instead of [`WorldWithMovers::mask`].
-    fn trace_masked(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
-        let world = self.map.trace(shape, start, end, mask);
-        self.with_movers(world, shape, start, end, mask)
-    }
-
-    fn overlaps_masked(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> bool {
-        self.trace_masked(shape, at, at, mask).start_solid
-    }
-
-    /// Model `model` at its placement in [`WorldWithMovers::movers`] (the world model 0
-    /// where the map puts it); a model not listed is not in this world.
-    fn overlaps_model(&self, model: usize, shape: &TraceShape, at: Vec3) -> bool {
-        if model == 0 {
-            return self.map.overlaps(shape, at, self.mask);
+    /// The map (through the query's scratch) and the movers, the first impact winning.
+    /// [`WorldPart::Fixed`] is the map alone, [`WorldPart::Moving`] the movers alone,
+    /// [`WorldPart::Model`] the world model (0) where the map puts it or a listed mover at
+    /// its placement (a model not listed is not in this world).
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
+        let whole = query.of_part(WorldPart::All);
+        let map = || Tracer::trace(self.map, &whole, start, end);
+        match query.part {
+            WorldPart::All => self.with_movers(map(), query, start, end, |_| true),
+            WorldPart::Fixed => map(),
+            WorldPart::Moving => self.with_movers(Trace::miss(end), query, start, end, |_| true),
+            WorldPart::Model(0) => map(),
+            WorldPart::Model(k) => {
+                self.with_movers(Trace::miss(end), query, start, end, |m| m.model == k)
+            }
         }
-        self.movers.iter().filter(|m| m.model == model).any(|m| {
-            self.map
-                .trace_model(model, &m.placement, shape, at, at, self.mask)
-                .start_solid
-        })
-    }
-
-    fn gather_masked(
-        &self,
-        shapes: &[&TraceShape],
-        region: (Vec3, Vec3),
-        mask: Contents,
-        cache: &mut TickCache,
-    ) {
-        self.map.gather_near(shapes, region, mask, cache);
-    }
-
-    fn trace_cached_masked(
-        &self,
-        cache: &TickCache,
-        shape: &TraceShape,
-        start: Vec3,
-        end: Vec3,
-        mask: Contents,
-    ) -> Trace {
-        let world = self.map.trace_cached(cache, shape, start, end, mask);
-        self.with_movers(world, shape, start, end, mask)
-    }
-
-    fn overlaps_cached_masked(
-        &self,
-        cache: &TickCache,
-        shape: &TraceShape,
-        at: Vec3,
-        mask: Contents,
-    ) -> bool {
-        self.trace_cached_masked(cache, shape, at, at, mask)
-            .start_solid
     }
 
     /// The static world's contents ([`CompiledMap::point_contents`]) and every mover's at
@@ -170,45 +122,34 @@ impl Tracer for WorldWithMovers<'_> {
         self.movers_contents(point, self.map.point_contents(point))
     }
 
-    /// The world's three in one walk ([`CompiledMap::points_contents`]), then the movers'.
-    fn contents3(&self, points: [Vec3; 3]) -> [Contents; 3] {
-        let world = self.map.points_contents(points);
-        if self.movers.is_empty() {
-            return world;
-        }
-        [0, 1, 2].map(|k| self.movers_contents(points[k], world[k]))
-    }
-
-    /// The map's identity while no mover is listed; with movers the contents move with
-    /// them, and nothing is reused.
-    fn contents_id(&self) -> Option<u64> {
-        if self.movers.is_empty() {
-            Some(self.map.contents_id())
-        } else {
-            None
-        }
-    }
-
     /// The world's currents ([`CompiledMap::point_current`]); a mover's water has none.
     fn current(&self, point: Vec3) -> Vec3 {
         self.map.point_current(point)
     }
 
-    /// Whether any model of the map, world or mover, holds a ladder.
-    fn may_have_ladders(&self) -> bool {
-        self.map.has_ladders()
-    }
-
     /// The map's triggers, where the map puts them (trigger models do not move).
     fn touch_triggers(
         &self,
-        shape: &TraceShape,
+        query: &ShapeQuery<'_>,
         start: Vec3,
         end: Vec3,
         touched: &mut TriggerList,
         inside: &mut TriggerList,
     ) {
-        self.map.touch_triggers(shape, start, end, touched, inside);
+        Tracer::touch_triggers(self.map, query, start, end, touched, inside);
+    }
+
+    /// The map is swept by every query; its contents are this world's while no mover is
+    /// listed (with movers the contents move with them); any model, world or mover, may
+    /// hold a ladder.
+    fn speed_facts(&self) -> SpeedFacts<'_> {
+        SpeedFacts {
+            map: Some(self.map),
+            map_is_fixed: false,
+            moves_nothing: false,
+            contents_are_map: self.movers.is_empty(),
+            may_have_ladders: self.map.has_ladders(),
+        }
     }
 }
 

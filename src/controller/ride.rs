@@ -14,7 +14,7 @@ use glam::Vec3;
 use super::character::CharacterController;
 use super::ground::GroundState;
 use super::movers::carried_point;
-use super::tracer::Tracer;
+use super::tracer::{ShapeQuery, Sweeps, Tick, Tracer, WorldPart};
 use crate::trace::{HitTarget, ModelPlacement};
 
 /// What a mover's move did to a character (Quake 3 `G_MoverPush`'s outcomes, for one).
@@ -50,9 +50,8 @@ impl CharacterController {
     /// # Examples
     /// ```
     /// use glam::Vec3;
-    /// use planeshift::Contents;
-    /// use planeshift::{CharacterController, ControllerConfig, MoveInput, movement::{Mover, Ride, WorldWithMovers}};
     /// use planeshift::ModelPlacement;
+    /// use planeshift::{CharacterController, ControllerConfig, MoveInput, movement::{Mover, Ride, WorldWithMovers}};
     /// let map = planeshift::compile_map(&std::fs::read("maps/crusher.map")?)?.map;
     /// let lift = map.find_entities("func_plat").find_map(|e| e.model()).unwrap();
     /// let pivot = map.models()[lift].origin;
@@ -60,11 +59,11 @@ impl CharacterController {
     /// let mut player = CharacterController::new(ControllerConfig::default(), Vec3::new(0.0, 0.0, 40.0 + 1.0 / 32.0))?;
     /// let at = |z: f32| ModelPlacement { offset: Vec3::Z * z, ..ModelPlacement::default() };
     /// let movers = [Mover { model: lift, placement: at(0.0) }];
-    /// player.step(&WorldWithMovers { map: &map, movers: &movers, mask: Contents::MASK_PLAYER_SOLID }, &MoveInput::default());
+    /// player.step(&WorldWithMovers { map: &map, movers: &movers }, &MoveInput::default());
     /// let mut rides = Vec::new();
     /// for k in 1..=6 {
     ///     let movers = [Mover { model: lift, placement: at(10.0 * k as f32) }];
-    ///     let world = WorldWithMovers { map: &map, movers: &movers, mask: Contents::MASK_PLAYER_SOLID };
+    ///     let world = WorldWithMovers { map: &map, movers: &movers };
     ///     rides.push(player.ride(&world, lift, pivot, &at(10.0 * (k - 1) as f32), &at(10.0 * k as f32)));
     /// #   if rides.last() == Some(&Ride::Blocked) { break; }
     /// }
@@ -109,12 +108,14 @@ impl CharacterController {
         if !target.is_finite() {
             return Ride::Blocked;
         }
-        let carried = self.view(world).trace(self.shape(), start, target);
+        // The world as given, under a player's mask and without a tick's scratch.
+        let world = Tick::plain(world);
+        let carried = self.view(&world).trace(self.shape(), start, target);
         if !carried.all_solid {
             self.state.position = carried.end;
         }
-        if self.overlaps(world) {
-            let found = self.unstuck_toward(world, target - start);
+        if world.overlaps(self.shape(), self.shape_center()) {
+            let found = self.unstuck_toward(&world, target - start);
             match found {
                 Some(center) => self.state.position = center - self.offset(),
                 None => {
@@ -134,7 +135,8 @@ impl CharacterController {
     /// mover, not whatever else the character touches: Quake 3 `G_MoverPush` tests
     /// against the pusher).
     pub(crate) fn overlaps_model<T: Tracer + ?Sized>(&self, world: &T, model: usize) -> bool {
-        world.overlaps_model(model, self.shape(), self.shape_center())
+        let query = ShapeQuery::new(self.shape()).of_part(WorldPart::Model(model));
+        world.overlaps(&query, self.shape_center())
     }
 
     /// Moves the character by `by` (separation, whose sweep found the spot free).

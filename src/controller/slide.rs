@@ -3,7 +3,7 @@
 //! exact projection onto the cone of allowed velocities, the approach of Avian's kinematic
 //! character controller).
 //!
-//! Takes a [`Tracer`], a shape, a position and a velocity; gives the new position, the
+//! Takes the world ([`Tracer`](super::Tracer)), a shape, a position and a velocity; gives the new position, the
 //! clipped velocity and the planes touched. Guarantees:
 //! - at most [`MAX_BUMPS`] sweeps and [`MAX_CLIP_PLANES`] contact planes; more stops dead;
 //! - after every hit the velocity is the one closest to the wanted velocity that enters none
@@ -14,7 +14,7 @@
 use glam::Vec3;
 
 use super::tick::{TouchList, WallContacts};
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 use crate::tolerance::{
     CONE_SLACK, CREASE_MIN_SINE, MAX_BUMPS, MAX_CLIP_PLANES, OVERCLIP, SAME_PLANE_DOT,
 };
@@ -69,7 +69,7 @@ impl Constraints {
 }
 
 /// What a slide move is asked to do.
-pub(crate) struct Slide<'a, T: Tracer + ?Sized> {
+pub(crate) struct Slide<'a, T: Sweeps + ?Sized> {
     pub world: &'a T,
     pub shape: &'a TraceShape,
     /// The walkable ground's normal when walking: it seeds the constraints, so the move
@@ -93,7 +93,7 @@ pub(crate) struct SlideResult {
     pub walls: WallContacts,
 }
 
-impl<T: Tracer + ?Sized> Slide<'_, T> {
+impl<T: Sweeps + ?Sized> Slide<'_, T> {
     /// Moves from `position` with `velocity` for `dt` seconds, touching planes in order.
     pub(crate) fn run(
         &self,

@@ -15,7 +15,7 @@ use glam::Vec3;
 use super::character::CharacterController;
 use super::config::NetworkSnap;
 use super::tick::MoveMode;
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 
 /// Quake 2's grid: an origin or velocity component is a whole number of eighths.
 const QUAKE2_GRID: f32 = 8.0;
@@ -28,7 +28,7 @@ impl CharacterController {
     /// Quantizes the end-of-tick state as [`ControllerConfig::network_snap`] says.
     ///
     /// [`ControllerConfig::network_snap`]: super::ControllerConfig::network_snap
-    pub(crate) fn snap_for_network<T: Tracer + ?Sized>(&mut self, world: &T) {
+    pub(crate) fn snap_for_network<T: Sweeps + ?Sized>(&mut self, world: &T) {
         match self.config.network_snap {
             NetworkSnap::None => {}
             NetworkSnap::Quake3Velocity => {

@@ -14,7 +14,7 @@ use glam::Vec3;
 
 use super::slide::{Slide, SlideResult, clip_velocity};
 use super::tick::TouchList;
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 use crate::tolerance::{SNAP_MIN_CHANGE, STEP_MIN_GAIN};
 
 /// The parameters of one step attempt.
@@ -38,7 +38,7 @@ pub(crate) struct StepResult {
 }
 
 /// Slides from `start`, then tries to step over what blocked the slide.
-pub(crate) fn step_slide<T: Tracer + ?Sized>(
+pub(crate) fn step_slide<T: Sweeps + ?Sized>(
     slide: &Slide<'_, T>,
     rules: &StepRules,
     start: Vec3,
@@ -127,7 +127,7 @@ pub(crate) fn step_slide<T: Tracer + ?Sized>(
 
 /// Whether the raised shape has at least the minimum tread free ahead (Rapier's
 /// `min_width`): a riser topped by a ledge narrower than that is a wall, not a stair.
-fn tread_is_wide_enough<T: Tracer + ?Sized>(
+fn tread_is_wide_enough<T: Sweeps + ?Sized>(
     slide: &Slide<'_, T>,
     rules: &StepRules,
     raised: Vec3,

@@ -2,7 +2,7 @@
 //! (Quake 3 `g_active.c G_TouchTriggers` after each move, made swept; Source's
 //! `StartTouch`/`EndTouch` from the previous tick's set).
 //!
-//! Takes the world's trigger query through [`Tracer::touch_triggers`] and the set the
+//! Takes the world's trigger query through [`Tracer::touch_triggers`](super::Tracer::touch_triggers) and the set the
 //! character was in at the end of the last tick ([`CharacterState::triggers`]); gives a
 //! [`TriggerReport`] (`ids.rs`) in the tick's outcome. Guarantees: every trigger touched is
 //! reported, however many; no allocation once the lists have held their most (the outcome's
@@ -16,7 +16,7 @@ use glam::Vec3;
 
 use super::character::CharacterController;
 use super::tick::{MoveMode, MoveOutcome};
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 
 #[cfg(doc)]
 use super::tick::CharacterState;
@@ -24,7 +24,7 @@ use super::tick::CharacterState;
 impl CharacterController {
     /// Fills `outcome.triggers` for a tick that began with the origin at `start`, and keeps
     /// the set the character ends in.
-    pub(crate) fn update_triggers<T: Tracer + ?Sized>(
+    pub(crate) fn update_triggers<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         start: Vec3,
@@ -32,7 +32,7 @@ impl CharacterController {
     ) {
         // The set the tick ends in is filled in the kept buffer, then swapped with the
         // state's: no list is allocated once each has held its most.
-        let mut inside = std::mem::take(&mut self.trigger_scratch);
+        let mut inside = std::mem::take(&mut self.memo.trigger_scratch);
         inside.clear();
         // The two lists it alternates with the state keep room for a few (a state restored
         // with `set_state` may come with none).
@@ -54,6 +54,6 @@ impl CharacterController {
             .touched
             .difference_into(previous, &mut report.entered);
         previous.union_without_into(&report.touched, &inside, &mut report.left);
-        self.trigger_scratch = std::mem::replace(&mut self.state.triggers, inside);
+        self.memo.trigger_scratch = std::mem::replace(&mut self.state.triggers, inside);
     }
 }

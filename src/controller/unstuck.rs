@@ -2,7 +2,7 @@
 //! a fixed table of small offsets (Quake 3 `PM_CorrectAllSolid`, Source `CheckStuck`, Quake 1
 //! `SV_CheckStuck`).
 //!
-//! Takes a [`Tracer`], a shape and a position; gives a free position, if one is in reach.
+//! Takes the world ([`Tracer`](super::Tracer)), a shape and a position; gives a free position, if one is in reach.
 //! Guarantees: the table is fixed and its order deterministic, so recovery replays bit for
 //! bit; small moves are tried before large ones: 1/8-unit nudges, then 1 unit in every
 //! direction, then Source's 2-unit and 6-unit-up moves, then Quake 1's climb up to a step
@@ -15,7 +15,7 @@ use std::collections::HashSet;
 use glam::Vec3;
 use rustc_hash::FxBuildHasher;
 
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 use crate::tolerance::{
     MAX_CHARACTER_HEIGHT, MAX_UNSTUCK_CLIMB_RUNGS, SURFACE_CLIP_EPSILON, UNSTUCK_FINE_OFFSET,
 };
@@ -126,7 +126,7 @@ impl UnstuckTable {
     }
 
     /// The first free position in the table around `position`, and how many probes it took.
-    pub(crate) fn find_free<T: Tracer + ?Sized>(
+    pub(crate) fn find_free<T: Sweeps + ?Sized>(
         &self,
         world: &T,
         shape: &TraceShape,
@@ -139,14 +139,14 @@ impl UnstuckTable {
             .find(|(candidate, _)| !world.overlaps(shape, *candidate))
     }
 
-    /// [`Self::find_free`] in a world whose fixed solid is named ([`Tracer::fixed_solid`]):
+    /// [`Self::find_free`] in a world whose fixed solid is named ([`SpeedFacts::map_is_fixed`](super::SpeedFacts::map_is_fixed)):
     /// the offsets `fixed_blocked` marks (bit `i` for offset `i`, from an earlier search
     /// around the same position in the same fixed solid) overlap that solid, so they are
     /// not tried again; an offset found overlapping it now is marked. The same answer as
     /// [`Self::find_free`]: a marked offset's place overlaps whatever moves. A character
     /// stuck where no free place is in reach (spawned inside a pillar) then pays one test
     /// per offset only once, not every tick.
-    pub(crate) fn find_free_marking<T: Tracer + ?Sized>(
+    pub(crate) fn find_free_marking<T: Sweeps + ?Sized>(
         &self,
         world: &T,
         shape: &TraceShape,
@@ -180,7 +180,7 @@ impl UnstuckTable {
     /// [`Self::find_free`] among the offsets that do not go against `toward` (those with
     /// `offset · toward >= 0`): after a mover's push, the character may only leave on the
     /// side the mover pushes toward, never pop out through a thin door behind it.
-    pub(crate) fn find_free_toward<T: Tracer + ?Sized>(
+    pub(crate) fn find_free_toward<T: Sweeps + ?Sized>(
         &self,
         world: &T,
         shape: &TraceShape,

@@ -2,7 +2,7 @@
 //! `PM_SetWaterLevel`, `PM_WaterMove`, `PM_CheckWaterJump`, `PM_WaterJumpMove`; Quake 2
 //! `pmove.c PM_AddCurrents`; Half-Life `pm_shared.c PM_CheckWater`).
 //!
-//! Takes the world's point contents and currents through the [`Tracer`]; gives the water
+//! Takes the world's point contents and currents through the [`Tracer`](super::Tracer); gives the water
 //! level (0 dry, 1 feet, 2 waist, 3 eyes) and liquid in the state, and the swim move.
 //! Guarantees: slime and lava move exactly like water (Quake 3; damage is the game's); no
 //! gravity at level 2 and above; an idle swimmer sinks at `sink_speed`; no allocation.
@@ -12,7 +12,7 @@ use glam::Vec3;
 use super::character::{CharacterController, accelerate, at_most_unit};
 use super::slide;
 use super::tick::{MoveInput, MoveOutcome, microseconds};
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 use super::water_level::{FEET_SAMPLE, WaterMemo, bits, sample_water};
 use crate::contents::Contents;
 
@@ -31,19 +31,20 @@ impl CharacterController {
     /// dry one (Quake 3 `PM_SetWaterLevel`; the waist is half the eye height rounded down,
     /// as Quake 3's integer `sample1`). Quake 3 samples at the start and the end of every
     /// move; where the character has not moved since the last sample, in the same world
-    /// ([`Tracer::contents_id`]), that sample is reused.
-    pub(crate) fn set_water_level<T: Tracer + ?Sized>(&mut self, world: &T) {
+    /// ([`SpeedFacts::contents_are_map`](super::SpeedFacts::contents_are_map)), that sample is reused.
+    pub(crate) fn set_water_level<T: Sweeps + ?Sized>(&mut self, world: &T) {
         let eye = self.eye_height();
         let feet = self.state.position - Vec3::Z * self.config.feet_to_origin;
         let id = world.contents_id();
         let memo = self
+            .memo
             .water_memo
             .filter(|m| id == Some(m.world) && m.eye == eye && bits(m.feet) == bits(feet));
         let sample = memo.unwrap_or_else(|| sample_water(world, feet, eye));
         self.state.water_level = sample.level;
         self.state.liquid = sample.liquid;
         self.state.contents = sample.contents;
-        self.water_memo = id.map(|world| WaterMemo {
+        self.memo.water_memo = id.map(|world| WaterMemo {
             world,
             feet,
             eye,
@@ -60,7 +61,7 @@ impl CharacterController {
 
     /// Quake 3 `PM_WaterMove` at water level 2 or 3: the water jump, friction, the swim
     /// wish (sinking when idle) with the current, and a slide without gravity or steps.
-    pub(crate) fn swim_move<T: Tracer + ?Sized>(
+    pub(crate) fn swim_move<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         input: &MoveInput,
@@ -104,7 +105,7 @@ impl CharacterController {
 
     /// Moves with `velocity` plus the Half-Life current push (`current_push` per water
     /// level along `current`), keeping the push out of the stored velocity.
-    fn move_pushed<T: Tracer + ?Sized>(
+    fn move_pushed<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         velocity: Vec3,
@@ -121,7 +122,7 @@ impl CharacterController {
     /// shape's side, 4 above the origin) with nothing at all 16 higher, jump out: the
     /// forward speed along the facing, `water_jump_speed` up, and no control until falling,
     /// on ground, or `water_jump_time` has passed.
-    fn check_water_jump<T: Tracer + ?Sized>(&mut self, world: &T, input: &MoveInput) -> bool {
+    fn check_water_jump<T: Sweeps + ?Sized>(&mut self, world: &T, input: &MoveInput) -> bool {
         if self.state.water_level != 2 || self.state.water_jump_us > 0 {
             return false;
         }
@@ -150,7 +151,7 @@ impl CharacterController {
     /// more (Quake 3 applies it twice). While the timer runs the slide keeps the velocity it
     /// started with, so the wall does not cancel the forward speed; the jump ends once
     /// falling.
-    pub(crate) fn water_jump_move<T: Tracer + ?Sized>(
+    pub(crate) fn water_jump_move<T: Sweeps + ?Sized>(
         &mut self,
         world: &T,
         outcome: &mut MoveOutcome,

@@ -2,14 +2,14 @@
 //! `bg_pmove.c PM_SetWaterLevel`), and the memo that lets a tick reuse the last sample where
 //! the character has not moved.
 //!
-//! Takes the world's point contents through the [`Tracer`], the feet and the eye height;
+//! Takes the world's point contents through the [`Tracer`](super::Tracer), the feet and the eye height;
 //! gives a [`WaterMemo`]: the level (0 dry, 1 feet, 2 waist, 3 eyes), the liquid at the lowest
 //! wet sample and everything at the samples. Guarantees: the samples stop at the first dry
 //! one, as Quake 3's; no allocation.
 
 use glam::Vec3;
 
-use super::tracer::Tracer;
+use super::tracer::Sweeps;
 use crate::contents::Contents;
 
 /// Quake 3 samples the lowest point one unit above the feet (`MINS_Z + 1`).
@@ -18,7 +18,7 @@ pub(crate) const FEET_SAMPLE: f32 = 1.0;
 /// A water-level sample and where it was taken.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WaterMemo {
-    /// The world's [`Tracer::contents_id`] (set when the memo is kept).
+    /// The identity of the world's contents ([`SpeedFacts::contents_are_map`](super::SpeedFacts::contents_are_map)) (set when the memo is kept).
     pub(crate) world: u64,
     /// The feet.
     pub(crate) feet: Vec3,
@@ -33,7 +33,7 @@ pub(crate) struct WaterMemo {
 }
 
 /// The water level at `feet` with the eyes `eye` above them (Quake 3 `PM_SetWaterLevel`).
-pub(crate) fn sample_water<T: Tracer + ?Sized>(world: &T, feet: Vec3, eye: f32) -> WaterMemo {
+pub(crate) fn sample_water<T: Sweeps + ?Sized>(world: &T, feet: Vec3, eye: f32) -> WaterMemo {
     let heights = [FEET_SAMPLE, (0.5 * eye).floor(), eye];
     let mut level = 0u8;
     let mut liquid = Contents::EMPTY;

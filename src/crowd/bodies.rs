@@ -22,15 +22,10 @@ use glam::Vec3;
 
 use crate::contents::Contents;
 use crate::controller::ids::IdSet;
-use crate::controller::tracer::{
-    Tracer, forward_world_queries, gather_under, overlaps_cached_under, overlaps_under,
-    trace_cached_under, trace_under,
-};
+use crate::controller::tracer::{ShapeQuery, SpeedFacts, Tracer, WorldPart};
 use crate::filter::{CollisionGroups, QueryFilter};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
-use crate::trace::{
-    HitTarget, TickCache, Trace, TraceShape, Upright, UprightSweep, uprights_overlap,
-};
+use crate::trace::{HitTarget, Trace, TraceShape, Upright, UprightSweep, uprights_overlap};
 
 use super::lanes::{BoundsLanes, space_order};
 
@@ -828,52 +823,6 @@ pub struct WorldWithBodies<'a, T: Tracer + ?Sized> {
     pub ghosts: &'a [u32],
 }
 
-/// Writes, inside the `impl Tracer` of a view of a world and the bodies (whose inherent
-/// `fixed_part` gives the world and the mask its sweeps go under), the queries that part the
-/// world's fixed solid from the bodies, which move: [`Tracer::fixed_solid`] (the world's under
-/// that mask), [`Tracer::overlaps_fixed`] (the world alone) and their masked forms, which
-/// ignore a mask from outside as every sweep of such a view does, and
-/// [`Tracer::overlaps_moving_masked`] (the view's own `overlaps_moving`, the bodies alone).
-macro_rules! fixed_part_queries {
-    () => {
-        fn fixed_solid(&self) -> Option<$crate::controller::FixedSolid> {
-            let (world, mask) = self.fixed_part();
-            $crate::controller::tracer::fixed_solid_under(world, mask)
-        }
-
-        fn fixed_solid_masked(
-            &self,
-            _mask: $crate::contents::Contents,
-        ) -> Option<$crate::controller::FixedSolid> {
-            self.fixed_solid()
-        }
-
-        fn overlaps_moving_masked(
-            &self,
-            shape: &$crate::trace::TraceShape,
-            at: glam::Vec3,
-            _mask: $crate::contents::Contents,
-        ) -> bool {
-            self.overlaps_moving(shape, at)
-        }
-
-        fn overlaps_fixed(&self, shape: &$crate::trace::TraceShape, at: glam::Vec3) -> bool {
-            let (world, mask) = self.fixed_part();
-            $crate::controller::tracer::overlaps_under(world, mask, shape, at)
-        }
-
-        fn overlaps_fixed_masked(
-            &self,
-            shape: &$crate::trace::TraceShape,
-            at: glam::Vec3,
-            _mask: $crate::contents::Contents,
-        ) -> bool {
-            self.overlaps_fixed(shape, at)
-        }
-    };
-}
-pub(super) use fixed_part_queries;
-
 /// Whether a mover with filter `me` that passes through `ghosts` meets the body in `slot`:
 /// the test of [`WorldWithBodies`]'s queries and of [`Near::gather`].
 pub(super) fn meets(me: &QueryFilter, ghosts: &[u32], slot: &Slot) -> bool {
@@ -892,7 +841,7 @@ pub(crate) trait Candidates {
 }
 
 /// The grid's [`Candidates`] for a mover with filter `me` that passes through `ghosts`.
-pub(super) struct GridCandidates<'a> {
+pub(crate) struct GridCandidates<'a> {
     pub(super) bodies: &'a Bodies,
     pub(super) me: &'a QueryFilter,
     pub(super) ghosts: &'a [u32],
@@ -909,24 +858,7 @@ impl Candidates for GridCandidates<'_> {
     }
 }
 
-/// The mask the world is swept with for a mover whose filter is `me`: `None` (the world's
-/// own) for the player's default mask, so a player's sweeps stay the world's, bit for bit.
-pub(super) fn world_mask(me: &QueryFilter) -> Option<Contents> {
-    (me.mask != Contents::MASK_PLAYER_SOLID).then_some(me.mask)
-}
-
 impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
-    /// The mask the mover sweeps the world with ([`Bodies::set_mask`]; `None`: the
-    /// world's own).
-    pub(crate) fn world_mask(&self) -> Option<Contents> {
-        world_mask(&self.bodies.movement_filter(self.mover))
-    }
-
-    /// The world and the mask it is swept under: its fixed part ([`fixed_part_queries`]).
-    fn fixed_part(&self) -> (&T, Option<Contents>) {
-        (self.world, self.world_mask())
-    }
-
     /// The filter this view's mover moves with ([`Bodies::movement_filter`]), which
     /// [`Self::trace_with`] and [`Self::overlaps_with`] take (a crowd's tick computes it
     /// once for all of a character's sweeps).
@@ -935,7 +867,7 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 
     /// The grid's candidates for this mover, whose filter is `me` ([`Self::filter`]).
-    fn grid<'b>(&'b self, me: &'b QueryFilter) -> GridCandidates<'b> {
+    pub(crate) fn grid<'b>(&'b self, me: &'b QueryFilter) -> GridCandidates<'b> {
         GridCandidates {
             bodies: self.bodies,
             me,
@@ -943,21 +875,19 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         }
     }
 
-    /// The first impact of the world and the bodies `candidates` gives for the sweep's box.
-    /// `world` is how the world is swept (`Tracer::trace` or `Tracer::trace_cached`). The
-    /// answer is the same whatever order `candidates` gives them in: the earliest impact,
-    /// the world first at a tie, then the lowest id; among bodies the sweep starts and ends
-    /// inside, the lowest id. `me` is [`Self::filter`], which `candidates` applies.
-    pub(crate) fn trace_with(
+    /// The first impact of the world (`world`, its answer) and the bodies `candidates`
+    /// gives for the sweep's box. The answer is the same whatever order `candidates` gives
+    /// them in: the earliest impact, the world first at a tie, then the lowest id; among
+    /// bodies the sweep starts and ends inside, the lowest id.
+    fn trace_with(
         &self,
-        me: &QueryFilter,
         shape: &TraceShape,
         start: Vec3,
         end: Vec3,
-        world: impl FnOnce(Option<Contents>) -> Trace,
+        world: Trace,
         candidates: &impl Candidates,
     ) -> Trace {
-        let mut best = world(world_mask(me));
+        let mut best = world;
         if best.all_solid || self.bodies.is_empty() {
             return best;
         }
@@ -1000,17 +930,16 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
         best
     }
 
-    /// Whether `shape` at `at` overlaps the world (`world` asks it) or a body `candidates`
-    /// gives for its box. `me` is [`Self::filter`], which `candidates` applies.
-    pub(crate) fn overlaps_with(
+    /// Whether `shape` at `at` overlaps the world (`world`, its answer) or a body
+    /// `candidates` gives for its box.
+    fn overlaps_with(
         &self,
-        me: &QueryFilter,
         shape: &TraceShape,
         at: Vec3,
-        world: impl FnOnce(Option<Contents>) -> bool,
+        world: bool,
         candidates: &impl Candidates,
     ) -> bool {
-        if world(world_mask(me)) {
+        if world {
             return true;
         }
         let parts = Upright::of(shape);
@@ -1024,46 +953,200 @@ impl<T: Tracer + ?Sized> WorldWithBodies<'_, T> {
     }
 }
 
-impl<T: Tracer + ?Sized> Tracer for WorldWithBodies<'_, T> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = |mask| trace_under(self.world, mask, shape, start, end);
-        let me = self.filter();
-        self.trace_with(&me, shape, start, end, world, &self.grid(&me))
+/// A world with bodies in it as one mover sees it: the world, the mover's filter and where
+/// its bodies come from. [`WorldWithBodies`] (the grid, the filter looked up per query) and
+/// [`CrowdView`] (a tick's filter and candidates) are the two; the one [`Tracer`] impl below
+/// answers for both.
+pub(crate) trait SeenBodies {
+    /// The world the bodies stand in.
+    type World: Tracer + ?Sized;
+
+    /// The world.
+    fn world(&self) -> &Self::World;
+
+    /// The filter the mover moves with ([`WorldWithBodies::filter`]).
+    fn mover_filter(&self) -> QueryFilter;
+
+    /// `world`, the world's answer, against the bodies the mover meets
+    /// ([`WorldWithBodies::trace_with`]).
+    fn trace_bodies(
+        &self,
+        me: &QueryFilter,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        world: Trace,
+    ) -> Trace;
+
+    /// `world`, the world's answer, or a body the mover meets at `at`
+    /// ([`WorldWithBodies::overlaps_with`]).
+    fn overlaps_bodies(&self, me: &QueryFilter, shape: &TraceShape, at: Vec3, world: bool) -> bool;
+}
+
+/// A world with bodies, seen by its mover: sweeps stop at the first of the world and the
+/// bodies the mover meets. The world is swept under the mover's own mask
+/// ([`Bodies::set_mask`]), whatever the query's; a rotated query meets the bodies with its
+/// shape upright. [`WorldPart::Fixed`] is the world's fixed part, [`WorldPart::Moving`] the
+/// bodies alone, and [`WorldPart::Model`] asks the world alone as the query asks. Bodies hold
+/// no contents, currents or triggers: those are the world's, and so are its speed facts but
+/// that the bodies move.
+impl<V: SeenBodies + ?Sized> Tracer for V {
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
+        let world = self.world();
+        if let WorldPart::Model(_) = query.part {
+            return world.trace(query, start, end);
+        }
+        let me = self.mover_filter();
+        let mine = query.with_mask(me.mask).of_part(WorldPart::All);
+        let shape = query.shape;
+        match query.part {
+            WorldPart::Fixed => world.trace(&mine, start, end),
+            WorldPart::Moving => self.trace_bodies(&me, shape, start, end, Trace::miss(end)),
+            _ => {
+                let hit = world.trace(&mine, start, end);
+                self.trace_bodies(&me, shape, start, end, hit)
+            }
+        }
     }
 
-    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let world = |mask| overlaps_under(self.world, mask, shape, at);
-        let me = self.filter();
-        self.overlaps_with(&me, shape, at, world, &self.grid(&me))
+    fn overlaps(&self, query: &ShapeQuery<'_>, at: Vec3) -> bool {
+        let world = self.world();
+        if let WorldPart::Model(_) = query.part {
+            return world.overlaps(query, at);
+        }
+        let me = self.mover_filter();
+        let mine = query.with_mask(me.mask).of_part(WorldPart::All);
+        match query.part {
+            WorldPart::Fixed => world.overlaps(&mine, at),
+            WorldPart::Moving => self.overlaps_bodies(&me, query.shape, at, false),
+            _ => {
+                let hit = world.overlaps(&mine, at);
+                self.overlaps_bodies(&me, query.shape, at, hit)
+            }
+        }
     }
 
-    /// The world's gather: bodies move within a tick, and `Near` gathers them apart.
-    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        gather_under(self.world, self.world_mask(), shapes, region, cache);
+    fn contents(&self, point: Vec3) -> Contents {
+        self.world().contents(point)
     }
 
-    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = |mask| trace_cached_under(self.world, mask, cache, shape, start, end);
-        let me = self.filter();
-        self.trace_with(&me, shape, start, end, world, &self.grid(&me))
+    fn current(&self, point: Vec3) -> Vec3 {
+        self.world().current(point)
     }
 
-    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        let world = |mask| overlaps_cached_under(self.world, mask, cache, shape, at);
-        let me = self.filter();
-        self.overlaps_with(&me, shape, at, world, &self.grid(&me))
+    fn touch_triggers(
+        &self,
+        query: &ShapeQuery<'_>,
+        start: Vec3,
+        end: Vec3,
+        touched: &mut crate::controller::TriggerList,
+        inside: &mut crate::controller::TriggerList,
+    ) {
+        self.world()
+            .touch_triggers(query, start, end, touched, inside);
     }
 
-    fixed_part_queries!();
+    fn speed_facts(&self) -> SpeedFacts<'_> {
+        SpeedFacts {
+            moves_nothing: false,
+            ..self.world().speed_facts()
+        }
+    }
+}
 
-    /// The bodies alone.
-    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let me = self.filter();
-        self.overlaps_with(&me, shape, at, |_| false, &self.grid(&me))
+/// The filter looked up for each query, the bodies from the grid.
+impl<T: Tracer + ?Sized> SeenBodies for WorldWithBodies<'_, T> {
+    type World = T;
+
+    fn world(&self) -> &T {
+        self.world
     }
 
-    // Bodies hold no contents, so the world's identity stands for this view's.
-    forward_world_queries!(world);
+    fn mover_filter(&self) -> QueryFilter {
+        self.filter()
+    }
+
+    fn trace_bodies(
+        &self,
+        me: &QueryFilter,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        world: Trace,
+    ) -> Trace {
+        self.trace_with(shape, start, end, world, &self.grid(me))
+    }
+
+    fn overlaps_bodies(&self, me: &QueryFilter, shape: &TraceShape, at: Vec3, world: bool) -> bool {
+        self.overlaps_with(shape, at, world, &self.grid(me))
+    }
+}
+
+impl<'a, T: Tracer + ?Sized> WorldWithBodies<'a, T> {
+    /// This view for a mover whose filter is `me` ([`Self::filter`]), its bodies taken from
+    /// `candidates`.
+    pub(crate) fn seen<'b, C: Candidates>(
+        &self,
+        me: &'b QueryFilter,
+        candidates: C,
+    ) -> CrowdView<'b, T, C>
+    where
+        'a: 'b,
+    {
+        CrowdView {
+            view: WorldWithBodies {
+                world: self.world,
+                bodies: self.bodies,
+                mover: self.mover,
+                ghosts: self.ghosts,
+            },
+            me,
+            candidates,
+        }
+    }
+}
+
+/// [`WorldWithBodies`] seen by one mover through a tick: its filter, computed once (a
+/// crowd's tick computes it once for all of a character's sweeps), and where its bodies come
+/// from (the bodies gathered for its tick, a wave's neighbours).
+pub(crate) struct CrowdView<'a, T: Tracer + ?Sized, C: Candidates> {
+    pub(crate) view: WorldWithBodies<'a, T>,
+    pub(crate) me: &'a QueryFilter,
+    pub(crate) candidates: C,
+}
+
+impl<T: Tracer + ?Sized, C: Candidates> SeenBodies for CrowdView<'_, T, C> {
+    type World = T;
+
+    fn world(&self) -> &T {
+        self.view.world
+    }
+
+    fn mover_filter(&self) -> QueryFilter {
+        *self.me
+    }
+
+    fn trace_bodies(
+        &self,
+        _me: &QueryFilter,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        world: Trace,
+    ) -> Trace {
+        self.view
+            .trace_with(shape, start, end, world, &self.candidates)
+    }
+
+    fn overlaps_bodies(
+        &self,
+        _me: &QueryFilter,
+        shape: &TraceShape,
+        at: Vec3,
+        world: bool,
+    ) -> bool {
+        self.view.overlaps_with(shape, at, world, &self.candidates)
+    }
 }
 
 /// The bodies near one character, gathered once for its tick: every solid body whose
@@ -1143,68 +1226,24 @@ impl Candidates for NearCandidates<'_> {
 
 /// [`WorldWithBodies`] with the bodies near the mover gathered for its tick ([`Near`]):
 /// the same answers, fewer grid lookups.
-pub(crate) struct NearWorld<'a, T: Tracer + ?Sized> {
-    pub(crate) view: WorldWithBodies<'a, T>,
-    /// The view's [`WorldWithBodies::filter`], computed once for the tick.
-    pub(crate) me: QueryFilter,
-    pub(crate) near: &'a Near,
-}
+pub(crate) type NearWorld<'a, T> = CrowdView<'a, T, NearCandidates<'a>>;
 
-impl<T: Tracer + ?Sized> NearWorld<'_, T> {
-    /// The world and the tick's mask: its fixed part ([`fixed_part_queries`]).
-    fn fixed_part(&self) -> (&T, Option<Contents>) {
-        (self.view.world, world_mask(&self.me))
+impl<'a, T: Tracer + ?Sized> WorldWithBodies<'a, T> {
+    /// This view for a mover whose filter is `me`, with the bodies gathered for its tick.
+    pub(crate) fn near<'b>(&self, me: &'b QueryFilter, near: &'b Near) -> NearWorld<'b, T>
+    where
+        'a: 'b,
+    {
+        let candidates = NearCandidates {
+            near,
+            grid: GridCandidates {
+                bodies: self.bodies,
+                me,
+                ghosts: self.ghosts,
+            },
+        };
+        self.seen(me, candidates)
     }
-
-    /// The tick's candidates: the gathered bodies, or the grid beyond them.
-    fn candidates(&self) -> NearCandidates<'_> {
-        NearCandidates {
-            near: self.near,
-            grid: self.view.grid(&self.me),
-        }
-    }
-}
-
-impl<T: Tracer + ?Sized> Tracer for NearWorld<'_, T> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let view = &self.view;
-        let world = |mask| trace_under(view.world, mask, shape, start, end);
-        view.trace_with(&self.me, shape, start, end, world, &self.candidates())
-    }
-
-    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let view = &self.view;
-        let world = |mask| overlaps_under(view.world, mask, shape, at);
-        view.overlaps_with(&self.me, shape, at, world, &self.candidates())
-    }
-
-    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        // The tick's filter, not the view's (which looks the mover up again).
-        gather_under(self.view.world, world_mask(&self.me), shapes, region, cache);
-    }
-
-    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let view = &self.view;
-        let world = |mask| trace_cached_under(view.world, mask, cache, shape, start, end);
-        view.trace_with(&self.me, shape, start, end, world, &self.candidates())
-    }
-
-    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        let view = &self.view;
-        let world = |mask| overlaps_cached_under(view.world, mask, cache, shape, at);
-        view.overlaps_with(&self.me, shape, at, world, &self.candidates())
-    }
-
-    fixed_part_queries!();
-
-    /// The bodies alone.
-    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let candidates = self.candidates();
-        self.view
-            .overlaps_with(&self.me, shape, at, |_| false, &candidates)
-    }
-
-    forward_world_queries!(view);
 }
 
 #[cfg(test)]

@@ -44,19 +44,14 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::bodies::{
-    Bodies, Candidates, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, fixed_part_queries,
-    meets, world_mask,
+    Bodies, Candidates, MAX_CONTACTS, Slot, WorldWithBodies, boxes_overlap, meets,
 };
 use super::members::{CrowdSchedule, Member, body_contents, is_solid, shoves};
-use crate::contents::Contents;
 use crate::controller::character::CharacterController;
 use crate::controller::tick::{CharacterState, MoveInput};
-use crate::controller::tracer::{Tracer, forward_world_queries};
-use crate::controller::tracer::{
-    gather_under, overlaps_cached_under, overlaps_under, trace_cached_under, trace_under,
-};
+use crate::controller::tracer::Tracer;
 use crate::filter::QueryFilter;
-use crate::trace::{TickCache, Trace, TraceShape, Upright};
+use crate::trace::Upright;
 
 /// How far a character's scheduled reach extends beyond its travel at its current speed,
 /// up and down, in units, beyond its step height: the snap down, a jump's rise, the
@@ -448,21 +443,24 @@ impl Schedule {
                 }
             }
             let wanted = m.controller.velocity();
-            let tracer = ReachWorld {
-                view: WorldWithBodies {
-                    world,
-                    bodies,
-                    mover: Some(m.id),
-                    ghosts: &m.ghosts,
-                },
-                me: bodies.movement_filter_at(i, m.id),
+            let view = WorldWithBodies {
+                world,
+                bodies,
+                mover: Some(m.id),
+                ghosts: &m.ghosts,
+            };
+            let me = bodies.movement_filter_at(i, m.id);
+            let neighbours = Neighbours {
+                me: &me,
+                ghosts: &m.ghosts,
                 reach: self.reach[i],
                 near: self.near(i),
                 current: &self.current,
                 escaped: Cell::new(false),
             };
+            let tracer = view.seen(&me, neighbours);
             m.controller.step_into(&tracer, input, &mut m.outcome.tick);
-            s.escaped = tracer.escaped.get();
+            s.escaped = tracer.candidates.escaped.get();
             if let Some(share) = push {
                 shoves(&m.outcome.tick.touches, wanted, share, |target, shove| {
                     s.escaped |= !s.shoves.push(target, shove);
@@ -502,29 +500,23 @@ fn cell_key(cell: (i32, i32)) -> u64 {
     (u64::from(cell.0 as u32) << 32) | u64::from(cell.1 as u32)
 }
 
-/// A world and the neighbours of one character, for its tick in a wave: sweeps meet the
-/// neighbours' bodies as they stand in the wave order, and any query beyond the scheduled
-/// reach is recorded (the tick is then redone in order).
-struct ReachWorld<'a, T: Tracer + ?Sized> {
-    view: WorldWithBodies<'a, T>,
-    /// The view's [`WorldWithBodies::filter`], computed once for the tick.
-    me: QueryFilter,
+/// The neighbours of one character, for its tick in a wave: sweeps meet the neighbours'
+/// bodies as they stand in the wave order, and any query beyond the scheduled reach is
+/// recorded (the tick is then redone in order).
+struct Neighbours<'a> {
+    /// The character's filter ([`WorldWithBodies::filter`]), computed once for the tick.
+    me: &'a QueryFilter,
+    /// The characters it passes through.
+    ghosts: &'a [u32],
     reach: (Vec3, Vec3),
     near: &'a [u32],
     current: &'a [Option<Slot>],
     escaped: Cell<bool>,
 }
 
-impl<T: Tracer + ?Sized> ReachWorld<'_, T> {
-    /// The world and the tick's mask: its fixed part ([`fixed_part_queries`]).
-    fn fixed_part(&self) -> (&T, Option<Contents>) {
-        (self.view.world, world_mask(&self.me))
-    }
-}
-
 /// The neighbours as a tick's [`Candidates`]: a query beyond the scheduled reach is
 /// recorded.
-impl<T: Tracer + ?Sized> Candidates for ReachWorld<'_, T> {
+impl Candidates for Neighbours<'_> {
     fn for_each(&self, area: (Vec3, Vec3), mut f: impl FnMut(u32, &Upright, Vec3)) {
         if !(self.reach.0.cmple(area.0).all() && area.1.cmple(self.reach.1).all()) {
             self.escaped.set(true);
@@ -533,49 +525,10 @@ impl<T: Tracer + ?Sized> Candidates for ReachWorld<'_, T> {
             if let Some(slot) = &self.current[k as usize]
                 && slot.solid
                 && boxes_overlap(slot.bounds(), area)
-                && meets(&self.me, self.view.ghosts, slot)
+                && meets(self.me, self.ghosts, slot)
             {
                 f(slot.id, &slot.parts, slot.at);
             }
         }
     }
-}
-
-impl<T: Tracer + ?Sized> Tracer for ReachWorld<'_, T> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = |mask| trace_under(self.view.world, mask, shape, start, end);
-        self.view
-            .trace_with(&self.me, shape, start, end, world, self)
-    }
-
-    fn overlaps(&self, shape: &TraceShape, at: Vec3) -> bool {
-        let world = |mask| overlaps_under(self.view.world, mask, shape, at);
-        self.view.overlaps_with(&self.me, shape, at, world, self)
-    }
-
-    fn gather(&self, shapes: &[&TraceShape], region: (Vec3, Vec3), cache: &mut TickCache) {
-        // The tick's filter, not the view's (which looks the mover up again).
-        gather_under(self.view.world, world_mask(&self.me), shapes, region, cache);
-    }
-
-    fn trace_cached(&self, cache: &TickCache, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        let world = |mask| trace_cached_under(self.view.world, mask, cache, shape, start, end);
-        self.view
-            .trace_with(&self.me, shape, start, end, world, self)
-    }
-
-    fn overlaps_cached(&self, cache: &TickCache, shape: &TraceShape, at: Vec3) -> bool {
-        let world = |mask| overlaps_cached_under(self.view.world, mask, cache, shape, at);
-        self.view.overlaps_with(&self.me, shape, at, world, self)
-    }
-
-    fixed_part_queries!();
-
-    /// The bodies alone.
-    fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
-        self.view
-            .overlaps_with(&self.me, shape, at, |_| false, self)
-    }
-
-    forward_world_queries!(view);
 }

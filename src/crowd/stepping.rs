@@ -27,14 +27,14 @@
 
 use glam::Vec3;
 
-use super::bodies::{Bodies, CharacterIds, Near, NearWorld, WorldWithBodies, horizontal_reach};
+use super::bodies::{Bodies, CharacterIds, Near, WorldWithBodies, horizontal_reach};
 use super::members::{
     CrowdConfig, CrowdOutcome, CrowdSchedule, Member, MoverPush, body_contents, is_solid, shoves,
 };
 use crate::controller::character::CharacterController;
 use crate::controller::ride::Ride;
 use crate::controller::tick::MoveInput;
-use crate::controller::tracer::Tracer;
+use crate::controller::tracer::{Sweeps, Tick, Tracer};
 use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::{HitTarget, ModelPlacement, TraceShape, Upright};
 
@@ -415,16 +415,13 @@ impl Crowd {
             if self.config.collide && solid {
                 let me = bodies.movement_filter_at(i, id);
                 near.gather(bodies, tick_reach(&member.controller), &me, &member.ghosts);
-                let world = NearWorld {
-                    view: WorldWithBodies {
-                        world,
-                        bodies,
-                        mover: Some(id),
-                        ghosts: &member.ghosts,
-                    },
-                    me,
-                    near,
+                let view = WorldWithBodies {
+                    world,
+                    bodies,
+                    mover: Some(id),
+                    ghosts: &member.ghosts,
                 };
+                let world = view.near(&me, near);
                 member.controller.step_into(&world, &input, outcome);
             } else {
                 member.controller.step_into(world, &input, outcome);
@@ -465,7 +462,7 @@ impl Crowd {
             if !self.members[i].watch || !is_solid(c.mode()) || !c.overlaps(world) {
                 continue;
             }
-            if let Some(free) = c.unstuck_toward(world, Vec3::ZERO) {
+            if let Some(free) = c.unstuck_toward(&Tick::plain(world), Vec3::ZERO) {
                 let by = free - c.shape_center();
                 self.members[i].controller.nudge(by);
                 let id = self.members[i].id;
@@ -549,10 +546,12 @@ impl Crowd {
             mover: Some(member.id),
             ghosts: &[],
         };
+        let strict = Tick::plain(&strict);
+        let world = Tick::plain(world);
         // Sweeps leave from a spot free of the world (a spawn point touching its floor is
         // not), found as the tick's own recovery would find it.
         let from = if world.overlaps(shape, center) {
-            c.unstuck_toward(world, Vec3::ZERO)?
+            c.unstuck_toward(&world, Vec3::ZERO)?
         } else {
             center
         };
@@ -607,7 +606,7 @@ impl Crowd {
                 }
                 let spot = if dz == 0 {
                     let offset = Vec3::new(next.0 as f32, next.1 as f32, 0.0) * spacing;
-                    reach(world, shape, at, (from + offset).with_z(at.z), step)
+                    reach(&world, shape, at, (from + offset).with_z(at.z), step)
                 } else {
                     let target = at + Vec3::Z * (dz as f32 * spacing.z);
                     let sweep = world.trace(shape, at, target);
@@ -744,8 +743,8 @@ impl Crowd {
 
 /// Where `shape` gets going from `from` to `target` (level with it): straight across, or up
 /// a step, across and back down onto the floor; `None` when a wall is in the way.
-fn reach<T: Tracer + ?Sized>(
-    world: &T,
+fn reach<S: Sweeps + ?Sized>(
+    world: &S,
     shape: &TraceShape,
     from: Vec3,
     target: Vec3,

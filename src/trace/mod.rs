@@ -58,7 +58,11 @@ use glam::{Mat3, Quat, Vec3};
 use rayon::prelude::*;
 
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
-pub use tick_cache::TickCache;
+internal! {
+    /// The brushes near a character, gathered for its tick (crate side but for planeshift's
+    /// own tests).
+    pub use tick_cache::TickCache;
+}
 
 pub(crate) use body::{Upright, UprightSweep, parts_overlap, trace_parts, uprights_overlap};
 
@@ -451,18 +455,21 @@ impl CompiledMap {
         }
     }
 
-    /// [`Self::trace`] answered from the brushes `cache` gathered ([`Self::gather_near`])
-    /// when the sweep lies inside what was gathered, by walking the tree otherwise: the
-    /// same result either way, bit for bit.
-    pub(crate) fn trace_cached(
-        &self,
-        cache: &TickCache,
-        shape: &TraceShape,
-        start: Vec3,
-        end: Vec3,
-        mask: Contents,
-    ) -> Trace {
-        self.sweep_world(shape, start, end, mask, Through::Cached(cache))
+    internal! {
+        /// [`Self::trace`] answered from the brushes `cache` gathered ([`Self::gather_near`])
+        /// when the sweep lies inside what was gathered, by walking the tree otherwise: the
+        /// same result either way, bit for bit.
+        #[must_use]
+        pub fn trace_cached(
+            &self,
+            cache: &TickCache,
+            shape: &TraceShape,
+            start: Vec3,
+            end: Vec3,
+            mask: Contents,
+        ) -> Trace {
+            self.sweep_world(shape, start, end, mask, Through::Cached(cache))
+        }
     }
 
     /// Answers many sweeps through the world, in query order: in parallel on rayon's current

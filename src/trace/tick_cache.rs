@@ -114,30 +114,15 @@ impl ShapeKey {
     }
 }
 
-/// The brushes near a character for one tick: what a [`Tracer`](crate::controller::Tracer)
-/// gathers ([`Tracer::gather`](crate::controller::Tracer::gather)) when the controller's
-/// tick begins and reads back in every sweep of that tick
-/// ([`Tracer::trace_cached`](crate::controller::Tracer::trace_cached)).
+/// The brushes near a character for one tick: what the controller gathers from the map its
+/// world names ([`SpeedFacts::map`](crate::controller::SpeedFacts::map)) when its tick
+/// begins, and what every query of that tick carries as its scratch
+/// ([`ShapeQuery`](crate::controller::ShapeQuery)) for the map to read back.
 ///
-/// Opaque: a world wrapper only passes it on to the world it wraps. A sweep outside what
-/// was gathered (or through another map than the one gathered from) walks the tree, so the
-/// answers never depend on the cache, only their cost. The buffers are kept from tick to
+/// Opaque: a world built around a map only passes it on with the query. A sweep outside
+/// what was gathered (or through another map than the one gathered from) walks the tree, so
+/// the answers never depend on the cache, only their cost. The buffers are kept from tick to
 /// tick: no allocation after [`TickCache::new`]. A clone starts empty.
-///
-/// # Examples
-/// ```
-/// use glam::Vec3;
-/// use planeshift::{controller::TickCache, movement::Tracer};
-/// use planeshift::TraceShape;
-/// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
-/// let ball = TraceShape::sphere(8.0).ok_or("a sphere")?;
-/// let mut cache = TickCache::new();
-/// let around = (Vec3::splat(-32.0), Vec3::splat(32.0));
-/// world.gather(&[&ball], around, &mut cache);
-/// let (a, b) = (Vec3::new(0.0, 0.0, 16.0), Vec3::new(0.0, 0.0, -16.0));
-/// assert_eq!(world.trace_cached(&cache, &ball, a, b), Tracer::trace(&world, &ball, a, b));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 #[derive(Debug)]
 pub struct TickCache {
     /// The map gathered from ([`CompiledMap::contents_id`]); `None` before any gather.
@@ -340,37 +325,39 @@ impl CompiledMap {
         })
     }
 
-    /// Gathers into `cache` the brushes of the world model and its static models that a
-    /// sweep of any of `shapes` (unrotated), whose segment stays inside `region`, may clip
-    /// with `mask` (see the module doc). Shapes beyond [`MAX_GATHERED_SHAPES`] are ignored:
-    /// their sweeps walk the tree.
-    ///
-    /// When `cache` already holds a gather from this map, with this mask, for these shapes
-    /// and a box around `region`, it is kept as it is: the map never changes, so that list
-    /// still holds every brush such a sweep may clip. A new gather takes `region` grown by
-    /// [`REGATHER_MARGIN`], so the ticks that follow at walking speed reuse it; when that
-    /// overflows the buffer, `region` alone.
-    pub(crate) fn gather_near(
-        &self,
-        shapes: &[&TraceShape],
-        region: (Vec3, Vec3),
-        mask: Contents,
-        cache: &mut TickCache,
-    ) {
-        if !(region.0.is_finite() && region.1.is_finite()) {
-            cache.clear();
-            return;
-        }
-        // The sweep's padded segment box must lie inside: pad as the sweep pads.
-        let pad = segment_pad();
-        let wanted = (region.0 - pad, region.1 + pad);
-        if cache.holds(self.contents_id(), mask, wanted, shapes) {
-            cache.reused += 1;
-            return;
-        }
-        let margin = Vec3::splat(REGATHER_MARGIN);
-        if !self.gather_into(shapes, (wanted.0 - margin, wanted.1 + margin), mask, cache) {
-            self.gather_into(shapes, wanted, mask, cache);
+    internal! {
+        /// Gathers into `cache` the brushes of the world model and its static models that a
+        /// sweep of any of `shapes` (unrotated), whose segment stays inside `region`, may clip
+        /// with `mask` (see the module doc). Shapes beyond [`MAX_GATHERED_SHAPES`] are ignored:
+        /// their sweeps walk the tree.
+        ///
+        /// When `cache` already holds a gather from this map, with this mask, for these shapes
+        /// and a box around `region`, it is kept as it is: the map never changes, so that list
+        /// still holds every brush such a sweep may clip. A new gather takes `region` grown by
+        /// [`REGATHER_MARGIN`], so the ticks that follow at walking speed reuse it; when that
+        /// overflows the buffer, `region` alone.
+        pub fn gather_near(
+            &self,
+            shapes: &[&TraceShape],
+            region: (Vec3, Vec3),
+            mask: Contents,
+            cache: &mut TickCache,
+        ) {
+            if !(region.0.is_finite() && region.1.is_finite()) {
+                cache.clear();
+                return;
+            }
+            // The sweep's padded segment box must lie inside: pad as the sweep pads.
+            let pad = segment_pad();
+            let wanted = (region.0 - pad, region.1 + pad);
+            if cache.holds(self.contents_id(), mask, wanted, shapes) {
+                cache.reused += 1;
+                return;
+            }
+            let margin = Vec3::splat(REGATHER_MARGIN);
+            if !self.gather_into(shapes, (wanted.0 - margin, wanted.1 + margin), mask, cache) {
+                self.gather_into(shapes, wanted, mask, cache);
+            }
         }
     }
 
@@ -571,7 +558,7 @@ impl<S: Support> GatherWalk<'_, '_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::controller::{Tracer, TriggerList};
+    use crate::controller::{ShapeQuery, Tracer, TriggerList};
     use crate::test_rng::XorShift;
 
     /// A seeded uniform draw in `[lo, hi)`.
@@ -613,15 +600,18 @@ mod tests {
                 draw(&mut rng, lo.z, hi.z),
             );
             let half = Vec3::splat(draw(&mut rng, 2.0, 48.0));
-            map.gather(&[&standing], (at - half, at + half), &mut cache);
+            let mask = Contents::MASK_PLAYER_SOLID;
+            map.gather_near(&[&standing], (at - half, at + half), mask, &mut cache);
             let shape = &shapes[(draw(&mut rng, 0.0, 3.0) as usize).min(2)];
             let spread = |rng: &mut XorShift| draw(rng, -48.0, 48.0);
             let start = at + Vec3::new(spread(&mut rng), spread(&mut rng), spread(&mut rng));
             let end = at + Vec3::new(spread(&mut rng), spread(&mut rng), spread(&mut rng));
             let (mut touched, mut inside) = (TriggerList::default(), TriggerList::default());
-            map.touch_triggers(shape, start, end, &mut touched, &mut inside);
+            let plain = ShapeQuery::new(shape);
+            Tracer::touch_triggers(&map, &plain, start, end, &mut touched, &mut inside);
             let (mut touched_c, mut inside_c) = (TriggerList::default(), TriggerList::default());
-            map.touch_triggers_cached(&cache, shape, start, end, &mut touched_c, &mut inside_c);
+            let cached = plain.with_scratch(Some(&cache));
+            Tracer::touch_triggers(&map, &cached, start, end, &mut touched_c, &mut inside_c);
             assert_eq!(
                 touched.as_slice(),
                 touched_c.as_slice(),

@@ -3,13 +3,9 @@
 //! (`maps/crusher.map`).
 
 use glam::Vec3;
-use planeshift::Contents;
 use planeshift::ModelPlacement;
-use planeshift::{Crowd, CrowdConfig, movement::MoverPush};
-use planeshift::{
-    MoveInput,
-    movement::{Mover, Ride, WorldWithMovers},
-};
+use planeshift::movement::{Mover, MoverPush, Ride, WorldWithMovers};
+use planeshift::{Crowd, CrowdConfig, MoveInput};
 
 use super::*;
 
@@ -29,11 +25,7 @@ fn at(offset: Vec3) -> ModelPlacement {
 }
 
 fn with_mover<'a>(map: &'a CompiledMap, movers: &'a [Mover; 1]) -> WorldWithMovers<'a> {
-    WorldWithMovers {
-        map,
-        movers,
-        mask: Contents::MASK_PLAYER_SOLID,
-    }
+    WorldWithMovers { map, movers }
 }
 
 #[test]
@@ -217,11 +209,7 @@ fn movers_push_only_the_characters_they_touch() {
     let against_wall = player(Vec3::new(240.0 - 15.0, 100.0, 0.0));
     let against_plat = player(Vec3::new(-64.0 - 15.0, 0.0, 0.0));
     let rest = movers_at(0.0);
-    let rest_world = WorldWithMovers {
-        map,
-        movers: &rest,
-        mask: Contents::MASK_PLAYER_SOLID,
-    };
+    let rest_world = WorldWithMovers { map, movers: &rest };
     // Both touch something (touching counts as overlapping), neither touches the door.
     assert!(against_wall.overlaps(&rest_world) && against_plat.overlaps(&rest_world));
 
@@ -235,7 +223,6 @@ fn movers_push_only_the_characters_they_touch() {
             let world = WorldWithMovers {
                 map,
                 movers: &movers,
-                mask: Contents::MASK_PLAYER_SOLID,
             };
             let ride = c.ride(
                 &world,
@@ -268,7 +255,6 @@ fn movers_push_only_the_characters_they_touch() {
         let world = WorldWithMovers {
             map,
             movers: &movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         match crowd.push_mover(
             &world,

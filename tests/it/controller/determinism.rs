@@ -4,13 +4,9 @@
 use std::cell::Cell;
 
 use glam::Vec3;
-use planeshift::Contents;
-use planeshift::{CompiledMap, query::Plane};
-use planeshift::{
-    MoveInput,
-    movement::{CharacterState, GroundState, Tracer},
-};
-use planeshift::{Trace, TraceShape};
+use planeshift::movement::{CharacterState, GroundState, ShapeQuery, SpeedFacts, Tracer};
+use planeshift::query::Plane;
+use planeshift::{CompiledMap, Contents, MoveInput, Trace};
 
 use super::*;
 
@@ -44,9 +40,9 @@ fn bits(states: &[CharacterState]) -> Vec<[u32; 6]> {
 struct BruteForce<'a>(&'a CompiledMap);
 
 impl Tracer for BruteForce<'_> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
         self.0
-            .trace_all_brushes(shape, start, end, Contents::MASK_PLAYER_SOLID)
+            .trace_all_brushes(query.shape, start, end, query.mask)
     }
 }
 
@@ -110,7 +106,8 @@ struct HalfSpaces {
 }
 
 impl Tracer for HalfSpaces {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
+        let shape = query.shape;
         self.calls.set(self.calls.get() + 1);
         let mut best = Trace::miss(end);
         for plane in &self.planes {
@@ -331,8 +328,8 @@ fn every_mode_replays_bit_exact() {
 struct NoMemo<'a>(&'a CompiledMap);
 
 impl Tracer for NoMemo<'_> {
-    fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3) -> Trace {
-        Tracer::trace(self.0, shape, start, end)
+    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
+        Tracer::trace(self.0, query, start, end)
     }
 
     fn contents(&self, point: Vec3) -> Contents {
@@ -343,8 +340,12 @@ impl Tracer for NoMemo<'_> {
         self.0.point_current(point)
     }
 
-    fn may_have_ladders(&self) -> bool {
-        self.0.has_ladders()
+    /// No map named: nothing gathered, fixed or reused.
+    fn speed_facts(&self) -> SpeedFacts<'_> {
+        SpeedFacts {
+            may_have_ladders: self.0.has_ladders(),
+            ..SpeedFacts::NONE
+        }
     }
 }
 

@@ -33,6 +33,8 @@ mod jump;
 mod masks;
 /// Ladders, surfaces, modes, impulses and air tech (scenarios 55–73).
 mod modes;
+/// A game's own world behind the seam: a few boxes, no map.
+mod own_world;
 /// Moving platforms, pushers and the configuration file.
 mod platforms;
 /// Prediction and replay: serialized state, snapping, timers (scenarios 81–84).

@@ -3,7 +3,6 @@
 
 use glam::{Quat, Vec3};
 use planeshift::CompiledMap;
-use planeshift::Contents;
 use planeshift::ModelPlacement;
 use planeshift::{
     ControllerConfig, MoveInput,
@@ -28,7 +27,6 @@ fn settle_with(map: &CompiledMap, model: usize, c: &mut CharacterController) {
     let world = WorldWithMovers {
         map,
         movers: &movers,
-        mask: Contents::MASK_PLAYER_SOLID,
     };
     settle(c, &world);
 }
@@ -54,7 +52,6 @@ fn ride(
         let world = WorldWithMovers {
             map,
             movers: &movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         c.ride(&world, model, pivot, &before, &after);
         c.step(&world, &MoveInput::default());

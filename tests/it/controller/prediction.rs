@@ -3,7 +3,6 @@
 //! timers that count ticks (with commands of their own duration).
 
 use glam::Vec3;
-use planeshift::Contents;
 use planeshift::HitTarget;
 use planeshift::ModelPlacement;
 use planeshift::{
@@ -133,7 +132,6 @@ fn s82_prediction_equals_the_server() {
         let world = WorldWithMovers {
             map,
             movers: &movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         server.push_mover(&world, lift, pivot, &place(t - 1), &place(t));
         let b = server.get(2).unwrap();
@@ -162,7 +160,6 @@ fn s82_prediction_equals_the_server() {
         let world = WorldWithMovers {
             map,
             movers: &movers,
-            mask: Contents::MASK_PLAYER_SOLID,
         };
         let (shape, at) = &others[t - 1];
         let mut bodies = Bodies::new();

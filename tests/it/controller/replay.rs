@@ -71,8 +71,9 @@ const REAL_MAP_POOLS: usize = 12;
 #[test]
 fn real_map_pools_swim_and_surface() {
     use glam::Vec3;
+    use planeshift::CharacterController;
     use planeshift::Contents;
-    use planeshift::{CharacterController, movement::Tracer};
+    use planeshift::movement::{ShapeQuery, Tracer};
 
     let config = ControllerConfig::default();
     let probe = CharacterController::new(config, Vec3::ZERO).unwrap();
@@ -96,7 +97,7 @@ fn real_map_pools_swim_and_surface() {
             let top = brush.maxs.z;
             let spawn = Vec3::new(centre.x, centre.y, top + 128.0);
             let below = Vec3::new(centre.x, centre.y, top);
-            let fall = Tracer::trace(&world, probe.shape(), spawn, below);
+            let fall = Tracer::trace(&world, &ShapeQuery::new(probe.shape()), spawn, below);
             let surface = Vec3::new(centre.x, centre.y, top + 1.0);
             let deep = Vec3::new(centre.x, centre.y, top - 60.0);
             if fall.start_solid

@@ -10,12 +10,15 @@
 use glam::{Quat, Vec3};
 use planeshift::CompiledMap;
 use planeshift::Contents;
+use planeshift::trace::TickCache;
 use planeshift::{
     CharacterController, ControllerConfig, MoveInput,
-    controller::TickCache,
     movement::{Mover, Tracer, WorldWithMovers},
 };
 use planeshift::{ModelPlacement, TraceShape};
+
+/// What blocks a player: the mask the tests gather and sweep with.
+const PLAYER: Contents = Contents::MASK_PLAYER_SOLID;
 
 use super::*;
 use crate::support::{Pcg32, read, real_maps_dir};
@@ -170,7 +173,6 @@ fn cached_ticks_equal_walked_ticks_among_movers() {
         f(&WorldWithMovers {
             map,
             movers: &all[tick],
-            mask: Contents::MASK_PLAYER_SOLID,
         })
     });
 }
@@ -183,38 +185,38 @@ fn a_gather_is_kept_only_for_a_region_inside_it_with_the_same_map_and_shapes() {
     let center = Vec3::new(1024.0, 1024.0, 40.0);
     let around = |c: Vec3| (c - 40.0, c + 40.0);
     let mut cache = TickCache::new();
-    map.gather(&[&shape], around(center), &mut cache);
+    map.gather_near(&[&shape], around(center), PLAYER, &mut cache);
     assert_eq!(cache.gather_counts(), (1, 0));
     // A step away: still inside what was gathered, kept; the sweeps read it.
     let near = center + Vec3::new(3.0, -2.0, 1.0);
-    map.gather(&[&shape], around(near), &mut cache);
+    map.gather_near(&[&shape], around(near), PLAYER, &mut cache);
     assert_eq!(cache.gather_counts(), (1, 1));
     let (a, b) = (near, near + Vec3::new(35.0, 30.0, -35.0));
     assert_eq!(
-        map.trace_cached(&cache, &shape, a, b),
-        Tracer::trace(map, &shape, a, b)
+        map.trace_cached(&cache, &shape, a, b, PLAYER),
+        map.trace(&shape, a, b, PLAYER)
     );
     assert_eq!(cache.counts(), (1, 0));
     // Far away, another shape, another map: gathered again.
     let far = center + Vec3::new(200.0, 0.0, 0.0);
-    map.gather(&[&shape], around(far), &mut cache);
+    map.gather_near(&[&shape], around(far), PLAYER, &mut cache);
     assert_eq!(cache.gather_counts(), (2, 1));
     let ball = TraceShape::sphere(16.0).unwrap();
-    map.gather(&[&ball], around(far), &mut cache);
+    map.gather_near(&[&ball], around(far), PLAYER, &mut cache);
     assert_eq!(cache.gather_counts(), (3, 1));
     let other = world("box_room");
-    other.gather(&[&ball], around(far), &mut cache);
+    other.gather_near(&[&ball], around(far), PLAYER, &mut cache);
     assert_eq!(cache.gather_counts(), (4, 1));
     // The sweeps of a kept gather give the tree's answers wherever they lie in it.
     let mut rng = Pcg32::new(18);
     for _ in 0..1000 {
         let at = center + Vec3::new(rng.range_f64(-12.0, 12.0) as f32, 0.0, 0.0);
-        map.gather(&[&shape], around(at), &mut cache);
+        map.gather_near(&[&shape], around(at), PLAYER, &mut cache);
         let step = |rng: &mut Pcg32| rng.range_f64(-40.0, 40.0) as f32;
         let b = at + Vec3::new(step(&mut rng), step(&mut rng), step(&mut rng));
         assert_eq!(
-            map.trace_cached(&cache, &shape, at, b),
-            Tracer::trace(map, &shape, at, b)
+            map.trace_cached(&cache, &shape, at, b, PLAYER),
+            map.trace(&shape, at, b, PLAYER)
         );
     }
 }
@@ -226,29 +228,34 @@ fn a_sweep_beyond_the_gather_walks_the_tree_with_the_same_answer() {
         TraceShape::aabb(Vec3::new(-15.0, -15.0, -28.0), Vec3::new(15.0, 15.0, 28.0)).unwrap();
     let center = Vec3::new(1024.0, 1024.0, 40.0);
     let mut cache = TickCache::new();
-    map.gather(&[&shape], (center - 40.0, center + 40.0), &mut cache);
-    let tree = |a: Vec3, b: Vec3| Tracer::trace(map, &shape, a, b);
+    map.gather_near(
+        &[&shape],
+        (center - 40.0, center + 40.0),
+        PLAYER,
+        &mut cache,
+    );
+    let tree = |a: Vec3, b: Vec3| map.trace(&shape, a, b, PLAYER);
     // Inside: read from the cache.
     let (a, b) = (center, center + Vec3::new(30.0, -20.0, -35.0));
-    assert_eq!(map.trace_cached(&cache, &shape, a, b), tree(a, b));
+    assert_eq!(map.trace_cached(&cache, &shape, a, b, PLAYER), tree(a, b));
     assert_eq!(cache.counts(), (1, 0));
     // Beyond: far across the room and down through the floor.
     let (a, b) = (center, center + Vec3::new(900.0, -700.0, -400.0));
-    assert_eq!(map.trace_cached(&cache, &shape, a, b), tree(a, b));
+    assert_eq!(map.trace_cached(&cache, &shape, a, b, PLAYER), tree(a, b));
     assert_eq!(cache.counts(), (1, 1));
     // Another shape than the one gathered for: walks too.
     let ball = TraceShape::sphere(16.0).unwrap();
     let (a, b) = (center, center - Vec3::Z * 40.0);
     assert_eq!(
-        map.trace_cached(&cache, &ball, a, b),
-        Tracer::trace(map, &ball, a, b)
+        map.trace_cached(&cache, &ball, a, b, PLAYER),
+        map.trace(&ball, a, b, PLAYER)
     );
     assert_eq!(cache.counts(), (1, 2));
     // Another map than the one gathered from: walks.
     let other = world("box_room");
     assert_eq!(
-        other.trace_cached(&cache, &shape, center, center - Vec3::Z * 10.0),
-        Tracer::trace(other, &shape, center, center - Vec3::Z * 10.0)
+        other.trace_cached(&cache, &shape, center, center - Vec3::Z * 10.0, PLAYER),
+        other.trace(&shape, center, center - Vec3::Z * 10.0, PLAYER)
     );
     assert_eq!(cache.counts(), (1, 3));
 }

@@ -353,7 +353,6 @@ fn moving_water_is_water_where_the_mover_stands() {
     let moved = WorldWithMovers {
         map: &map,
         movers: &movers,
-        mask: Contents::MASK_PLAYER_SOLID,
     };
     let (here, there) = (Vec3::new(-256.0, 0.0, 64.0), Vec3::new(768.0, 0.0, 64.0));
     assert!(moved.contents(here).contains(Contents::WATER));

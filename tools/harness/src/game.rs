@@ -23,7 +23,8 @@
 //! a pad leaves the trigger inert, as Quake 3 frees such a pad.
 
 use glam::Vec3;
-use planeshift::{CharacterController, ControllerConfig, movement::Tracer};
+use planeshift::movement::{ShapeQuery, Tracer};
+use planeshift::{CharacterController, ControllerConfig};
 use planeshift::{CompiledMap, Entity, build::Game};
 
 /// Quake 3 `TeleportPlayer`: the speed out of a teleporter, units/s.
@@ -91,7 +92,8 @@ impl Level {
                         let offset = p.shape_center() - p.position();
                         let clear = |lift: f32| {
                             let at = origin + Vec3::Z * lift;
-                            (!Tracer::overlaps(world, p.shape(), at + offset)).then_some(at)
+                            let query = ShapeQuery::new(p.shape());
+                            (!Tracer::overlaps(world, &query, at + offset)).then_some(at)
                         };
                         let lifts = (0..=config.step_height.max(0.0) as u32).map(|k| k as f32);
                         let origin = lifts.into_iter().find_map(clear)?;

@@ -10,8 +10,8 @@
 //! Same world, spawns and numbers: the same spots.
 
 use glam::{IVec3, Vec3};
-use planeshift::movement::{Bodies, WorldWithBodies};
-use planeshift::{CharacterController, ControllerConfig, movement::Tracer};
+use planeshift::movement::{Bodies, ShapeQuery, Tracer, WorldWithBodies};
+use planeshift::{CharacterController, ControllerConfig};
 use planeshift::{CompiledMap, Contents, TraceShape};
 
 /// Random spots tried per bot before giving up.
@@ -208,7 +208,7 @@ pub fn scatter_points(
         let pick = ((unit() * cells.len() as f32) as usize).min(cells.len() - 1);
         let cell = cells[pick];
         let center = inside.centre(cell) + (Vec3::new(unit(), unit(), unit()) - 0.5) * inside.cell;
-        if !inside.contains(center) || Tracer::overlaps(world, &shape, center) {
+        if !inside.contains(center) || Tracer::overlaps(world, &ShapeQuery::new(&shape), center) {
             continue;
         }
         if !placed.overlapping(&shape, center, None).is_empty() {
@@ -222,7 +222,7 @@ pub fn scatter_points(
             mover: None,
             ghosts: &[],
         };
-        let down = others.trace(&shape, center, center.with_z(low.z));
+        let down = others.trace(&ShapeQuery::new(&shape), center, center.with_z(low.z));
         let floor = down.normal.is_some_and(|n| n.z >= SCATTER_FLOOR_NORMAL_Z);
         if down.all_solid || !floor || !inside.contains(down.end) {
             continue;

@@ -51,17 +51,15 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::build::BspFormat;
 use planeshift::build::import_bsp;
-use planeshift::{
-    CharacterController, ControllerConfig, MoveInput,
-    movement::{Activity, Tracer},
-};
+use planeshift::movement::{Activity, ShapeQuery, Tracer, WorldWithBodies};
+use planeshift::{CharacterController, ControllerConfig, MoveInput};
 use planeshift::{CompileOptions, build::compile_map_with};
 use planeshift::{
     CompiledMap,
     build::Game,
     map::{MapFile, parse_map},
 };
-use planeshift::{Crowd, CrowdConfig, movement::WorldWithBodies};
+use planeshift::{Crowd, CrowdConfig};
 
 use super::game::{Level, TELEPORT_HOLD, Trigger};
 use super::mix::{Mix, blocking_pairs};
@@ -571,15 +569,11 @@ impl<'a> Soak<'a> {
                 mover: Some(id as u32),
                 ghosts: &[],
             };
+            let query = ShapeQuery::new(c.shape());
             let probe = if self.options.collide {
-                others.trace(c.shape(), center, center + direction * STUCK_PROBE)
+                others.trace(&query, center, center + direction * STUCK_PROBE)
             } else {
-                Tracer::trace(
-                    self.world,
-                    c.shape(),
-                    center,
-                    center + direction * STUCK_PROBE,
-                )
+                Tracer::trace(self.world, &query, center, center + direction * STUCK_PROBE)
             };
             let room = direction != Vec3::ZERO && !probe.hit() && !adrift;
             bot.window = Some((c.position(), bot.input.wish, room));
@@ -606,7 +600,7 @@ impl<'a> Soak<'a> {
         // Inside what blocks this bot: its own mask (a monster may stand in player clip).
         if self
             .world
-            .overlaps_masked(c.shape(), c.shape_center(), c.config().mask)
+            .overlaps(c.shape(), c.shape_center(), c.config().mask)
         {
             summary.inside_solid += 1;
             if self.options.report {

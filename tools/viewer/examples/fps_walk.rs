@@ -23,10 +23,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use planeshift::build::Game;
 #[cfg(feature = "window")]
 use planeshift::CompileOptions;
 use planeshift::ControllerConfig;
+use planeshift::build::Game;
 
 /// Command line.
 #[derive(Parser, Debug)]

@@ -21,10 +21,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use glam::{Vec2, Vec3};
+use planeshift::{CharacterController, ControllerConfig};
 use planeshift_viewer::{
     Camera, Scene, ShapeSpec, TraceSpec, parse_image_size, parse_vec2, parse_vec3, screenshot,
 };
-use planeshift::{CharacterController, ControllerConfig};
 
 #[cfg(feature = "window")]
 use viewer_support::app::{WindowOptions, run as run_window};

@@ -23,8 +23,8 @@ mod spec;
 use glam::{Vec2, Vec3};
 
 use planeshift::CompiledMap;
-use planeshift::query::Plane;
 use planeshift::Contents;
+use planeshift::query::Plane;
 use planeshift::{Trace, TraceShape};
 
 pub use slice::{ContentsClass, Footprint, Slice, SlicePolygon};

@@ -14,11 +14,11 @@ use glam::{Vec2, Vec3};
 use tiny_skia::{Path, PathBuilder};
 
 use planeshift::CompiledMap;
-use planeshift::query::Plane;
 use planeshift::Contents;
-use planeshift::tolerance::{SLICE_CLIP_EPSILON, SLICE_FLAT_EPSILON};
 use planeshift::TraceShape;
+use planeshift::query::Plane;
 use planeshift::query::ShapeKind;
+use planeshift::tolerance::{SLICE_CLIP_EPSILON, SLICE_FLAT_EPSILON};
 
 /// What a region is drawn as: one colour per class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
