@@ -172,7 +172,7 @@ pub struct Touch {
     pub material: Option<MaterialId>,
 }
 
-/// The planes hit in one tick, in the order they were hit, each once (same model and plane),
+/// The planes hit in one tick, in the order they were hit, each once (same target and plane),
 /// at most `MAX_TOUCHES` (32) (Quake 3's `touchents`). Fixed capacity: no allocation. Two
 /// lists are equal when their touches are.
 ///
