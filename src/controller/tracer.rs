@@ -24,7 +24,7 @@ use crate::trace::{TickCache, Trace, TraceShape};
 /// facing the mover, start-solid and all-solid semantics). Every default is correct for any
 /// world: a dry world without triggers, currents or ladders, in which nothing is known to
 /// stay put. [`CompiledMap`] implements it, and so do
-/// [`WorldWithMovers`](super::WorldWithMovers) and [`WorldWithBodies`](crate::WorldWithBodies);
+/// [`WorldWithMovers`](super::WorldWithMovers) and [`WorldWithBodies`](crate::movement::WorldWithBodies);
 /// a world built around a compiled map passes each query on to it as it came, so the
 /// map reads the tick's scratch the query carries.
 ///

@@ -328,13 +328,13 @@ impl CompiledMap {
     internal! {
         /// Gathers into `cache` the brushes of the world model and its static models that a
         /// sweep of any of `shapes` (unrotated), whose segment stays inside `region`, may clip
-        /// with `mask` (see the module doc). Shapes beyond [`MAX_GATHERED_SHAPES`] are ignored:
+        /// with `mask` (see the module doc). Shapes beyond `MAX_GATHERED_SHAPES` are ignored:
         /// their sweeps walk the tree.
         ///
         /// When `cache` already holds a gather from this map, with this mask, for these shapes
         /// and a box around `region`, it is kept as it is: the map never changes, so that list
         /// still holds every brush such a sweep may clip. A new gather takes `region` grown by
-        /// [`REGATHER_MARGIN`], so the ticks that follow at walking speed reuse it; when that
+        /// `REGATHER_MARGIN`, so the ticks that follow at walking speed reuse it; when that
         /// overflows the buffer, `region` alone.
         pub fn gather_near(
             &self,

@@ -16,7 +16,7 @@
 //! - `sides`: a side's surface flags per game.
 //! - `entities`: the classes whose brushes join the world or are triggers.
 //! - Here: `GameRules`, which dispatches to the above or to a custom game
-//!   ([`CustomGame`](crate::CustomGame), whose docs state its rule in full): its texture and
+//!   ([`CustomGame`](crate::build::CustomGame), whose docs state its rule in full): its texture and
 //!   entity rules first and the base game's where none matches.
 
 pub(crate) mod brushes;
