@@ -32,11 +32,9 @@ use crate::trace::{TickCache, Trace, TraceShape};
 /// A floor at height 0 and nothing else:
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{
-///     CharacterController, ControllerConfig, GroundState, MoveInput, ShapeQuery, Tracer,
-/// };
-/// use planeshift::compiled::Plane;
-/// use planeshift::trace::Trace;
+/// use planeshift::movement::{GroundState, ShapeQuery, Tracer};
+/// use planeshift::query::Plane;
+/// use planeshift::{CharacterController, ControllerConfig, MoveInput, Trace};
 ///
 /// struct Floor;
 ///
@@ -124,7 +122,7 @@ pub trait Tracer {
 /// # Examples
 /// ```
 /// use glam::Vec3;
-/// use planeshift::controller::{ShapeQuery, Tracer};
+/// use planeshift::movement::{ShapeQuery, Tracer};
 /// use planeshift::{Contents, TraceShape};
 /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
 /// let ball = TraceShape::sphere(8.0).ok_or("a sphere")?;
