@@ -4,11 +4,11 @@
 //! its constant and its `impl`) is the part a game writes, and stays under 60 lines.
 
 use glam::Vec3;
-use planeshift::compiled::Plane;
-use planeshift::controller::{
-    CharacterController, ControllerConfig, GroundState, MoveInput, ShapeQuery, Tracer,
-};
-use planeshift::trace::Trace;
+// Only public paths, as a game sees them (the tests build with `internals`, which would
+// also allow the stage modules' paths).
+use planeshift::movement::{GroundState, ShapeQuery, Tracer};
+use planeshift::query::Plane;
+use planeshift::{CharacterController, ControllerConfig, MoveInput, Trace};
 
 // ---- the game's world: from here to the end marker, under 60 lines ----
 /// Solid boxes, each `(mins, maxs)`.
