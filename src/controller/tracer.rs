@@ -377,8 +377,13 @@ pub(crate) trait Sweeps {
         self.overlaps_part(WorldPart::Fixed, shape, at)
     }
 
-    /// What moves ([`WorldPart::Moving`]) at `at`.
+    /// What moves ([`WorldPart::Moving`]) at `at`: nothing, without asking, in a world
+    /// whose speed facts say it is its fixed map alone.
     fn overlaps_moving(&self, shape: &TraceShape, at: Vec3) -> bool {
+        let facts = self.tick().world.speed_facts();
+        if facts.moves_nothing && facts.map_is_fixed {
+            return false;
+        }
         self.overlaps_part(WorldPart::Moving, shape, at)
     }
 
