@@ -15,6 +15,6 @@ pub use crate::compile::{Diagnostic, DiagnosticKind, Leak, Severity};
 pub use crate::game::{
     CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind,
     Quake2TextureDefaults, Quake2TextureError, Quake2Textures, RuleList, RuleProblem, TextureRule,
-    builtin_quake2_defaults, wal_defaults,
+    UnknownGame, builtin_quake2_defaults, wal_defaults,
 };
 pub use crate::import::{BspFormat, ImportError};

@@ -113,7 +113,7 @@ struct Args {
     config: Option<String>,
     /// The game whose brush rules give contents and whose trigger_hurt flags count: quake,
     /// quake2, quake3 or halflife (default: detected from the map).
-    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    #[arg(long, value_name = "GAME")]
     game: Option<Game>,
     /// A folder of Quake 3 shader scripts (repeatable, first definition wins; read only for
     /// a Quake 3 map, over the built-in common/* tool shaders).
@@ -162,14 +162,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// A `--game` value, as `bspc` reads it.
-fn parse_game(name: &str) -> Result<Game, String> {
-    Game::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
-        format!("unknown game `{name}` (expected {})", names.join(", "))
-    })
 }
 
 /// How the map compiles: `--game` and `--shaders`.

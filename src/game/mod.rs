@@ -38,7 +38,7 @@ pub use custom::{
     CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, LiquidKind, RuleList,
     RuleProblem, TextureRule,
 };
-pub use profile::Game;
+pub use profile::{Game, UnknownGame};
 pub use q2_textures::{
     Quake2TextureDefaults, Quake2TextureError, Quake2Textures, builtin_quake2_defaults, wal_defaults,
 };

@@ -129,6 +129,46 @@ impl std::fmt::Display for Game {
     }
 }
 
+/// A name that is none of [`Game::NAMED`] (the error of [`Game`]'s `FromStr`); it says
+/// which names are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame {
+    /// The name given.
+    pub name: String,
+}
+
+impl std::fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown game `{}` (expected ", self.name)?;
+        for (i, (name, _)) in Game::NAMED.iter().enumerate() {
+            let comma = if i == 0 { "" } else { ", " };
+            write!(f, "{comma}{name}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+/// [`Game::from_name`], as command lines parse a `--game` value.
+///
+/// # Examples
+/// ```
+/// use planeshift::build::Game;
+/// assert_eq!("Quake3".parse::<Game>(), Ok(Game::Quake3));
+/// let unknown = "doom".parse::<Game>().unwrap_err();
+/// assert_eq!(unknown.to_string(), "unknown game `doom` (expected quake, quake2, quake3, halflife)");
+/// ```
+impl std::str::FromStr for Game {
+    type Err = UnknownGame;
+
+    fn from_str(name: &str) -> Result<Game, UnknownGame> {
+        Game::from_name(name).ok_or_else(|| UnknownGame {
+            name: name.to_owned(),
+        })
+    }
+}
+
 /// `name` in lower case without spaces, `-` and `_`: `Half-Life` is `halflife`.
 fn folded(name: &str) -> String {
     name.chars()

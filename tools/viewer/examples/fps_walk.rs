@@ -40,7 +40,7 @@ struct Args {
     config: Option<String>,
     /// The game whose brush rules give contents: quake, quake2, quake3 or halflife
     /// (default: detected from the map).
-    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    #[arg(long, value_name = "GAME")]
     game: Option<Game>,
     /// A folder of Quake 3 shader scripts (repeatable, first definition wins).
     #[arg(long = "shaders", value_name = "DIR")]
@@ -59,14 +59,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// A `--game` value, as `bspc` reads it.
-fn parse_game(name: &str) -> Result<Game, String> {
-    Game::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Game::NAMED.iter().map(|(n, _)| *n).collect();
-        format!("unknown game `{name}` (expected {})", names.join(", "))
-    })
 }
 
 /// The controller configuration named by `--config`, or Quake 3's defaults.
