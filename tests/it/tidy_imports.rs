@@ -288,23 +288,32 @@ fn resolve_through(
     Some(found)
 }
 
+/// The module a path written in `module` starts from (`crate`, `self`, `super`...), taking
+/// those leading segments; `None` for a path from outside the crate.
+fn path_start<'a>(
+    module: &ModPath,
+    segments: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+) -> Option<ModPath> {
+    match segments.next()? {
+        "crate" => Some(Vec::new()),
+        "self" => Some(module.clone()),
+        "super" => {
+            let mut base = module.clone();
+            base.pop()?;
+            while segments.peek() == Some(&"super") {
+                segments.next();
+                base.pop()?;
+            }
+            Some(base)
+        }
+        _ => None,
+    }
+}
+
 /// The segment of `path` (written in `module`) right after the module it resolved to.
 fn item_after(module: &ModPath, path: &str, resolved: &ModPath) -> Option<String> {
     let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
-    let mut at: ModPath = match segments.next()? {
-        "crate" => Vec::new(),
-        "self" => module.clone(),
-        "super" => {
-            let mut b = module.clone();
-            b.pop()?;
-            while segments.peek() == Some(&"super") {
-                segments.next();
-                b.pop()?;
-            }
-            b
-        }
-        _ => return None,
-    };
+    let mut at = path_start(module, &mut segments)?;
     if at == *resolved {
         return segments.next().map(str::to_owned);
     }
@@ -320,20 +329,7 @@ fn item_after(module: &ModPath, path: &str, resolved: &ModPath) -> Option<String
 /// The module a path names, resolved from `module` to the longest known module prefix.
 fn resolve(module: &ModPath, path: &str, known: &BTreeSet<ModPath>) -> Option<ModPath> {
     let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
-    let mut base: ModPath = match segments.next()? {
-        "crate" => Vec::new(),
-        "self" => module.clone(),
-        "super" => {
-            let mut b = module.clone();
-            b.pop()?;
-            while segments.peek() == Some(&"super") {
-                segments.next();
-                b.pop()?;
-            }
-            b
-        }
-        _ => return None,
-    };
+    let mut base = path_start(module, &mut segments)?;
     let mut best = None;
     if known.contains(&base) {
         best = Some(base.clone());
