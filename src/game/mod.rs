@@ -22,6 +22,7 @@
 //! - [`rules`]: what a texture, brush, side and entity mean in each game, asked by the
 //!   `.map` brush stage and the `.bsp` importers alike.
 //! - `glob`: the glob patterns custom games match names with.
+//! - `spawns`: where players start and which way they face ([`SpawnPoint`](crate::level::SpawnPoint)).
 
 pub mod custom;
 mod glob;
@@ -33,6 +34,7 @@ pub mod q3_flags;
 pub mod rules;
 pub mod shader;
 pub mod shader_set;
+pub(crate) mod spawns;
 
 pub use custom::{
     CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, LiquidKind, RuleList,

@@ -48,6 +48,8 @@ mod quake1_bsp;
 mod scene;
 /// Quake 3 shader semantics on the real OpenArena scripts.
 mod shader;
+/// Spawn points and their facing on every shared `.bsp`, against the games' own runs.
+mod spawns;
 /// Surface flags, materials, game contents values and model kinds, through sweeps.
 mod surfaces;
 /// Thin curved pipes within the patch tolerance (issue 26).
