@@ -20,6 +20,8 @@ use planeshift::{
 };
 
 use crate::space::MapSpace;
+use bevy_transform::components::Transform;
+use planeshift::level::SpawnPoint;
 
 /// A character the plugin moves: its controller's configuration and, optionally, where it
 /// starts in map units (else its `Transform`, converted by the [`MapSpace`]).
@@ -41,6 +43,43 @@ impl Character {
             config,
             map_origin: None,
         }
+    }
+
+    /// A player at a level's spawn point, as the game spawns one: at the spawn's
+    /// [`player_origin`](planeshift::level::SpawnPoint::player_origin) (the entity's origin
+    /// raised by the game's lift), looking along its yaw, level. Gives the character, its
+    /// input with that view, and a `Transform` there turned to face it (`space` converts).
+    ///
+    /// ```
+    /// use planeshift_bevy::prelude::*;
+    /// let src = br#"{ "classname" "worldspawn" }
+    /// { "classname" "info_player_start" "origin" "0 0 24" "angle" "90" }"#;
+    /// let map = planeshift::compile_map(src)?.map;
+    /// let start = map.level_start().expect("a start");
+    /// let (character, input, transform) =
+    ///     Character::at_spawn(ControllerConfig::default(), &start, &MapSpace::QUAKE);
+    /// assert_eq!(character.map_origin, Some(Vec3::new(0.0, 0.0, 25.0)));
+    /// assert_eq!(input.view, [0.0, 90.0]);
+    /// assert!((transform.forward().as_vec3() - Vec3::Y).length() < 1e-6); // yaw 90: map +y
+    /// # Ok::<(), planeshift::CompileError>(())
+    /// ```
+    #[must_use]
+    pub fn at_spawn(
+        config: ControllerConfig,
+        spawn: &SpawnPoint<'_>,
+        space: &MapSpace,
+    ) -> (Character, CharacterInput, Transform) {
+        let character = Character {
+            config,
+            map_origin: Some(spawn.player_origin),
+        };
+        let input = CharacterInput {
+            view: spawn.view(),
+            ..CharacterInput::default()
+        };
+        let transform = Transform::from_translation(space.to_bevy(spawn.player_origin))
+            .with_rotation(space.facing(spawn.yaw));
+        (character, input, transform)
     }
 }
 
@@ -86,11 +125,38 @@ impl CharacterInput {
         input.crouch = self.crouch;
         input
     }
+
+    /// The view `[pitch, yaw]` in degrees this input looks along: its command's, or, for a
+    /// scripted wish, the wish's direction in map axes (level when it has no horizontal part).
+    #[must_use]
+    pub fn view_angles(&self, space: &MapSpace) -> [f32; 2] {
+        match self.wish {
+            None => self.view,
+            Some(w) => {
+                let w = space.dir_to_map(w);
+                if w.x == 0.0 && w.y == 0.0 {
+                    self.view
+                } else {
+                    [0.0, w.y.atan2(w.x).to_degrees()]
+                }
+            }
+        }
+    }
 }
 
 /// What the last fixed step left a character with, in Bevy units and axes.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct CharacterStatus {
+    /// The origin: the point the shape is placed by,
+    /// [`ControllerConfig::feet_to_origin`] above the feet (the same point as
+    /// [`FixedPositions::current`](crate::FixedPositions)).
+    pub position: Vec3,
+    /// The eye ([`CharacterController::eye_position`](planeshift::CharacterController::eye_position)):
+    /// where a shot starts and a camera sits.
+    pub eye: Vec3,
+    /// The view `[pitch, yaw]` in degrees the last step moved by
+    /// ([`CharacterInput::view_angles`]).
+    pub view: [f32; 2],
     /// Standing on walkable ground, on a steep slope, or in the air.
     pub ground: GroundState,
     /// The velocity, Bevy units per second.
@@ -114,6 +180,9 @@ pub struct CharacterStatus {
 impl Default for CharacterStatus {
     fn default() -> Self {
         CharacterStatus {
+            position: Vec3::ZERO,
+            eye: Vec3::ZERO,
+            view: [0.0, 0.0],
             ground: GroundState::Air,
             velocity: Vec3::ZERO,
             water_level: 0,

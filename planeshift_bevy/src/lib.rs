@@ -60,7 +60,9 @@ pub mod headless;
 #[cfg(feature = "debug")]
 pub use debug::PlaneshiftDebugPlugin;
 mod messages;
+pub mod prelude;
 mod query;
+mod shape;
 mod simulation;
 mod space;
 
@@ -74,6 +76,10 @@ pub use messages::{
     TriggerLeft, TriggerTouched,
 };
 pub use planeshift;
+pub use shape::LevelShape;
+// The Bevy crates the plugin is built with, so a game can name anything of theirs without
+// pinning a version of its own (the prelude names the common items).
+pub use {bevy_app, bevy_asset, bevy_ecs, bevy_time, bevy_transform};
 pub use query::{LevelAreaHit, LevelHit, LevelQuery};
 pub use simulation::{BrushEntity, FixedPositions, Level, LevelMover, Simulation};
 pub use space::{MapSpace, QUAKE_UNITS_PER_METRE};

@@ -3,19 +3,23 @@
 //!
 //! Takes the [`Simulation`] (world, movers, crowd) and the [`MapSpace`]; gives
 //! [`LevelQuery`]: traces of any shape, hitscans that name the character or brush entity
-//! hit, area queries with distances, point contents, each under a [`QueryFilter`]
-//! (contents mask, collision groups, a skipped character by its entity). Guarantees: the
-//! answers are the library's ([`Scene::trace`], [`Scene::overlapping`],
-//! [`Scene::point_contents`]), only converted between the spaces; before the level loads
-//! every query answers `None` (or nothing).
+//! hit, a shot along a character's view from its eye, area queries with distances, point
+//! contents, each under a [`QueryFilter`] (contents mask, collision groups, a skipped
+//! character by its entity). Everything is in Bevy units and axes, shapes included
+//! ([`LevelShape`]); the forms that take and give map units say so in their names
+//! (`*_map_units`). Guarantees: the answers are the library's ([`Scene::trace`],
+//! [`Scene::overlapping`], [`Scene::point_contents`]), only converted between the spaces;
+//! before the level loads, and for a shape the library refuses, every query answers `None`
+//! (or nothing).
 
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 use glam::Vec3;
 use planeshift::movement::Bodies;
-use planeshift::{Contents, HitTarget, TraceShape};
+use planeshift::{Contents, HitTarget, MoveCommand, Trace, TraceShape};
 use planeshift::{QueryFilter, Scene, query::AreaHit};
 
+use crate::shape::LevelShape;
 use crate::simulation::Simulation;
 use crate::space::MapSpace;
 
@@ -53,14 +57,15 @@ pub struct LevelAreaHit {
 /// Queries on the level (like Avian's `SpatialQuery`).
 ///
 /// ```no_run
-/// use bevy_ecs::prelude::*;
-/// use glam::Vec3;
-/// use planeshift_bevy::LevelQuery;
-/// use planeshift_bevy::planeshift::{Contents, QueryFilter};
-/// // A system: a shot from a character's eye that names whom it hit.
-/// fn shoot(query: &LevelQuery, shooter: Entity, eye: Vec3, forward: Vec3) -> Option<Entity> {
-///     let filter = query.skipping(QueryFilter::new(Contents::MASK_SHOT), shooter);
-///     query.hitscan(eye, eye + forward * 100.0, &filter)?.entity
+/// use planeshift_bevy::prelude::*;
+/// // A system: the shooter fires along its view from its eye, 100 m; whom did it hit?
+/// fn shoot(query: LevelQuery, shooters: Query<Entity, With<Character>>) {
+///     for shooter in &shooters {
+///         let filter = QueryFilter::new(Contents::MASK_SHOT);
+///         if let Some(hit) = query.fire_from_eye(shooter, 100.0, &filter) {
+///             println!("{shooter:?} hit {:?} at {}", hit.entity, hit.end);
+///         }
+///     }
 /// }
 /// ```
 #[derive(SystemParam)]
@@ -103,19 +108,9 @@ impl LevelQuery<'_, '_> {
         }
     }
 
-    /// Sweeps `shape` (map units: shapes keep the map's sizes) from `from` to `to` (Bevy)
-    /// through the world, its movers and the characters under `filter`.
-    #[must_use]
-    pub fn trace(
-        &self,
-        shape: &TraceShape,
-        from: Vec3,
-        to: Vec3,
-        filter: &QueryFilter,
-    ) -> Option<LevelHit> {
-        let (from, to) = (self.space.to_map(from), self.space.to_map(to));
-        let t = self.with_scene(|scene| scene.trace(shape, from, to, filter))?;
-        Some(LevelHit {
+    /// The library's answer as a [`LevelHit`] in Bevy units.
+    fn to_level_hit(&self, t: &Trace) -> LevelHit {
+        LevelHit {
             fraction: t.fraction,
             end: self.space.to_bevy(t.end),
             normal: self.space.dir_to_bevy(t.normal.unwrap_or(Vec3::ZERO)),
@@ -123,28 +118,90 @@ impl LevelQuery<'_, '_> {
             model: t.target.and_then(HitTarget::model),
             entity: self.entity_of(t.target),
             hit: t.hit(),
-        })
+        }
     }
 
-    /// A hitscan: a point swept from `from` to `to`.
+    /// Sweeps `shape` from `from` to `to` through the world, its movers and the characters
+    /// under `filter`, all in Bevy units; `None` before the level loads or for a shape the
+    /// library refuses.
+    #[must_use]
+    pub fn trace(
+        &self,
+        shape: &LevelShape,
+        from: Vec3,
+        to: Vec3,
+        filter: &QueryFilter,
+    ) -> Option<LevelHit> {
+        let shape = shape.to_map(&self.space)?;
+        let (from, to) = (self.space.to_map(from), self.space.to_map(to));
+        let t = self.with_scene(|scene| scene.trace(&shape, from, to, filter))?;
+        Some(self.to_level_hit(&t))
+    }
+
+    /// [`LevelQuery::trace`] in map units and axes throughout: the library's shape, ends and
+    /// answer, bit for bit what [`Scene::trace`] gives.
+    #[must_use]
+    pub fn trace_map_units(
+        &self,
+        shape: &TraceShape,
+        from: Vec3,
+        to: Vec3,
+        filter: &QueryFilter,
+    ) -> Option<Trace> {
+        self.with_scene(|scene| scene.trace(shape, from, to, filter))
+    }
+
+    /// A hitscan: a point swept from `from` to `to` (Bevy units).
     #[must_use]
     pub fn hitscan(&self, from: Vec3, to: Vec3, filter: &QueryFilter) -> Option<LevelHit> {
-        self.trace(&TraceShape::point(), from, to, filter)
+        self.trace(&LevelShape::Point, from, to, filter)
     }
 
-    /// Everything `shape` at `at` (Bevy) reaches under `filter`, with distances (an
-    /// explosion's sphere); uncapped, into `hits` (cleared first). Shapes keep map units.
+    /// A shot from a character's eye along its view, `range` Bevy units long, that never
+    /// hits the shooter: the view and eye of the character's last fixed step (what the
+    /// server simulated, as Quake fires from). `None` for an entity that is not a character,
+    /// or before its first step.
+    #[must_use]
+    pub fn fire_from_eye(
+        &self,
+        shooter: Entity,
+        range: f32,
+        filter: &QueryFilter,
+    ) -> Option<LevelHit> {
+        let id = self.sim.id_of(shooter)?;
+        let [pitch, yaw] = self.sim.view_of(id)?;
+        let eye = self.sim.crowd()?.get(id)?.eye_position();
+        let command = MoveCommand {
+            pitch,
+            yaw,
+            forward: 0.0,
+            side: 0.0,
+            up: 0.0,
+        };
+        let (forward, _, _) = command.view_vectors();
+        let end = eye + forward * self.space.length_to_map(range);
+        let filter = filter.skip_character(id);
+        let t = self.with_scene(|scene| scene.trace(&TraceShape::point(), eye, end, &filter))?;
+        Some(self.to_level_hit(&t))
+    }
+
+    /// Everything `shape` at `at` reaches under `filter`, with distances (an explosion's
+    /// sphere), all in Bevy units; uncapped, into `hits` (cleared first; left empty for a
+    /// shape the library refuses).
     pub fn overlapping(
         &mut self,
-        shape: &TraceShape,
+        shape: &LevelShape,
         at: Vec3,
         filter: &QueryFilter,
         hits: &mut Vec<LevelAreaHit>,
     ) {
         hits.clear();
+        let Some(shape) = shape.to_map(&self.space) else {
+            return;
+        };
         let at = self.space.to_map(at);
         let mut found = std::mem::take(&mut *self.scratch);
-        let _ = self.with_scene(|scene| scene.overlapping(shape, at, filter, &mut found));
+        let _ = self.with_scene(|scene| scene.overlapping(&shape, at, filter, &mut found));
         hits.extend(found.iter().map(|h| LevelAreaHit {
             entity: self.entity_of(Some(h.target)),
             target: h.target,
@@ -152,6 +209,19 @@ impl LevelQuery<'_, '_> {
         }));
         found.clear();
         *self.scratch = found;
+    }
+
+    /// [`LevelQuery::overlapping`] in map units throughout: the library's shape, point and
+    /// area hits ([`Scene::overlapping`]), into `hits` (cleared first).
+    pub fn overlapping_map_units(
+        &self,
+        shape: &TraceShape,
+        at: Vec3,
+        filter: &QueryFilter,
+        hits: &mut Vec<AreaHit>,
+    ) {
+        hits.clear();
+        let _ = self.with_scene(|scene| scene.overlapping(shape, at, filter, hits));
     }
 
     /// The contents at a point (Bevy): the world's, the movers' and the characters'.

@@ -62,8 +62,10 @@ pub struct LevelMover {
     pub pivot: Vec3,
 }
 
-/// The rendered transform's two ends: the character's position after the previous and the
-/// last fixed step (Bevy units). `Transform` is placed between them after the fixed loop.
+/// The rendered transform's two ends: the character's origin (the point its shape is placed
+/// by, [`ControllerConfig::feet_to_origin`](planeshift::ControllerConfig::feet_to_origin)
+/// above its feet) after the previous and the last fixed step, Bevy units. `Transform` is
+/// placed between them after the fixed loop.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq)]
 pub struct FixedPositions {
     /// After the step before the last.
@@ -95,6 +97,8 @@ pub struct Simulation {
     pub(crate) movers: Vec<Mover>,
     pub(crate) mover_entities: Vec<Entity>,
     pub(crate) next_id: u32,
+    /// Each character's view `[pitch, yaw]` (degrees) in its last step, by id.
+    pub(crate) views: BTreeMap<u32, [f32; 2]>,
 }
 
 impl Simulation {
@@ -120,6 +124,13 @@ impl Simulation {
     #[must_use]
     pub fn entity_of(&self, id: u32) -> Option<Entity> {
         self.entities.get(&id).copied()
+    }
+
+    /// The view `[pitch, yaw]` (degrees) a character stepped with last: its command's, or
+    /// level with the direction of a scripted wish; `None` before its first step.
+    #[must_use]
+    pub fn view_of(&self, id: u32) -> Option<[f32; 2]> {
+        self.views.get(&id).copied()
     }
 
     /// The brush entity of a model index.
@@ -196,6 +207,7 @@ pub(crate) fn add_characters(
     for entity in removed.read() {
         if let Some(id) = sim.ids.remove(&entity) {
             sim.entities.remove(&id);
+            sim.views.remove(&id);
             crowd.remove(id);
         }
     }
@@ -340,6 +352,7 @@ pub(crate) fn step_crowd(
         return;
     };
     let mut gathered = Vec::with_capacity(crowd.len());
+    let views = &mut sim.views;
     for id in crowd.ids() {
         let input = sim
             .entities
@@ -347,6 +360,7 @@ pub(crate) fn step_crowd(
             .and_then(|&e| inputs.get_mut(e).ok())
             .map(|(input, mut latched)| {
                 let mut m = input.to_move_input(&space);
+                views.insert(id, input.view_angles(&space));
                 m.jump |= latched.jump;
                 m.crouch |= latched.crouch;
                 latched.jump = false;
@@ -432,6 +446,9 @@ pub(crate) fn write_back(
         };
         let tick = &outcome.tick;
         *status = CharacterStatus {
+            position: space.to_bevy(c.position()),
+            eye: space.to_bevy(c.eye_position()),
+            view: sim.views.get(&id).copied().unwrap_or(status.view),
             ground: c.ground().state,
             velocity: space.dir_to_bevy(c.velocity()) / space.units_per_bevy,
             water_level: tick.water_level,

@@ -7,7 +7,8 @@
 //! they convert without rounding in either space.
 
 use bevy_ecs::resource::Resource;
-use glam::Vec3;
+use bevy_transform::components::Transform;
+use glam::{Quat, Vec3};
 
 /// Quake map units in one metre, as bevy_trenchbroom counts them (one unit is an inch).
 pub const QUAKE_UNITS_PER_METRE: f32 = 39.37008;
@@ -91,6 +92,23 @@ impl MapSpace {
         } else {
             self.dir_to_map(p) * self.units_per_bevy
         }
+    }
+
+    /// A length in Bevy units as map units (a radius, a range).
+    #[must_use]
+    pub fn length_to_map(&self, l: f32) -> f32 {
+        l * self.units_per_bevy
+    }
+
+    /// The rotation that turns Bevy's forward (−Z) to a map yaw (degrees counter-clockwise
+    /// from the map's +x, seen from above) and Bevy's up to the map's: a spawn point's
+    /// facing as a `Transform` rotation.
+    #[must_use]
+    pub fn facing(&self, yaw_degrees: f32) -> Quat {
+        let (sin, cos) = yaw_degrees.to_radians().sin_cos();
+        let forward = self.dir_to_bevy(Vec3::new(cos, sin, 0.0));
+        let up = self.dir_to_bevy(Vec3::Z);
+        Transform::IDENTITY.looking_to(forward, up).rotation
     }
 
     /// A speed or length in map units to Bevy units.

@@ -447,6 +447,7 @@ fn a_bsp_loads_through_the_asset_server_when_the_shared_maps_are_there() {
 #[derive(bevy_ecs::prelude::Resource, Default)]
 struct Seen {
     shot: Option<Entity>,
+    fired: Option<(Option<Entity>, Vec3)>,
     blast: Vec<(Option<Entity>, f32)>,
     contents: Option<planeshift::Contents>,
 }
@@ -456,8 +457,8 @@ fn the_level_query_names_the_character_a_shot_hits_and_what_a_blast_reaches() {
     use bevy_ecs::prelude::*;
     use bevy_ecs::system::RunSystemOnce;
     use planeshift::QueryFilter;
-    use planeshift::{Contents, TraceShape};
-    use planeshift_bevy::{LevelAreaHit, LevelQuery};
+    use planeshift::Contents;
+    use planeshift_bevy::{LevelAreaHit, LevelQuery, LevelShape};
     let mut app = app_with_level("box_room.map", &bundled("box_room.map"));
     let spawn = |app: &mut App, x: f32| {
         app.world_mut()
@@ -481,8 +482,14 @@ fn the_level_query_names_the_character_a_shot_hits_and_what_a_blast_reaches() {
         let far = space.to_bevy(Vec3::new(4000.0, 0.0, 50.0));
         let shot = query.skipping(QueryFilter::new(Contents::MASK_SHOT), shooter);
         seen.shot = query.hitscan(eye, far, &shot).and_then(|h| h.entity);
+        // The shooter's own view (yaw 0: along +x) from its own eye, no filter of our own.
+        let any = QueryFilter::new(Contents::MASK_SHOT);
+        let range = space.length_to_bevy(4000.0);
+        seen.fired = query
+            .fire_from_eye(shooter, range, &any)
+            .map(|h| (h.entity, space.to_map(h.end)));
         let mut reached: Vec<LevelAreaHit> = Vec::new();
-        let blast = TraceShape::sphere(60.0).expect("sphere");
+        let blast = LevelShape::Sphere(space.length_to_bevy(60.0));
         query.overlapping(
             &blast,
             space.to_bevy(Vec3::new(50.0, 0.0, 30.0)),
@@ -500,6 +507,18 @@ fn the_level_query_names_the_character_a_shot_hits_and_what_a_blast_reaches() {
         seen.shot,
         Some(target),
         "the shot passes the shooter and names the first player"
+    );
+    let status = *app
+        .world()
+        .get::<CharacterStatus>(shooter)
+        .expect("a status");
+    let (fired_at, end) = seen.fired.expect("the shooter fires");
+    assert_eq!(fired_at, Some(target), "fired from the eye, skipping the shooter");
+    let space = *app.world().resource::<MapSpace>();
+    let eye = space.to_map(status.eye);
+    assert!(
+        (end.x - (0.0 - 15.0)).abs() < 1e-2 && (end.z - eye.z).abs() < 1e-3,
+        "stops on the target's near face at eye height: {end} (eye {eye})"
     );
     // The blast at x 50 reaches both players (faces at 15 and 85: 35 map units away each).
     let space = *app.world().resource::<MapSpace>();
