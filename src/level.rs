@@ -5,7 +5,7 @@
 //! Takes nothing of its own: it names, once each, the items of the compiled world a game
 //! reads. Guarantees: every item here has this one public path.
 
-pub use crate::game::spawns::{SpawnPoint, SpawnRole};
 pub use crate::compiled::{
     CompileStats, EXTENSION, FORMAT_VERSION, MAGIC, MaterialId, Model, ModelKind, WorldSummary,
 };
+pub use crate::game::spawns::{SpawnPoint, SpawnRole};

@@ -23,6 +23,11 @@ pub const MAX_LOAD_UPDATES: usize = 10_000;
 
 /// An app with the headless plugins, `files` (path, bytes) in an in-memory asset source, and
 /// `plugin`; time steps by the plugin's tick per `update()`.
+///
+/// Drive it by calling `app.update()` once per fixed step: it has no runner, so `app.run()`
+/// runs a single update and returns (Bevy's default runner without a window or a schedule
+/// runner plugin). The first `update()` only starts the clock; [`load_level`] runs updates
+/// until its level has loaded.
 pub fn headless_app(files: &[(&str, &[u8])], plugin: PlaneshiftPlugin) -> App {
     let dir = Dir::default();
     for (path, bytes) in files {

@@ -79,10 +79,10 @@ pub use planeshift;
 pub use shape::LevelShape;
 // The Bevy crates the plugin is built with, so a game can name anything of theirs without
 // pinning a version of its own (the prelude names the common items).
-pub use {bevy_app, bevy_asset, bevy_ecs, bevy_time, bevy_transform};
 pub use query::{LevelAreaHit, LevelHit, LevelQuery};
 pub use simulation::{BrushEntity, FixedPositions, Level, LevelMover, Simulation};
 pub use space::{MapSpace, QUAKE_UNITS_PER_METRE};
+pub use {bevy_app, bevy_asset, bevy_ecs, bevy_time, bevy_transform};
 
 /// The plugin's ordered system sets in its fixed schedule.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -86,7 +86,12 @@ mod tests {
         let cuboid = LevelShape::Cuboid { half_size }.to_map(&space).unwrap();
         // Bevy's x is the map's −y, its y (up) the map's z, its z the map's −x.
         let (mins, maxs) = cuboid.bounds();
-        assert!((maxs - Vec3::new(3.0 * s, 1.0 * s, 2.0 * s)).abs().max_element() < 1e-3);
+        assert!(
+            (maxs - Vec3::new(3.0 * s, 1.0 * s, 2.0 * s))
+                .abs()
+                .max_element()
+                < 1e-3
+        );
         assert_eq!(mins, -maxs);
         let capsule = LevelShape::Capsule {
             radius: 0.25,
@@ -94,7 +99,10 @@ mod tests {
         };
         let capsule = capsule.to_map(&space).unwrap();
         let (mins, maxs) = capsule.bounds();
-        assert!((maxs.z - (0.5 + 0.25) * s).abs() < 1e-3, "upright along z: {maxs}");
+        assert!(
+            (maxs.z - (0.5 + 0.25) * s).abs() < 1e-3,
+            "upright along z: {maxs}"
+        );
         assert!((maxs.x - 0.25 * s).abs() < 1e-3 && mins.z < 0.0);
         assert_eq!(LevelShape::Sphere(f32::NAN).to_map(&space), None);
         assert_eq!(LevelShape::Sphere(-1.0).to_map(&space), None);

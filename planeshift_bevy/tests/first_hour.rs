@@ -17,7 +17,9 @@ fn first_hour(name: &str, bytes: &[u8]) -> Result<(Option<Entity>, Entity), Stri
     let map = assets.get(&level).ok_or("not loaded")?.map.clone();
     let start = map.level_start().ok_or("no start")?;
     let config = ControllerConfig::default();
-    let player = app.world_mut().spawn(Character::at_spawn(config, &start, &space));
+    let player = app
+        .world_mut()
+        .spawn(Character::at_spawn(config, &start, &space));
     let player = player.id();
     // A second character 2 m ahead of the start, along its facing.
     let (sin, cos) = start.yaw.to_radians().sin_cos();
@@ -35,14 +37,20 @@ fn first_hour(name: &str, bytes: &[u8]) -> Result<(Option<Entity>, Entity), Stri
         let there = app.world().get::<CharacterStatus>(target).ok_or("status")?;
         let to = space.dir_to_map(there.position - me.eye);
         let pitch = (-to.z).atan2(to.truncate().length()).to_degrees();
-        let mut input = app.world_mut().get_mut::<CharacterInput>(player).ok_or("input")?;
+        let mut input = app
+            .world_mut()
+            .get_mut::<CharacterInput>(player)
+            .ok_or("input")?;
         input.view = [pitch, to.y.atan2(to.x).to_degrees()];
         input.moves = Vec3::new(-1.0, 0.0, 0.0);
         app.update();
     }
     let shot = QueryFilter::new(Contents::MASK_SHOT);
     let fire = move |query: LevelQuery| query.fire_from_eye(player, 100.0, &shot);
-    let hit = app.world_mut().run_system_once(fire).map_err(|e| e.to_string())?;
+    let hit = app
+        .world_mut()
+        .run_system_once(fire)
+        .map_err(|e| e.to_string())?;
     Ok((hit.and_then(|h| h.entity), target))
 }
 // --- end of the program ---
@@ -65,7 +73,11 @@ fn the_first_hour_program_is_short_and_hits_the_second_character() {
         let path = dir.join(format!("id-quake-1996/{level}.bsp"));
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (hit, target) = first_hour(&format!("{level}.bsp"), &bytes).expect(level);
-        assert_eq!(hit, Some(target), "{level}: the shot names the second character");
+        assert_eq!(
+            hit,
+            Some(target),
+            "{level}: the shot names the second character"
+        );
         ran += 1;
     }
     println!("first hour: {lines} lines, run on {ran} shared levels");
@@ -100,5 +112,8 @@ fn the_readme_dependency_block_names_the_built_versions() {
         );
         bevy_crates += 1;
     }
-    assert!(bevy_crates >= 2, "the README names the Bevy crates a game pins");
+    assert!(
+        bevy_crates >= 2,
+        "the README names the Bevy crates a game pins"
+    );
 }

@@ -1,4 +1,5 @@
-//! The controller's tunables: one plain struct with Quake 3 defaults, loadable from TOML.
+//! The controller's tunables: one plain struct with mostly Quake 3's defaults (its docs
+//! name the ones that are not, and why), loadable from TOML.
 //!
 //! Takes nothing or TOML text; gives a validated [`ControllerConfig`]. Guarantees: every value
 //! a controller is built from is finite and in range ([`ControllerConfig::validate`]), so the
@@ -99,8 +100,24 @@ pub enum LadderRule {
     Quake2,
 }
 
-/// How a character moves: every field in Quake units, with Quake 3's values as defaults
-/// (Quake III Arena `bg_pmove.c`, `bg_local.h`).
+/// How a character moves: every field in Quake units. Each field's documentation says where
+/// its default comes from; most are Quake 3's (Quake III Arena `bg_pmove.c`, `bg_local.h`).
+///
+/// The defaults that differ from Quake 3's own movement, and why:
+///
+/// | field | default | Quake 3 | why |
+/// |---|---|---|---|
+/// | `jump_key` | [`JumpKey::Press`] (Source) | [`JumpKey::Held`] | a held key never re-jumps by surprise; Quake 3's rule is one setting away |
+/// | `air_step_falling` | off | steps while falling | a falling character does not pop onto ledges |
+/// | `network_snap` | none | integer velocity (`SnapVector`) | the f32 state needs no snapping unless a network sends it |
+/// | `min_step_tread` | 0.5 of the width (Rapier) | none | no climbing onto ledges too narrow to stand on |
+/// | `airborne_rise_speed` | 140 (Source) | none | a ramp hit at speed launches instead of braking |
+/// | `ladder_rule`, `ladder_speed`, `ladder_jump_speed` | Source's | no ladders | Quake 3 has none |
+/// | `current_speed` | 400 (Quake 2) | no currents | Quake 3 has none |
+///
+/// The other tuning that is not Quake 3's is off by default: `air_wish_cap` (QuakeWorld's
+/// 30-unit air wish cap, which Source keeps), `max_velocity`, `auto_hop`, `coyote_time`,
+/// `jump_buffer`, `current_push`.
 ///
 /// Loads from TOML with `ControllerConfig::from_toml` (feature `toml`) or from any serde
 /// format followed by [`ControllerConfig::validate`]; a missing field keeps its default,
@@ -131,7 +148,8 @@ pub struct ControllerConfig {
     /// In [0, 4096] units, below `crouch_height`.
     pub step_height: f32,
     /// Smallest tread accepted when stepping up, as a fraction of the shape's width (Rapier's
-    /// `min_width` 0.5): a riser topped by a ledge narrower than this is not climbed.
+    /// `min_width` 0.5; Quake 3 has no minimum): a riser topped by a ledge narrower than this
+    /// is not climbed.
     ///
     /// In [0, 4].
     pub min_step_tread: f32,
@@ -188,7 +206,7 @@ pub struct ControllerConfig {
     pub ground_probe: f32,
     /// Rising faster than this (units/s), and faster than running up the ground could
     /// explain, leaves the ground: a ramp hit at speed launches the character instead of
-    /// braking it with friction (Source `NON_JUMP_VELOCITY` 140).
+    /// braking it with friction (Source `NON_JUMP_VELOCITY` 140; Quake 3 has no such rule).
     ///
     /// In [0, 100000] units/s.
     pub airborne_rise_speed: f32,
@@ -256,8 +274,9 @@ pub struct ControllerConfig {
     ///
     /// In [0, 60] s.
     pub water_jump_time: f32,
-    /// Quake 2 currents: speed added to a swimmer's wish along the current (`pm_waterspeed`
-    /// 400; halved at water level 1 on ground; `PM_AddCurrents`). 0 disables.
+    /// Quake 2 currents: speed added to a swimmer's wish along the current (Quake 2's
+    /// `pm_waterspeed` 400 by default; halved at water level 1 on ground; `PM_AddCurrents`;
+    /// Quake 3 has no currents). 0 disables.
     ///
     /// In [0, 100000] units/s.
     pub current_speed: f32,
@@ -267,8 +286,8 @@ pub struct ControllerConfig {
     ///
     /// In [0, 100000] units/s.
     pub current_push: f32,
-    /// Climbing speed on a ladder, units/s (Source `MAX_CLIMB_SPEED` 200; Quake 2's vertical
-    /// wish 200).
+    /// Climbing speed on a ladder, units/s (Source `MAX_CLIMB_SPEED` 200 by default; Quake 2's
+    /// vertical wish 200; Quake 3 has no ladders).
     ///
     /// In [0, 100000] units/s.
     pub ladder_speed: f32,
@@ -296,19 +315,21 @@ pub struct ControllerConfig {
     ///
     /// In (0, 100000] units/s.
     pub max_velocity: Option<f32>,
-    /// Source's air speed cap (`GetAirSpeedCap` 30): in the air the wish speed counted
-    /// against the velocity is at most this, while the step keeps the full wish
-    /// (`AirAccelerate`), so air-strafing and surfing work. `None` (default): Quake 3's air
-    /// control. With the cap the wall memory does not clip the air wish and steep ground
+    /// The air wish cap: in the air the wish speed counted against the velocity is at most
+    /// this, while the step keeps the full wish, so air-strafing and surfing work. It is
+    /// QuakeWorld's (`PM_AirAccelerate` caps the wish at 30 and accelerates with the ground's
+    /// `accelerate`), kept by Half-Life and Source (`GetAirSpeedCap` 30, `AirAccelerate`).
+    /// `None` (default): Quake 3's air control, which has no cap. With the cap the wall memory does not clip the air wish and steep ground
     /// is not treated as a wall, so a surf ramp is not spoiled.
     ///
     /// In (0, 100000] units/s.
     pub air_wish_cap: Option<f32>,
     /// A held jump key jumps again on every landing (auto-hop). Default off: see `jump_key`.
     pub auto_hop: bool,
-    /// Which key state jumps: [`JumpKey::Press`] (default, Source: the key must go down on
-    /// the ground) or [`JumpKey::Held`] (Quake 3: released since the last jump, held
-    /// on landing). `auto_hop` overrides both.
+    /// Which key state jumps: [`JumpKey::Press`] (default, Source's rule, not Quake 3's:
+    /// the key must go down on the ground) or [`JumpKey::Held`] (Quake 3's
+    /// `PMF_JUMP_HELD`: released since the last jump, held on landing). `auto_hop` overrides
+    /// both.
     pub jump_key: JumpKey,
     /// Coyote time: a jump pressed within this long after leaving walkable ground still
     /// jumps (once), seconds (bevy_ahoy 0.1). 0 (default) disables.
@@ -323,12 +344,13 @@ pub struct ControllerConfig {
     /// Steps up while falling (Quake 3 `PM_StepSlideMove` refuses only while rising), so a
     /// falling character catches a lip up to `step_height` above its feet; the wall memory
     /// then does not clip the air wish (the character keeps pressing into the lip). Default
-    /// off: stepping in the air needs walkable ground within a step below.
+    /// off, unlike Quake 3: stepping in the air needs walkable ground within a step below.
     pub air_step_falling: bool,
     /// Quantizes the state at the end of every tick, identically on server and client, so
     /// what the network sends is what both sides step from: Quake 3's integer velocity
     /// (`trap_SnapVector`, so `msg.c` sends it in 13 bits) or Quake 2's 1/8-unit grid
-    /// (`PM_SnapPosition`). Default none: the full f32 state needs no snapping.
+    /// (`PM_SnapPosition`). Default none, unlike Quake 3 (which snaps the velocity): the full
+    /// f32 state needs no snapping.
     pub network_snap: NetworkSnap,
     /// What blocks the character's movement, brushes and other characters alike, by
     /// contents: [`Contents::MASK_PLAYER_SOLID`] by default; a monster moves with
