@@ -11,7 +11,7 @@
 
 pub use crate::controller::{
     Activity, CharacterShape, CharacterState, ConfigError, Ground, GroundState, JumpKey,
-    LadderRule, MoveMode, Mover, NetworkSnap, Ride, ShapeQuery, SpeedFacts, TRIGGER_RESERVE, Touch,
+    LadderRule, MoveMode, Mover, Movement, NetworkSnap, ProfileState, Ride, ShapeQuery, SpeedFacts, TRIGGER_RESERVE, Touch,
     TouchList, Tracer, TriggerList, TriggerReport, WallContacts, WorldPart, WorldWithMovers,
     carried_point,
 };

@@ -131,6 +131,7 @@ impl CharacterController {
                 contents: Contents::EMPTY,
                 triggers: TriggerList::default(),
                 tick_carry_us: 0,
+                profile: super::tick::ProfileState::default(),
             },
             stand_shape,
             crouch_shape,
@@ -307,6 +308,10 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         outcome.reset();
+        // A game's movement profile runs its own tick (`games`).
+        if super::games::step(self, world, input, outcome) {
+            return;
+        }
         let mask = self.config.mask;
         if !self.memo.use_tick_cache {
             return self.step_through(&Tick::masked(world, mask), input, outcome);
