@@ -308,8 +308,11 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         outcome.reset();
-        // A game's movement profile runs its own tick (`games`).
-        if super::games::step(self, world, input, outcome) {
+        // A game's movement profile runs its own tick (`games`), then the triggers.
+        let start = self.state.position;
+        if super::games::step(&self.config, &mut self.state, world, input, outcome) {
+            let tick = Tick::masked(world, self.config.mask);
+            self.update_triggers(&tick, start, outcome);
             return;
         }
         let mask = self.config.mask;

@@ -2,10 +2,11 @@
 //! planeshift's own tick when [`ControllerConfig::movement`](super::ControllerConfig::movement)
 //! names the game.
 //!
-//! Takes the controller (its configuration and [`CharacterState`](super::CharacterState),
-//! whose [`ProfileState`](super::ProfileState) holds what a game keeps between commands), the
+//! Takes the configuration, the [`CharacterState`] (whose
+//! [`ProfileState`](super::ProfileState) holds what a game keeps between commands), the
 //! world as a [`Tracer`] and the tick's [`MoveInput`]; gives the new state and the tick's
-//! [`MoveOutcome`] (water level, activity, touches, triggers), as planeshift's tick does.
+//! [`MoveOutcome`] (water level, activity, touches), as planeshift's tick does; the
+//! controller then adds the trigger report.
 //! Guarantees: each profile turns the input into its game's command exactly as its module
 //! says, meets the world only through the tracer (with the query options its game needs,
 //! such as Quake 3's 1/8 stop distance), and is as deterministic as planeshift's tick: f32
@@ -16,23 +17,24 @@
 
 mod quake3;
 
-use super::character::CharacterController;
-use super::config::Movement;
-use super::tick::{MoveInput, MoveOutcome};
+use super::config::{ControllerConfig, Movement};
+use super::tick::{CharacterState, MoveInput, MoveOutcome};
 use super::tracer::Tracer;
 
-/// Runs the tick of the game `controller`'s configuration names into `outcome` (reset);
-/// false, with nothing done, under planeshift's own movement.
+/// Moves `state` by one tick of the game `config` names, into `outcome` (reset; the
+/// caller adds the trigger report); false, with nothing done, under planeshift's own
+/// movement.
 pub(crate) fn step<T: Tracer + ?Sized>(
-    controller: &mut CharacterController,
+    config: &ControllerConfig,
+    state: &mut CharacterState,
     world: &T,
     input: &MoveInput,
     outcome: &mut MoveOutcome,
 ) -> bool {
-    match controller.config.movement {
+    match config.movement {
         Movement::Planeshift => false,
         Movement::Quake3 => {
-            quake3::step(controller, world, input, outcome);
+            quake3::step(config, state, world, input, outcome);
             true
         }
     }

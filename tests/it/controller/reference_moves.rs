@@ -175,6 +175,7 @@ fn profiles_follow_the_games_reference_runs() {
         let mut scenarios: BTreeMap<String, Tally> = BTreeMap::new();
         let mut worst_runs = Vec::new();
         let mut total = Tally::default();
+        let mut own = Tally::default();
         let mut compiled: BTreeMap<String, CompiledMap> = BTreeMap::new();
         for (name, input) in &runs {
             let Some((level, file)) = name.split_once('/') else {
@@ -197,12 +198,22 @@ fn profiles_follow_the_games_reference_runs() {
             let expected = input.with_file_name(file.replace(".in.", ".out."));
             let (tally, first, worst) =
                 run_one(world, profile(), input, &expected, game.velocity_tolerance);
+            // planeshift's own movement on the same commands, for the README's table.
+            let (own_tally, _, _) = run_one(
+                world,
+                ControllerConfig::default(),
+                input,
+                &expected,
+                game.velocity_tolerance,
+            );
+            own.add(&own_tally);
             levels.entry(level.to_string()).or_default().add(&tally);
             scenarios.entry(scenario).or_default().add(&tally);
             total.add(&tally);
             worst_runs.push((worst, name.clone(), first));
         }
         println!("{}:", total.row(game.game));
+        println!("  {}", own.row("(planeshift's own movement)"));
         for (level, tally) in &levels {
             println!("  {}", tally.row(level));
         }

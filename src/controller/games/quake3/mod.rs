@@ -1,7 +1,7 @@
 //! Quake 3's player movement: ioquake3's `PmoveSingle` (`code/game/bg_pmove.c`,
 //! `bg_slidemove.c`) on planeshift's sweeps.
 //!
-//! Takes the controller (configuration, state, its [`ProfileState`] as `pm_flags` and
+//! Takes the configuration, the [`CharacterState`] (its [`ProfileState`] as `pm_flags` and
 //! `pm_time`), the world and one [`MoveInput`]; gives what the game's code gives after the
 //! command: origin, velocity rounded to whole units (`trap_SnapVector`), ground entity,
 //! ducked flag, water level. The data flow, in `PmoveSingle`'s order:
@@ -32,11 +32,10 @@ mod vector;
 use glam::Vec3;
 
 use crate::contents::Contents;
-use crate::controller::character::CharacterController;
 use crate::controller::config::ControllerConfig;
 use crate::controller::ground::{Ground, GroundState};
-use crate::controller::tick::{Activity, MoveInput, MoveOutcome, ProfileState};
-use crate::controller::tracer::{Tick, Tracer};
+use crate::controller::tick::{Activity, CharacterState, MoveInput, MoveOutcome, ProfileState};
+use crate::controller::tracer::Tracer;
 use crate::surface::SurfaceFlags;
 use trace::{PlayerBox, Q3Trace};
 use usercmd::UserCmd;
@@ -212,15 +211,15 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
     }
 }
 
-/// One Quake 3 command for `controller` through `world`, into `outcome` (reset).
+/// One Quake 3 command moving `state` through `world`, into `outcome` (reset).
 pub(super) fn step<T: Tracer + ?Sized>(
-    controller: &mut CharacterController,
+    config: &ControllerConfig,
+    state: &mut CharacterState,
     world: &T,
     input: &MoveInput,
     outcome: &mut MoveOutcome,
 ) {
-    let config = controller.config;
-    let n = Numbers::of(&config);
+    let n = Numbers::of(config);
     let half = config.shape.half_width();
     let mins = Vec3::new(-half, -half, n.mins_z);
     let stand_top = config.stand_height - config.feet_to_origin;
@@ -232,8 +231,6 @@ pub(super) fn step<T: Tracer + ?Sized>(
     ) else {
         return;
     };
-    let start = controller.state.position;
-    let state = &controller.state;
     let msec = (config.tick * 1000.0).round().clamp(MIN_MSEC, MAX_MSEC) as i32;
     let mut pm = Pmove {
         world,
@@ -278,7 +275,6 @@ pub(super) fn step<T: Tracer + ?Sized>(
         _ => Ground::AIR,
     };
     let (water_level, water_type, jumped) = (pm.water_level, pm.water_type, pm.jumped);
-    let state = &mut controller.state;
     state.position = pm.origin;
     state.velocity = pm.velocity;
     state.profile = ProfileState {
@@ -301,6 +297,4 @@ pub(super) fn step<T: Tracer + ?Sized>(
     };
     outcome.ground_surface = ground.surface;
     outcome.ground_material = ground.material;
-    let tick = Tick::masked(world, config.mask);
-    controller.update_triggers(&tick, start, outcome);
 }

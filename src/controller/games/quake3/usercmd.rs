@@ -115,8 +115,8 @@ fn sin_cos_of_degrees(degrees: f32) -> (f32, f32) {
 
 /// π/2 in two parts (fdlibm's `pio2_1`, 33 bits, and `pio2_1t`): `k·PIO2_HI` is exact for
 /// the small `k` an angle of a few turns needs.
-const PIO2_HI: f64 = 1.570_796_326_734_125_614_17;
-const PIO2_LO: f64 = 6.077_100_506_506_192_249_32e-11;
+const PIO2_HI: f64 = 1.570_796_326_734_125_6;
+const PIO2_LO: f64 = 6.077_100_506_506_192e-11;
 
 /// Sine and cosine of `x` radians (|x| up to a few turns), in f64 with additions and
 /// multiplications only.
