@@ -8,7 +8,7 @@
 
 use glam::Vec3;
 
-use super::config::{CharacterShape, ConfigError, ControllerConfig, JumpKey};
+use super::config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, Movement};
 use super::ground::{Ground, GroundState};
 use super::ids::TriggerList;
 use super::slide::Slide;
@@ -309,8 +309,23 @@ impl CharacterController {
     ) {
         outcome.reset();
         // A game's movement profile runs its own tick (`games`), then the triggers.
-        let start = self.state.position;
-        if super::games::step(&self.config, &mut self.state, world, input, outcome) {
+        if self.config.movement != Movement::Planeshift {
+            let start = self.state.position;
+            let mut cache = if self.memo.use_tick_cache {
+                self.memo.tick_cache.take()
+            } else {
+                None
+            };
+            super::games::step(
+                &self.config,
+                &mut self.state,
+                (world, cache.as_deref_mut()),
+                input,
+                outcome,
+            );
+            if cache.is_some() {
+                self.memo.tick_cache = cache;
+            }
             let tick = Tick::masked(world, self.config.mask);
             self.update_triggers(&tick, start, outcome);
             return;

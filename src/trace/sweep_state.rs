@@ -13,14 +13,10 @@ use crate::compiled::{CompiledBrush, CompiledMap, Plane};
 use crate::contents::Contents;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
-/// How far a sweep's segment box is padded on every side: the stop distance and the cull
-/// margin. A gather (`tick_cache`) pads its region the same way, so a sweep it serves has
-/// its padded box inside the padded region.
-pub(crate) fn segment_pad() -> Vec3 {
-    stop_pad(SURFACE_CLIP_EPSILON)
-}
-
-/// [`segment_pad`] for a sweep stopping `stop` units in front of what it hits.
+/// How far the segment box of a sweep stopping `stop` units in front of what it hits is
+/// padded on every side: the stop distance and the cull margin. A gather (`tick_cache`)
+/// pads its region the same way, so a sweep it serves has its padded box inside the padded
+/// region.
 pub(crate) fn stop_pad(stop: f32) -> Vec3 {
     Vec3::splat(stop + TREE_CULL_MARGIN)
 }

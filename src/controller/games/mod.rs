@@ -20,22 +20,20 @@ mod quake3;
 use super::config::{ControllerConfig, Movement};
 use super::tick::{CharacterState, MoveInput, MoveOutcome};
 use super::tracer::Tracer;
+use crate::trace::TickCache;
 
 /// Moves `state` by one tick of the game `config` names, into `outcome` (reset; the
-/// caller adds the trigger report); false, with nothing done, under planeshift's own
-/// movement.
+/// caller adds the trigger report), through `world` and, when given, the tick cache it
+/// gathers near the character; nothing under planeshift's own movement.
 pub(crate) fn step<T: Tracer + ?Sized>(
     config: &ControllerConfig,
     state: &mut CharacterState,
-    world: &T,
+    world: (&T, Option<&mut TickCache>),
     input: &MoveInput,
     outcome: &mut MoveOutcome,
-) -> bool {
+) {
     match config.movement {
-        Movement::Planeshift => false,
-        Movement::Quake3 => {
-            quake3::step(config, state, world, input, outcome);
-            true
-        }
+        Movement::Planeshift => {}
+        Movement::Quake3 => quake3::step(config, state, world, input, outcome),
     }
 }

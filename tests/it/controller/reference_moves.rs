@@ -296,3 +296,36 @@ fn a_state_saved_before_the_profiles_reads_back() {
         serde_json::from_value(saved["state"].clone()).unwrap();
     assert_eq!(state.profile, planeshift::movement::ProfileState::default());
 }
+
+/// The Quake 3 profile's ticks read the brushes gathered near the player (the tick cache,
+/// with Quake 3's stop distance) and give the same bits as walking the tree over 1,500
+/// ticks of running, turning, jumping and crouching on the stairs map, and most sweeps are
+/// answered from the cache.
+#[test]
+fn quake3_ticks_from_the_tick_cache_equal_walked_ticks() {
+    use planeshift::{CharacterController, MoveCommand, MoveInput};
+    let world = super::world("stairs");
+    let spawn = world.player_spawns().next().unwrap_or(Vec3::new(0.0, 0.0, 64.0));
+    let mut cached = CharacterController::new(ControllerConfig::quake3(), spawn).unwrap();
+    let mut walked = cached.clone();
+    walked.set_tick_cache(false);
+    for tick in 0..1500u32 {
+        let command = MoveCommand {
+            yaw: (tick / 40) as f32 * 47.0,
+            forward: 1.0,
+            side: if tick % 300 < 150 { 0.0 } else { 1.0 },
+            ..MoveCommand::default()
+        };
+        let input = MoveInput {
+            jump: tick % 90 < 30,
+            crouch: tick % 400 > 370,
+            ..MoveInput::from_command(command)
+        };
+        let a = cached.step(world, &input);
+        let b = walked.step(world, &input);
+        assert_eq!(cached.state(), walked.state(), "tick {tick}");
+        assert_eq!(a, b, "tick {tick}");
+    }
+    let (hits, walks) = cached.tick_cache_counts();
+    assert!(hits > 10 * walks, "{hits} cached, {walks} walked");
+}

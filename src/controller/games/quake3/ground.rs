@@ -157,5 +157,5 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
 
 /// Whether the standing box is all-solid at the origin (`PM_CheckDuck`'s test).
 fn trace_stand<T: Tracer + ?Sized>(pm: &Pmove<'_, T>) -> bool {
-    super::trace::box_trace(pm.world, pm.mask, pm.stand, pm.origin, pm.origin).all_solid
+    super::trace::box_trace((pm.world, pm.scratch), pm.mask, pm.stand, pm.origin, pm.origin).all_solid
 }

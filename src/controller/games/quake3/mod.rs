@@ -37,6 +37,7 @@ use crate::controller::ground::{Ground, GroundState};
 use crate::controller::tick::{Activity, CharacterState, MoveInput, MoveOutcome, ProfileState};
 use crate::controller::tracer::Tracer;
 use crate::surface::SurfaceFlags;
+use crate::trace::TickCache;
 use trace::{PlayerBox, Q3Trace};
 use usercmd::UserCmd;
 
@@ -120,6 +121,8 @@ impl Numbers {
 /// the locals `PmoveSingle` clears each time.
 struct Pmove<'a, T: Tracer + ?Sized> {
     world: &'a T,
+    /// The brushes gathered near the player for this command, if any.
+    scratch: Option<&'a TickCache>,
     mask: Contents,
     n: Numbers,
     stand: &'a PlayerBox,
@@ -160,7 +163,7 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
 
     /// `pm->trace` with the current box.
     fn trace(&mut self, start: Vec3, end: Vec3) -> Q3Trace {
-        let t = trace::box_trace(self.world, self.mask, self.player(), start, end);
+        let t = trace::box_trace((self.world, self.scratch), self.mask, self.player(), start, end);
         if t.fraction < 1.0 {
             self.outcome.touches.push(&t.raw);
         }
@@ -211,11 +214,46 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
     }
 }
 
+/// How far beyond the travel at the current speed and a step up or down a command's
+/// sweeps may reach, in map units: the jump's and the acceleration's change of speed over
+/// one command, the ground trace and the stuck jitter. Only sizes the gather: a sweep
+/// beyond it walks the tree, with the same answer.
+const GATHER_SLACK: f32 = 8.0;
+
+/// The tick cache gathered near the player for this command's sweeps (both boxes, Quake 3's
+/// stop distance), when the world names a map to gather from.
+fn gather<'c, T: Tracer + ?Sized>(
+    world: &T,
+    cache: Option<&'c mut TickCache>,
+    config: &ControllerConfig,
+    state: &CharacterState,
+    (stand, crouch): (&PlayerBox, &PlayerBox),
+) -> Option<&'c TickCache> {
+    let cache = cache?;
+    let Some(map) = world.speed_facts().map else {
+        cache.clear();
+        return None;
+    };
+    let reach = state.velocity.abs() * config.tick
+        + Vec3::new(0.0, 0.0, config.step_height)
+        + Vec3::splat(GATHER_SLACK);
+    let (a, b) = (stand.offset(), crouch.offset());
+    let (low, high) = (state.position + a.min(b) - reach, state.position + a.max(b) + reach);
+    map.gather_near_stopping(
+        &[stand.shape(), crouch.shape()],
+        (low, high),
+        config.mask,
+        crate::QUAKE3_STOP_DISTANCE,
+        cache,
+    );
+    Some(cache)
+}
+
 /// One Quake 3 command moving `state` through `world`, into `outcome` (reset).
 pub(super) fn step<T: Tracer + ?Sized>(
     config: &ControllerConfig,
     state: &mut CharacterState,
-    world: &T,
+    (world, cache): (&T, Option<&mut TickCache>),
     input: &MoveInput,
     outcome: &mut MoveOutcome,
 ) {
@@ -232,8 +270,10 @@ pub(super) fn step<T: Tracer + ?Sized>(
         return;
     };
     let msec = (config.tick * 1000.0).round().clamp(MIN_MSEC, MAX_MSEC) as i32;
+    let scratch = gather(world, cache, config, state, (&stand, &crouch));
     let mut pm = Pmove {
         world,
+        scratch,
         mask: config.mask,
         n,
         stand: &stand,

@@ -23,7 +23,7 @@ use crate::QUAKE3_STOP_DISTANCE;
 use crate::contents::Contents;
 use crate::controller::tracer::{ShapeQuery, Tracer};
 use crate::surface::SurfaceFlags;
-use crate::trace::{Trace, TraceShape};
+use crate::trace::{TickCache, Trace, TraceShape};
 
 /// One of the player's two boxes, centred for the sweep.
 #[derive(Clone, Debug)]
@@ -35,6 +35,16 @@ pub(super) struct PlayerBox {
 }
 
 impl PlayerBox {
+    /// The symmetric box swept.
+    pub(super) fn shape(&self) -> &TraceShape {
+        &self.shape
+    }
+
+    /// From the origin to the box's centre.
+    pub(super) fn offset(&self) -> Vec3 {
+        self.offset
+    }
+
     /// The box `mins..maxs` about the origin; `None` when planeshift refuses it.
     pub(super) fn new(mins: Vec3, maxs: Vec3) -> Option<PlayerBox> {
         let offset = (mins + maxs) * 0.5;
@@ -61,7 +71,7 @@ pub(super) struct Q3Trace {
 
 /// `pm->trace(start, mins, maxs, end)` of `player` among what `mask` names.
 pub(super) fn box_trace<T: Tracer + ?Sized>(
-    world: &T,
+    (world, scratch): (&T, Option<&TickCache>),
     mask: Contents,
     player: &PlayerBox,
     start: Vec3,
@@ -69,7 +79,8 @@ pub(super) fn box_trace<T: Tracer + ?Sized>(
 ) -> Q3Trace {
     let query = ShapeQuery::new(&player.shape)
         .with_mask(mask)
-        .with_stop_distance(QUAKE3_STOP_DISTANCE);
+        .with_stop_distance(QUAKE3_STOP_DISTANCE)
+        .with_scratch(scratch);
     let raw = world.trace(&query, start + player.offset, end + player.offset);
     let fraction = raw.fraction;
     let end = if fraction == 1.0 {
