@@ -17,12 +17,13 @@
 //!   tangent plane there.
 //! - A brush is left where the sweep crosses its shifted plane, so a sweep that comes into
 //!   contact with the brush is never let through (Quake's leave fraction is the stop
-//!   distance inside the plane).
+//!   distance inside the plane). A sweep asking for a longer stop distance than the default
+//!   (Quake 3's, for its movement profile) leaves as Quake does, to meet the game's answers.
 
 use glam::{DVec3, Vec3, Vec4};
 
 use crate::compiled::{CompiledBrush, Plane};
-use crate::tolerance::{ADVANCE_TOLERANCE, FACE_INSIDE_SLACK};
+use crate::tolerance::{ADVANCE_TOLERANCE, FACE_INSIDE_SLACK, SURFACE_CLIP_EPSILON};
 
 use super::rounded::{Contact, Core, Patch, Polytope, contact, within};
 use super::shape::Support;
@@ -98,7 +99,13 @@ pub(crate) fn clip_brush<S: Support>(
                 // edge on `arena.map` passed 0.007 units inside it). Leaving where the point is the
                 // stop distance out would also stop sweeps that pass within the stop distance of a
                 // corner without touching it (tried: a point stopped 0.035 from a brush).
-                let f = (d1 / (d1 - d2)).min(1.0);
+                // A sweep asking for a longer stop distance (Quake 3's) leaves as Quake's
+                // `CM_TraceThroughBrush` does, the stop distance before the plane.
+                let f = if work.stop > SURFACE_CLIP_EPSILON {
+                    ((d1 + work.stop) / (d1 - d2)).min(1.0)
+                } else {
+                    (d1 / (d1 - d2)).min(1.0)
+                };
                 if f < leave_fraction {
                     leave_fraction = f;
                 }
