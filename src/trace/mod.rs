@@ -261,7 +261,10 @@ impl CompiledMap {
     /// [`STOP_DISTANCE`](crate::STOP_DISTANCE): Quake 3's `CM_BoxTrace` stops 1/8 unit off
     /// (`SURFACE_CLIP_EPSILON` 0.125, [`QUAKE3_STOP_DISTANCE`](crate::QUAKE3_STOP_DISTANCE)), and
     /// a sweep ending within `stop` of a plane is a hit backed off to `stop`; a start within
-    /// `stop` moving in stops at fraction 0. `stop` is held to
+    /// `stop` moving in stops at fraction 0; and, as Quake's `CM_TraceThroughBrush`, a
+    /// longer stop distance than the default leaves a brush `stop` before its exit plane (a
+    /// sweep starting within `stop` of leaving a brush is not blocked by it), where
+    /// [`Self::trace`] leaves at the plane. `stop` is held to
     /// [`STOP_DISTANCE`](crate::STOP_DISTANCE)`..=`[`MAX_STOP_DISTANCE`](crate::query::MAX_STOP_DISTANCE)
     /// (NaN: the default). Exact for boxes and points, whose hits are the shifted planes'; a
     /// rounded shape's refined edge contact keeps the default stop distance.

@@ -305,7 +305,10 @@ fn a_state_saved_before_the_profiles_reads_back() {
 fn quake3_ticks_from_the_tick_cache_equal_walked_ticks() {
     use planeshift::{CharacterController, MoveCommand, MoveInput};
     let world = super::world("stairs");
-    let spawn = world.player_spawns().next().unwrap_or(Vec3::new(0.0, 0.0, 64.0));
+    let spawn = world
+        .player_spawns()
+        .next()
+        .unwrap_or(Vec3::new(0.0, 0.0, 64.0));
     let mut cached = CharacterController::new(ControllerConfig::quake3(), spawn).unwrap();
     let mut walked = cached.clone();
     walked.set_tick_cache(false);

@@ -6,7 +6,8 @@
 //! swept centred (start and end moved by `(mins + maxs)/2`, the box symmetric), every
 //! plane pushed out by the stop distance of 1/8 (`SURFACE_CLIP_EPSILON`: the query option
 //! [`ShapeQuery::with_stop_distance`]), so a trace ending within 1/8 of a plane is a hit
-//! backed off to 1/8 and one starting within 1/8 moving in stops at fraction 0; the end is
+//! backed off to 1/8 and one starting within 1/8 moving in stops at fraction 0, and a brush
+//! is left 1/8 before its exit plane (`(d1 + ε)/(d1 − d2)`); the end is
 //! `start + fraction·(end − start)` from the uncentred points, or `end` itself when nothing
 //! was hit; start-solid and all-solid as the game's (a start inside a brush is not blocked
 //! by it leaving; inside at both ends is all-solid at fraction 0).
