@@ -4,7 +4,9 @@
 //!
 //! Takes real maps from `$PLANESHIFT_REAL_MAPS` (default `../shared/maps`; a missing one is
 //! skipped) and the bundled `maps/arena.map`. Gives criterion benchmarks
-//! `controller/<map>/planeshift` and `controller/<map>/rapier`, one iteration being one tick
+//! `controller/<map>/planeshift`, `controller/<map>/rapier` and `controller/<map>/quake3`
+//! (planeshift with Quake 3's movement profile, `ControllerConfig::quake3`: issue 37 asks
+//! at most 1.2× planeshift's own tick), one iteration being one tick
 //! of every character; before timing a map, a sanity line per side (distance walked,
 //! grounded share, characters fallen out of the level or ending inside solid); at the end a
 //! table of ns per character tick for each side and the ratio, computed from the very
@@ -217,10 +219,15 @@ struct PlaneshiftCrowd<'a> {
 
 impl<'a> PlaneshiftCrowd<'a> {
     fn new(world: &'a CompiledMap, spawns: &[Vec3]) -> Self {
+        Self::with_config(world, spawns, ControllerConfig::default())
+    }
+
+    /// The crowd moving by `config` (planeshift's own movement or a game's profile).
+    fn with_config(world: &'a CompiledMap, spawns: &[Vec3], config: ControllerConfig) -> Self {
         let characters = (0..CHARACTERS)
             .map(|i| {
-                CharacterController::new(ControllerConfig::default(), spawns[i % spawns.len()])
-                    .expect("the default configuration and a spawn origin are valid")
+                CharacterController::new(config, spawns[i % spawns.len()])
+                    .expect("a valid configuration and a spawn origin")
             })
             .collect();
         let outcomes = vec![MoveOutcome::default(); CHARACTERS];
@@ -572,6 +579,8 @@ struct Row {
     brushes: usize,
     ours: Option<f64>,
     theirs: Option<f64>,
+    /// Quake 3's movement profile (`ControllerConfig::quake3`).
+    quake3: Option<f64>,
 }
 
 fn controller(c: &mut Criterion) {
@@ -606,9 +615,12 @@ fn controller(c: &mut Criterion) {
 
         let mut ours = PlaneshiftCrowd::new(&level.world, &level.spawns);
         let mut theirs = RapierCrowd::new(&rapier_world, &level.spawns);
+        let mut quake3 =
+            PlaneshiftCrowd::with_config(&level.world, &level.spawns, ControllerConfig::quake3());
         for row in warm_up {
             ours.tick(row);
             theirs.tick(row);
+            quake3.tick(row);
         }
         let mut probe = ours.clone();
         for row in episode {
@@ -637,11 +649,20 @@ fn controller(c: &mut Criterion) {
         });
         let theirs_ns = per_character_tick(&record);
 
+        // Quake 3's movement profile on the same script (issue 37: at most 1.2x ours).
+        let mut record = Vec::new();
+        let mut now = (quake3.clone(), 0);
+        group.bench_function(format!("{}/quake3", level.name), |b| {
+            b.iter_custom(|iters| replay(&quake3, episode, iters, &mut now, &mut record))
+        });
+        let quake3_ns = per_character_tick(&record);
+
         rows.push(Row {
             map: level.name.clone(),
             brushes: rapier_world.colliders.len(),
             ours: ours_ns,
             theirs: theirs_ns,
+            quake3: quake3_ns,
         });
     }
     group.finish();
@@ -652,21 +673,23 @@ fn controller(c: &mut Criterion) {
         "ns per character tick ({CHARACTERS} characters, 8 ms ticks; criterion's measurement samples)"
     );
     eprintln!(
-        "{:<10} {:>8} {:>12} {:>12} {:>8}",
-        "map", "brushes", "planeshift", "rapier", "ratio"
+        "{:<10} {:>8} {:>12} {:>12} {:>8} {:>12} {:>8}",
+        "map", "brushes", "planeshift", "rapier", "ratio", "quake3", "ratio"
     );
+    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) if a > 0.0 => format!("{:.1}x", b / a),
+        _ => "-".to_owned(),
+    };
     for r in &rows {
-        let ratio = match (r.ours, r.theirs) {
-            (Some(a), Some(b)) if a > 0.0 => format!("{:.1}x", b / a),
-            _ => "-".to_owned(),
-        };
         eprintln!(
-            "{:<10} {:>8} {:>12} {:>12} {:>8}",
+            "{:<10} {:>8} {:>12} {:>12} {:>8} {:>12} {:>8}",
             r.map,
             r.brushes,
             show(r.ours),
             show(r.theirs),
-            ratio
+            ratio(r.ours, r.theirs),
+            show(r.quake3),
+            ratio(r.ours, r.quake3)
         );
     }
 }

@@ -166,3 +166,8 @@ use {build::Diagnostic, movement::CharacterState};
 /// `DIST_EPSILON`): the end of a sweep is never inside solid, and the next sweep from it
 /// starts outside.
 pub const STOP_DISTANCE: f32 = tolerance::SURFACE_CLIP_EPSILON;
+
+/// Quake 3's stop distance, 1/8 unit (`SURFACE_CLIP_EPSILON`): what a sweep asks for with
+/// [`CompiledMap::trace_stopping`] or [`movement::ShapeQuery::with_stop_distance`] to meet
+/// the world as Quake 3's `CM_BoxTrace` does.
+pub const QUAKE3_STOP_DISTANCE: f32 = tolerance::QUAKE3_STOP_DISTANCE;

@@ -11,9 +11,9 @@
 
 pub use crate::controller::{
     Activity, CharacterShape, CharacterState, ConfigError, Ground, GroundState, JumpKey,
-    LadderRule, MoveMode, Mover, NetworkSnap, Ride, ShapeQuery, SpeedFacts, TRIGGER_RESERVE, Touch,
-    TouchList, Tracer, TriggerList, TriggerReport, WallContacts, WorldPart, WorldWithMovers,
-    carried_point,
+    LadderRule, MoveMode, Movement, Mover, NetworkSnap, ProfileState, Ride, ShapeQuery, SpeedFacts,
+    TRIGGER_RESERVE, Touch, TouchList, Tracer, TriggerList, TriggerReport, WallContacts, WorldPart,
+    WorldWithMovers, carried_point,
 };
 pub use crate::crowd::{
     Bodies, CharacterIds, CrowdOutcome, CrowdSchedule, MAX_CONTACTS, MoverPush,

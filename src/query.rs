@@ -21,6 +21,10 @@ pub const MAX_SHAPE_EXTENT: f32 = tolerance::MAX_SHAPE_EXTENT;
 /// The most points a convex hull shape may have.
 pub const MAX_HULL_POINTS: usize = tolerance::MAX_HULL_POINTS;
 
+/// The longest stop distance a sweep may ask for ([`CompiledMap::trace_stopping`](crate::CompiledMap::trace_stopping)),
+/// in map units.
+pub const MAX_STOP_DISTANCE: f32 = tolerance::MAX_STOP_DISTANCE;
+
 /// The largest coordinate a sweep may start or end at, in map units: beyond it (or not
 /// finite) a sweep answers start-solid and all-solid at its start.
 pub const MAX_COORD: f32 = tolerance::MAX_COMPILED_COORD;

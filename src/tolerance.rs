@@ -169,6 +169,20 @@ pub const MAX_HULL_POINTS: usize = 1024;
 /// uses 1/8 for network snapping, which a library does not need.
 pub const SURFACE_CLIP_EPSILON: f32 = 1.0 / 32.0;
 
+/// Quake 3's stop distance (`cm_local.h` `SURFACE_CLIP_EPSILON` 0.125), which a sweep asks
+/// for with [`CompiledMap::trace_stopping`](crate::CompiledMap::trace_stopping) or
+/// [`ShapeQuery::with_stop_distance`](crate::movement::ShapeQuery::with_stop_distance): the
+/// Quake 3 movement profile sweeps with it, so a player rests 1/8 above the floor as in the
+/// game.
+pub const QUAKE3_STOP_DISTANCE: f32 = 0.125;
+
+/// The longest stop distance a sweep may ask for, in map units: a sweep pads its segment and
+/// its cull by the stop distance, so a long one costs culling; 1 unit is 8 times Quake 3's.
+pub const MAX_STOP_DISTANCE: f32 = 1.0;
+
+const _: () = assert!(SURFACE_CLIP_EPSILON < QUAKE3_STOP_DISTANCE);
+const _: () = assert!(QUAKE3_STOP_DISTANCE <= MAX_STOP_DISTANCE);
+
 /// Extra reach of a sweep when deciding which side of a node plane it can touch, in map
 /// units. Node planes only cull; the margin must exceed the compiler's [`SPLIT_EPSILON`],
 /// the f32 rounding of planes at the world limit and [`SURFACE_CLIP_EPSILON`] (Quake 3 adds

@@ -57,8 +57,11 @@
 //! Same seed, same map: the same counts (the controller and the crowd are deterministic;
 //! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
 //!
+//! `--movement planeshift|quake3` picks whose movement code runs, in the soak and the replay
+//! alike (over the configuration's `movement`; `ControllerConfig::movement`).
+//!
 //! `--headless --map M.map --replay IN.jsonl --ticks-out OUT.jsonl [--config C.toml]
-//! [--state-in FILE] [--state-out FILE]` runs the replay contract instead
+//! [--movement NAME] [--state-in FILE] [--state-out FILE]` runs the replay contract instead
 //! (`planeshift_harness::replay`):
 //! one character driven by recorded inputs, one JSON line per tick; `--state-out` writes the
 //! serialized state after the last tick, `--state-in` starts from one (`IN.jsonl` then holds
@@ -77,6 +80,7 @@ use clap::Parser;
 use planeshift::CompileOptions;
 use planeshift::ControllerConfig;
 use planeshift::build::Game;
+use planeshift::movement::Movement;
 use planeshift_harness::{mix, replay, soak};
 
 use soak::{SoakOptions, soak};
@@ -111,6 +115,10 @@ struct Args {
     /// Controller configuration (TOML); Quake 3 defaults otherwise.
     #[arg(long)]
     config: Option<String>,
+    /// Whose movement code runs: planeshift (its own, the default) or a game's profile
+    /// (quake3); over the configuration's `movement` when given.
+    #[arg(long, value_name = "NAME", value_parser = parse_movement)]
+    movement: Option<Movement>,
     /// The game whose brush rules give contents and whose trigger_hurt flags count: quake,
     /// quake2, quake3 or halflife (default: detected from the map).
     #[arg(long, value_name = "GAME")]
@@ -173,16 +181,31 @@ fn compile_options(args: &Args) -> CompileOptions {
     }
 }
 
-/// The controller configuration named by `--config`, or Quake 3's defaults.
+/// A `--movement` name.
+fn parse_movement(name: &str) -> Result<Movement, String> {
+    Movement::from_name(name).ok_or_else(|| format!("unknown movement `{name}`"))
+}
+
+/// The controller configuration named by `--config`, or Quake 3's defaults, with the
+/// movement `--movement` names.
 fn load_config(args: &Args) -> Result<ControllerConfig, String> {
-    let Some(file) = &args.config else {
-        return Ok(ControllerConfig::default());
+    let mut config = match &args.config {
+        None => ControllerConfig::default(),
+        Some(file) => {
+            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+            ControllerConfig::from_toml(&text).map_err(|e| match std::error::Error::source(&e) {
+                Some(cause) => format!("{file}: {e}: {cause}"),
+                None => format!("{file}: {e}"),
+            })?
+        }
     };
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    ControllerConfig::from_toml(&text).map_err(|e| match std::error::Error::source(&e) {
-        Some(cause) => format!("{file}: {e}: {cause}"),
-        None => format!("{file}: {e}"),
-    })
+    if let Some(movement) = args.movement {
+        config.movement = movement;
+        config
+            .validate()
+            .map_err(|e| format!("--movement {}: {e}", movement.name()))?;
+    }
+    Ok(config)
 }
 
 fn run(args: &Args) -> Result<(), String> {

@@ -8,7 +8,7 @@
 
 use glam::Vec3;
 
-use super::config::{CharacterShape, ConfigError, ControllerConfig, JumpKey};
+use super::config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, Movement};
 use super::ground::{Ground, GroundState};
 use super::ids::TriggerList;
 use super::slide::Slide;
@@ -131,6 +131,7 @@ impl CharacterController {
                 contents: Contents::EMPTY,
                 triggers: TriggerList::default(),
                 tick_carry_us: 0,
+                profile: super::tick::ProfileState::default(),
             },
             stand_shape,
             crouch_shape,
@@ -307,6 +308,28 @@ impl CharacterController {
         outcome: &mut MoveOutcome,
     ) {
         outcome.reset();
+        // A game's movement profile runs its own tick (`games`), then the triggers.
+        if self.config.movement != Movement::Planeshift {
+            let start = self.state.position;
+            let mut cache = if self.memo.use_tick_cache {
+                self.memo.tick_cache.take()
+            } else {
+                None
+            };
+            super::games::step(
+                &self.config,
+                &mut self.state,
+                (world, cache.as_deref_mut()),
+                input,
+                outcome,
+            );
+            if cache.is_some() {
+                self.memo.tick_cache = cache;
+            }
+            let tick = Tick::masked(world, self.config.mask);
+            self.update_triggers(&tick, start, outcome);
+            return;
+        }
         let mask = self.config.mask;
         if !self.memo.use_tick_cache {
             return self.step_through(&Tick::masked(world, mask), input, outcome);

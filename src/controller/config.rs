@@ -31,6 +31,44 @@ pub enum NetworkSnap {
     Quake2Grid,
 }
 
+/// Whose movement code a character's tick runs ([`ControllerConfig::movement`]).
+///
+/// A profile is that game's player movement as its code does it, in its order, with its
+/// numbers and its quirks, over planeshift's sweeps (`controller/games`); the configuration
+/// fields it reads are named in its constructor ([`ControllerConfig::quake3`]). Adding a
+/// game is one variant here, its constructor, its arm in `games::step` and its module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Movement {
+    /// planeshift's own movement (the default): Quake 3's order with exact sweeps and the
+    /// configuration's options (see the README's differences table).
+    #[default]
+    #[serde(rename = "planeshift")]
+    Planeshift,
+    /// Quake 3's `PmoveSingle` (ioquake3 `bg_pmove.c`, `bg_slidemove.c`): TOML `movement =
+    /// "quake3"`, [`ControllerConfig::quake3`].
+    #[serde(rename = "quake3")]
+    Quake3,
+}
+
+impl Movement {
+    /// The name TOML and the command lines use: `planeshift`, `quake3`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Movement::Planeshift => "planeshift",
+            Movement::Quake3 => "quake3",
+        }
+    }
+
+    /// The movement named `name` (as [`Self::name`] gives it), if any.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Movement> {
+        [Movement::Planeshift, Movement::Quake3]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
 /// The shape the character sweeps, around its origin (the origin sits
 /// [`ControllerConfig::feet_to_origin`] above the feet).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,6 +163,11 @@ pub enum LadderRule {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ControllerConfig {
+    /// Whose movement code the tick runs: planeshift's own (default) or a game's profile
+    /// ([`Movement`]). A profile reads the fields its constructor names (for Quake 3: the
+    /// box, heights, speeds, accelerations, friction, gravity, jump, step, tick, mask) and
+    /// ignores planeshift's options.
+    pub movement: Movement,
     /// The swept shape. Default: Quake 3's 30-wide box.
     pub shape: CharacterShape,
     /// Height of the standing shape, feet to head (Quake 3: 56). At least
@@ -367,6 +410,7 @@ pub struct ControllerConfig {
 impl Default for ControllerConfig {
     fn default() -> Self {
         ControllerConfig {
+            movement: Movement::Planeshift,
             shape: CharacterShape::Box { half_width: 15.0 },
             stand_height: 56.0,
             crouch_height: 40.0,
@@ -441,6 +485,33 @@ pub enum ConfigError {
 }
 
 impl ControllerConfig {
+    /// Quake 3's movement ([`Movement::Quake3`]): ioquake3's `PmoveSingle` with its
+    /// numbers, which are this type's defaults: the box (−15, −15, −24)..(15, 15, 32)
+    /// (`shape`, `feet_to_origin`, `stand_height`), crouched to z 16 (`crouch_height`),
+    /// view heights 26 and 12 above the origin (`eye_height`, `crouch_eye_height`),
+    /// `g_speed` 320 (`max_speed`), gravity 800, `JUMP_VELOCITY` 270 (`jump_speed`),
+    /// `pm_accelerate` 10, `pm_airaccelerate` 1, `pm_friction` 6, `pm_stopspeed` 100,
+    /// `pm_duckScale` 0.25, `pm_swimScale` 0.5, `pm_wateraccelerate` 4, `pm_waterfriction` 1,
+    /// `STEPSIZE` 18, `MIN_WALK_NORMAL` 0.7, the 0.25 ground trace (`ground_probe`), 8 ms
+    /// commands (`tick`, whole milliseconds) and `MASK_PLAYERSOLID` (`mask`). Its quirks are
+    /// the code's: the velocity rounded at the end of each command, traces stopping 1/8 off
+    /// a plane, the jump that needs the key released, air control scaled with the up move.
+    ///
+    /// # Examples
+    /// ```
+    /// use planeshift::{ControllerConfig, movement::Movement};
+    /// let q3 = ControllerConfig::quake3();
+    /// assert_eq!(q3.movement, Movement::Quake3);
+    /// assert_eq!(ControllerConfig::from_toml("movement = \"quake3\"").unwrap(), q3);
+    /// ```
+    #[must_use]
+    pub fn quake3() -> ControllerConfig {
+        ControllerConfig {
+            movement: Movement::Quake3,
+            ..ControllerConfig::default()
+        }
+    }
+
     /// Reads a configuration from TOML (feature `toml`); absent fields keep their defaults.
     /// Any other serde format works too: deserialize, then [`ControllerConfig::validate`].
     ///
@@ -859,6 +930,17 @@ impl ControllerConfig {
                 self.mask.contains(Contents::SOLID),
                 "a contents mask holding solid",
             ),
+            (
+                "shape",
+                self.movement == Movement::Planeshift
+                    || matches!(self.shape, CharacterShape::Box { .. }),
+                "a box for a game's movement profile (the games sweep boxes)",
+            ),
+            (
+                "tick",
+                self.movement == Movement::Planeshift || whole_milliseconds(self.tick),
+                "whole milliseconds for a game's movement profile (a command's msec)",
+            ),
         ];
         for (field, ok, rule) in checks {
             if !ok {
@@ -869,9 +951,34 @@ impl ControllerConfig {
     }
 }
 
+/// Whether `seconds` is a whole number of milliseconds, as a game's command carries its
+/// duration (its f32 nearest to n ms).
+fn whole_milliseconds(seconds: f32) -> bool {
+    let ms = (seconds * 1000.0).round();
+    ms >= 1.0 && ms / 1000.0 == seconds
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_movement_profile_reads_from_toml_and_is_checked() {
+        let q3 = ControllerConfig::from_toml("movement = \"quake3\"").unwrap();
+        assert_eq!(q3, ControllerConfig::quake3());
+        assert_eq!(
+            ControllerConfig::from_toml("").unwrap().movement,
+            Movement::Planeshift
+        );
+        assert!(ControllerConfig::from_toml("movement = \"doom\"").is_err());
+        let got = refused("movement = \"quake3\"\nshape = { kind = \"capsule\", radius = 15.0 }");
+        assert!(got.contains("`shape` must be a box"), "{got}");
+        let got = refused("movement = \"quake3\"\ntick = 0.0085");
+        assert!(got.contains("`tick` must be whole milliseconds"), "{got}");
+        for m in [Movement::Planeshift, Movement::Quake3] {
+            assert_eq!(Movement::from_name(m.name()), Some(m));
+        }
+    }
 
     fn refused(text: &str) -> String {
         match ControllerConfig::from_toml(text) {

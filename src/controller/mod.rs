@@ -37,6 +37,7 @@
 pub(crate) mod character;
 mod command;
 mod config;
+mod games;
 mod ground;
 pub(crate) mod ids;
 mod impulse;
@@ -56,13 +57,16 @@ mod water_level;
 
 pub use character::CharacterController;
 pub use command::MoveCommand;
-pub use config::{CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, NetworkSnap};
+pub use config::{
+    CharacterShape, ConfigError, ControllerConfig, JumpKey, LadderRule, Movement, NetworkSnap,
+};
 pub use ground::{Ground, GroundState};
 pub use ids::{TRIGGER_RESERVE, TriggerList, TriggerReport};
 pub use movers::{Mover, WorldWithMovers, carried_point};
 pub use ride::Ride;
 pub use tick::{
-    Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, Touch, TouchList, WallContacts,
+    Activity, CharacterState, MoveInput, MoveMode, MoveOutcome, ProfileState, Touch, TouchList,
+    WallContacts,
 };
 pub use tracer::{ShapeQuery, SpeedFacts, Tracer, WorldPart};
 

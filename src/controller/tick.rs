@@ -527,6 +527,26 @@ pub struct CharacterState {
     /// configuration's ticks ([`crate::controller::CharacterController::step_msec`]); below
     /// one tick.
     pub tick_carry_us: u32,
+    /// What a game's movement profile keeps between its commands
+    /// ([`ControllerConfig::movement`](crate::ControllerConfig::movement)); all zero under
+    /// planeshift's own movement, which never reads it. A state saved before it existed
+    /// reads back with it zero.
+    pub profile: ProfileState,
+}
+
+/// The per-game state a movement profile keeps between ticks, beside the fields of
+/// [`CharacterState`] that every movement shares (position, velocity, ground, crouched, jump
+/// held). Which fields a game uses is its profile's business (`controller/games`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ProfileState {
+    /// The game's movement flags (Quake 3 `pm_flags`: `PMF_DUCKED` 1, `PMF_JUMP_HELD` 2,
+    /// `PMF_TIME_LAND` 32, `PMF_TIME_KNOCKBACK` 64, `PMF_TIME_WATERJUMP` 256).
+    pub flags: u32,
+    /// The game's timer in milliseconds (Quake 3 `pm_time`).
+    pub time_ms: i32,
+    /// The buttons of the last command (QuakeWorld `oldbuttons`).
+    pub buttons: u32,
 }
 
 /// Every field is `Copy` but the trigger list, which [`Clone::clone_from`] refills in place
@@ -574,6 +594,8 @@ struct SavedState {
     contents: Contents,
     triggers: TriggerList,
     tick_carry_us: u32,
+    #[serde(default)]
+    profile: ProfileState,
 }
 
 impl TryFrom<SavedState> for CharacterState {
@@ -612,6 +634,7 @@ impl TryFrom<SavedState> for CharacterState {
             contents: s.contents,
             triggers: s.triggers,
             tick_carry_us: s.tick_carry_us,
+            profile: s.profile,
         })
     }
 }

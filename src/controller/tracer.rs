@@ -142,6 +142,12 @@ pub struct ShapeQuery<'a> {
     pub mask: Contents,
     /// Which part of the world is asked.
     pub part: WorldPart,
+    /// How far in front of what it hits a sweep stops, in map units: the crate's
+    /// [`STOP_DISTANCE`](crate::STOP_DISTANCE) (1/32) by default; Quake 3's 1/8
+    /// ([`QUAKE3_STOP_DISTANCE`](crate::QUAKE3_STOP_DISTANCE)) for its movement profile
+    /// ([`CompiledMap::trace_stopping`]). A world that stops at one distance only may
+    /// ignore it.
+    pub stop_distance: f32,
     /// The running tick's gathered brushes, or `None` (then sweeps walk the trees).
     scratch: Option<&'a TickCache>,
 }
@@ -157,7 +163,19 @@ impl<'a> ShapeQuery<'a> {
             rotation: None,
             mask: Contents::MASK_PLAYER_SOLID,
             part: WorldPart::All,
+            stop_distance: crate::STOP_DISTANCE,
             scratch: None,
+        }
+    }
+
+    /// This query stopping `stop` units in front of what its sweeps hit (see
+    /// [`Self::stop_distance`]).
+    #[inline]
+    #[must_use]
+    pub fn with_stop_distance(self, stop: f32) -> ShapeQuery<'a> {
+        ShapeQuery {
+            stop_distance: stop,
+            ..self
         }
     }
 
@@ -262,6 +280,13 @@ impl Tracer for CompiledMap {
             return self.trace_posed(query, start, end);
         }
         // Every sweep of a tick: upright, all of the map.
+        let stop = query.stop_distance;
+        if stop != crate::STOP_DISTANCE {
+            return match query.scratch {
+                Some(cache) => self.trace_cached_stopping(cache, shape, (start, end), mask, stop),
+                None => self.trace_stopping(shape, start, end, mask, stop),
+            };
+        }
         match query.scratch {
             Some(cache) => self.trace_cached(cache, shape, start, end, mask),
             None => self.trace(shape, start, end, mask),

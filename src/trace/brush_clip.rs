@@ -2,7 +2,9 @@
 //! support distance (Quake 2/3 `CM_ClipBoxToBrush` / `CM_TraceThroughBrush`, for any shape).
 //!
 //! Takes the sweep in progress and one brush, updates the sweep's best hit. Guarantees:
-//! - The stop point sits [`SURFACE_CLIP_EPSILON`] in front of the binding shifted plane, so
+//! - The stop point sits the sweep's stop distance (`TraceWork::stop`: the crate's
+//!   [`SURFACE_CLIP_EPSILON`](crate::tolerance::SURFACE_CLIP_EPSILON), or Quake 3's 1/8 when the
+//!   query asks for it) in front of the binding shifted plane, so
 //!   the end is never inside this brush; a start within that distance moving inward stops at
 //!   fraction 0 with a valid plane and is not start-solid; moving away never hits.
 //! - A start inside the brush sets `start_solid` and the brush does not block a sweep that
@@ -15,7 +17,8 @@
 //!   tangent plane there.
 //! - A brush is left where the sweep crosses its shifted plane, so a sweep that comes into
 //!   contact with the brush is never let through (Quake's leave fraction is the stop
-//!   distance inside the plane).
+//!   distance inside the plane). A sweep asking for a longer stop distance than the default
+//!   (Quake 3's, for its movement profile) leaves as Quake does, to meet the game's answers.
 
 use glam::{DVec3, Vec3, Vec4};
 
@@ -66,7 +69,7 @@ pub(crate) fn clip_brush<S: Support>(
         ends_out |= front2 != 0;
         starts_out |= front1 != 0;
         // In front and staying out of reach: the sweep misses the whole brush.
-        let staying = d2.cmpge(Vec4::splat(SURFACE_CLIP_EPSILON)) | d2.cmpge(d1);
+        let staying = d2.cmpge(Vec4::splat(work.stop)) | d2.cmpge(d1);
         if front1 & staying.bitmask() != 0 {
             return;
         }
@@ -81,7 +84,7 @@ pub(crate) fn clip_brush<S: Support>(
             };
             let index = chunk_index * 4 + i;
             if d1 > d2 {
-                let f = ((d1 - SURFACE_CLIP_EPSILON) / (d1 - d2)).max(0.0);
+                let f = ((d1 - work.stop) / (d1 - d2)).max(0.0);
                 if f > enter_fraction {
                     enter_fraction = f;
                     enter_plane = Some(side.plane);
@@ -96,7 +99,13 @@ pub(crate) fn clip_brush<S: Support>(
                 // edge on `arena.map` passed 0.007 units inside it). Leaving where the point is the
                 // stop distance out would also stop sweeps that pass within the stop distance of a
                 // corner without touching it (tried: a point stopped 0.035 from a brush).
-                let f = (d1 / (d1 - d2)).min(1.0);
+                // A sweep asking for a longer stop distance (Quake 3's) leaves as Quake's
+                // `CM_TraceThroughBrush` does, the stop distance before the plane.
+                let f = if work.stop > SURFACE_CLIP_EPSILON {
+                    ((d1 + work.stop) / (d1 - d2)).min(1.0)
+                } else {
+                    (d1 / (d1 - d2)).min(1.0)
+                };
                 if f < leave_fraction {
                     leave_fraction = f;
                 }
@@ -196,7 +205,7 @@ fn meets_face_inside(
     };
     let plane = &map.planes()[entered.plane as usize];
     let center = work.start + (work.end - work.start) * fraction;
-    let lift = plane.normal * (radius + SURFACE_CLIP_EPSILON);
+    let lift = plane.normal * (radius + work.stop);
     // The other faces as (normal, distance pulled in by the slack at `p`).
     let others = || {
         faces

@@ -74,8 +74,10 @@ use shape::Oriented;
 use sweep_state::Outcome;
 use tree_walk::{Sweep, Through};
 
-#[cfg(doc)]
-use crate::tolerance::SURFACE_CLIP_EPSILON;
+use crate::tolerance::{MAX_STOP_DISTANCE, SURFACE_CLIP_EPSILON};
+
+/// The stop distance of every sweep that does not ask for another.
+const STOP: f32 = SURFACE_CLIP_EPSILON;
 
 /// Whether every coordinate of `v` is finite and within the world limit
 /// [`MAX_COORD`](crate::query::MAX_COORD) (a NaN fails the comparison).
@@ -252,7 +254,43 @@ impl CompiledMap {
     /// ```
     #[must_use]
     pub fn trace(&self, shape: &TraceShape, start: Vec3, end: Vec3, mask: Contents) -> Trace {
-        self.sweep_world(shape, start, end, mask, Through::World)
+        self.sweep_world(shape, start, end, mask, Through::World, STOP)
+    }
+
+    /// [`Self::trace`] stopping `stop` units in front of what it hits instead of
+    /// [`STOP_DISTANCE`](crate::STOP_DISTANCE): Quake 3's `CM_BoxTrace` stops 1/8 unit off
+    /// (`SURFACE_CLIP_EPSILON` 0.125, [`QUAKE3_STOP_DISTANCE`](crate::QUAKE3_STOP_DISTANCE)), and
+    /// a sweep ending within `stop` of a plane is a hit backed off to `stop`; a start within
+    /// `stop` moving in stops at fraction 0; and, as Quake's `CM_TraceThroughBrush`, a
+    /// longer stop distance than the default leaves a brush `stop` before its exit plane (a
+    /// sweep starting within `stop` of leaving a brush is not blocked by it), where
+    /// [`Self::trace`] leaves at the plane. `stop` is held to
+    /// [`STOP_DISTANCE`](crate::STOP_DISTANCE)`..=`[`MAX_STOP_DISTANCE`](crate::query::MAX_STOP_DISTANCE)
+    /// (NaN: the default). Exact for boxes and points, whose hits are the shifted planes'; a
+    /// rounded shape's refined edge contact keeps the default stop distance.
+    ///
+    /// # Examples
+    /// ```
+    /// use glam::Vec3;
+    /// use planeshift::{Contents, TraceShape, QUAKE3_STOP_DISTANCE};
+    /// let world = planeshift::compile_map(&std::fs::read("maps/box_room.map")?)?.map;
+    /// let player = TraceShape::aabb(Vec3::splat(-15.0), Vec3::splat(15.0)).ok_or("a box")?;
+    /// let (from, to) = (Vec3::new(0.0, 0.0, 64.0), Vec3::new(0.0, 0.0, -1000.0));
+    /// let ours = world.trace(&player, from, to, Contents::MASK_PLAYER_SOLID);
+    /// let q3 = world.trace_stopping(&player, from, to, Contents::MASK_PLAYER_SOLID, QUAKE3_STOP_DISTANCE);
+    /// assert!((q3.end.z - ours.end.z - (0.125 - 1.0 / 32.0)).abs() < 1e-4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn trace_stopping(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+        stop: f32,
+    ) -> Trace {
+        self.sweep_world(shape, start, end, mask, Through::World, held_stop(stop))
     }
 
     /// Whether `shape` placed at `at` overlaps anything `mask` names (touching counts).
@@ -303,7 +341,7 @@ impl CompiledMap {
         end: Vec3,
         mask: Contents,
     ) -> Trace {
-        self.sweep_rotated(shape, rotation, start, end, mask, Through::World)
+        self.sweep_rotated(shape, rotation, start, end, mask, Through::World, STOP)
     }
 
     /// Whether `shape` rotated by `rotation` about its reference point, placed at `at`,
@@ -400,6 +438,7 @@ impl CompiledMap {
             end: local_end,
             mask,
             through: Through::Tree(info.root),
+            stop: STOP,
         });
         self.finish(
             &outcome,
@@ -435,7 +474,7 @@ impl CompiledMap {
             end: Vec3,
             mask: Contents,
         ) -> Trace {
-            self.sweep_world(shape, start, end, mask, Through::AllWorldBrushes)
+            self.sweep_world(shape, start, end, mask, Through::AllWorldBrushes, STOP)
         }
     }
 
@@ -451,7 +490,7 @@ impl CompiledMap {
             end: Vec3,
             mask: Contents,
         ) -> Trace {
-            self.sweep_rotated(shape, rotation, start, end, mask, Through::AllWorldBrushes)
+            self.sweep_rotated(shape, rotation, start, end, mask, Through::AllWorldBrushes, STOP)
         }
     }
 
@@ -468,7 +507,22 @@ impl CompiledMap {
             end: Vec3,
             mask: Contents,
         ) -> Trace {
-            self.sweep_world(shape, start, end, mask, Through::Cached(cache))
+            self.sweep_world(shape, start, end, mask, Through::Cached(cache), STOP)
+        }
+    }
+
+    internal! {
+        /// [`Self::trace_cached`] stopping `stop` units in front (as [`Self::trace_stopping`]).
+        #[must_use]
+        pub fn trace_cached_stopping(
+            &self,
+            cache: &TickCache,
+            shape: &TraceShape,
+            (start, end): (Vec3, Vec3),
+            mask: Contents,
+            stop: f32,
+        ) -> Trace {
+            self.sweep_world(shape, start, end, mask, Through::Cached(cache), held_stop(stop))
         }
     }
 
@@ -488,6 +542,7 @@ impl CompiledMap {
 
     /// A sweep of `shape` rotated by `rotation` through the brushes `through` names (the
     /// identity: [`Self::sweep_world`]).
+    #[allow(clippy::too_many_arguments)]
     fn sweep_rotated(
         &self,
         shape: &TraceShape,
@@ -496,9 +551,10 @@ impl CompiledMap {
         end: Vec3,
         mask: Contents,
         through: Through<'_>,
+        stop: f32,
     ) -> Trace {
         if rotation == Quat::IDENTITY {
-            return self.sweep_world(shape, start, end, mask, through);
+            return self.sweep_world(shape, start, end, mask, through, stop);
         }
         let unit = rotation.normalize();
         if !unit.is_finite() {
@@ -511,11 +567,13 @@ impl CompiledMap {
             end,
             mask,
             through,
+            stop,
         )
     }
 
     /// An unrotated sweep in world space through the brushes `through` names; out of range
     /// (not finite, or beyond the world limit) it is start-solid and all-solid at `start`.
+    #[allow(clippy::too_many_arguments)]
     fn sweep_world(
         &self,
         shape: &TraceShape,
@@ -523,13 +581,15 @@ impl CompiledMap {
         end: Vec3,
         mask: Contents,
         through: Through<'_>,
+        stop: f32,
     ) -> Trace {
-        self.sweep_oriented(shape, None, start, end, mask, through)
+        self.sweep_oriented(shape, None, start, end, mask, through, stop)
     }
 
     /// A sweep of `shape` turned into the world by `to_world` (`None`: upright) through the
     /// brushes `through` names; out of range (not finite, or beyond the world limit) it is
     /// start-solid and all-solid at `start`.
+    #[allow(clippy::too_many_arguments)]
     fn sweep_oriented(
         &self,
         shape: &TraceShape,
@@ -538,6 +598,7 @@ impl CompiledMap {
         end: Vec3,
         mask: Contents,
         through: Through<'_>,
+        stop: f32,
     ) -> Trace {
         if !in_range(start) || !in_range(end) {
             return out_of_range(start);
@@ -552,6 +613,7 @@ impl CompiledMap {
             end,
             mask,
             through,
+            stop,
         });
         match to_world {
             None => self.finish(
@@ -631,6 +693,15 @@ impl CompiledMap {
             surface: side.map_or(SurfaceFlags::EMPTY, |(surface, _)| surface),
             material: plane.and(side.map(|(_, material)| material)),
         }
+    }
+}
+
+/// A stop distance a sweep may use: `stop` held to `STOP..=MAX_STOP_DISTANCE`, NaN the default.
+fn held_stop(stop: f32) -> f32 {
+    if stop > STOP {
+        stop.min(MAX_STOP_DISTANCE)
+    } else {
+        STOP
     }
 }
 

@@ -13,11 +13,12 @@ use crate::compiled::{CompiledBrush, CompiledMap, Plane};
 use crate::contents::Contents;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
-/// How far a sweep's segment box is padded on every side: the stop distance and the cull
-/// margin. A gather (`tick_cache`) pads its region the same way, so a sweep it serves has
-/// its padded box inside the padded region.
-pub(crate) fn segment_pad() -> Vec3 {
-    Vec3::splat(SURFACE_CLIP_EPSILON + TREE_CULL_MARGIN)
+/// How far the segment box of a sweep stopping `stop` units in front of what it hits is
+/// padded on every side: the stop distance and the cull margin. A gather (`tick_cache`)
+/// pads its region the same way, so a sweep it serves has its padded box inside the padded
+/// region.
+pub(crate) fn stop_pad(stop: f32) -> Vec3 {
+    Vec3::splat(stop + TREE_CULL_MARGIN)
 }
 
 /// How far below and above its bounds brush `brush_id` can block a shape with bounds
@@ -65,6 +66,9 @@ pub(crate) struct TraceWork<'a, S> {
     pub start: Vec3,
     pub end: Vec3,
     pub mask: Contents,
+    /// How far in front of the binding shifted plane a hit stops ([`SURFACE_CLIP_EPSILON`]
+    /// unless the query asks for more: Quake 3's 1/8).
+    pub stop: f32,
     /// How far the shape's blocking regions reach past brushes, for culling.
     pub reach: CullReach,
     /// The segment's bounds, grown by the stop distance and the cull margin.
@@ -88,9 +92,17 @@ impl<'a, S: Support> TraceWork<'a, S> {
         start: Vec3,
         end: Vec3,
         mask: Contents,
+        stop: f32,
     ) -> Self {
-        let pad = segment_pad();
+        let pad = stop_pad(stop);
         let (shape_mins, shape_maxs) = support.bounds();
+        // A longer stop blocks farther from a brush: the cull reaches that much farther.
+        let reach = shape.cull_reach((shape_mins, shape_maxs));
+        let reach = if stop > SURFACE_CLIP_EPSILON {
+            reach.grown(stop - SURFACE_CLIP_EPSILON)
+        } else {
+            reach
+        };
         TraceWork {
             map,
             shape,
@@ -98,7 +110,8 @@ impl<'a, S: Support> TraceWork<'a, S> {
             start,
             end,
             mask,
-            reach: shape.cull_reach((shape_mins, shape_maxs)),
+            stop,
+            reach,
             segment_mins: start.min(end) - pad,
             segment_maxs: start.max(end) + pad,
             shape_mins,

@@ -29,9 +29,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use glam::Vec3;
 
 use super::shape::{CullReach, Oriented, Repr, Support, WithSupport};
-use super::sweep_state::{brush_grow, segment_pad};
+use super::sweep_state::{brush_grow, stop_pad};
 use crate::compiled::{CompiledMap, NodeChild};
 use crate::contents::Contents;
+use crate::tolerance::SURFACE_CLIP_EPSILON;
 use crate::trace::TraceShape;
 
 /// How much farther than a sweep's own node test the gather walk reaches on each side of a
@@ -151,6 +152,9 @@ pub struct TickCache {
     /// Tree walks that gathered, and gathers answered by the list already held.
     gathers: u64,
     reused: u64,
+    /// The stop distance the gather was made for (`CompiledMap::gather_near_stopping`):
+    /// its sweeps' keys and padding are that stop distance's.
+    stop: f32,
 }
 
 impl Clone for TickCache {
@@ -198,6 +202,7 @@ impl TickCache {
             walked: AtomicU64::new(0),
             gathers: 0,
             reused: 0,
+            stop: SURFACE_CLIP_EPSILON,
         }
     }
 
@@ -343,20 +348,36 @@ impl CompiledMap {
             mask: Contents,
             cache: &mut TickCache,
         ) {
+            self.gather_near_stopping(shapes, region, mask, SURFACE_CLIP_EPSILON, cache);
+        }
+    }
+
+    internal! {
+        /// [`Self::gather_near`] for sweeps that stop `stop` units in front of what they hit
+        /// ([`Self::trace_stopping`]): the region is padded and the shapes' cull reaches
+        /// grown as those sweeps pad and grow theirs, so their keys are the gather's.
+        pub fn gather_near_stopping(
+            &self,
+            shapes: &[&TraceShape],
+            region: (Vec3, Vec3),
+            mask: Contents,
+            stop: f32,
+            cache: &mut TickCache,
+        ) {
             if !(region.0.is_finite() && region.1.is_finite()) {
                 cache.clear();
                 return;
             }
             // The sweep's padded segment box must lie inside: pad as the sweep pads.
-            let pad = segment_pad();
+            let pad = stop_pad(stop);
             let wanted = (region.0 - pad, region.1 + pad);
-            if cache.holds(self.contents_id(), mask, wanted, shapes) {
+            if cache.stop == stop && cache.holds(self.contents_id(), mask, wanted, shapes) {
                 cache.reused += 1;
                 return;
             }
             let margin = Vec3::splat(REGATHER_MARGIN);
-            if !self.gather_into(shapes, (wanted.0 - margin, wanted.1 + margin), mask, cache) {
-                self.gather_into(shapes, wanted, mask, cache);
+            if !self.gather_into(shapes, (wanted.0 - margin, wanted.1 + margin), mask, stop, cache) {
+                self.gather_into(shapes, wanted, mask, stop, cache);
             }
         }
     }
@@ -368,12 +389,14 @@ impl CompiledMap {
         shapes: &[&TraceShape],
         region: (Vec3, Vec3),
         mask: Contents,
+        stop: f32,
         cache: &mut TickCache,
     ) -> bool {
         cache.clear();
         cache.gathers += 1;
         cache.region = region;
         cache.mask = mask;
+        cache.stop = stop;
         cache.map = Some(self.contents_id());
         for (slot, shape) in shapes.iter().take(MAX_GATHERED_SHAPES).enumerate() {
             let oriented = Oriented::new(shape, None);
@@ -382,6 +405,7 @@ impl CompiledMap {
                 shape: oriented,
                 region: cache.region,
                 mask,
+                stop,
                 out: &mut cache.brushes,
             });
             let Some(key) = gathered else {
@@ -431,12 +455,26 @@ fn shape_key<S: Support>(shape: &Oriented<'_>, support: &S) -> ShapeKey {
     ShapeKey::new::<S>(shape.cull_reach(bounds), bounds)
 }
 
+/// [`shape_key`] of a sweep stopping `stop` in front: its cull reach grown as
+/// `TraceWork::new` grows it.
+fn shape_key_stopping<S: Support>(shape: &Oriented<'_>, support: &S, stop: f32) -> ShapeKey {
+    if stop > SURFACE_CLIP_EPSILON {
+        let bounds = support.bounds();
+        let reach = shape.cull_reach(bounds).grown(stop - SURFACE_CLIP_EPSILON);
+        ShapeKey::new::<S>(reach, bounds)
+    } else {
+        shape_key(shape, support)
+    }
+}
+
 /// One shape's gather: walks the world's trees from the box of points its sweeps follow.
 struct Gather<'a> {
     map: &'a CompiledMap,
     shape: Oriented<'a>,
     region: (Vec3, Vec3),
     mask: Contents,
+    /// The stop distance of the sweeps served (`TraceWork::stop`).
+    stop: f32,
     out: &'a mut Vec<u32>,
 }
 
@@ -445,7 +483,7 @@ impl WithSupport for Gather<'_> {
     type Output = Option<ShapeKey>;
 
     fn run<S: Support>(self, support: S) -> Option<ShapeKey> {
-        let key = shape_key(&self.shape, &support);
+        let key = shape_key_stopping(&self.shape, &support, self.stop);
         let mut walk = GatherWalk::<S> {
             support: PhantomData,
             map: self.map,

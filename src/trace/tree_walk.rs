@@ -24,7 +24,7 @@ use glam::Vec3;
 
 use super::brush_clip::clip_brush;
 use super::shape::{Oriented, Support, WithSupport};
-use super::sweep_state::{Outcome, TraceWork, brush_grow, segment_pad};
+use super::sweep_state::{Outcome, TraceWork, brush_grow, stop_pad};
 use super::tick_cache::{ShapeKey, TickCache};
 use crate::compiled::{CompiledBrush, CompiledMap, NodeChild};
 use crate::contents::Contents;
@@ -54,6 +54,8 @@ pub(crate) struct Sweep<'a> {
     pub end: Vec3,
     pub mask: Contents,
     pub through: Through<'a>,
+    /// The stop distance (`TraceWork::stop`).
+    pub stop: f32,
 }
 
 impl WithSupport for Sweep<'_> {
@@ -61,7 +63,7 @@ impl WithSupport for Sweep<'_> {
 
     fn run<S: Support>(self, support: S) -> Outcome {
         let mut work = TraceWork::new(
-            self.map, self.shape, support, self.start, self.end, self.mask,
+            self.map, self.shape, support, self.start, self.end, self.mask, self.stop,
         );
         match self.through {
             Through::Tree(root) => work.walk(root),
@@ -258,7 +260,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
         // segment misses, or enters only after the best hit so far, cannot stop it first
         // (its hits are pulled back by less than the padding). Dense brushes, such as a
         // curved patch's facets beside a diagonal sweep, are mostly left out here.
-        let pad = segment_pad();
+        let pad = stop_pad(self.stop);
         let bounds = (brush.mins - grow_low - pad, brush.maxs + grow_high + pad);
         match segment_enter(self.start, self.end, bounds) {
             Some(enter) if enter <= self.found.fraction => Some(brush),

@@ -110,6 +110,18 @@ impl CullReach {
         [side(0), side(1)]
     }
 
+    /// These figures reaching `extra` units farther toward every side: the half extents
+    /// (and the bounding box's) grown by `extra`, so `|n|·half` grows by at least `extra`
+    /// for any unit `n` (a sweep that stops `extra` farther out than the default).
+    pub(crate) fn grown(self, extra: f32) -> CullReach {
+        CullReach {
+            half: self.half + Vec3::splat(extra),
+            box_half: self.box_half + Vec3::splat(extra),
+            radius: self.radius + extra,
+            ..self
+        }
+    }
+
     /// From the reference point to the point the tree walk follows (a box's centre; zero
     /// for the other shapes).
     #[inline]

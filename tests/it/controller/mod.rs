@@ -41,6 +41,8 @@ mod platforms;
 mod prediction;
 /// Unstuck and the fuzz invariant.
 mod recovery;
+/// The movement profiles against the games' own recorded runs (issue 37).
+mod reference_moves;
 /// The replay contract of the `fps_movement` example.
 pub(crate) mod replay;
 /// The replay contract's commands from the view, and its refusals of bad lines.

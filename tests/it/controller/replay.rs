@@ -163,7 +163,7 @@ fn real_map_pools_swim_and_surface() {
 
 /// 600 seeded tick lines: a wish held for 40 ticks, jumps, crouches, now and then an
 /// impulse, and some commands of their own duration.
-fn seeded_lines(seed: u64) -> Vec<String> {
+pub(crate) fn seeded_lines(seed: u64) -> Vec<String> {
     let mut rng = crate::support::Pcg32::new(seed);
     let mut wish = [1.0f64, 0.0, 0.0];
     (0..600)

@@ -1,0 +1,104 @@
+//! The world as Quake 3's `pm->trace` sees it: `CM_BoxTrace` of the player's box, through
+//! planeshift's exact box sweep.
+//!
+//! Takes the world ([`Tracer`]), the mask and the box `mins..maxs` about the origin; gives
+//! the game's `trace_t` parts movement reads. Guarantees, as `CM_Trace` does: the box is
+//! swept centred (start and end moved by `(mins + maxs)/2`, the box symmetric), every
+//! plane pushed out by the stop distance of 1/8 (`SURFACE_CLIP_EPSILON`: the query option
+//! [`ShapeQuery::with_stop_distance`]), so a trace ending within 1/8 of a plane is a hit
+//! backed off to 1/8 and one starting within 1/8 moving in stops at fraction 0, and a brush
+//! is left 1/8 before its exit plane (`(d1 + ε)/(d1 − d2)`); the end is
+//! `start + fraction·(end − start)` from the uncentred points, or `end` itself when nothing
+//! was hit; start-solid and all-solid as the game's (a start inside a brush is not blocked
+//! by it leaving; inside at both ends is all-solid at fraction 0).
+//!
+//! Where this differs from the game's: planeshift's brushes are bevelled by its compiler
+//! (the imported `.bsp`'s own bevel sides are dropped and remade: `import/brushes.rs`), and
+//! curved patches are collided exactly rather than as Quake 3's coarse facets; the two meet
+//! on nearly every sweep and differ at some patch and bevel edges (measured by the
+//! reference test, `tests/it/controller/reference_moves.rs`).
+
+use glam::Vec3;
+
+use crate::QUAKE3_STOP_DISTANCE;
+use crate::contents::Contents;
+use crate::controller::tracer::{ShapeQuery, Tracer};
+use crate::surface::SurfaceFlags;
+use crate::trace::{TickCache, Trace, TraceShape};
+
+/// One of the player's two boxes, centred for the sweep.
+#[derive(Clone, Debug)]
+pub(super) struct PlayerBox {
+    /// The symmetric box.
+    shape: TraceShape,
+    /// From the origin to the box's centre (`CM_Trace`'s `offset`).
+    offset: Vec3,
+}
+
+impl PlayerBox {
+    /// The symmetric box swept.
+    pub(super) fn shape(&self) -> &TraceShape {
+        &self.shape
+    }
+
+    /// From the origin to the box's centre.
+    pub(super) fn offset(&self) -> Vec3 {
+        self.offset
+    }
+
+    /// The box `mins..maxs` about the origin; `None` when planeshift refuses it.
+    pub(super) fn new(mins: Vec3, maxs: Vec3) -> Option<PlayerBox> {
+        let offset = (mins + maxs) * 0.5;
+        let half = maxs - offset;
+        Some(PlayerBox {
+            shape: TraceShape::aabb(-half, half)?,
+            offset,
+        })
+    }
+}
+
+/// What a Quake 3 trace gives movement.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Q3Trace {
+    pub fraction: f32,
+    pub end: Vec3,
+    /// The hit plane's normal (zero without a hit).
+    pub normal: Vec3,
+    pub all_solid: bool,
+    pub surface: SurfaceFlags,
+    /// planeshift's own answer (for the outcome's touches and the ground).
+    pub raw: Trace,
+}
+
+/// `pm->trace(start, mins, maxs, end)` of `player` among what `mask` names.
+pub(super) fn box_trace<T: Tracer + ?Sized>(
+    (world, scratch): (&T, Option<&TickCache>),
+    mask: Contents,
+    player: &PlayerBox,
+    start: Vec3,
+    end: Vec3,
+) -> Q3Trace {
+    let query = ShapeQuery::new(&player.shape)
+        .with_mask(mask)
+        .with_stop_distance(QUAKE3_STOP_DISTANCE)
+        .with_scratch(scratch);
+    let raw = world.trace(&query, start + player.offset, end + player.offset);
+    let fraction = raw.fraction;
+    let end = if fraction == 1.0 {
+        end
+    } else {
+        Vec3::new(
+            start.x + fraction * (end.x - start.x),
+            start.y + fraction * (end.y - start.y),
+            start.z + fraction * (end.z - start.z),
+        )
+    };
+    Q3Trace {
+        fraction,
+        end,
+        normal: raw.normal.unwrap_or(Vec3::ZERO),
+        all_solid: raw.all_solid,
+        surface: raw.surface,
+        raw,
+    }
+}
