@@ -36,6 +36,7 @@
 
 pub(crate) mod character;
 mod command;
+pub mod games;
 mod config;
 mod ground;
 pub(crate) mod ids;

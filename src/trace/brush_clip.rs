@@ -20,6 +20,7 @@
 use glam::{DVec3, Vec3, Vec4};
 
 use crate::compiled::{CompiledBrush, Plane};
+use crate::trace::StopRule;
 use crate::tolerance::{ADVANCE_TOLERANCE, FACE_INSIDE_SLACK, SURFACE_CLIP_EPSILON};
 
 use super::rounded::{Contact, Core, Patch, Polytope, contact, within};
@@ -35,6 +36,10 @@ pub(crate) fn clip_brush<S: Support>(
 ) {
     let map = work.map;
     let mut enter_fraction = -1.0f32;
+    // Under `StopRule::Cross`, where the sweep crosses the entered plane itself: the last
+    // such crossing is where it enters the brush.
+    let mut enter_crossing = -1.0f32;
+    let cross = work.rule == StopRule::Cross;
     let mut leave_fraction = 1.0f32;
     let mut enter_plane = None;
     let mut enter_side = usize::MAX;
@@ -61,12 +66,21 @@ pub(crate) fn clip_brush<S: Support>(
         let d1 = nx * start.x + ny * start.y + nz * start.z - dist;
         let d2 = nx * end.x + ny * end.y + nz * end.z - dist;
         let live = (1u32 << chunk.len()) - 1;
-        let front1 = d1.cmpgt(Vec4::ZERO).bitmask() & live;
-        let front2 = d2.cmpgt(Vec4::ZERO).bitmask() & live;
+        // Quake 1's hulls count a point on a plane as in front of it.
+        let (front1, front2, staying) = if cross {
+            let front2 = d2.cmpge(Vec4::ZERO);
+            (d1.cmpge(Vec4::ZERO), front2, front2)
+        } else {
+            (
+                d1.cmpgt(Vec4::ZERO),
+                d2.cmpgt(Vec4::ZERO),
+                // In front and staying out of reach: the sweep misses the whole brush.
+                d2.cmpge(Vec4::splat(SURFACE_CLIP_EPSILON)) | d2.cmpge(d1),
+            )
+        };
+        let (front1, front2) = (front1.bitmask() & live, front2.bitmask() & live);
         ends_out |= front2 != 0;
         starts_out |= front1 != 0;
-        // In front and staying out of reach: the sweep misses the whole brush.
-        let staying = d2.cmpge(Vec4::splat(SURFACE_CLIP_EPSILON)) | d2.cmpge(d1);
         if front1 & staying.bitmask() != 0 {
             return;
         }
@@ -80,7 +94,17 @@ pub(crate) fn clip_brush<S: Support>(
                 continue;
             };
             let index = chunk_index * 4 + i;
-            if d1 > d2 {
+            if d1 > d2 && cross {
+                // The last plane crossed is the one entered (`PM_RecursiveHullCheck`'s
+                // impact node), and the sweep stops the stop distance off it.
+                let crossing = d1 / (d1 - d2);
+                if crossing > enter_crossing {
+                    enter_crossing = crossing;
+                    enter_fraction = ((d1 - SURFACE_CLIP_EPSILON) / (d1 - d2)).max(0.0);
+                    enter_plane = Some(side.plane);
+                    enter_side = index;
+                }
+            } else if d1 > d2 {
                 let f = ((d1 - SURFACE_CLIP_EPSILON) / (d1 - d2)).max(0.0);
                 if f > enter_fraction {
                     enter_fraction = f;
@@ -133,6 +157,15 @@ pub(crate) fn clip_brush<S: Support>(
         return;
     }
     let enter_fraction = enter_fraction.max(0.0);
+    if cross {
+        // Entered when the last crossing in comes before the first crossing out; stopped
+        // off the plane entered, whatever edge or corner is near (Quake 1's rule).
+        let earlier = precedes(work, enter_fraction, enter_plane, brush_id);
+        if enter_crossing < leave_fraction && enter_plane.is_some() && earlier {
+            record(work, (brush_id, brush), enter_fraction, enter_plane, None);
+        }
+        return;
+    }
     // Equal fractions go to the lower plane index, then the lower brush index, so the result
     // does not depend on the order in which the tree visits brushes (scenario 44,
     // `tests/it/controller/determinism.rs`).
