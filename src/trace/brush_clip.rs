@@ -66,10 +66,17 @@ pub(crate) fn clip_brush<S: Support>(
         let d1 = nx * start.x + ny * start.y + nz * start.z - dist;
         let d2 = nx * end.x + ny * end.y + nz * end.z - dist;
         let live = (1u32 << chunk.len()) - 1;
-        // Quake 1's hulls count a point on a plane as in front of it.
         let (front1, front2, staying) = if cross {
-            let front2 = d2.cmpge(Vec4::ZERO);
-            (d1.cmpge(Vec4::ZERO), front2, front2)
+            // Quake 1's hulls send a point on a node's plane to the front child: a side
+            // facing along its node's plane bounds a region behind it, open (on the plane is
+            // out); a side facing against it, a region in front, closed (on the plane is in).
+            let on_counts_out = Vec4::from_array(four.map(|p| {
+                if faces_along_node(p.normal) { 0.0 } else { 1.0 }
+            }))
+            .cmpeq(Vec4::ZERO);
+            let front = |d: Vec4| d.cmpgt(Vec4::ZERO) | (d.cmpeq(Vec4::ZERO) & on_counts_out);
+            let front2 = front(d2);
+            (front(d1), front2, front2)
         } else {
             (
                 d1.cmpgt(Vec4::ZERO),
@@ -161,7 +168,8 @@ pub(crate) fn clip_brush<S: Support>(
         // Entered when the last crossing in comes before the first crossing out; stopped
         // off the plane entered, whatever edge or corner is near (Quake 1's rule).
         let earlier = precedes(work, enter_fraction, enter_plane, brush_id);
-        if enter_crossing < leave_fraction && enter_plane.is_some() && earlier {
+        // `<=`: a sweep that ends on a closed side (crossing 1, nothing left) is in.
+        if enter_crossing <= leave_fraction && enter_plane.is_some() && earlier {
             record(work, (brush_id, brush), enter_fraction, enter_plane, None);
         }
         return;
@@ -206,6 +214,20 @@ pub(crate) fn clip_brush<S: Support>(
             );
         }
         None => record(work, (brush_id, brush), enter_fraction, enter_plane, None),
+    }
+}
+
+/// Whether a plane of normal `normal` faces along the node plane Quake 1's compiler would
+/// store for it (`qbsp` `NormalizePlane`: an axial normal points along +axis, any other has
+/// its largest component, x before y before z on ties, positive).
+fn faces_along_node(normal: Vec3) -> bool {
+    let (ax, ay, az) = (normal.x.abs(), normal.y.abs(), normal.z.abs());
+    if ax >= ay && ax >= az {
+        normal.x > 0.0
+    } else if ay >= ax && ay >= az {
+        normal.y > 0.0
+    } else {
+        normal.z > 0.0
     }
 }
 

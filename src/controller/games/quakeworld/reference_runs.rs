@@ -226,3 +226,60 @@ fn every_quakeworld_reference_run_agrees_with_the_game() {
     assert!(share(total.ticks_close, total.ticks) >= TICK_SHARE, "{}", total.line("all"));
     assert!(share(total.runs_close, total.runs) >= RUN_SHARE, "{}", total.line("all"));
 }
+
+#[test]
+fn debug_one_run() {
+    let Ok(spec) = std::env::var("QW_DEBUG") else {
+        return;
+    };
+    let mut parts = spec.split(':');
+    let (level_name, run, from, to) = (
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+        parts.next().unwrap().parse::<usize>().unwrap(),
+        parts.next().unwrap().parse::<usize>().unwrap(),
+    );
+    let maps = planeshift_testkit::real_maps_dir("debug").unwrap();
+    let bytes = std::fs::read(maps.join("id-quake-1996").join(format!("{level_name}.bsp"))).unwrap();
+    let options = CompileOptions::default();
+    let hull1 = import_bsp_clip_hull(&bytes, 1, &options).unwrap().map;
+    let hull0 = import_bsp(&bytes, &options).unwrap().map;
+    let level = QuakeWorldLevel { player_hull: &hull1, point_hull: &hull0 };
+    let dir = maps.join("reference-moves").join("quakeworld").join(level_name);
+    let (spawn, commands) = read_input(&dir.join(format!("{run}.in.jsonl")));
+    let expected = read_output(&dir.join(format!("{run}.out.jsonl")));
+    let mut state = QuakeWorldState::at_rest(spawn);
+    for (n, (c, e)) in commands.iter().zip(&expected).enumerate() {
+        if n > to {
+            break;
+        }
+        let before = state;
+        tick(level, &mut state, &c.command, c.jump, c.crouch, TICK_MSEC);
+        if n >= from {
+            let end = state.origin;
+            let point = crate::trace::TraceShape::point();
+            let raw = hull1.trace_stopped_by(&point, before.origin, end, crate::contents::Contents::SOLID, crate::trace::StopRule::Cross);
+            println!("  raw {:?} -> {:?}: {:?}", before.origin, end, raw);
+            println!("  contents at end {:?} fits {}", hull1.point_contents(end), level.player_fits(end));
+            for (i, b) in hull1.brushes().iter().enumerate() {
+                let sides = &hull1.brush_sides(b)[..b.face_count as usize];
+                let inside = sides.iter().all(|s| { let p = &hull1.planes()[s.plane as usize]; p.normal.dot(end) - p.dist <= 0.01 });
+                if inside {
+                    println!("  brush {i}: {:?}", sides.iter().map(|s| { let p = &hull1.planes()[s.plane as usize]; (p.normal, p.dist, p.normal.dot(end) - p.dist) }).collect::<Vec<_>>());
+                }
+            }
+            println!(
+                "tick {n}: before {:?} fits {} | ours {:?} {:?} g {} | game {:?} {:?} | cmd {:?} j{}",
+                before.origin,
+                level.player_fits(before.origin),
+                state.origin,
+                state.velocity,
+                state.on_ground,
+                e.position,
+                e.velocity,
+                c.command,
+                c.jump
+            );
+        }
+    }
+}
