@@ -531,8 +531,7 @@ impl CompiledMap {
             start,
             end,
             mask,
-            through,
-            StopRule::Touch,
+            (through, StopRule::Touch),
         )
     }
 
@@ -546,7 +545,7 @@ impl CompiledMap {
         mask: Contents,
         through: Through<'_>,
     ) -> Trace {
-        self.sweep_oriented(shape, None, start, end, mask, through, StopRule::Touch)
+        self.sweep_oriented(shape, None, start, end, mask, (through, StopRule::Touch))
     }
 
     /// [`Self::trace`] stopped by `rule` ([`StopRule::Cross`]: only on crossing into a
@@ -559,7 +558,7 @@ impl CompiledMap {
         mask: Contents,
         rule: StopRule,
     ) -> Trace {
-        self.sweep_oriented(shape, None, start, end, mask, Through::World, rule)
+        self.sweep_oriented(shape, None, start, end, mask, (Through::World, rule))
     }
 
     /// A sweep of `shape` turned into the world by `to_world` (`None`: upright) through the
@@ -572,8 +571,7 @@ impl CompiledMap {
         start: Vec3,
         end: Vec3,
         mask: Contents,
-        through: Through<'_>,
-        rule: StopRule,
+        (through, rule): (Through<'_>, StopRule),
     ) -> Trace {
         if !in_range(start) || !in_range(end) {
             return out_of_range(start);

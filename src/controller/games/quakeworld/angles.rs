@@ -50,18 +50,15 @@ fn angle_sin_cos(degrees: f32) -> (f32, f32) {
     (s as f32, c as f32)
 }
 
-/// Forward and right of `pitch` and `yaw` degrees with no roll, in `AngleVectors`' order
-/// of float operations (roll 0 makes `sr` 0 and `cr` 1).
+/// Forward and right of `pitch` and `yaw` degrees with no roll, as `AngleVectors` computes
+/// them.
 pub(super) fn angle_vectors(pitch: f32, yaw: f32) -> (Vec3, Vec3) {
     let (sy, cy) = angle_sin_cos(yaw);
     let (sp, cp) = angle_sin_cos(pitch);
-    let (sr, cr) = (0.0f32, 1.0f32);
     let forward = Vec3::new(cp * cy, cp * sy, -sp);
-    let right = Vec3::new(
-        -1.0 * sr * sp * cy + -1.0 * cr * -sy,
-        -1.0 * sr * sp * sy + -1.0 * cr * cy,
-        -1.0 * sr * cp,
-    );
+    // `right = (−sr·sp·cy + −cr·−sy, −sr·sp·sy + −cr·cy, −sr·cp)` with roll 0 (`sr` 0, `cr`
+    // 1): the roll terms are zeros added, so each component is exactly this.
+    let right = Vec3::new(sy, -cy, 0.0);
     (forward, right)
 }
 

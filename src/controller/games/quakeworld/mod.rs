@@ -7,7 +7,8 @@
 //! it) → [`tick`] (`SV_RunCmd`: a command over 50 ms runs as two halves) →
 //! `player_move.rs` (`PlayerMove`: nudge, categorize, jumps, friction, the moves) →
 //! `slide.rs` (`PM_FlyMove`, `PM_GroundMove`) → `world.rs` (the sweeps and point
-//! contents through the seam); `angles.rs` and `vec.rs` are the game's maths.
+//! contents through the seam); `angles.rs` and `vec.rs` are the game's maths, `movevars.rs`
+//! its numbers.
 //!
 //! Guarantees: the game's steps in its order with its float precision; no platform maths
 //! (`angles.rs`); no allocation; the same inputs give the same bits on every machine.
@@ -16,6 +17,7 @@
 //! [`Tracer`]: crate::controller::Tracer
 
 mod angles;
+mod movevars;
 mod player_move;
 #[cfg(test)]
 mod reference_runs;

@@ -10,48 +10,17 @@
 use glam::Vec3;
 
 use super::angles::angle_vectors;
-use super::slide::{FLOOR_NORMAL_Z, STEP_SIZE};
+use super::movevars::{
+    ACCELERATE, AIR_WISH_CAP, EDGE_DROP, EDGE_LOOKAHEAD, ENT_GRAVITY, EYES_Z, FLOOR_NORMAL_Z, FRICTION,
+    GRAVITY, JUMP_SPEED, LEAVE_GROUND_SPEED, MAX_SPEED, NUDGE, PLAYER_MAXS_Z, PLAYER_MINS_Z,
+    STEP_SIZE, STOP_SPEED, WATER_ACCELERATE, WATER_FRICTION,
+};
 use super::usercmd::{BUTTON_JUMP, UserCmd};
 use super::vec::{dot, ma, normalize, scale};
 use super::world::{
     CONTENTS_EMPTY, CONTENTS_SLIME, CONTENTS_SOLID, CONTENTS_WATER, QuakeWorldLevel,
 };
 use super::QuakeWorldState;
-
-/// `sv_gravity`, units a second squared.
-const GRAVITY: f32 = 800.0;
-/// `sv_stopspeed`: below this speed ground friction acts as if at it.
-const STOP_SPEED: f32 = 100.0;
-/// `sv_maxspeed`: the fastest a wish may ask.
-const MAX_SPEED: f32 = 320.0;
-/// `sv_accelerate`, on the ground and (QuakeWorld reads no other) in the air.
-const ACCELERATE: f32 = 10.0;
-/// `sv_wateraccelerate`.
-const WATER_ACCELERATE: f32 = 10.0;
-/// `sv_friction`.
-const FRICTION: f32 = 4.0;
-/// `sv_waterfriction`.
-const WATER_FRICTION: f32 = 4.0;
-/// `entgravity`: the player's gravity scale.
-const ENT_GRAVITY: f32 = 1.0;
-/// `PM_AirAccelerate`'s cap on the wished speed in the air, units a second.
-const AIR_WISH_CAP: f32 = 30.0;
-/// The player box's lowest z (`player_mins[2]`).
-const PLAYER_MINS_Z: f32 = -24.0;
-/// The player box's highest z (`player_maxs[2]`).
-const PLAYER_MAXS_Z: f32 = 32.0;
-/// Eye height over the origin that `waterlevel` 3 tests.
-const EYES_Z: f32 = 22.0;
-/// How far ahead of the origin edge friction looks, along the velocity.
-const EDGE_LOOKAHEAD: f32 = 16.0;
-/// How far below the feet edge friction looks for ground.
-const EDGE_DROP: f32 = 34.0;
-/// Upward speed above which the player is never on the ground.
-const LEAVE_GROUND_SPEED: f32 = 180.0;
-/// Speed a jump adds.
-const JUMP_SPEED: f32 = 270.0;
-/// The nudge of `NudgePosition`, a network coordinate's precision (1/8 unit).
-const NUDGE: f64 = 1.0 / 8.0;
 
 /// One command's move: the game's globals (`pmove`, `onground`, `waterlevel`, `watertype`,
 /// `frametime`, `forward`, `right`) for its length.

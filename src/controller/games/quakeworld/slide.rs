@@ -9,11 +9,10 @@
 
 use glam::Vec3;
 
+use super::movevars::{FLOOR_NORMAL_Z, STEP_SIZE};
 use super::player_move::PlayerMove;
 use super::vec::{cross, dot, ma, scale};
 
-/// `STEPSIZE`: the highest step walked up, in units.
-pub(super) const STEP_SIZE: f32 = 18.0;
 /// `STOP_EPSILON`: a clipped velocity component smaller than this (units a second) is
 /// zeroed, so the player does not creep into a plane.
 const STOP_EPSILON: f32 = 0.1;
@@ -21,9 +20,6 @@ const STOP_EPSILON: f32 = 0.1;
 const MAX_CLIP_PLANES: usize = 5;
 /// `PM_FlyMove`'s bumps.
 const BUMPS: usize = 4;
-/// The least z of a normal that counts as a floor (`PM_GroundMove`, `PM_CatagorizePosition`).
-pub(super) const FLOOR_NORMAL_Z: f32 = 0.7;
-
 /// `PM_ClipVelocity`: `v` with its part along `normal` (times `overbounce`) removed, each
 /// component within ±[`STOP_EPSILON`] zeroed.
 pub(super) fn clip_velocity(v: Vec3, normal: Vec3, overbounce: f32) -> Vec3 {
