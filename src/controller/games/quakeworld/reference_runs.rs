@@ -251,3 +251,4 @@ fn every_quakeworld_reference_run_agrees_with_the_game() {
     assert!(velocity >= VELOCITY_FLOOR, "{}", total.line("all"));
 }
 
+
