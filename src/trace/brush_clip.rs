@@ -238,7 +238,7 @@ fn clip_brush_crossing<S: Support>(
         if !front1 && front2 {
             leave = leave.min(d1 / (d1 - d2));
         }
-        if !(front1 && !front2) {
+        if !front1 || front2 {
             continue;
         }
         let crossing = d1 / (d1 - d2);
