@@ -9,7 +9,7 @@
 
 pub use crate::compile::{
     BrushCheck, BspCheck, SourceFormat, check_brushes, check_brushes_for, check_brushes_with,
-    check_bsp, compile_level, compile_map_with, import_bsp,
+    check_bsp, compile_level, compile_map_with, import_bsp, import_bsp_clip_hull,
 };
 pub use crate::compile::{Diagnostic, DiagnosticKind, Leak, Severity};
 pub use crate::game::{

@@ -10,7 +10,7 @@
 pub use crate::compiled::Plane;
 pub use crate::filter::CollisionGroups;
 pub use crate::scene::{AREA_DISTANCE_TOLERANCE, AreaHit};
-pub use crate::trace::{ShapeKind, ShapeSpecError, TraceQuery};
+pub use crate::trace::{ShapeKind, ShapeSpecError, StopRule, TraceQuery};
 
 use crate::tolerance;
 

@@ -12,7 +12,8 @@ use super::{
 use crate::brush::BrushOwner;
 use crate::game::Game;
 use crate::game::rules::GameRules;
-use crate::import::{BspFormat, read_level_with, submodel_index};
+use crate::game::custom::CustomRules;
+use crate::import::{BspFormat, ImportedLevel, read_clip_hull_level, read_level_with, submodel_index};
 
 /// What [`check_bsp`] finds in a compiled `.bsp`: its format and game, what it holds, and
 /// the brush stage's report as [`check_brushes`](crate::compile::check_brushes) gives it
@@ -102,7 +103,46 @@ pub fn import_bsp(bytes: &[u8], options: &CompileOptions) -> Result<CompileOutpu
     let custom = options.resolve()?;
     let level = read_level_with(bytes, options.patch_tolerance, custom.as_ref())?;
     stopwatch.lap("import");
-    let rules = GameRules::of(level.game, custom.as_ref());
+    back_end_of(level, options, custom.as_ref(), stopwatch)
+}
+
+/// Compiles a Quake 1 family `.bsp`'s clip hull `hull` (1 to 3) as a world of its own: the
+/// level as the game's player sees it, qbsp's box-grown world (hull 1 is Quake's
+/// (−16,−16,−24)–(16,16,32) player box, Half-Life's (−16,−16,−36)–(16,16,36)), clip
+/// brushes included, rebuilt from the clip nodes' convex regions as [`import_bsp`] rebuilds
+/// hull 0. A **point** swept through it stops where QuakeWorld's `PM_PlayerMove` traces
+/// stop (`pmovetst.c PM_RecursiveHullCheck`, 1/32 off the hit plane); liquids are hull 0's
+/// (import that for point contents).
+///
+/// # Examples
+/// ```
+/// use planeshift::{CompileOptions, build::import_bsp_clip_hull};
+/// assert!(import_bsp_clip_hull(b"not a bsp", 1, &CompileOptions::default()).is_err());
+/// ```
+///
+/// # Errors
+/// As [`import_bsp`], and [`CompileError::Import`] for a format without clip hulls or a
+/// model without hull `hull`.
+pub fn import_bsp_clip_hull(
+    bytes: &[u8],
+    hull: usize,
+    options: &CompileOptions,
+) -> Result<CompileOutput, CompileError> {
+    let mut stopwatch = Stopwatch::start();
+    let custom = options.resolve()?;
+    let level = read_clip_hull_level(bytes, hull, custom.as_ref())?;
+    stopwatch.lap("import");
+    back_end_of(level, options, custom.as_ref(), stopwatch)
+}
+
+/// The back end over an imported level.
+fn back_end_of(
+    level: ImportedLevel,
+    options: &CompileOptions,
+    custom: Option<&CustomRules>,
+    stopwatch: Stopwatch,
+) -> Result<CompileOutput, CompileError> {
+    let rules = GameRules::of(level.game, custom);
     let mut model_entities: Vec<bool> = level
         .map
         .entities

@@ -36,7 +36,7 @@ use crate::import::{BspFormat, ImportError};
 pub use crate::leak::Leak;
 use crate::leak::find_outside;
 use crate::map::{MapFile, ParseError, parse_map};
-pub use from_bsp::{BspCheck, check_bsp, import_bsp};
+pub use from_bsp::{BspCheck, check_bsp, import_bsp, import_bsp_clip_hull};
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -37,7 +37,7 @@
 pub(crate) mod character;
 mod command;
 mod config;
-mod games;
+pub mod games;
 mod ground;
 pub(crate) mod ids;
 mod impulse;

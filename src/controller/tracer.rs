@@ -14,7 +14,7 @@ use glam::{Quat, Vec3};
 use super::ids::TriggerList;
 use crate::compiled::CompiledMap;
 use crate::contents::Contents;
-use crate::trace::{TickCache, Trace, TraceShape};
+use crate::trace::{StopRule, TickCache, Trace, TraceShape};
 
 /// The world as a character sees it: what a game implements for its own world (Quake 3's
 /// `pmove_t` callbacks: a sweep with a mask, a point contents).
@@ -148,6 +148,9 @@ pub struct ShapeQuery<'a> {
     /// ([`CompiledMap::trace_stopping`]). A world that stops at one distance only may
     /// ignore it.
     pub stop_distance: f32,
+    /// When a surface stops the sweep ([`StopRule::Touch`] by default; [`StopRule::Cross`]
+    /// for a point through a Quake 1 clip hull, as the game's own traces stop).
+    pub stop: StopRule,
     /// The running tick's gathered brushes, or `None` (then sweeps walk the trees).
     scratch: Option<&'a TickCache>,
 }
@@ -164,6 +167,7 @@ impl<'a> ShapeQuery<'a> {
             mask: Contents::MASK_PLAYER_SOLID,
             part: WorldPart::All,
             stop_distance: crate::STOP_DISTANCE,
+            stop: StopRule::Touch,
             scratch: None,
         }
     }
@@ -177,6 +181,13 @@ impl<'a> ShapeQuery<'a> {
             stop_distance: stop,
             ..self
         }
+    }
+
+    /// This query stopped by `stop` (see [`StopRule`]).
+    #[inline]
+    #[must_use]
+    pub fn stopped_by(self, stop: StopRule) -> ShapeQuery<'a> {
+        ShapeQuery { stop, ..self }
     }
 
     /// This query blocked by what `mask` names.
@@ -276,6 +287,13 @@ impl Tracer for CompiledMap {
     /// (no part moves; model 0 is the world).
     fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
         let (shape, mask) = (query.shape, query.mask);
+        if query.stop == StopRule::Cross
+            && query.rotation.is_none()
+            && matches!(query.part, WorldPart::All | WorldPart::Fixed)
+        {
+            // Quake 1's rule walks the tree (the tick's scratch gathers for the default).
+            return self.trace_stopped_by(shape, start, end, mask, StopRule::Cross);
+        }
         if query.rotation.is_some() || !matches!(query.part, WorldPart::All | WorldPart::Fixed) {
             return self.trace_posed(query, start, end);
         }

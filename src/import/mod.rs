@@ -181,6 +181,32 @@ pub(crate) fn read_level_with(
     }
 }
 
+/// Reads `bytes` as a Quake 1 family `.bsp` (BSP29, BSP2, 2PSB, Half-Life BSP30) and
+/// gives its clip hull `hull` (1 to 3; 0 is hull 0 as [`read_level_with`] reads it) as the
+/// level the back end takes.
+///
+/// # Errors
+/// [`ImportError::UnknownFormat`] for no `.bsp`; an [`ImportError`] naming the `header` for
+/// a format without clip hulls (Quake 2 and 3 sweep boxes through their brushes), or
+/// naming the lump of a malformed file.
+pub(crate) fn read_clip_hull_level(
+    bytes: &[u8],
+    hull: usize,
+    custom: Option<&CustomRules>,
+) -> Result<ImportedLevel, ImportError> {
+    let format = BspFormat::detect(bytes).ok_or(ImportError::UnknownFormat)?;
+    match format {
+        BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30 => {
+            quake1::read_hull(bytes, format, hull, custom)
+        }
+        BspFormat::Ibsp38 | BspFormat::Qbsp38 | BspFormat::Ibsp46 => Err(ImportError::Lump {
+            format: format.name(),
+            lump: "header",
+            problem: "this format has no clip hulls (its brushes are swept as boxes)".to_owned(),
+        }),
+    }
+}
+
 internal! {
     /// The format, entities and brushes of a `.bsp` (the importer's stage before the back
     /// end), for planeshift's own tests and benches.

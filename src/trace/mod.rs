@@ -85,6 +85,26 @@ fn in_range(v: Vec3) -> bool {
     v.abs().cmple(Vec3::splat(MAX_COMPILED_COORD)).all()
 }
 
+/// When a surface stops a sweep.
+///
+/// The default, [`StopRule::Touch`], is planeshift's (and Quake 2 and 3's): a sweep that
+/// comes within the stop distance of a surface stops there, and a point or round shape at
+/// an edge or a corner stops on its exact distance. [`StopRule::Cross`] is how Quake 1's
+/// clip hulls stop a point (`world.c SV_RecursiveHullCheck`, `pmovetst.c
+/// PM_RecursiveHullCheck`): only a sweep whose end lies behind a plane of a brush (inside
+/// it) is stopped, [`STOP_DISTANCE`](crate::STOP_DISTANCE) off the last plane it crosses,
+/// with that plane's normal, edges and corners included; a sweep that ends within the stop
+/// distance in front of a surface is not stopped. Meant for a point swept through a clip
+/// hull's world ([`import_bsp_clip_hull`](crate::build::import_bsp_clip_hull)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StopRule {
+    /// Stopped on coming within the stop distance (planeshift, Quake 2 and 3).
+    #[default]
+    Touch,
+    /// Stopped only on crossing into a brush, off the last plane crossed (Quake 1's hulls).
+    Cross,
+}
+
 /// The result of a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Trace {
@@ -439,6 +459,7 @@ impl CompiledMap {
             mask,
             through: Through::Tree(info.root),
             stop: STOP,
+            rule: StopRule::Touch,
         });
         self.finish(
             &outcome,
@@ -566,7 +587,7 @@ impl CompiledMap {
             start,
             end,
             mask,
-            through,
+            (through, StopRule::Touch),
             stop,
         )
     }
@@ -583,7 +604,20 @@ impl CompiledMap {
         through: Through<'_>,
         stop: f32,
     ) -> Trace {
-        self.sweep_oriented(shape, None, start, end, mask, through, stop)
+        self.sweep_oriented(shape, None, start, end, mask, (through, StopRule::Touch), stop)
+    }
+
+    /// [`Self::trace`] stopped by `rule` ([`StopRule::Cross`]: only on crossing into a
+    /// brush, Quake 1's clip hulls).
+    pub(crate) fn trace_stopped_by(
+        &self,
+        shape: &TraceShape,
+        start: Vec3,
+        end: Vec3,
+        mask: Contents,
+        rule: StopRule,
+    ) -> Trace {
+        self.sweep_oriented(shape, None, start, end, mask, (Through::World, rule), STOP)
     }
 
     /// A sweep of `shape` turned into the world by `to_world` (`None`: upright) through the
@@ -597,7 +631,7 @@ impl CompiledMap {
         start: Vec3,
         end: Vec3,
         mask: Contents,
-        through: Through<'_>,
+        (through, rule): (Through<'_>, StopRule),
         stop: f32,
     ) -> Trace {
         if !in_range(start) || !in_range(end) {
@@ -614,6 +648,7 @@ impl CompiledMap {
             mask,
             through,
             stop,
+            rule,
         });
         match to_world {
             None => self.finish(

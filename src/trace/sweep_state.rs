@@ -6,6 +6,7 @@
 //! [`Outcome`] they leave in it. Guarantees: a new state records no hit (fraction 1), and
 //! nothing in it allocates.
 
+use crate::trace::StopRule;
 use glam::Vec3;
 
 use super::shape::{CullReach, Oriented, Support};
@@ -82,6 +83,8 @@ pub(crate) struct TraceWork<'a, S> {
     /// Brushes already clipped (Quake's `checkcount`, without shared state).
     pub seen: [u32; TRACE_SEEN_BRUSHES],
     pub seen_count: usize,
+    /// When a surface stops the sweep ([`StopRule::Touch`] unless the query asks).
+    pub rule: StopRule,
 }
 
 impl<'a, S: Support> TraceWork<'a, S> {
@@ -127,6 +130,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
             },
             seen: [0; TRACE_SEEN_BRUSHES],
             seen_count: 0,
+            rule: StopRule::Touch,
         }
     }
 }

@@ -28,6 +28,7 @@ use super::sweep_state::{Outcome, TraceWork, brush_grow, stop_pad};
 use super::tick_cache::{ShapeKey, TickCache};
 use crate::compiled::{CompiledBrush, CompiledMap, NodeChild};
 use crate::contents::Contents;
+use crate::trace::StopRule;
 use crate::tolerance::TRACE_SEEN_BRUSHES;
 
 /// Which brushes a sweep clips.
@@ -56,6 +57,8 @@ pub(crate) struct Sweep<'a> {
     pub through: Through<'a>,
     /// The stop distance (`TraceWork::stop`).
     pub stop: f32,
+    /// When a surface stops the sweep.
+    pub rule: StopRule,
 }
 
 impl WithSupport for Sweep<'_> {
@@ -65,6 +68,7 @@ impl WithSupport for Sweep<'_> {
         let mut work = TraceWork::new(
             self.map, self.shape, support, self.start, self.end, self.mask, self.stop,
         );
+        work.rule = self.rule;
         match self.through {
             Through::Tree(root) => work.walk(root),
             Through::World => work.walk_world(),

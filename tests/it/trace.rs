@@ -1083,3 +1083,52 @@ fn a_cylinder_deep_inside_a_box_starts_solid() {
         }
     }
 }
+
+/// [`StopRule::Cross`](planeshift::query::StopRule) stops a point as Quake 1's hull check
+/// does: only a sweep that ends inside a brush is stopped, 1/32 off the side it crosses
+/// (where [`StopRule::Touch`](planeshift::query::StopRule) stops one that ends within 1/32
+/// of a side); a point on a side facing along its axis (`+z`, qbsp's node plane) is out, one
+/// on a side facing against it (`−z`) is in.
+#[test]
+fn a_crossing_stop_is_quake_1s() {
+    use planeshift::movement::{ShapeQuery, Tracer};
+    use planeshift::query::StopRule;
+
+    // A floor slab: solid from z 0 to z 16.
+    let src = br#"{ "classname" "worldspawn"
+    { ( 0 0 0 ) ( 0 1 0 ) ( 0 0 1 ) a 0 0 0 1 1
+      ( 64 0 0 ) ( 64 0 1 ) ( 64 1 0 ) a 0 0 0 1 1
+      ( 0 0 0 ) ( 0 0 1 ) ( 1 0 0 ) a 0 0 0 1 1
+      ( 0 64 0 ) ( 1 64 0 ) ( 0 64 1 ) a 0 0 0 1 1
+      ( 0 0 0 ) ( 1 0 0 ) ( 0 1 0 ) a 0 0 0 1 1
+      ( 0 0 16 ) ( 0 1 16 ) ( 1 0 16 ) a 0 0 0 1 1 } }"#;
+    let world = planeshift::compile_map(src).unwrap().map;
+    let point = TraceShape::point();
+    let touch = ShapeQuery::new(&point).with_mask(Contents::SOLID);
+    let cross = touch.stopped_by(StopRule::Cross);
+    let at = |z: f32| Vec3::new(32.0, 32.0, z);
+    // Ending 0.01 above the top: touching stops 1/32 above it, crossing does not stop.
+    let near = (at(20.0), at(16.01));
+    assert!(Tracer::trace(&world, &touch, near.0, near.1).hit());
+    let passed = Tracer::trace(&world, &cross, near.0, near.1);
+    assert!(!passed.hit());
+    assert_eq!(passed.end, near.1);
+    // Going in: both stop 1/32 above the top, with its normal.
+    let down = Tracer::trace(&world, &cross, at(20.0), at(8.0));
+    assert!(
+        (down.end.z - (16.0 + planeshift::STOP_DISTANCE)).abs() < 1e-4,
+        "{down:?}"
+    );
+    assert_eq!(down.normal, Some(Vec3::Z));
+    // Ending exactly on the top (a side facing +z): out. On the bottom (facing −z): in.
+    assert!(!Tracer::trace(&world, &cross, at(20.0), at(16.0)).hit());
+    let up = Tracer::trace(&world, &cross, at(-4.0), at(0.0));
+    assert!(up.hit());
+    assert!(
+        (up.end.z + planeshift::STOP_DISTANCE).abs() < 1e-4,
+        "{up:?}"
+    );
+    // Starting inside: start-solid, and not blocked on the way out.
+    let out = Tracer::trace(&world, &cross, at(8.0), at(24.0));
+    assert!(out.start_solid && !out.all_solid);
+}

@@ -13,9 +13,12 @@
 //! only, the games' sines and cosines computed here without the platform's.
 //!
 //! Adding a game: one [`Movement`] variant, its `ControllerConfig` constructor, one arm in
-//! [`step`] and one module here.
+//! [`step`] and one module here. `quakeworld` (QuakeWorld's `SV_RunCmd` and `PlayerMove`,
+//! over the level's clip hulls) is written and checked against the game's runs by its own
+//! test (`quakeworld/reference_runs.rs`); it is not yet a [`Movement`].
 
 mod quake3;
+pub mod quakeworld;
 
 use super::config::{ControllerConfig, Movement};
 use super::tick::{CharacterState, MoveInput, MoveOutcome};

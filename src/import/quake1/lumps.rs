@@ -1,7 +1,7 @@
 //! The records of a Quake 1 family `.bsp` that collision needs, decoded and checked.
 //!
 //! Takes the file's bytes and its [`BspFormat`] (BSP29, BSP2, 2PSB, Half-Life BSP30); gives
-//! [`Q1File`]: planes, hull-0 nodes and leaves, faces with their texture names, models and
+//! [`Q1File`]: planes, hull-0 nodes and leaves, the clip hulls' nodes, faces with their texture names, models and
 //! the entities lump. Guarantees: every record read through the bounds-checked
 //! [`Lumps`](crate::import::Lumps); every plane finite with a non-zero normal; every index
 //! a node, leaf, face, texinfo or plane holds is in range (checked here, so the walks that
@@ -32,6 +32,10 @@ const TEXTURES: Lump = Lump {
 const NODES: Lump = Lump {
     index: 5,
     name: "nodes",
+};
+const CLIPNODES: Lump = Lump {
+    index: 9,
+    name: "clipnodes",
 };
 const TEXINFO: Lump = Lump {
     index: 6,
@@ -84,12 +88,27 @@ pub(super) struct Face {
     pub(super) texture: Option<usize>,
 }
 
-/// A model: its hull-0 head node.
+/// A model: its hull-0 head node, its clip hulls' head nodes and its bounds.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Model {
     /// Its hull-0 head node (checked in range).
     pub(super) head: Child,
+    /// The head of clip hulls 1, 2 and 3 (`dmodel_t headnode[1..4]`): a node of
+    /// [`Q1File::clip_nodes`] or a leaf of [`CLIP_LEAF_CONTENTS`]; `None` when out of range
+    /// (hull 0 alone does not need them, so only a clip hull's import refuses that).
+    pub(super) clip_heads: [Option<Child>; 3],
+    /// Its bounds as the file stores them (the brushes', not grown by any hull).
+    pub(super) mins: DVec3,
+    /// Its bounds as the file stores them.
+    pub(super) maxs: DVec3,
 }
+
+/// The leaves of the clip hulls: a clip node's child below zero is a contents value itself
+/// (`bspfile.h` `dclipnode_t`, `CONTENTS_EMPTY` −1 to `CONTENTS_LADDER` −16 in Half-Life),
+/// read here as leaf `−1 − value`, whose contents this table gives back.
+pub(super) const CLIP_LEAF_CONTENTS: [i32; 16] = [
+    -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12, -13, -14, -15, -16,
+];
 
 /// What collision needs of a Quake 1 family file.
 #[derive(Clone, Debug)]
@@ -104,6 +123,9 @@ pub(super) struct Q1File<'a> {
     pub(super) nodes: Vec<Node>,
     /// Each leaf's contents value (`bspfile.h` `CONTENTS_*`).
     pub(super) leaf_contents: Vec<i32>,
+    /// The clip hulls' nodes (all hulls share one lump); their leaves are
+    /// [`CLIP_LEAF_CONTENTS`], their bounds the model's and their face ranges empty.
+    pub(super) clip_nodes: Vec<Node>,
     /// The faces.
     pub(super) faces: Vec<Face>,
     /// The texture names, by index ([`Face::texture`]).
@@ -195,12 +217,14 @@ pub(super) fn read_file(bytes: &[u8], format: BspFormat) -> Result<Q1File<'_>, I
         leaf_contents.len(),
         faces.len(),
     )?;
-    let models = read_models(&lumps, nodes.len(), leaf_contents.len())?;
+    let clip_nodes = read_clip_nodes(&lumps, format, planes.len())?;
+    let models = read_models(&lumps, nodes.len(), leaf_contents.len(), clip_nodes.len())?;
     Ok(Q1File {
         lumps,
         entities,
         planes,
         nodes,
+        clip_nodes,
         leaf_contents,
         faces,
         textures,
@@ -427,7 +451,61 @@ fn decode_child(c: i64, nodes: usize, leaves: usize) -> Option<Child> {
     }
 }
 
-fn read_models(lumps: &Lumps<'_>, nodes: usize, leaves: usize) -> Result<Vec<Model>, ImportError> {
+/// The clip nodes (`dclipnode_t`: a plane, two children; 16-bit children in BSP29 and
+/// BSP30, 32-bit in BSP2 and 2PSB), as [`Node`]s without faces or bounds.
+fn read_clip_nodes(
+    lumps: &Lumps<'_>,
+    format: BspFormat,
+    planes: usize,
+) -> Result<Vec<Node>, ImportError> {
+    let wide = matches!(format, BspFormat::Bsp2 | BspFormat::Bsp2Psb);
+    let records = lumps.records(CLIPNODES, if wide { 12 } else { 8 })?;
+    let count = records.len();
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let plane = r.i32(0);
+            let plane = usize::try_from(plane)
+                .ok()
+                .filter(|&p| p < planes)
+                .ok_or_else(|| {
+                    records.error(format!(
+                        "clip node {i}: plane {plane} is out of range ({planes} planes)"
+                    ))
+                })?;
+            let raw = |k: usize| -> i64 {
+                if wide {
+                    i64::from(r.i32(4 + 4 * k))
+                } else {
+                    // Read unsigned, as QuakeSpasm's `Mod_LoadClipnodes` does, so a hull of
+                    // more than 32k nodes still reads; what lies past the count is a contents.
+                    let c = i64::from(r.u16(4 + 2 * k));
+                    if c < count as i64 { c } else { c - 65536 }
+                }
+            };
+            let child = |k: usize| -> Result<Child, ImportError> {
+                decode_child(raw(k), count, CLIP_LEAF_CONTENTS.len()).ok_or_else(|| {
+                    records.error(format!("clip node {i}: child {} is out of range", raw(k)))
+                })
+            };
+            Ok(Node {
+                plane,
+                children: [child(0)?, child(1)?],
+                mins: DVec3::ZERO,
+                maxs: DVec3::ZERO,
+                faces: 0..0,
+            })
+        })
+        .collect()
+}
+
+fn read_models(
+    lumps: &Lumps<'_>,
+    nodes: usize,
+    leaves: usize,
+    clip_nodes: usize,
+) -> Result<Vec<Model>, ImportError> {
     let records = lumps.records(MODELS, 64)?;
     if records.is_empty() {
         return Err(records.error("no models (model 0 is the world)"));
@@ -437,13 +515,28 @@ fn read_models(lumps: &Lumps<'_>, nodes: usize, leaves: usize) -> Result<Vec<Mod
         .enumerate()
         .map(|(i, r)| {
             let head = i64::from(r.i32(36));
-            decode_child(head, nodes, leaves)
-                .map(|head| Model { head })
-                .ok_or_else(|| {
-                    records.error(format!(
-                        "model {i}: head node {head} is out of range ({nodes} nodes)"
-                    ))
-                })
+            let head = decode_child(head, nodes, leaves).ok_or_else(|| {
+                records.error(format!(
+                    "model {i}: head node {head} is out of range ({nodes} nodes)"
+                ))
+            })?;
+            let clip = |k: usize| {
+                decode_child(
+                    i64::from(r.i32(36 + 4 * k)),
+                    clip_nodes,
+                    CLIP_LEAF_CONTENTS.len(),
+                )
+            };
+            let (mins, maxs) = (vec3_f32(r, 0), vec3_f32(r, 12));
+            if !(mins.is_finite() && maxs.is_finite()) {
+                return Err(records.error(format!("model {i}: bounds are not finite")));
+            }
+            Ok(Model {
+                head,
+                clip_heads: [clip(1), clip(2), clip(3)],
+                mins,
+                maxs,
+            })
         })
         .collect()
 }

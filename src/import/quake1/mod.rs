@@ -33,12 +33,34 @@ pub(super) fn read(
     format: BspFormat,
     custom: Option<&CustomRules>,
 ) -> Result<ImportedLevel, ImportError> {
+    read_hull(bytes, format, 0, custom)
+}
+
+/// Reads a Quake 1 family file's hull `hull`: 0 is [`read`]; 1 to 3 the clip hull of that
+/// number, the world qbsp grew by the hull's box (`world.c SV_HullForEntity`), each model's
+/// brushes the convex regions of its clip tree, merged as hull 0's are. A point swept
+/// through a clip hull's world goes where the hull's box would through the level as the
+/// game sees it (clip brushes included, qbsp's missing bevels too).
+///
+/// # Errors
+/// As [`read`], and an [`ImportError`] naming the `models` lump when a model has no such
+/// hull.
+pub(super) fn read_hull(
+    bytes: &[u8],
+    format: BspFormat,
+    hull: usize,
+    custom: Option<&CustomRules>,
+) -> Result<ImportedLevel, ImportError> {
     let game = format.game();
     let rules = GameRules::of(game, custom);
     let file = lumps::read_file(bytes, format)?;
     let map = entities_from_lump(&file.lumps, file.entities)?;
     let mut out = BrushOutput::default();
-    let listed = brushlist::read(&file, game)?;
+    let listed = if hull == 0 {
+        brushlist::read(&file, game)?
+    } else {
+        None
+    };
     // Only hull 0's own regions are known to be the file's world exactly; listed brushes
     // may leave gaps the compiler's hull 0 closed.
     let mut void_filled = false;
@@ -66,7 +88,11 @@ pub(super) fn read(
             let mut models = Vec::with_capacity(file.models.len());
             let mut dropped = 0usize;
             for model in 0..file.models.len() {
-                let regions = regions::model_regions(&file, model, game)?;
+                let regions = if hull == 0 {
+                    regions::model_regions(&file, model, game)?
+                } else {
+                    regions::clip_hull_regions(&file, model, hull, game)?
+                };
                 dropped += regions.dropped;
                 if model == 0 {
                     void_filled = regions.sealed;
@@ -82,7 +108,7 @@ pub(super) fn read(
             models
         }
     };
-    if !from_list {
+    if !from_list && hull == 0 {
         out.diagnostics.push(note(
             DiagnosticKind::ClipHullOnly,
             "no BSPX BRUSHLIST: clip brushes exist only in the file's clip hulls and are not \

@@ -1,8 +1,9 @@
-//! Convex regions rebuilt from a Quake 1 family hull 0: each non-empty leaf's region as a
-//! brush.
+//! Convex regions rebuilt from a Quake 1 family hull 0 or clip hull: each non-empty leaf's
+//! region as a brush.
 //!
 //! Takes a decoded file ([`Q1File`]) and a model; gives one brush per non-empty leaf of the
-//! model's hull-0 tree: the model's box (its head node's bounds, grown by
+//! model's hull-0 tree (or, [`clip_hull_regions`], of its clip hull k, the world qbsp grew
+//! by that hull's box, whose leaves are contents values and whose sides have no texture): the model's box (its head node's bounds, grown by
 //! [`REGION_BOX_PAD`]) cut by the planes on the leaf's path (`children[0]` is where
 //! `n·x − d ≥ 0`, `world.c SV_HullPointContents`). Each side is textured with a face the
 //! file lists on the node that gave its plane, facing out of the region (ericw-tools
@@ -14,7 +15,7 @@
 
 use glam::DVec3;
 
-use super::lumps::{Child, Q1File};
+use super::lumps::{CLIP_LEAF_CONTENTS, Child, Node, Q1File};
 use crate::brush::{Brush, BrushOwner, brush_from_planes};
 use crate::contents::Contents;
 use crate::game::Game;
@@ -28,6 +29,11 @@ use crate::tolerance::CLIP_EPSILON;
 /// stores bounds a unit inside the brushes, so the box must reach past them for the void's
 /// regions to close outside every wall (their sides on the box then mark them as the void).
 pub(super) const REGION_BOX_PAD: f64 = 8.0;
+
+/// How far the box around a clip hull's regions reaches beyond the model's bounds, in map
+/// units: past the largest hull's growth (Quake's hull 2 reaches 64 below and 32 across,
+/// Half-Life's 36), plus [`REGION_BOX_PAD`].
+pub(super) const CLIP_HULL_BOX_PAD: f64 = 72.0;
 
 /// `CONTENTS_SOLID` (`bspfile.h`), what qbsp's outside fill makes of the void.
 const SOLID_LEAF: i32 = -2;
@@ -74,14 +80,79 @@ pub(super) fn model_regions(
     model: usize,
     game: Game,
 ) -> Result<Regions, ImportError> {
-    let mut regions = Regions::default();
     let Some(Child::Node(root)) = file.models.get(model).map(|m| m.head) else {
-        return Ok(regions);
+        return Ok(Regions::default());
     };
     let Some(root_node) = file.nodes.get(root) else {
-        return Ok(regions);
+        return Ok(Regions::default());
     };
-    let box_planes = box_planes(root_node.mins, root_node.maxs);
+    let tree = Tree {
+        nodes: &file.nodes,
+        leaf_contents: &file.leaf_contents,
+        root,
+        lump: "nodes",
+    };
+    walk(file, &tree, model, game, box_planes(root_node.mins, root_node.maxs, REGION_BOX_PAD))
+}
+
+/// The regions of `model`'s clip hull `hull` (1 to 3) in `file`, for `game`'s contents: the
+/// world as qbsp grew it by that hull's box (`bspfile.h` `dmodel_t headnode`), whose
+/// regions are made as hull 0's are. The box around them is the model's bounds grown by
+/// [`CLIP_HULL_BOX_PAD`].
+///
+/// # Errors
+/// An [`ImportError`] naming the `models` lump when the model names no such hull, or the
+/// `clipnodes` lump when its tree revisits a node.
+pub(super) fn clip_hull_regions(
+    file: &Q1File<'_>,
+    model: usize,
+    hull: usize,
+    game: Game,
+) -> Result<Regions, ImportError> {
+    let Some(m) = file.models.get(model) else {
+        return Ok(Regions::default());
+    };
+    let head = hull
+        .checked_sub(1)
+        .and_then(|k| m.clip_heads.get(k).copied().flatten())
+        .ok_or_else(|| {
+            file.lumps.error(
+                "models",
+                format!("model {model}: clip hull {hull} is missing or out of range"),
+            )
+        })?;
+    let Child::Node(root) = head else {
+        // A hull that is one leaf holds no planes: nothing to rebuild.
+        return Ok(Regions::default());
+    };
+    let tree = Tree {
+        nodes: &file.clip_nodes,
+        leaf_contents: &CLIP_LEAF_CONTENTS,
+        root,
+        lump: "clipnodes",
+    };
+    walk(file, &tree, model, game, box_planes(m.mins, m.maxs, CLIP_HULL_BOX_PAD))
+}
+
+/// One tree to rebuild regions from: hull 0's nodes and leaves, or a clip hull's.
+struct Tree<'t> {
+    nodes: &'t [Node],
+    leaf_contents: &'t [i32],
+    root: usize,
+    /// The lump an error names.
+    lump: &'static str,
+}
+
+/// The regions of `tree` inside the box `box_planes` (see [`model_regions`]).
+fn walk(
+    file: &Q1File<'_>,
+    tree: &Tree<'_>,
+    model: usize,
+    game: Game,
+    box_planes: [BuildPlane; 6],
+) -> Result<Regions, ImportError> {
+    let mut regions = Regions::default();
+    let root = tree.root;
     let box_polytope: Vec<PolytopeFace> = box_planes
         .iter()
         .zip(cut_planes(&box_planes))
@@ -93,7 +164,7 @@ pub(super) fn model_regions(
             })
         })
         .collect();
-    let mut visited = vec![false; file.nodes.len()];
+    let mut visited = vec![false; tree.nodes.len()];
     let mut open_to_box = false;
     let mut stack = vec![Step {
         child: Child::Node(root),
@@ -102,13 +173,13 @@ pub(super) fn model_regions(
     while let Some(Step { child, polytope }) = stack.pop() {
         match child {
             Child::Node(index) => {
-                let (Some(node), Some(seen)) = (file.nodes.get(index), visited.get_mut(index))
+                let (Some(node), Some(seen)) = (tree.nodes.get(index), visited.get_mut(index))
                 else {
                     continue;
                 };
                 if *seen {
                     return Err(file.lumps.error(
-                        "nodes",
+                        tree.lump,
                         format!(
                             "model {model}: node {index} is reached twice (a cycle or a shared subtree)"
                         ),
@@ -129,7 +200,7 @@ pub(super) fn model_regions(
                 }
             }
             Child::Leaf(leaf) => {
-                let value = file.leaf_contents.get(leaf).copied().unwrap_or(-1);
+                let value = tree.leaf_contents.get(leaf).copied().unwrap_or(-1);
                 let on_box = polytope.as_ref().is_some_and(|faces| {
                     faces
                         .iter()
@@ -251,10 +322,10 @@ fn side_texture(file: &Q1File<'_>, faces: std::ops::Range<usize>, back: bool) ->
         .filter(|&t| t < file.textures.len())
 }
 
-/// The six planes of the box `mins`–`maxs` grown by [`REGION_BOX_PAD`], facing out.
-fn box_planes(mins: DVec3, maxs: DVec3) -> [BuildPlane; 6] {
-    let lo = mins - DVec3::splat(REGION_BOX_PAD);
-    let hi = maxs + DVec3::splat(REGION_BOX_PAD);
+/// The six planes of the box `mins`–`maxs` grown by `pad`, facing out.
+fn box_planes(mins: DVec3, maxs: DVec3, pad: f64) -> [BuildPlane; 6] {
+    let lo = mins - DVec3::splat(pad);
+    let hi = maxs + DVec3::splat(pad);
     [
         BuildPlane {
             normal: DVec3::X,
