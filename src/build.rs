@@ -1,6 +1,7 @@
 //! Compiling a level, beyond [`compile_map`](crate::compile_map) and
 //! [`CompileOptions`](crate::CompileOptions): the other ways in (a `.map` with explicit
-//! options, a parsed [`MapFile`](crate::map::MapFile), a Quake, Quake 2 or Quake 3 `.bsp`),
+//! options, a parsed [`MapFile`](crate::map::MapFile), a Quake, Quake 2 or Quake 3 `.bsp`,
+//! a triangle mesh with the `mesh` feature),
 //! the checks a level editor runs, what a compile reports ([`Diagnostic`], [`Leak`]), and the
 //! games whose rules decide what a brush is ([`Game`], [`CustomGame`]).
 //!
@@ -18,3 +19,7 @@ pub use crate::game::{
     UnknownGame, builtin_quake2_defaults, wal_defaults,
 };
 pub use crate::import::{BspFormat, ImportError};
+#[cfg(feature = "mesh")]
+pub use crate::compile::compile_mesh;
+#[cfg(feature = "mesh")]
+pub use crate::mesh::{MAX_MESH_TRIANGLES, MeshAxis, MeshError, MeshFormat, MeshOptions};

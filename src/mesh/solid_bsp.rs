@@ -1,0 +1,416 @@
+//! A mesh's faces to convex brushes: a solid-leaf BSP over the closed shells (Melax's
+//! construction, as MDK2 and Neverwinter Nights built their worlds), its solid leaves cut
+//! from the level's box, and each open-surface face as a thin slab.
+//!
+//! Takes a [`CleanMesh`] and each material's meaning ([`MaterialMeaning`]: contents, the
+//! game's value, surface flags, as the game's rules give them); gives [`MeshBrushes`]: world
+//! brushes that cover exactly the solid space, the same kind of brush a `.map` gives.
+//!
+//! The tree: splitting planes are only the faces' own planes. At each node the splitter is
+//! picked among the faces (few splits, then balance, then an axial plane); faces on it (within
+//! [`MESH_ON_PLANE_EPSILON`]) are used up, the others sorted or split to either side. A side
+//! left with no face is a leaf: in front, air (the faces' normals point into the air); behind,
+//! solid, of the material of the node's faces. The leaves' convex regions are the level's box
+//! (the faces' bounds grown by [`REGION_BOX_PAD`]) cut by the planes on their path; a solid
+//! region with a side on the box is the void around the level and is tagged
+//! [`Contents::OUTSIDE`] as well, as the Quake importer tags the void its compiler filled.
+//! Each side of a region takes the material of a face on its plane. Regions are then
+//! brushes (`brush_from_planes`), merged where their union is convex (the importer's merge).
+//!
+//! An open-surface face is a slab: its own plane in front, [`PATCH_THICKNESS`] behind it,
+//! and a border through each edge perpendicular to the face, as a patch facet is.
+//!
+//! Guarantees: the build and the walk use explicit stacks; each face is split only by
+//! planes it spans, so the work is bounded by the face count times the depth; every brush is
+//! validated by the brush stage (a region it rejects is counted in `dropped`).
+
+use glam::DVec3;
+
+use super::clean::{CleanMesh, CleanTriangle};
+use crate::brush::{Brush, BrushOwner, brush_from_planes};
+use crate::contents::Contents;
+use crate::geom::{BuildPlane, PlaneKind, Winding, cut_planes};
+use crate::map::SourceLoc;
+use crate::surface::SurfaceFlags;
+use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON, PATCH_THICKNESS};
+
+/// How far the level's box reaches beyond the faces' bounds, in map units: far enough that
+/// the void behind the outermost faces closes in regions of their own, which the box marks
+/// as the outside.
+pub(crate) const REGION_BOX_PAD: f64 = 8.0;
+
+/// Splitter candidates looked at per node: the faces at evenly spaced positions (all of
+/// them when fewer). Sizes the search only; any splitter gives a correct tree.
+const SPLITTER_CANDIDATES: usize = 16;
+
+/// Faces each candidate is scored against per node (evenly spaced; all when fewer).
+const SPLITTER_SAMPLE: usize = 128;
+
+/// What a material means to the game.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct MaterialMeaning {
+    /// Its name, the texture of the sides it makes.
+    pub(crate) name: String,
+    /// The contents behind its faces.
+    pub(crate) contents: Contents,
+    /// The game's own value for them.
+    pub(crate) game_contents: u32,
+    /// The surface flags of its sides.
+    pub(crate) surface: SurfaceFlags,
+}
+
+/// What [`mesh_brushes`] gives.
+#[derive(Debug, Default)]
+pub(crate) struct MeshBrushes {
+    /// The world's brushes.
+    pub(crate) brushes: Vec<Brush>,
+    /// Nodes of the solid-leaf tree.
+    pub(crate) nodes: usize,
+    /// Its solid leaves (regions before merging).
+    pub(crate) solid_leaves: usize,
+    /// Regions or slabs the brush stage rejected or that had no volume.
+    pub(crate) dropped: usize,
+}
+
+/// A face on its way down the tree.
+#[derive(Clone)]
+struct Face {
+    winding: Winding,
+    plane: BuildPlane,
+    material: u32,
+}
+
+/// Where a node's side leads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Child {
+    Node(usize),
+    /// Solid, of this material.
+    Solid(u32),
+    Air,
+}
+
+/// One node: its plane and material, children `[front, back]`.
+struct Node {
+    plane: BuildPlane,
+    material: u32,
+    children: [Child; 2],
+}
+
+/// Which side of `plane` the face lies on.
+enum Side {
+    On,
+    Front,
+    Back,
+    Spans,
+}
+
+fn side_of(face: &Face, plane: &BuildPlane) -> Side {
+    let (mut front, mut back) = (false, false);
+    for &p in &face.winding.points {
+        let d = plane.distance(p);
+        front |= d > MESH_ON_PLANE_EPSILON;
+        back |= d < -MESH_ON_PLANE_EPSILON;
+    }
+    match (front, back) {
+        (false, false) => Side::On,
+        (true, false) => Side::Front,
+        (false, true) => Side::Back,
+        (true, true) => Side::Spans,
+    }
+}
+
+/// The face of `faces` whose plane splits them best (module docs).
+fn choose_splitter(faces: &[Face]) -> usize {
+    let spaced = |count: usize, limit: usize| {
+        let step = count.div_ceil(limit).max(1);
+        (0..count).step_by(step)
+    };
+    let mut best = (i64::MAX, 0usize);
+    for c in spaced(faces.len(), SPLITTER_CANDIDATES) {
+        let plane = faces[c].plane;
+        let (mut front, mut back, mut splits) = (0i64, 0i64, 0i64);
+        for s in spaced(faces.len(), SPLITTER_SAMPLE) {
+            match side_of(&faces[s], &plane) {
+                Side::On => {}
+                Side::Front => front += 1,
+                Side::Back => back += 1,
+                Side::Spans => splits += 1,
+            }
+        }
+        let axial = i64::from(plane.kind() == PlaneKind::NonAxial);
+        let score = (8 * splits + (front - back).abs()) * 2 + axial;
+        if score < best.0 {
+            best = (score, c);
+        }
+    }
+    best.1
+}
+
+/// Builds the solid-leaf tree of `faces`; its root, and the nodes.
+fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
+    let mut nodes: Vec<Node> = Vec::new();
+    if faces.is_empty() {
+        return (Child::Air, nodes);
+    }
+    // (faces, the node and side to fill, or none for the root).
+    let mut stack: Vec<(Vec<Face>, Option<(usize, usize)>)> = vec![(faces, None)];
+    while let Some((faces, slot)) = stack.pop() {
+        let pick = choose_splitter(&faces);
+        let plane = faces[pick].plane;
+        let material = faces[pick].material;
+        let (mut front, mut back) = (Vec::new(), Vec::new());
+        for face in faces {
+            match side_of(&face, &plane) {
+                Side::On => {}
+                Side::Front => front.push(face),
+                Side::Back => back.push(face),
+                Side::Spans => {
+                    let Face {
+                        winding,
+                        plane: own,
+                        material,
+                    } = face;
+                    let (f, b) = winding.into_split(&plane, CLIP_EPSILON);
+                    for (part, list) in [(f, &mut front), (b, &mut back)] {
+                        if let Some(w) = part.filter(|w| w.points.len() >= 3) {
+                            list.push(Face {
+                                winding: w,
+                                plane: own,
+                                material,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let index = nodes.len();
+        nodes.push(Node {
+            plane,
+            material,
+            children: [Child::Air, Child::Solid(material)],
+        });
+        if let Some((parent, side)) = slot {
+            nodes[parent].children[side] = Child::Node(index);
+        }
+        if !back.is_empty() {
+            stack.push((back, Some((index, 1))));
+        }
+        if !front.is_empty() {
+            stack.push((front, Some((index, 0))));
+        }
+    }
+    (Child::Node(0), nodes)
+}
+
+/// One face of a region's polytope: plane facing out, polygon, material of the face that
+/// gave the plane (`None` on the box).
+#[derive(Clone)]
+struct PolytopeFace {
+    plane: BuildPlane,
+    winding: Winding,
+    material: Option<u32>,
+}
+
+/// The part of the region `faces` behind `plane`; `None` when nothing with volume is left.
+fn cut(faces: &[PolytopeFace], plane: BuildPlane, material: u32) -> Option<Vec<PolytopeFace>> {
+    if faces.iter().any(|f| f.plane.is_same(&plane)) {
+        return Some(faces.to_vec());
+    }
+    if faces.iter().any(|f| f.plane.is_same(&plane.flipped())) {
+        return None;
+    }
+    let mut cap = Some(Winding::base_for_plane(&plane));
+    let mut out: Vec<PolytopeFace> = Vec::with_capacity(faces.len() + 1);
+    for face in faces {
+        cap = cap.and_then(|w| w.into_clipped_behind(&face.plane, CLIP_EPSILON));
+        if let Some(winding) = face
+            .winding
+            .clipped_behind(&plane, CLIP_EPSILON)
+            .filter(|w| w.area() > 0.0)
+        {
+            out.push(PolytopeFace {
+                winding,
+                ..face.clone()
+            });
+        }
+    }
+    if let Some(winding) = cap.filter(|w| w.area() > 0.0) {
+        out.push(PolytopeFace {
+            plane,
+            winding,
+            material: Some(material),
+        });
+    }
+    (out.len() >= 4).then_some(out)
+}
+
+/// The six planes of the box `mins`–`maxs`, facing out.
+fn box_planes(mins: DVec3, maxs: DVec3) -> [BuildPlane; 6] {
+    let axes = [DVec3::X, DVec3::Y, DVec3::Z];
+    let mut out = [BuildPlane {
+        normal: DVec3::X,
+        dist: 0.0,
+    }; 6];
+    for (k, axis) in axes.into_iter().enumerate() {
+        out[k] = BuildPlane {
+            normal: axis,
+            dist: maxs[k],
+        };
+        out[k + 3] = BuildPlane {
+            normal: -axis,
+            dist: -mins[k],
+        };
+    }
+    out
+}
+
+/// A brush from `planes` with `meaning`, each side named by `side_material` (or the
+/// meaning's own name).
+fn make_brush(
+    planes: &[BuildPlane],
+    meanings: &[MaterialMeaning],
+    material: u32,
+    side_material: impl Fn(&BuildPlane) -> Option<u32>,
+    loc: SourceLoc,
+) -> Option<Brush> {
+    let meaning = meanings.get(material as usize)?;
+    let mut brush = brush_from_planes(planes, meaning.contents, &meaning.name, loc).ok()??;
+    for side in &mut brush.sides {
+        if let Some(m) = side_material(&side.plane).and_then(|m| meanings.get(m as usize)) {
+            side.texture.clone_from(&m.name);
+            side.surface = m.surface;
+        } else {
+            side.surface = meaning.surface;
+        }
+    }
+    brush.game_contents = meaning.game_contents;
+    brush.solid = brush.contents.is_solid();
+    brush.owner = BrushOwner::World;
+    Some(brush)
+}
+
+/// A located note's place for brush `index` (a mesh has no lines: the count stands in).
+fn loc_of(index: usize) -> SourceLoc {
+    SourceLoc {
+        line: u32::try_from(index).unwrap_or(u32::MAX).saturating_add(1),
+        column: 1,
+    }
+}
+
+/// The slab of one open-surface face (module docs).
+fn slab(tri: &CleanTriangle, meanings: &[MaterialMeaning], index: usize) -> Option<Brush> {
+    let n = tri.plane.normal;
+    let mut planes = vec![
+        tri.plane,
+        BuildPlane {
+            normal: -n,
+            dist: -(tri.plane.dist - PATCH_THICKNESS),
+        },
+    ];
+    for i in 0..3 {
+        let (a, b) = (tri.points[i], tri.points[(i + 1) % 3]);
+        let out = (b - a).cross(n).normalize_or_zero();
+        let plane = BuildPlane::from_normal_dist(out, out.dot(a))?;
+        planes.push(plane);
+    }
+    make_brush(&planes, meanings, tri.material, |_| Some(tri.material), loc_of(index))
+}
+
+/// The brushes of `clean` (module docs).
+pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> MeshBrushes {
+    let mut out = MeshBrushes::default();
+    let all = clean.shell.iter().chain(&clean.open);
+    let mut mins = DVec3::splat(f64::INFINITY);
+    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
+    for tri in all {
+        for &p in &tri.points {
+            mins = mins.min(p);
+            maxs = maxs.max(p);
+        }
+    }
+    let faces: Vec<Face> = clean
+        .shell
+        .iter()
+        .map(|t| Face {
+            winding: Winding {
+                points: t.points.to_vec(),
+            },
+            plane: t.plane,
+            material: t.material,
+        })
+        .collect();
+    let mut regions: Vec<Brush> = Vec::new();
+    if !faces.is_empty() {
+        let (root, nodes) = build_tree(faces);
+        out.nodes = nodes.len();
+        let box_planes = box_planes(
+            mins - DVec3::splat(REGION_BOX_PAD),
+            maxs + DVec3::splat(REGION_BOX_PAD),
+        );
+        let box_polytope: Vec<PolytopeFace> = box_planes
+            .iter()
+            .zip(cut_planes(&box_planes))
+            .filter_map(|(plane, winding)| {
+                Some(PolytopeFace {
+                    plane: *plane,
+                    winding: winding?,
+                    material: None,
+                })
+            })
+            .collect();
+        let mut stack = vec![(root, Some(box_polytope))];
+        while let Some((child, polytope)) = stack.pop() {
+            match child {
+                Child::Air => {}
+                Child::Node(index) => {
+                    let Some(node) = nodes.get(index) else {
+                        continue;
+                    };
+                    // Behind the plane the region's side faces along +n; in front, along −n.
+                    for (k, outward) in [(1usize, node.plane), (0, node.plane.flipped())] {
+                        stack.push((
+                            node.children[k],
+                            polytope.as_deref().and_then(|p| cut(p, outward, node.material)),
+                        ));
+                    }
+                }
+                Child::Solid(material) => {
+                    out.solid_leaves += 1;
+                    let Some(faces) = polytope else {
+                        out.dropped += 1;
+                        continue;
+                    };
+                    let planes: Vec<BuildPlane> = faces.iter().map(|f| f.plane).collect();
+                    let side_material = |plane: &BuildPlane| {
+                        faces
+                            .iter()
+                            .find(|f| f.plane.is_same(plane))
+                            .and_then(|f| f.material)
+                    };
+                    let loc = loc_of(out.solid_leaves);
+                    match make_brush(&planes, meanings, material, side_material, loc) {
+                        Some(mut brush) => {
+                            let on_box = brush
+                                .sides
+                                .iter()
+                                .any(|s| box_planes.iter().any(|b| b.is_same(&s.plane)));
+                            if on_box && brush.solid {
+                                brush.contents |= Contents::OUTSIDE;
+                            }
+                            regions.push(brush);
+                        }
+                        None => out.dropped += 1,
+                    }
+                }
+            }
+        }
+    }
+    out.brushes = crate::import::merge_regions(regions);
+    for (index, tri) in clean.open.iter().enumerate() {
+        match slab(tri, meanings, index) {
+            Some(brush) => out.brushes.push(brush),
+            None => out.dropped += 1,
+        }
+    }
+    out
+}
