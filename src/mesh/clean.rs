@@ -81,7 +81,11 @@ fn triangle_plane(p: &[DVec3; 3]) -> Option<(f64, BuildPlane)> {
         .map(|e| e.length())
         .fold(0.0, f64::max);
     let altitude = twice_area / longest;
-    let plane = BuildPlane::from_points(p[0], p[1], p[2])?;
+    // `from_points` orients a plane as qbsp reads a face's points (clockwise from the
+    // front), so a counter-clockwise triangle goes in reversed; snapped onto an axis as a
+    // `.map` face is when no corner moves noticeably.
+    let plane = BuildPlane::from_points(p[0], p[2], p[1])?;
+    let plane = plane.snapped([p[0], p[2], p[1]], p);
     Some((altitude, plane))
 }
 
@@ -92,6 +96,7 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
     // Kept triangles, their welded corners, and whether each is two-sided.
     let mut kept: Vec<(Triangle, BuildPlane, [Key; 3], bool)> = Vec::new();
     let mut seen: FxHashMap<[Key; 3], usize> = FxHashMap::default();
+    let mut slivers: Vec<[Key; 3]> = Vec::new();
     for tri in &mesh.triangles {
         if !encloses.get(tri.material as usize).copied().unwrap_or(true) {
             out.non_solid += 1;
@@ -105,19 +110,20 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
             out.non_finite += 1;
             continue;
         }
-        let Some((altitude, plane)) = triangle_plane(&tri.points) else {
-            out.degenerate += 1;
-            continue;
-        };
-        if altitude < MESH_MIN_ALTITUDE {
-            out.degenerate += 1;
-            continue;
-        }
         let keys = tri.points.map(key);
         if keys[0] == keys[1] || keys[1] == keys[2] || keys[2] == keys[0] {
             out.degenerate += 1;
             continue;
         }
+        let plane = triangle_plane(&tri.points).filter(|(altitude, _)| *altitude >= MESH_MIN_ALTITUDE);
+        let Some((_, plane)) = plane else {
+            // A sliver with three distinct corners (a T-junction fix fans a face through a
+            // point on its edge) still joins its neighbours' edges: counted for the
+            // topology, never built.
+            out.degenerate += 1;
+            slivers.push(keys);
+            continue;
+        };
         // The same cycle starts at its least corner; the reverse cycle names the flip.
         let canonical = |k: [Key; 3]| -> [Key; 3] {
             let start = (0..3).min_by_key(|&i| k[i]).unwrap_or(0);
@@ -152,6 +158,13 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
             entry.0 += 1;
         }
     }
+    for keys in &slivers {
+        for i in 0..3 {
+            let e = undirected(keys[i], keys[(i + 1) % 3]);
+            let entry = edges.entry(e).or_insert((0, usize::MAX));
+            entry.0 += 1;
+        }
+    }
     let mut parent: Vec<usize> = (0..kept.len()).collect();
     let find = |parent: &mut Vec<usize>, mut i: usize| {
         while parent[i] != i {
@@ -166,7 +179,9 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
         }
         for i in 0..3 {
             let e = undirected(keys[i], keys[(i + 1) % 3]);
-            if let Some(&(2, first)) = edges.get(&e) {
+            if let Some(&(2, first)) = edges.get(&e)
+                && first < kept.len()
+            {
                 let (a, b) = (find(&mut parent, index), find(&mut parent, first));
                 if a != b {
                     parent[a.max(b)] = a.min(b);

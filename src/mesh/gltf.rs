@@ -27,7 +27,29 @@ pub(super) fn read_gltf(
     folder: Option<&Path>,
     options: &MeshOptions,
 ) -> Result<TriangleMesh, MeshError> {
-    let file = gltf::Gltf::from_slice(bytes).map_err(|e| MeshError::Gltf(e.to_string()))?;
+    let raw = gltf::Gltf::from_slice_without_validation(bytes)
+        .map_err(|e| MeshError::Gltf(e.to_string()))?;
+    // gltf-json 1.4's validation indexes the accessors by a primitive's POSITION before it
+    // checks the index (`mesh.rs`, `primitive_validate_hook`): checked here first.
+    let json = raw.document.into_json();
+    for (m, mesh) in json.meshes.iter().enumerate() {
+        for primitive in &mesh.primitives {
+            for accessor in primitive.attributes.values() {
+                if accessor.value() >= json.accessors.len() {
+                    return Err(MeshError::Gltf(format!(
+                        "mesh {m}: accessor {} out of range",
+                        accessor.value()
+                    )));
+                }
+            }
+        }
+    }
+    let document =
+        gltf::Document::from_json(json).map_err(|e| MeshError::Gltf(e.to_string()))?;
+    let file = gltf::Gltf {
+        document,
+        blob: raw.blob,
+    };
     let buffers = load_buffers(&file, folder)?;
     let document = &file.document;
     let roots: Vec<gltf::Node<'_>> = match document.default_scene() {
