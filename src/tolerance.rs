@@ -584,3 +584,9 @@ pub const MESH_MIN_ALTITUDE: f64 = 1.0 / 64.0;
 /// a face this close to a plane never makes a sliver a sweep could notice.
 pub const MESH_ON_PLANE_EPSILON: f64 = 0.01;
 
+
+/// Two mesh faces whose unit normals agree to this in every component share a plane when
+/// the mesh stage looks for two-sided surfaces (`mesh/clean.rs`), unitless: about a
+/// thousandth of a radian, which moves a 512-unit face by half a unit at its far end, so
+/// only faces an author meant to be coplanar meet.
+pub const MESH_PLANE_NORMAL_GRID: f64 = 1e-3;

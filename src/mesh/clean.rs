@@ -8,7 +8,9 @@
 //! one whose altitudes are all below [`MESH_MIN_ALTITUDE`] is dropped (`degenerate`); one
 //! whose welded corners ([`MESH_WELD`]) repeat an earlier triangle's with the same winding
 //! is dropped (`duplicate`), and with the opposite winding the pair is one two-sided face,
-//! an open surface. Edges are then counted over the enclosing triangles: a connected piece
+//! an open surface; so is a triangle whose centroid lies on a triangle of the opposite plane
+//! (a two-sided surface tessellated differently on each side: the earlier in file order stays,
+//! the later is a repeat). Edges are then counted over the enclosing triangles: a connected piece
 //! (triangles joined by edges used exactly twice) is an open surface when more than one in
 //! [`OPEN_EDGE_SHARE`] of its edges is used once, else a shell whose edges used once are
 //! holes (counted, the first named with its midpoint). Guarantees: linear in the triangle
@@ -19,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 use super::{Triangle, TriangleMesh};
 use crate::geom::BuildPlane;
-use crate::tolerance::{MAX_MAP_COORD, MESH_MIN_ALTITUDE, MESH_WELD};
+use crate::tolerance::{MAX_MAP_COORD, MESH_MIN_ALTITUDE, MESH_PLANE_NORMAL_GRID, MESH_WELD};
 
 /// A piece counts as an open surface when more than one of this many of its edges is used
 /// once: a closed level with a few cracks (a hole or two in thousands of edges) stays a
@@ -67,6 +69,32 @@ pub(crate) struct CleanMesh {
     pub(crate) first_hole: Option<DVec3>,
     /// Edges used by more than two triangles (where shells touch along an edge).
     pub(crate) non_manifold_edges: usize,
+}
+
+/// A plane's key for finding coplanar faces: its normal to [`MESH_PLANE_NORMAL_GRID`] and its
+/// distance to [`MESH_WELD`] (a face and its flip on the same plane have opposite keys).
+fn plane_key(plane: &BuildPlane) -> [i64; 4] {
+    let n = (plane.normal / MESH_PLANE_NORMAL_GRID).round();
+    [
+        n.x as i64,
+        n.y as i64,
+        n.z as i64,
+        (plane.dist / MESH_WELD).round() as i64,
+    ]
+}
+
+/// Whether `p` (on the triangle's plane, whose normal is ± `normal`) lies on the triangle
+/// `t`, within [`MESH_WELD`] of its edges.
+fn covers(t: &[DVec3; 3], normal: DVec3, p: DVec3) -> bool {
+    let signs: Vec<f64> = (0..3)
+        .map(|i| {
+            let (a, b) = (t[i], t[(i + 1) % 3]);
+            let edge = b - a;
+            let length = edge.length().max(f64::MIN_POSITIVE);
+            edge.cross(p - a).dot(normal) / length
+        })
+        .collect();
+    signs.iter().all(|&s| s >= -MESH_WELD) || signs.iter().all(|&s| s <= MESH_WELD)
 }
 
 /// The smallest altitude of the triangle `p` and its plane, `None` when it has no area.
@@ -145,6 +173,37 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
         seen.insert(same, kept.len());
         kept.push((*tri, plane, keys, false));
     }
+    // Two-sided surfaces tessellated differently on each side: a triangle whose centroid
+    // lies on a triangle of the opposite plane. The earlier of the two in file order stays,
+    // as a two-sided face; the later is a repeat.
+    let mut by_plane: FxHashMap<[i64; 4], Vec<usize>> = FxHashMap::default();
+    for (index, (_, plane, _, _)) in kept.iter().enumerate() {
+        by_plane.entry(plane_key(plane)).or_default().push(index);
+    }
+    let mut repeat = vec![false; kept.len()];
+    for index in 0..kept.len() {
+        let (tri, plane, _, _) = &kept[index];
+        let Some(opposite) = by_plane.get(&plane_key(&plane.flipped())) else {
+            continue;
+        };
+        let centroid = (tri.points[0] + tri.points[1] + tri.points[2]) / 3.0;
+        let covered_by = opposite
+            .iter()
+            .copied()
+            .find(|&j| covers(&kept[j].0.points, plane.normal, centroid));
+        match covered_by {
+            Some(j) if j < index => repeat[index] = true,
+            Some(_) => kept[index].3 = true,
+            None => {}
+        }
+    }
+    let mut kept: Vec<(Triangle, BuildPlane, [Key; 3], bool)> = kept
+        .into_iter()
+        .zip(&repeat)
+        .filter_map(|(k, &r)| (!r).then_some(k))
+        .collect();
+    out.duplicate += repeat.iter().filter(|&&r| r).count();
+    kept.shrink_to_fit();
     // Edge uses over the one-sided triangles, and the pieces they join.
     let mut edges: FxHashMap<(Key, Key), (u32, usize)> = FxHashMap::default();
     let undirected = |a: Key, b: Key| if a < b { (a, b) } else { (b, a) };

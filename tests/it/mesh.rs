@@ -37,6 +37,15 @@ fn near_boundary(world: &CompiledMap, p: Vec3) -> bool {
     })
 }
 
+/// Whether the box `lo`–`hi` meets a brush model of `bsp` other than the world: the
+/// shared meshes hold the world's faces only (model 0), so doors, platforms and walls of
+/// entities are set aside.
+fn in_models(bsp: &CompiledMap, lo: Vec3, hi: Vec3) -> bool {
+    bsp.models()[1..]
+        .iter()
+        .any(|m| lo.cmple(m.maxs).all() && hi.cmpge(m.mins).all())
+}
+
 /// The shared meshes with their `.bsp`: (name, mesh path, bsp path).
 fn shared_meshes(test: &str) -> Vec<(String, std::path::PathBuf, std::path::PathBuf)> {
     let Some(dir) = planeshift_testkit::real_maps::real_maps_dir(test) else {
@@ -67,7 +76,8 @@ fn compile_file(path: &std::path::Path) -> CompiledMap {
 
 /// On every shared mesh, solid versus open agrees with the `.bsp`'s hull 0 at ≥ 99.9 % of
 /// 100,000 seeded points in the level's box (points within 0.1 of a boundary of either
-/// world, and points in the `.bsp`'s liquids, set aside); Quake's player box swept from
+/// world, points in the `.bsp`'s liquids and points in its brush entities' boxes, set
+/// aside); Quake's player box swept from
 /// free places agrees with the `.bsp` import's within 0.1 units on ≥ 99.5 % of sweeps.
 #[test]
 fn shared_meshes_agree_with_their_bsp() {
@@ -84,13 +94,20 @@ fn shared_meshes_agree_with_their_bsp() {
         let mut rng = Pcg32::new(0x6d65_7368);
         let (mut compared, mut equal, mut aside) = (0usize, 0usize, 0usize);
         let mut open_in_mesh = 0usize;
+        let (mut in_sky, mut sky_open_in_mesh) = (0usize, 0usize);
         let points = cases(POINTS / 10, POINTS);
         for _ in 0..points {
             let p = Vec3::from_array(std::array::from_fn(|a| {
                 rng.range_f64(f64::from(lo[a]), f64::from(hi[a])) as f32
             }));
             let truth = bsp.point_contents(p);
+            if truth.contains(Contents::SKY) {
+                in_sky += 1;
+                sky_open_in_mesh += usize::from(!solid(mesh.point_contents(p)));
+                continue;
+            }
             if truth.intersects(Contents::MASK_LIQUID)
+                || in_models(&bsp, p - Vec3::splat(1.0), p + Vec3::splat(1.0))
                 || near_boundary(&bsp, p)
                 || near_boundary(&mesh, p)
             {
@@ -106,7 +123,7 @@ fn shared_meshes_agree_with_their_bsp() {
         }
         let share = equal as f64 / compared.max(1) as f64;
         println!(
-            "{name}: solid vs open {equal}/{compared} = {:.3} % ({aside} set aside; {open_in_mesh} solid in the .bsp open in the mesh)",
+            "{name}: solid vs open {equal}/{compared} = {:.3} % ({aside} set aside; {open_in_mesh} solid in the .bsp open in the mesh; {in_sky} in the .bsp's sky, {sky_open_in_mesh} of them open in the mesh)",
             100.0 * share
         );
         // Sweeps of Quake's player box between free places.
@@ -128,6 +145,10 @@ fn shared_meshes_agree_with_their_bsp() {
             }
             let dir = Vec3::from_array(std::array::from_fn(|_| rng.range_f64(-1.0, 1.0) as f32));
             let end = start + dir.normalize_or_zero() * rng.range_f64(8.0, 256.0) as f32;
+            let reach = Vec3::new(17.0, 17.0, 33.0);
+            if in_models(&bsp, start.min(end) - reach, start.max(end) + reach) {
+                continue;
+            }
             let a = bsp.trace(&player, start, end, mask);
             let b = mesh.trace(&player, start, end, mask);
             sweeps += 1;
@@ -335,17 +356,72 @@ fn a_glb_tetrahedron_is_solid_inside() {
 
 #[test]
 fn debug_dm4() {
-    let path = std::path::Path::new("/work/shared/maps/meshes/dm4.obj");
-    let out = compile_mesh(&read(path), None, &MeshOptions::default(), &CompileOptions::default()).unwrap();
+    let name = std::env::var("MESHDBG").unwrap_or("e1m2".into());
+    let path = std::path::PathBuf::from(format!("/work/shared/maps/meshes/{name}.obj"));
+    let out = compile_mesh(&read(&path), None, &MeshOptions::default(), &CompileOptions::default()).unwrap();
     for d in &out.diagnostics { println!("{}", d.message); }
     println!("{:?}", out.map.summary());
-    let bsp = import_bsp(&read(std::path::Path::new("/work/shared/maps/id-quake-1996/dm4.bsp")), &CompileOptions::default()).unwrap().map;
-    println!("mesh {:?} {:?}", out.map.models()[0].mins, out.map.models()[0].maxs);
-    println!("bsp {:?} {:?}", bsp.models()[0].mins, bsp.models()[0].maxs);
-    let mut rng = Pcg32::new(5);
-    for _ in 0..20 {
-        let (lo, hi) = (bsp.models()[0].mins, bsp.models()[0].maxs);
-        let p = Vec3::from_array(std::array::from_fn(|a| rng.range_f64(f64::from(lo[a]), f64::from(hi[a])) as f32));
-        println!("{p:?} bsp {:?} mesh {:?}", bsp.point_contents(p), out.map.point_contents(p));
+    let bsp = import_bsp(&read(&std::path::PathBuf::from(format!("/work/shared/maps/id-quake-1996/{name}.bsp"))), &CompileOptions::default()).unwrap().map;
+    let mesh = out.map;
+    let mut rng = Pcg32::new(0x6d65_7368);
+    let (lo, hi) = (mesh.models()[0].mins, mesh.models()[0].maxs);
+    let mut shown = 0;
+    let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+    let mask = Contents::MASK_PLAYER_SOLID;
+    let mut n = 0;
+    while n < 200 {
+        let start = Vec3::from_array(std::array::from_fn(|a| rng.range_f64(f64::from(lo[a]), f64::from(hi[a])) as f32));
+        if bsp.overlaps(&player, start, mask) || mesh.overlaps(&player, start, mask) || bsp.point_contents(start).intersects(Contents::MASK_LIQUID) { continue; }
+        let dir = Vec3::from_array(std::array::from_fn(|_| rng.range_f64(-1.0, 1.0) as f32));
+        let end = start + dir.normalize_or_zero() * rng.range_f64(8.0, 256.0) as f32;
+        let reach = Vec3::new(17.0, 17.0, 33.0);
+        if in_models(&bsp, start.min(end) - reach, start.max(end) + reach) { continue; }
+        n += 1;
+        let a = bsp.trace(&player, start, end, mask);
+        let b = mesh.trace(&player, start, end, mask);
+        if ((a.fraction - b.fraction) * (end - start).length()).abs() > 0.1 {
+            println!("sweep {start:?} -> {end:?}: bsp {} {:?} {:?} mesh {} {:?} {:?} {:?}", a.fraction, a.end, a.normal, b.fraction, b.end, b.normal, b.contents);
+        }
     }
+    for _ in 0..10000 {
+        let p = Vec3::from_array(std::array::from_fn(|a| rng.range_f64(f64::from(lo[a]), f64::from(hi[a])) as f32));
+        let truth = bsp.point_contents(p);
+        if truth.intersects(Contents::MASK_LIQUID | Contents::SKY) || in_models(&bsp, p - Vec3::splat(1.0), p + Vec3::splat(1.0)) || near_boundary(&bsp, p) || near_boundary(&mesh, p) { continue; }
+        let ours = mesh.point_contents(p);
+        if solid(truth) != solid(ours) && shown < 30 {
+            shown += 1;
+            println!("{} {} {} bsp {:?} mesh {:?}", p.x, p.y, p.z, truth, ours);
+        }
+    }
+}
+
+#[test]
+fn debug_sky() {
+    let name = std::env::var("MESHDBG").unwrap_or("e1m2".into());
+    let text = std::fs::read_to_string(format!("/work/shared/maps/meshes/{name}.obj")).unwrap();
+    let bsp = import_bsp(&read(&std::path::PathBuf::from(format!("/work/shared/maps/id-quake-1996/{name}.bsp"))), &CompileOptions::default()).unwrap().map;
+    let mut v: Vec<Vec3> = Vec::new();
+    let mut mat = String::new();
+    let mut stats = std::collections::BTreeMap::<String, [usize; 4]>::new();
+    for line in text.lines() {
+        let p: Vec<&str> = line.split_whitespace().collect();
+        match p.first() {
+            Some(&"v") => v.push(Vec3::new(p[1].parse().unwrap(), p[2].parse().unwrap(), p[3].parse().unwrap())),
+            Some(&"usemtl") => mat = p[1].to_owned(),
+            Some(&"f") => {
+                let idx: Vec<usize> = p[1..].iter().map(|s| s.split('/').next().unwrap().parse::<usize>().unwrap() - 1).collect();
+                let (a, b, c) = (v[idx[0]], v[idx[1]], v[idx[2]]);
+                let n = (b - a).cross(c - a);
+                if n.length() < 1e-3 { continue; }
+                let n = n.normalize();
+                let m = (a + b + c) / 3.0;
+                let front = bsp.point_contents(m + n * 2.0);
+                let back = bsp.point_contents(m - n * 2.0);
+                let e = stats.entry(mat.clone()).or_default();
+                e[usize::from(solid(front)) * 2 + usize::from(solid(back))] += 1;
+            }
+            _ => {}
+        }
+    }
+    for (k, s) in stats { println!("{k}: front open/back open {} open/solid {} solid/open {} solid/solid {}", s[0], s[1], s[2], s[3]); }
 }
