@@ -46,6 +46,8 @@ pub(crate) struct CleanTriangle {
     pub(crate) plane: BuildPlane,
     /// Index into the mesh's materials.
     pub(crate) material: u32,
+    /// Whether it is one side of a two-sided surface (both windings in the file).
+    pub(crate) two_sided: bool,
 }
 
 /// What [`clean_triangles`] gives.
@@ -273,6 +275,7 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
             points: tri.points,
             plane: *plane,
             material: tri.material,
+            two_sided: *two_sided,
         };
         let open = *two_sided || {
             let root = find(&mut parent, index);

@@ -18,7 +18,10 @@
 //! brushes (`brush_from_planes`), merged where their union is convex (the importer's merge).
 //!
 //! An open-surface face is a slab: its own plane in front, [`PATCH_THICKNESS`] behind it,
-//! and a border through each edge perpendicular to the face, as a patch facet is.
+//! and a border through each edge perpendicular to the face, as a patch facet is. A
+//! two-sided face's slab grows into the volume its material encloses when one side has it
+//! (a ray along that side first enters solid sealed by the same material: Quake draws a sky
+//! brush's faces from inside it too), so the surface stays where it is drawn from the other.
 //!
 //! Guarantees: the build and the walk use explicit stacks; each face is split only by
 //! planes it spans, so the work is bounded by the face count times the depth; every brush is
@@ -316,6 +319,66 @@ fn slab(tri: &CleanTriangle, meanings: &[MaterialMeaning], index: usize) -> Opti
     make_brush(&planes, meanings, tri.material, |_| Some(tri.material), loc_of(index))
 }
 
+/// The material of the first solid leaf the segment `a`–`b` enters in the tree `root`,
+/// `None` when it stays in the air.
+fn first_solid(nodes: &[Node], root: Child, a: DVec3, b: DVec3) -> Option<u32> {
+    // (child, the part of the segment in it as fractions), nearest part last.
+    let mut stack = vec![(root, 0.0f64, 1.0f64)];
+    while let Some((child, t0, t1)) = stack.pop() {
+        match child {
+            Child::Air => {}
+            Child::Solid(material) => return Some(material),
+            Child::Node(index) => {
+                let node = nodes.get(index)?;
+                let p0 = a.lerp(b, t0);
+                let p1 = a.lerp(b, t1);
+                let (d0, d1) = (node.plane.distance(p0), node.plane.distance(p1));
+                let [front, back] = node.children;
+                if d0 >= 0.0 && d1 >= 0.0 {
+                    stack.push((front, t0, t1));
+                } else if d0 < 0.0 && d1 < 0.0 {
+                    stack.push((back, t0, t1));
+                } else {
+                    let t = t0 + (t1 - t0) * (d0 / (d0 - d1));
+                    let (near, far) = if d0 >= 0.0 { (front, back) } else { (back, front) };
+                    stack.push((far, t, t1));
+                    stack.push((near, t0, t));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// How far a two-sided face looks along each of its sides for the volume its material
+/// encloses, in map units: across any room of a level.
+const TWO_SIDED_PROBE: f64 = 8192.0;
+
+/// `tri`, turned to face away from the volume its material encloses when that lies on its
+/// front: a two-sided surface (Quake draws a sky brush's faces from its inside too) is the
+/// boundary of its material's volume, whose far side, seen along the other direction, is
+/// faced with the same material. The slab then grows into that volume, and the surface
+/// seen from the other side stays where it is drawn.
+fn facing_out_of_its_volume(tri: &CleanTriangle, nodes: &[Node], root: Child) -> CleanTriangle {
+    if !tri.two_sided {
+        return tri.clone();
+    }
+    let n = tri.plane.normal;
+    let centroid = (tri.points[0] + tri.points[1] + tri.points[2]) / 3.0;
+    let start = |side: f64| centroid + n * (side * MESH_ON_PLANE_EPSILON * 2.0);
+    let ahead = first_solid(nodes, root, start(1.0), start(1.0) + n * TWO_SIDED_PROBE);
+    let behind = first_solid(nodes, root, start(-1.0), start(-1.0) - n * TWO_SIDED_PROBE);
+    if ahead == Some(tri.material) && behind != Some(tri.material) {
+        CleanTriangle {
+            points: [tri.points[0], tri.points[2], tri.points[1]],
+            plane: tri.plane.flipped(),
+            ..tri.clone()
+        }
+    } else {
+        tri.clone()
+    }
+}
+
 /// The brushes of `clean` (module docs).
 pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> MeshBrushes {
     let mut out = MeshBrushes::default();
@@ -340,8 +403,8 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
         })
         .collect();
     let mut regions: Vec<Brush> = Vec::new();
-    if !faces.is_empty() {
-        let (root, nodes) = build_tree(faces);
+    let (root, nodes) = build_tree(faces);
+    if !nodes.is_empty() {
         out.nodes = nodes.len();
         let box_planes = box_planes(
             mins - DVec3::splat(REGION_BOX_PAD),
@@ -407,7 +470,8 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
     }
     out.brushes = crate::import::merge_regions(regions);
     for (index, tri) in clean.open.iter().enumerate() {
-        match slab(tri, meanings, index) {
+        let tri = facing_out_of_its_volume(tri, &nodes, root);
+        match slab(&tri, meanings, index) {
             Some(brush) => out.brushes.push(brush),
             None => out.dropped += 1,
         }
