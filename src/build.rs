@@ -13,13 +13,13 @@ pub use crate::compile::{
     check_bsp, compile_level, compile_map_with, import_bsp,
 };
 pub use crate::compile::{Diagnostic, DiagnosticKind, Leak, Severity};
+#[cfg(feature = "mesh")]
+pub use crate::compile::{compile_level_at, compile_mesh, is_mesh_path};
 pub use crate::game::{
     CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind,
     Quake2TextureDefaults, Quake2TextureError, Quake2Textures, RuleList, RuleProblem, TextureRule,
     UnknownGame, builtin_quake2_defaults, wal_defaults,
 };
 pub use crate::import::{BspFormat, ImportError};
-#[cfg(feature = "mesh")]
-pub use crate::compile::compile_mesh;
 #[cfg(feature = "mesh")]
 pub use crate::mesh::{MAX_MESH_TRIANGLES, MeshAxis, MeshError, MeshFormat, MeshOptions};

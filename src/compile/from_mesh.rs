@@ -180,3 +180,38 @@ pub fn compile_mesh(
     };
     compile_level_stages(level, options, stopwatch)
 }
+
+/// Whether `path` names a mesh file by its extension: `.obj`, `.gltf` or `.glb` (any case).
+///
+/// # Examples
+/// ```
+/// use planeshift::build::is_mesh_path;
+/// assert!(is_mesh_path("maps/room.OBJ".as_ref()));
+/// assert!(!is_mesh_path("maps/arena.map".as_ref()));
+/// ```
+#[must_use]
+pub fn is_mesh_path(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| ["obj", "gltf", "glb"].iter().any(|m| e.eq_ignore_ascii_case(m)))
+}
+
+/// Compiles the level read from `path`: a mesh by its extension ([`is_mesh_path`]) through
+/// [`compile_mesh`] (its external buffers beside it, `mesh` for its axis and scale),
+/// anything else through [`compile_level`](crate::build::compile_level), by content. What
+/// `bspc`, the viewer and the soak call with a file the user named.
+///
+/// # Errors
+/// What [`compile_mesh`] or [`compile_level`](crate::build::compile_level) gives.
+pub fn compile_level_at(
+    bytes: &[u8],
+    path: &Path,
+    mesh: &MeshOptions,
+    options: &CompileOptions,
+) -> Result<CompileOutput, CompileError> {
+    if is_mesh_path(path) {
+        compile_mesh(bytes, path.parent(), mesh, options)
+    } else {
+        super::compile_level(bytes, options)
+    }
+}

@@ -40,7 +40,7 @@ use crate::leak::find_outside;
 use crate::map::{MapFile, ParseError, parse_map};
 pub use from_bsp::{BspCheck, check_bsp, import_bsp};
 #[cfg(feature = "mesh")]
-pub use from_mesh::compile_mesh;
+pub use from_mesh::{compile_level_at, compile_mesh, is_mesh_path};
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

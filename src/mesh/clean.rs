@@ -103,7 +103,7 @@ fn covers(t: &[DVec3; 3], normal: DVec3, p: DVec3) -> bool {
 fn triangle_plane(p: &[DVec3; 3]) -> Option<(f64, BuildPlane)> {
     let cross = (p[1] - p[0]).cross(p[2] - p[0]);
     let twice_area = cross.length();
-    if !(twice_area > 0.0) {
+    if twice_area.is_nan() || twice_area <= 0.0 {
         return None;
     }
     let longest = [p[1] - p[0], p[2] - p[1], p[0] - p[2]]
@@ -291,8 +291,8 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
     }
     // Holes: pieces that stayed shells, in the order of their first triangle.
     let mut roots_done: Vec<usize> = Vec::new();
-    for index in 0..kept.len() {
-        if kept[index].3 {
+    for (index, entry) in kept.iter().enumerate() {
+        if entry.3 {
             continue;
         }
         let root = find(&mut parent, index);

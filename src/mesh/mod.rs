@@ -73,7 +73,7 @@ impl Default for MeshOptions {
 
 impl MeshOptions {
     /// `p`, read from the file, in map units and axes.
-    pub(crate) fn to_map(&self, p: DVec3) -> DVec3 {
+    pub(crate) fn map_point(&self, p: DVec3) -> DVec3 {
         self.axis.to_map(p) * self.scale
     }
 }
@@ -188,7 +188,7 @@ impl TriangleMesh {
             return Err(MeshError::TooManyTriangles);
         }
         self.triangles.push(Triangle {
-            points: points.map(|p| options.to_map(p)),
+            points: points.map(|p| options.map_point(p)),
             material,
         });
         Ok(())

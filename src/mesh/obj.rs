@@ -59,7 +59,6 @@ pub(super) fn read_obj(bytes: &[u8], options: &MeshOptions) -> Result<TriangleMe
         single_index: false,
         ignore_points: true,
         ignore_lines: true,
-        ..tobj::LoadOptions::default()
     };
     let mut reader = std::io::BufReader::new(text.as_slice());
     let (models, _) = tobj::load_obj_buf(&mut reader, &load, |_| {

@@ -149,6 +149,10 @@ fn choose_splitter(faces: &[Face]) -> usize {
     best.1
 }
 
+/// Faces still to sort, and the node and side (0 front, 1 back) their subtree fills (`None`
+/// for the root).
+type Pending = (Vec<Face>, Option<(usize, usize)>);
+
 /// Builds the solid-leaf tree of `faces`; its root, and the nodes.
 fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
     let mut nodes: Vec<Node> = Vec::new();
@@ -156,7 +160,7 @@ fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
         return (Child::Air, nodes);
     }
     // (faces, the node and side to fill, or none for the root).
-    let mut stack: Vec<(Vec<Face>, Option<(usize, usize)>)> = vec![(faces, None)];
+    let mut stack: Vec<Pending> = vec![(faces, None)];
     while let Some((faces, slot)) = stack.pop() {
         let pick = choose_splitter(&faces);
         let plane = faces[pick].plane;

@@ -30,10 +30,10 @@ mod import;
 mod import_pairs;
 /// Leaks: the flood from point entities, trails, pointfiles and the outside fill.
 mod leak;
-/// Levels made of triangles: the shared meshes against their `.bsp`, bad input, mutated files.
-mod mesh;
 /// A compiled `.bsp` goes where a `.map` goes: the replay on shared `.bsp` files.
 mod level_loading;
+/// Levels made of triangles: the shared meshes against their `.bsp`, bad input, mutated files.
+mod mesh;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
 /// Quake 3 curved patches: facets against the true surface, semantics, seams, limits.

@@ -6,8 +6,8 @@
 //! the `.bsp` it was exported from in `id-quake-1996/`.
 
 use glam::Vec3;
-use planeshift::build::{MeshError, MeshOptions, compile_mesh, import_bsp};
 use planeshift::TraceShape;
+use planeshift::build::{MeshError, MeshOptions, compile_mesh, import_bsp};
 use planeshift::{CompileError, CompileOptions, CompiledMap, Contents};
 
 use crate::support::{Pcg32, cases, read};
@@ -31,9 +31,9 @@ fn solid(c: Contents) -> bool {
 fn near_boundary(world: &CompiledMap, p: Vec3) -> bool {
     let here = solid(world.point_contents(p));
     [Vec3::X, Vec3::Y, Vec3::Z].iter().any(|&axis| {
-        [-1.0f32, 1.0].iter().any(|&s| {
-            solid(world.point_contents(p + axis * s * NEAR_BOUNDARY)) != here
-        })
+        [-1.0f32, 1.0]
+            .iter()
+            .any(|&s| solid(world.point_contents(p + axis * s * NEAR_BOUNDARY)) != here)
     })
 }
 
@@ -172,8 +172,13 @@ fn shared_meshes_agree_with_their_bsp() {
 #[test]
 fn a_closed_room_is_open_inside_and_solid_behind_its_walls() {
     let obj = room_obj(0.0, 256.0, "wall");
-    let out = compile_mesh(obj.as_bytes(), None, &MeshOptions::default(), &CompileOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = compile_mesh(
+        obj.as_bytes(),
+        None,
+        &MeshOptions::default(),
+        &CompileOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let map = &out.map;
     assert!(!solid(map.point_contents(Vec3::splat(128.0))));
     assert!(solid(map.point_contents(Vec3::new(128.0, 128.0, -4.0))));
@@ -256,8 +261,13 @@ fn bad_meshes_are_errors_or_counted() {
 fn liquid_faces_do_not_block() {
     let mut obj = room_obj(0.0, 256.0, "wall");
     obj += "v 0 0 64\nv 256 0 64\nv 256 256 64\nv 0 256 64\nusemtl *water1\nf 9 10 11 12\n";
-    let out = compile_mesh(obj.as_bytes(), None, &MeshOptions::default(), &CompileOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = compile_mesh(
+        obj.as_bytes(),
+        None,
+        &MeshOptions::default(),
+        &CompileOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0))
         .unwrap_or_else(|| panic!("player box"));
     let t = out.map.trace(
@@ -279,7 +289,11 @@ fn mutated_mesh_files_never_panic() {
     let total = cases(1_000, 10_000);
     let (mut ok, mut failed) = (0usize, 0usize);
     for case in 0..total {
-        let mut bytes = if case % 2 == 0 { obj.clone() } else { glb.clone() };
+        let mut bytes = if case % 2 == 0 {
+            obj.clone()
+        } else {
+            glb.clone()
+        };
         for _ in 0..1 + rng.below(4) {
             let at = rng.below(bytes.len().max(1));
             match rng.below(4) {
@@ -300,7 +314,12 @@ fn mutated_mesh_files_never_panic() {
                 }
             }
         }
-        match compile_mesh(&bytes, None, &MeshOptions::default(), &CompileOptions::default()) {
+        match compile_mesh(
+            &bytes,
+            None,
+            &MeshOptions::default(),
+            &CompileOptions::default(),
+        ) {
             Ok(_) => ok += 1,
             Err(_) => failed += 1,
         }
@@ -348,8 +367,13 @@ fn tiny_glb() -> Vec<u8> {
 /// A binary glTF reads like the OBJ of the same shape: the tetrahedron is solid inside.
 #[test]
 fn a_glb_tetrahedron_is_solid_inside() {
-    let out = compile_mesh(&tiny_glb(), None, &MeshOptions::default(), &CompileOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = compile_mesh(
+        &tiny_glb(),
+        None,
+        &MeshOptions::default(),
+        &CompileOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(solid(out.map.point_contents(Vec3::splat(8.0))));
     assert!(!solid(out.map.point_contents(Vec3::splat(40.0))));
 }
