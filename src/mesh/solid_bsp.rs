@@ -19,9 +19,9 @@
 //!
 //! An open-surface face is a slab: its own plane in front, [`PATCH_THICKNESS`] behind it,
 //! and a border through each edge perpendicular to the face, as a patch facet is. A
-//! two-sided face's slab grows into the volume its material encloses when one side has it
-//! (a ray along that side first enters solid sealed by the same material: Quake draws a sky
-//! brush's faces from inside it too), so the surface stays where it is drawn from the other.
+//! two-sided face's slab grows into the volume its material encloses (the side where rays
+//! fanned from it meet more faces of the same material: Quake draws a sky brush's faces from
+//! inside it too), so the surface stays where it is drawn from the other.
 //!
 //! Guarantees: the build and the walk use explicit stacks; each face is split only by
 //! planes it spans, so the work is bounded by the face count times the depth; every brush is
@@ -360,19 +360,33 @@ const TWO_SIDED_PROBE: f64 = 8192.0;
 
 /// `tri`, turned to face away from the volume its material encloses when that lies on its
 /// front: a two-sided surface (Quake draws a sky brush's faces from its inside too) is the
-/// boundary of its material's volume, whose far side, seen along the other direction, is
-/// faced with the same material. The slab then grows into that volume, and the surface
-/// seen from the other side stays where it is drawn.
+/// boundary of its material's volume, whose other faces are mostly of the same material,
+/// while the room on its other side is faced with others. Nine rays fanned over each side
+/// (along the normal, and 45° off it towards the face's edges and corners) count the first
+/// faces of the material they meet; the side with more is the volume. The slab then grows
+/// into that volume, and the surface seen from the other side stays where it is drawn. A
+/// tie keeps the face as the file winds it.
 fn facing_out_of_its_volume(tri: &CleanTriangle, nodes: &[Node], root: Child) -> CleanTriangle {
     if !tri.two_sided {
         return tri.clone();
     }
     let n = tri.plane.normal;
+    let t1 = (tri.points[1] - tri.points[0]).normalize_or_zero();
+    let t2 = n.cross(t1);
     let centroid = (tri.points[0] + tri.points[1] + tri.points[2]) / 3.0;
-    let start = |side: f64| centroid + n * (side * MESH_ON_PLANE_EPSILON * 2.0);
-    let ahead = first_solid(nodes, root, start(1.0), start(1.0) + n * TWO_SIDED_PROBE);
-    let behind = first_solid(nodes, root, start(-1.0), start(-1.0) - n * TWO_SIDED_PROBE);
-    if ahead == Some(tri.material) && behind != Some(tri.material) {
+    let count = |side: f64| -> usize {
+        let start = centroid + n * (side * MESH_ON_PLANE_EPSILON * 2.0);
+        let mut found = 0;
+        for a in [-1.0, 0.0, 1.0] {
+            for b in [-1.0, 0.0, 1.0] {
+                let direction = (n * side + t1 * a + t2 * b).normalize_or_zero();
+                let end = start + direction * TWO_SIDED_PROBE;
+                found += usize::from(first_solid(nodes, root, start, end) == Some(tri.material));
+            }
+        }
+        found
+    };
+    if count(1.0) > count(-1.0) {
         CleanTriangle {
             points: [tri.points[0], tri.points[2], tri.points[1]],
             plane: tri.plane.flipped(),

@@ -377,3 +377,202 @@ fn a_glb_tetrahedron_is_solid_inside() {
     assert!(solid(out.map.point_contents(Vec3::splat(8.0))));
     assert!(!solid(out.map.point_contents(Vec3::splat(40.0))));
 }
+
+/// A closed room whose floor runs flat, up a ramp and flat again along x (1024 × 1024, 512
+/// high), as OBJ text: its surfaces tessellated on the grid `xs` × `ys` (which hold the
+/// profile's kinks, x 0, 256, 512, 1024), each cell's diagonal one way or the other as
+/// `flip` says. Every piece shares its edge vertices with its neighbours, so the room is
+/// watertight whatever the grid.
+fn ramp_room(xs: &[f64], ys: &[f64], flip: &mut dyn FnMut() -> bool) -> String {
+    let floor = |x: f64| -> f64 {
+        if x <= 256.0 {
+            0.0
+        } else if x <= 512.0 {
+            (x - 256.0) * 0.5
+        } else {
+            128.0
+        }
+    };
+    const TOP: f64 = 512.0;
+    let mut v: Vec<[f64; 3]> = Vec::new();
+    let mut f: Vec<[usize; 3]> = Vec::new();
+    let mut vertex = |p: [f64; 3], v: &mut Vec<[f64; 3]>| -> usize {
+        v.push(p);
+        v.len()
+    };
+    // A quad a b c d, counter-clockwise from the air, as two triangles.
+    let mut quad = |q: [[f64; 3]; 4], v: &mut Vec<[f64; 3]>, f: &mut Vec<[usize; 3]>, flip: bool| {
+        let ids: Vec<usize> = q.iter().map(|&p| vertex(p, v)).collect();
+        if flip {
+            f.push([ids[0], ids[1], ids[3]]);
+            f.push([ids[1], ids[2], ids[3]]);
+        } else {
+            f.push([ids[0], ids[1], ids[2]]);
+            f.push([ids[0], ids[2], ids[3]]);
+        }
+    };
+    for w in xs.windows(2) {
+        let (x0, x1) = (w[0], w[1]);
+        for u in ys.windows(2) {
+            let (y0, y1) = (u[0], u[1]);
+            // Floor, seen from above; ceiling, seen from below.
+            quad(
+                [[x0, y0, floor(x0)], [x1, y0, floor(x1)], [x1, y1, floor(x1)], [x0, y1, floor(x0)]],
+                &mut v,
+                &mut f,
+                flip(),
+            );
+            quad(
+                [[x0, y0, TOP], [x0, y1, TOP], [x1, y1, TOP], [x1, y0, TOP]],
+                &mut v,
+                &mut f,
+                flip(),
+            );
+        }
+        // The side walls y = 0 (seen from +y) and y = max (seen from −y).
+        let y_max = ys[ys.len() - 1];
+        quad(
+            [[x0, 0.0, floor(x0)], [x0, 0.0, TOP], [x1, 0.0, TOP], [x1, 0.0, floor(x1)]],
+            &mut v,
+            &mut f,
+            flip(),
+        );
+        quad(
+            [[x0, y_max, floor(x0)], [x1, y_max, floor(x1)], [x1, y_max, TOP], [x0, y_max, TOP]],
+            &mut v,
+            &mut f,
+            flip(),
+        );
+    }
+    let x_max = xs[xs.len() - 1];
+    for u in ys.windows(2) {
+        let (y0, y1) = (u[0], u[1]);
+        quad(
+            [[0.0, y0, 0.0], [0.0, y1, 0.0], [0.0, y1, TOP], [0.0, y0, TOP]],
+            &mut v,
+            &mut f,
+            flip(),
+        );
+        quad(
+            [[x_max, y0, 128.0], [x_max, y0, TOP], [x_max, y1, TOP], [x_max, y1, 128.0]],
+            &mut v,
+            &mut f,
+            flip(),
+        );
+    }
+    let mut s = String::from("usemtl wall\n");
+    for p in &v {
+        s += &format!("v {} {} {}\n", p[0], p[1], p[2]);
+    }
+    for t in &f {
+        s += &format!("f {} {} {}\n", t[0], t[1], t[2]);
+    }
+    s
+}
+
+/// A sorted grid from 0 to `end` holding `kinks`, with up to `extra` seeded points added
+/// between each pair.
+fn grid(rng: &mut Pcg32, kinks: &[f64], extra: usize) -> Vec<f64> {
+    let mut out = vec![kinks[0]];
+    for w in kinks.windows(2) {
+        let mut inner: Vec<f64> = (0..rng.below(extra + 1))
+            .map(|_| (rng.range_f64(w[0] + 1.0, w[1] - 1.0)).round())
+            .collect();
+        inner.sort_by(f64::total_cmp);
+        inner.dedup();
+        out.extend(inner);
+        out.push(w[1]);
+    }
+    out
+}
+
+/// No seams: a character running, walking and sliding over a floor, up a ramp and along a
+/// wall made of many triangles (a seeded fine tessellation, random diagonals) moves as over
+/// the same surfaces made of the fewest triangles: every tick's position within 0.01 units.
+#[test]
+fn finely_tessellated_surfaces_move_a_character_as_one_polygon_does() {
+    let options = CompileOptions::default();
+    let mesh = MeshOptions::default();
+    let compile = |text: &str| {
+        compile_mesh(text.as_bytes(), None, &mesh, &options)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .map
+    };
+    let coarse = compile(&ramp_room(
+        &[0.0, 256.0, 512.0, 1024.0],
+        &[0.0, 1024.0],
+        &mut || false,
+    ));
+    let total = cases(40, 2000);
+    let mut worst = 0.0f32;
+    for seed in 0..total as u64 {
+        let mut rng = Pcg32::new(0x5ea3_0000 + seed);
+        let xs = grid(&mut rng, &[0.0, 256.0, 512.0, 1024.0], 12);
+        let ys = grid(&mut rng, &[0.0, 1024.0], 24);
+        let mut flips = Pcg32::new(seed);
+        let fine = compile(&ramp_room(&xs, &ys, &mut || flips.below(2) == 1));
+        // Start on the low floor; run towards the ramp at a seeded heading, some of the
+        // time straight into the wall at y = 0 to slide along it; walk or run.
+        let y = rng.range_f64(40.0, 984.0) as f32;
+        let degrees = if seed % 3 == 0 {
+            -rng.range_f64(20.0, 70.0)
+        } else {
+            rng.range_f64(-40.0, 40.0)
+        } as f32;
+        let r = degrees.to_radians();
+        let speed = if seed % 4 == 1 { 0.5 } else { 1.0 };
+        let input = planeshift::MoveInput {
+            wish: Vec3::new(r.cos(), r.sin(), 0.0) * speed,
+            ..planeshift::MoveInput::default()
+        };
+        let config = planeshift::ControllerConfig::default();
+        let start = Vec3::new(40.0, y, config.feet_to_origin + 0.25);
+        let mut a = planeshift::CharacterController::new(config, start)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut b = a.clone();
+        for tick in 0..300 {
+            a.step(&coarse, &input);
+            b.step(&fine, &input);
+            let d = a.position().distance(b.position());
+            worst = worst.max(d);
+            assert!(
+                d <= 0.01,
+                "seed {seed} tick {tick}: {} over one polygon, {} over {} x {} cells",
+                a.position(),
+                b.position(),
+                xs.len() - 1,
+                ys.len() - 1
+            );
+        }
+    }
+    println!("seams: {total} tessellations, worst per-tick distance {worst}");
+}
+
+#[test]
+fn debug_sweeps() {
+    let name = std::env::var("MESHDBG").unwrap_or("e1m2".into());
+    let mesh = compile_file(std::path::Path::new(&format!("/work/shared/maps/meshes/{name}.obj")));
+    let bsp = import_bsp(&read(std::path::Path::new(&format!("/work/shared/maps/id-quake-1996/{name}.bsp"))), &CompileOptions::default()).unwrap().map;
+    let (lo, hi) = (mesh.models()[0].mins, mesh.models()[0].maxs);
+    let mut rng = Pcg32::new(0x6d65_7368);
+    for _ in 0..100_000 {
+        let _ = Vec3::from_array(std::array::from_fn(|a| rng.range_f64(f64::from(lo[a]), f64::from(hi[a])) as f32));
+    }
+    let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
+    let mask = Contents::MASK_PLAYER_SOLID;
+    let mut sweeps = 0;
+    while sweeps < 2000 {
+        let start = Vec3::from_array(std::array::from_fn(|a| rng.range_f64(f64::from(lo[a]), f64::from(hi[a])) as f32));
+        if bsp.overlaps(&player, start, mask) || mesh.overlaps(&player, start, mask) || bsp.point_contents(start).intersects(Contents::MASK_LIQUID) { continue; }
+        let dir = Vec3::from_array(std::array::from_fn(|_| rng.range_f64(-1.0, 1.0) as f32));
+        let end = start + dir.normalize_or_zero() * rng.range_f64(8.0, 256.0) as f32;
+        let reach = Vec3::new(17.0, 17.0, 33.0);
+        if in_models(&bsp, start.min(end) - reach, start.max(end) + reach) { continue; }
+        sweeps += 1;
+        let a = bsp.trace(&player, start, end, mask);
+        let b = mesh.trace(&player, start, end, mask);
+        if ((a.fraction - b.fraction) * (end - start).length()).abs() > 0.1 {
+            println!("sweep {start:?} -> {end:?}: bsp {} {:?} {:?} {:?} mesh {} {:?} {:?} {:?}", a.fraction, a.end, a.normal, a.contents, b.fraction, b.end, b.normal, b.contents);
+        }
+    }
+}
