@@ -7,7 +7,8 @@
 //! brushes that cover exactly the solid space, the same kind of brush a `.map` gives.
 //!
 //! The tree: splitting planes are only the faces' own planes. At each node the splitter is
-//! picked among the faces (few splits, then balance, then an axial plane); faces on it (within
+//! picked among the faces by where the surface lies, never by how it is triangulated
+//! (`choose_splitter`); faces on it (within
 //! [`MESH_ON_PLANE_EPSILON`]) are used up, the others sorted or split to either side. A side
 //! left with no face is a leaf: in front, air (the faces' normals point into the air); behind,
 //! solid, of the material of the node's faces. The leaves' convex regions are the level's box
@@ -32,7 +33,7 @@ use glam::DVec3;
 use super::clean::{CleanMesh, CleanTriangle};
 use crate::brush::{Brush, BrushOwner, brush_from_planes};
 use crate::contents::Contents;
-use crate::geom::{BuildPlane, PlaneKind, Winding, cut_planes};
+use crate::geom::{BuildPlane, Winding, cut_planes};
 use crate::map::SourceLoc;
 use crate::surface::SurfaceFlags;
 use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON, PATCH_THICKNESS};
@@ -41,13 +42,6 @@ use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON, PATCH_THICKNESS};
 /// the void behind the outermost faces closes in regions of their own, which the box marks
 /// as the outside.
 pub(crate) const REGION_BOX_PAD: f64 = 8.0;
-
-/// Splitter candidates looked at per node: the faces at evenly spaced positions (all of
-/// them when fewer). Sizes the search only; any splitter gives a correct tree.
-const SPLITTER_CANDIDATES: usize = 16;
-
-/// Faces each candidate is scored against per node (evenly spaced; all when fewer).
-const SPLITTER_SAMPLE: usize = 128;
 
 /// What a material means to the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,31 +116,60 @@ fn side_of(face: &Face, plane: &BuildPlane) -> Side {
     }
 }
 
-/// The face of `faces` whose plane splits them best (module docs).
+/// The face of `faces` whose plane splits them (module docs): among the axial planes of the
+/// axis along which the faces' bounds are longest, the one nearest the bounds' middle; when
+/// no face is axial, the plane nearest the middle. Both depend only on where the surface
+/// lies in the region, not on how it is cut into triangles, so the same surface made of
+/// few or many triangles gives the same tree, the same brushes and the same contacts (no
+/// seam where triangles meet); ties go to the lower coordinate, then to +n before −n.
 fn choose_splitter(faces: &[Face]) -> usize {
-    let spaced = |count: usize, limit: usize| {
-        let step = count.div_ceil(limit).max(1);
-        (0..count).step_by(step)
-    };
-    let mut best = (i64::MAX, 0usize);
-    for c in spaced(faces.len(), SPLITTER_CANDIDATES) {
-        let plane = faces[c].plane;
-        let (mut front, mut back, mut splits) = (0i64, 0i64, 0i64);
-        for s in spaced(faces.len(), SPLITTER_SAMPLE) {
-            match side_of(&faces[s], &plane) {
-                Side::On => {}
-                Side::Front => front += 1,
-                Side::Back => back += 1,
-                Side::Spans => splits += 1,
-            }
-        }
-        let axial = i64::from(plane.kind() == PlaneKind::NonAxial);
-        let score = (8 * splits + (front - back).abs()) * 2 + axial;
-        if score < best.0 {
-            best = (score, c);
+    let mut mins = DVec3::splat(f64::INFINITY);
+    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
+    for face in faces {
+        for &p in &face.winding.points {
+            mins = mins.min(p);
+            maxs = maxs.max(p);
         }
     }
-    best.1
+    let middle = (mins + maxs) * 0.5;
+    let extent = maxs - mins;
+    let mut axes = [0usize, 1, 2];
+    axes.sort_by(|&a, &b| extent[b].total_cmp(&extent[a]));
+    // (distance from the middle, coordinate, whether the normal points down the axis).
+    let key = |face: &Face, axis: usize| -> (f64, f64, bool) {
+        let along = face.plane.normal[axis];
+        let coordinate = face.plane.dist * along;
+        ((coordinate - middle[axis]).abs(), coordinate, along < 0.0)
+    };
+    for axis in axes {
+        let best = faces
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.plane.normal[axis].abs() == 1.0)
+            .min_by(|(_, a), (_, b)| {
+                let (ka, kb) = (key(a, axis), key(b, axis));
+                ka.0.total_cmp(&kb.0)
+                    .then(ka.1.total_cmp(&kb.1))
+                    .then(ka.2.cmp(&kb.2))
+            });
+        if let Some((index, _)) = best {
+            return index;
+        }
+    }
+    let off = |f: &Face| f.plane.distance(middle).abs();
+    faces
+        .iter()
+        .enumerate()
+        .min_by(|(_, a), (_, b)| {
+            off(a).total_cmp(&off(b)).then_with(|| {
+                a.plane
+                    .normal
+                    .to_array()
+                    .partial_cmp(&b.plane.normal.to_array())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+        })
+        .map_or(0, |(index, _)| index)
 }
 
 /// Faces still to sort, and the node and side (0 front, 1 back) their subtree fills (`None`

@@ -396,12 +396,12 @@ fn ramp_room(xs: &[f64], ys: &[f64], flip: &mut dyn FnMut() -> bool) -> String {
     const TOP: f64 = 512.0;
     let mut v: Vec<[f64; 3]> = Vec::new();
     let mut f: Vec<[usize; 3]> = Vec::new();
-    let mut vertex = |p: [f64; 3], v: &mut Vec<[f64; 3]>| -> usize {
+    let vertex = |p: [f64; 3], v: &mut Vec<[f64; 3]>| -> usize {
         v.push(p);
         v.len()
     };
     // A quad a b c d, counter-clockwise from the air, as two triangles.
-    let mut quad = |q: [[f64; 3]; 4], v: &mut Vec<[f64; 3]>, f: &mut Vec<[usize; 3]>, flip: bool| {
+    let quad = |q: [[f64; 3]; 4], v: &mut Vec<[f64; 3]>, f: &mut Vec<[usize; 3]>, flip: bool| {
         let ids: Vec<usize> = q.iter().map(|&p| vertex(p, v)).collect();
         if flip {
             f.push([ids[0], ids[1], ids[3]]);
@@ -417,7 +417,12 @@ fn ramp_room(xs: &[f64], ys: &[f64], flip: &mut dyn FnMut() -> bool) -> String {
             let (y0, y1) = (u[0], u[1]);
             // Floor, seen from above; ceiling, seen from below.
             quad(
-                [[x0, y0, floor(x0)], [x1, y0, floor(x1)], [x1, y1, floor(x1)], [x0, y1, floor(x0)]],
+                [
+                    [x0, y0, floor(x0)],
+                    [x1, y0, floor(x1)],
+                    [x1, y1, floor(x1)],
+                    [x0, y1, floor(x0)],
+                ],
                 &mut v,
                 &mut f,
                 flip(),
@@ -432,13 +437,23 @@ fn ramp_room(xs: &[f64], ys: &[f64], flip: &mut dyn FnMut() -> bool) -> String {
         // The side walls y = 0 (seen from +y) and y = max (seen from −y).
         let y_max = ys[ys.len() - 1];
         quad(
-            [[x0, 0.0, floor(x0)], [x0, 0.0, TOP], [x1, 0.0, TOP], [x1, 0.0, floor(x1)]],
+            [
+                [x0, 0.0, floor(x0)],
+                [x0, 0.0, TOP],
+                [x1, 0.0, TOP],
+                [x1, 0.0, floor(x1)],
+            ],
             &mut v,
             &mut f,
             flip(),
         );
         quad(
-            [[x0, y_max, floor(x0)], [x1, y_max, floor(x1)], [x1, y_max, TOP], [x0, y_max, TOP]],
+            [
+                [x0, y_max, floor(x0)],
+                [x1, y_max, floor(x1)],
+                [x1, y_max, TOP],
+                [x0, y_max, TOP],
+            ],
             &mut v,
             &mut f,
             flip(),
@@ -448,13 +463,23 @@ fn ramp_room(xs: &[f64], ys: &[f64], flip: &mut dyn FnMut() -> bool) -> String {
     for u in ys.windows(2) {
         let (y0, y1) = (u[0], u[1]);
         quad(
-            [[0.0, y0, 0.0], [0.0, y1, 0.0], [0.0, y1, TOP], [0.0, y0, TOP]],
+            [
+                [0.0, y0, 0.0],
+                [0.0, y1, 0.0],
+                [0.0, y1, TOP],
+                [0.0, y0, TOP],
+            ],
             &mut v,
             &mut f,
             flip(),
         );
         quad(
-            [[x_max, y0, 128.0], [x_max, y0, TOP], [x_max, y1, TOP], [x_max, y1, 128.0]],
+            [
+                [x_max, y0, 128.0],
+                [x_max, y0, TOP],
+                [x_max, y1, TOP],
+                [x_max, y1, 128.0],
+            ],
             &mut v,
             &mut f,
             flip(),
@@ -505,6 +530,7 @@ fn finely_tessellated_surfaces_move_a_character_as_one_polygon_does() {
     ));
     let total = cases(40, 2000);
     let mut worst = 0.0f32;
+    let mut failures: Vec<String> = Vec::new();
     for seed in 0..total as u64 {
         let mut rng = Pcg32::new(0x5ea3_0000 + seed);
         let xs = grid(&mut rng, &[0.0, 256.0, 512.0, 1024.0], 12);
@@ -527,52 +553,29 @@ fn finely_tessellated_surfaces_move_a_character_as_one_polygon_does() {
         };
         let config = planeshift::ControllerConfig::default();
         let start = Vec3::new(40.0, y, config.feet_to_origin + 0.25);
-        let mut a = planeshift::CharacterController::new(config, start)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let mut a =
+            planeshift::CharacterController::new(config, start).unwrap_or_else(|e| panic!("{e}"));
         let mut b = a.clone();
         for tick in 0..300 {
             a.step(&coarse, &input);
             b.step(&fine, &input);
             let d = a.position().distance(b.position());
             worst = worst.max(d);
-            assert!(
-                d <= 0.01,
-                "seed {seed} tick {tick}: {} over one polygon, {} over {} x {} cells",
-                a.position(),
-                b.position(),
-                xs.len() - 1,
-                ys.len() - 1
-            );
+            if d > 0.01 {
+                failures.push(format!(
+                    "seed {seed} tick {tick}: {} over one polygon, {} over {} x {} cells",
+                    a.position(),
+                    b.position(),
+                    xs.len() - 1,
+                    ys.len() - 1
+                ));
+                break;
+            }
         }
     }
-    println!("seams: {total} tessellations, worst per-tick distance {worst}");
-}
-
-#[test]
-fn debug_sweeps() {
-    let name = std::env::var("MESHDBG").unwrap_or("e1m2".into());
-    let mesh = compile_file(std::path::Path::new(&format!("/work/shared/maps/meshes/{name}.obj")));
-    let bsp = import_bsp(&read(std::path::Path::new(&format!("/work/shared/maps/id-quake-1996/{name}.bsp"))), &CompileOptions::default()).unwrap().map;
-    let (lo, hi) = (mesh.models()[0].mins, mesh.models()[0].maxs);
-    let mut rng = Pcg32::new(0x6d65_7368);
-    for _ in 0..100_000 {
-        let _ = Vec3::from_array(std::array::from_fn(|a| rng.range_f64(f64::from(lo[a]), f64::from(hi[a])) as f32));
-    }
-    let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0)).unwrap();
-    let mask = Contents::MASK_PLAYER_SOLID;
-    let mut sweeps = 0;
-    while sweeps < 2000 {
-        let start = Vec3::from_array(std::array::from_fn(|a| rng.range_f64(f64::from(lo[a]), f64::from(hi[a])) as f32));
-        if bsp.overlaps(&player, start, mask) || mesh.overlaps(&player, start, mask) || bsp.point_contents(start).intersects(Contents::MASK_LIQUID) { continue; }
-        let dir = Vec3::from_array(std::array::from_fn(|_| rng.range_f64(-1.0, 1.0) as f32));
-        let end = start + dir.normalize_or_zero() * rng.range_f64(8.0, 256.0) as f32;
-        let reach = Vec3::new(17.0, 17.0, 33.0);
-        if in_models(&bsp, start.min(end) - reach, start.max(end) + reach) { continue; }
-        sweeps += 1;
-        let a = bsp.trace(&player, start, end, mask);
-        let b = mesh.trace(&player, start, end, mask);
-        if ((a.fraction - b.fraction) * (end - start).length()).abs() > 0.1 {
-            println!("sweep {start:?} -> {end:?}: bsp {} {:?} {:?} {:?} mesh {} {:?} {:?} {:?}", a.fraction, a.end, a.normal, a.contents, b.fraction, b.end, b.normal, b.contents);
-        }
-    }
+    println!(
+        "seams: {total} tessellations, {} apart, worst per-tick distance {worst}",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
 }
