@@ -21,8 +21,10 @@ use crate::contents::Contents;
 use crate::game::rules::GameRules;
 use crate::game::{Game, ShaderSet};
 use crate::map::{FaceExtension, MapEntity, MapFace, MapFile, SourceLoc, TextureMapping};
+use crate::game::custom::CustomRules;
 use crate::mesh::{
-    MaterialMeaning, MeshError, MeshOptions, clean_triangles, mesh_brushes, read_mesh,
+    MaterialMeaning, MeshError, MeshOptions, TriangleMesh, clean_triangles, mesh_brushes as build_brushes,
+    read_mesh,
 };
 
 /// A face of texture `name`, for asking the rules what it means.
@@ -84,10 +86,32 @@ pub fn compile_mesh(
     let custom = options.resolve()?;
     let (format, mesh) = read_mesh(bytes, folder, mesh_options)?;
     stopwatch.lap("parse");
-    let rules = match custom.as_ref() {
-        Some(custom) => GameRules::Custom(custom),
-        None => GameRules::Builtin(options.game.unwrap_or(Game::Quake)),
+    let rules = mesh_rules(options, custom.as_ref());
+    let output = mesh_stage(&mesh, rules)?;
+    stopwatch.lap("brushes");
+    let mut map = MapFile::default();
+    let mut world = MapEntity::default();
+    world
+        .properties
+        .push(("classname".to_owned(), "worldspawn".to_owned()));
+    map.entities.push(world);
+    let brush_count = output.brushes.len() as u32;
+    let level = Level {
+        format: SourceFormat::Mesh(format),
+        map: &map,
+        output,
+        rules,
+        model_entities: vec![false],
+        brush_count,
+        patch_count: 0,
+        void_filled: true,
     };
+    compile_level_stages(level, options, stopwatch)
+}
+
+/// The mesh stage: what each material means by `rules`, the triangles cleaned, the brushes
+/// built, and the diagnostics of both.
+fn mesh_stage(mesh: &TriangleMesh, rules: GameRules<'_>) -> Result<BrushOutput, CompileError> {
     let shaders = ShaderSet::new();
     let meanings: Vec<MaterialMeaning> = mesh
         .materials
@@ -112,7 +136,7 @@ pub fn compile_mesh(
     if clean.shell.is_empty() && clean.open.is_empty() && clean.non_solid == 0 {
         return Err(CompileError::Mesh(MeshError::Empty));
     }
-    let built = mesh_brushes(&clean, &meanings);
+    let built = build_brushes(&clean, &meanings);
     let mut diagnostics = Vec::new();
     let dropped = clean.non_finite + clean.degenerate + clean.duplicate;
     if dropped > 0 {
@@ -156,29 +180,38 @@ pub fn compile_mesh(
             ),
         ));
     }
-    stopwatch.lap("brushes");
-    let mut map = MapFile::default();
-    let mut world = MapEntity::default();
-    world
-        .properties
-        .push(("classname".to_owned(), "worldspawn".to_owned()));
-    map.entities.push(world);
-    let brush_count = built.brushes.len() as u32;
-    let level = Level {
-        format: SourceFormat::Mesh(format),
-        map: &map,
-        output: BrushOutput {
-            brushes: built.brushes,
-            diagnostics,
-            rejected: 0,
-        },
-        rules,
-        model_entities: vec![false],
-        brush_count,
-        patch_count: 0,
-        void_filled: true,
-    };
-    compile_level_stages(level, options, stopwatch)
+    Ok(BrushOutput {
+        brushes: built.brushes,
+        diagnostics,
+        rejected: 0,
+    })
+}
+
+/// The rules of a mesh compile: the custom game's, else [`CompileOptions::game`], else
+/// Quake's.
+fn mesh_rules<'a>(options: &CompileOptions, custom: Option<&'a CustomRules>) -> GameRules<'a> {
+    match custom {
+        Some(custom) => GameRules::Custom(custom),
+        None => GameRules::Builtin(options.game.unwrap_or(Game::Quake)),
+    }
+}
+
+internal! {
+    /// The brushes [`compile_mesh`] hands to the back end, before bevels (for planeshift's
+    /// own tests: the exact oracle sweeps them). Unstable.
+    ///
+    /// # Errors
+    /// What [`compile_mesh`] gives.
+    pub fn mesh_brushes(
+        bytes: &[u8],
+        folder: Option<&Path>,
+        mesh_options: &MeshOptions,
+        options: &CompileOptions,
+    ) -> Result<Vec<crate::brush::Brush>, CompileError> {
+        let custom = options.resolve()?;
+        let (_, mesh) = read_mesh(bytes, folder, mesh_options)?;
+        Ok(mesh_stage(&mesh, mesh_rules(options, custom.as_ref()))?.brushes)
+    }
 }
 
 /// Whether `path` names a mesh file by its extension: `.obj`, `.gltf` or `.glb` (any case).

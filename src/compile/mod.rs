@@ -41,6 +41,11 @@ use crate::map::{MapFile, ParseError, parse_map};
 pub use from_bsp::{BspCheck, check_bsp, import_bsp};
 #[cfg(feature = "mesh")]
 pub use from_mesh::{compile_level_at, compile_mesh, is_mesh_path};
+#[cfg(feature = "mesh")]
+internal! {
+    /// The brushes a mesh compile hands to the back end (`from_mesh.rs`). Unstable.
+    pub use from_mesh::mesh_brushes;
+}
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
