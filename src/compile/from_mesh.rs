@@ -132,7 +132,7 @@ fn mesh_stage(mesh: &TriangleMesh, rules: GameRules<'_>) -> Result<BrushOutput, 
         .iter()
         .map(|m| m.contents.intersects(Contents::MASK_ANY_BLOCKING))
         .collect();
-    let clean = clean_triangles(&mesh, &encloses);
+    let clean = clean_triangles(mesh, &encloses);
     if clean.shell.is_empty() && clean.open.is_empty() && clean.non_solid == 0 {
         return Err(CompileError::Mesh(MeshError::Empty));
     }
