@@ -627,3 +627,71 @@ fn mesh_worlds_meet_the_exact_oracle() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// The bundled `maps/mesh_room.obj` (`maps/gen_mesh_room.py`): a watertight room (no hole),
+/// its free-standing one-sided wall a thin wall that blocks from both sides, its pool's
+/// water surface no obstacle, and a character running along it climbs the stairs, walks
+/// down the ramp and drops into the pool.
+#[test]
+fn the_bundled_mesh_room_plays_as_built() {
+    let path = planeshift_testkit::real_maps::repo_root().join("maps/mesh_room.obj");
+    let out = compile_mesh(
+        &read(&path),
+        None,
+        &MeshOptions::default(),
+        &CompileOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let notes: Vec<&str> = out.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        notes,
+        vec!["4 face(s) form open surfaces and became thin walls solid from both sides"]
+    );
+    let map = &out.map;
+    let point = TraceShape::point();
+    let mask = Contents::MASK_PLAYER_SOLID;
+    let towards = map.trace(
+        &point,
+        Vec3::new(64.0, 256.0, 64.0),
+        Vec3::new(192.0, 256.0, 64.0),
+        mask,
+    );
+    assert!((towards.end.x - 128.0).abs() < 0.1, "{:?}", towards.end);
+    let back = map.trace(
+        &point,
+        Vec3::new(192.0, 256.0, 64.0),
+        Vec3::new(64.0, 256.0, 64.0),
+        mask,
+    );
+    assert!(
+        back.hit() && (back.end.x - 128.0).abs() < 0.5,
+        "{:?}",
+        back.end
+    );
+    let down = map.trace(
+        &point,
+        Vec3::new(700.0, 256.0, 100.0),
+        Vec3::new(700.0, 256.0, -100.0),
+        mask,
+    );
+    assert!((down.end.z + 64.0).abs() < 0.1, "{:?}", down.end);
+    let config = planeshift::ControllerConfig::default();
+    let mut c = planeshift::CharacterController::new(
+        config,
+        Vec3::new(32.0, 448.0, config.feet_to_origin + 0.25),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let input = planeshift::MoveInput {
+        wish: Vec3::X,
+        ..planeshift::MoveInput::default()
+    };
+    let mut highest = f32::MIN;
+    for _ in 0..400 {
+        c.step(map, &input);
+        assert!(!c.overlaps(map), "inside solid at {}", c.position());
+        highest = highest.max(c.position().z - config.feet_to_origin);
+    }
+    let feet = c.position() - Vec3::Z * config.feet_to_origin;
+    assert!(highest > 63.0, "never climbed the stairs: {highest}");
+    assert!((640.0..768.0).contains(&feet.x) && feet.z < -63.0, "{feet}");
+}
