@@ -1,7 +1,7 @@
 //! A mesh's triangles made fit to build from: bad ones dropped and counted, edges counted.
 //!
-//! Takes a [`TriangleMesh`] and, per material, whether its faces enclose solid (the game's
-//! rules say; liquids and triggers do not); gives a [`CleanMesh`]: the triangles that enclose
+//! Takes a `TriangleMesh` and, per material, whether its faces enclose solid (the game's
+//! rules say; liquids and triggers do not); gives a `CleanMesh`: the triangles that enclose
 //! solid, split into closed-shell faces (for the solid-leaf BSP) and open-surface faces (thin
 //! walls), with counts of what was dropped and a point on each hole. Rules, in order: a
 //! triangle with a corner not finite or beyond [`MAX_MAP_COORD`] is dropped (`non_finite`);
@@ -12,7 +12,7 @@
 //! (a two-sided surface tessellated differently on each side: the earlier in file order stays,
 //! the later is a repeat). Edges are then counted over the enclosing triangles: a connected piece
 //! (triangles joined by edges used exactly twice) is an open surface when more than one in
-//! [`OPEN_EDGE_SHARE`] of its edges is used once, else a shell whose edges used once are
+//! `OPEN_EDGE_SHARE` of its edges is used once, else a shell whose edges used once are
 //! holes (counted, the first named with its midpoint). Guarantees: linear in the triangle
 //! count (hash maps keyed by welded corners, never iterated for output); deterministic.
 

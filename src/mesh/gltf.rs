@@ -2,7 +2,7 @@
 //! the `gltf` crate, the buffers and accessors by this file.
 //!
 //! Takes the file's bytes, the folder of a `.gltf`'s external buffers, and the
-//! [`MeshOptions`]; gives a [`TriangleMesh`]: every triangle of every primitive of every node
+//! [`MeshOptions`]; gives a `TriangleMesh`: every triangle of every primitive of every node
 //! of the default scene (every scene when none is named as default, every root node when the
 //! file has no scene), with the node's whole transform (its ancestors' too) applied, then the
 //! axis and scale; each triangle named by its primitive's material (`""` without one).

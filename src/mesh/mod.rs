@@ -2,7 +2,7 @@
 //! of the compiler takes (feature `mesh`).
 //!
 //! Takes a file's bytes (and, for a `.gltf` with external buffers, its folder) and the
-//! [`MeshOptions`]; gives a [`TriangleMesh`] (`obj.rs`, `gltf.rs`: triangles in map units,
+//! [`MeshOptions`]; gives a `TriangleMesh` (`obj.rs`, `gltf.rs`: triangles in map units,
 //! Z up, with a material name each), then (`clean.rs`) the triangles worth building from,
 //! with degenerate, duplicate and non-finite ones dropped and counted and every edge used
 //! once (a hole or an open surface) found, then (`solid_bsp.rs`) a solid-leaf BSP whose

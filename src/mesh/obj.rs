@@ -1,6 +1,6 @@
 //! Wavefront OBJ text to triangles, read by `tobj`.
 //!
-//! Takes the file's bytes and the [`MeshOptions`]; gives a [`TriangleMesh`]: every face
+//! Takes the file's bytes and the [`MeshOptions`]; gives a `TriangleMesh`: every face
 //! triangulated (tobj fans a polygon), each triangle with the name of the `usemtl` in force
 //! (`""` before any), positions in map units. Guarantees: a malformed file (a bad number, an
 //! index out of range, bytes that are not UTF-8) is a [`MeshError::Obj`]; material

@@ -2,8 +2,8 @@
 //! construction, as MDK2 and Neverwinter Nights built their worlds), its solid leaves cut
 //! from the level's box, and each open-surface face as a thin slab.
 //!
-//! Takes a [`CleanMesh`] and each material's meaning ([`MaterialMeaning`]: contents, the
-//! game's value, surface flags, as the game's rules give them); gives [`MeshBrushes`]: world
+//! Takes a `CleanMesh` and each material's meaning (`MaterialMeaning`: contents, the
+//! game's value, surface flags, as the game's rules give them); gives `MeshBrushes`: world
 //! brushes that cover exactly the solid space, the same kind of brush a `.map` gives.
 //!
 //! The tree: splitting planes are only the faces' own planes. At each node the splitter is
@@ -12,7 +12,7 @@
 //! [`MESH_ON_PLANE_EPSILON`]) are used up, the others sorted or split to either side. A side
 //! left with no face is a leaf: in front, air (the faces' normals point into the air); behind,
 //! solid, of the material of the node's faces. The leaves' convex regions are the level's box
-//! (the faces' bounds grown by [`REGION_BOX_PAD`]) cut by the planes on their path; a solid
+//! (the faces' bounds grown by `REGION_BOX_PAD`) cut by the planes on their path; a solid
 //! region with a side on the box is the void around the level and is tagged
 //! [`Contents::OUTSIDE`] as well, as the Quake importer tags the void its compiler filled.
 //! Each side of a region takes the material of a face on its plane. Regions are then
