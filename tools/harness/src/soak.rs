@@ -340,7 +340,7 @@ const MESH_SPAWN_TRIES: usize = 2_000;
 /// Spawn points for a level without entities (a mesh): seeded places in the world's box
 /// where Quake's player box (32 × 32 × 56) is free of the map, outside no liquid and not
 /// in the void, dropped onto a walkable floor (normal within 45° of up) found within 4096
-/// units below. At most [`MESH_SPAWNS`], in the order found; deterministic.
+/// units below. At most `MESH_SPAWNS`, in the order found; deterministic.
 pub fn mesh_spawns(world: &CompiledMap, seed: u64) -> Vec<Vec3> {
     use planeshift::{Contents, TraceShape};
     let Some(model) = world.models().first() else {
