@@ -75,7 +75,9 @@ fn compile_file(path: &std::path::Path) -> CompiledMap {
 }
 
 /// On every shared mesh, solid versus open agrees with the `.bsp`'s hull 0 at ≥ 99.9 % of
-/// 100,000 seeded points in the level's box (points within 0.1 of a boundary of either
+/// 100,000 seeded points in the level's box (10,000 without `PLANESHIFT_FULL=1`; sweeps 2,000,
+/// else 1,000; the `.bsp`'s sky volumes counted apart: Quake draws their inside too, so the
+/// mesh cannot tell them from rooms, and they stay open behind their thin sky walls) (points within 0.1 of a boundary of either
 /// world, points in the `.bsp`'s liquids and points in its brush entities' boxes, set
 /// aside); Quake's player box swept from
 /// free places agrees with the `.bsp` import's within 0.1 units on ≥ 99.5 % of sweeps.
@@ -131,7 +133,7 @@ fn shared_meshes_agree_with_their_bsp() {
             .unwrap_or_else(|| panic!("player box"));
         let mask = Contents::MASK_PLAYER_SOLID;
         let (mut sweeps, mut agree, mut tries) = (0usize, 0usize, 0usize);
-        let wanted = cases(200, 2000);
+        let wanted = cases(1000, 2000);
         while sweeps < wanted && tries < 200 * wanted {
             tries += 1;
             let start = Vec3::from_array(std::array::from_fn(|a| {
