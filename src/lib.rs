@@ -112,6 +112,8 @@ internal_mod! { mod brush; }
 internal_mod! { mod bsp; }
 internal_mod! { mod leak; }
 internal_mod! { mod import; }
+#[cfg(feature = "mesh")]
+internal_mod! { mod mesh; }
 internal_mod! { mod compile; }
 internal_mod! { mod compiled; }
 internal_mod! { mod contents; }

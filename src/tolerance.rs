@@ -580,3 +580,27 @@ const _: () = assert!(PATCH_PLANAR_EPSILON < PATCH_WELD_EPSILON);
 const _: () = assert!(PATCH_THICKNESS > MIN_EDGE_LENGTH);
 const _: () = assert!(MIN_PATCH_EDGE_LENGTH <= MIN_EDGE_LENGTH);
 const _: () = assert!(BODY_CONTACT_TOLERANCE * 1024.0 < SURFACE_CLIP_EPSILON as f64);
+
+/// Mesh corners closer than this are one vertex when a mesh's edges are counted, in map
+/// units (`mesh/clean.rs`): the weld grid is 1/1024 unit, far below any feature of a level
+/// (Quake's T-junction fixes place vertices on float edges, a few ulps off the grid of a
+/// hand-made map) and far above f32 rounding of Quake-sized coordinates.
+pub const MESH_WELD: f64 = 1.0 / 1024.0;
+
+/// A mesh triangle none of whose altitudes reaches this is degenerate and dropped, in map
+/// units (`mesh/clean.rs`): a sliver thinner than the runtime's stop distance
+/// ([`SURFACE_CLIP_EPSILON`]) bounds no space a character can tell apart.
+pub const MESH_MIN_ALTITUDE: f64 = 1.0 / 64.0;
+
+/// A mesh face's corner this close to a splitting plane lies on it when the solid-leaf BSP
+/// sorts faces (`mesh/solid_bsp.rs`), in map units: a Quake face fanned into triangles has
+/// its corners on its plane to f32 rounding of the `.bsp`'s vertices (well under 1e-3), and
+/// a face this close to a plane never makes a sliver a sweep could notice.
+pub const MESH_ON_PLANE_EPSILON: f64 = 0.01;
+
+
+/// Two mesh faces whose unit normals agree to this in every component share a plane when
+/// the mesh stage looks for two-sided surfaces (`mesh/clean.rs`), unitless: about a
+/// thousandth of a radian, which moves a 512-unit face by half a unit at its far end, so
+/// only faces an author meant to be coplanar meet.
+pub const MESH_PLANE_NORMAL_GRID: f64 = 1e-3;

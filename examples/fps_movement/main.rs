@@ -93,7 +93,8 @@ struct Args {
     /// the viewer package's `fps_walk`.
     #[arg(long)]
     headless: bool,
-    /// The `.map` file, or a compiled `.bsp`.
+    /// The `.map` file, a compiled `.bsp`, or a mesh (`.obj`, `.gltf`, `.glb`: bots spawn on
+    /// seeded free floor spots).
     #[arg(long)]
     map: Option<String>,
     /// How many bots.
@@ -252,7 +253,12 @@ fn run(args: &Args) -> Result<(), String> {
         },
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    let summary = soak(&bytes, &options).map_err(|e| format!("{path}: {e}"))?;
+    let summary = if planeshift::build::is_mesh_path(path.as_ref()) {
+        soak::soak_mesh(&bytes, path.as_ref(), &options)
+    } else {
+        soak(&bytes, &options)
+    }
+    .map_err(|e| format!("{path}: {e}"))?;
     let median = summary.median_tick_ns;
     let moves = summary.moves;
     if args.json {

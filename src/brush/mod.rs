@@ -154,6 +154,15 @@ pub enum DiagnosticKind {
     ClipHullOnly,
     /// A brush model of a compiled `.bsp` that no entity names was left out.
     UnplacedModel,
+    /// Triangles of a mesh were dropped: not finite, degenerate or repeated (the message
+    /// counts each).
+    MeshTrianglesDropped,
+    /// A closed mesh shell has edges used once: a hole (the location's line is 1; the
+    /// message names a point on the first).
+    MeshHole,
+    /// Faces of a mesh form open surfaces (edges used once) and became thin walls solid
+    /// from both sides.
+    MeshOpenSurface,
 }
 
 /// A problem that did not stop the stage.

@@ -19,6 +19,8 @@ use std::path::PathBuf;
 
 mod back_end;
 mod from_bsp;
+#[cfg(feature = "mesh")]
+mod from_mesh;
 mod models;
 mod sides;
 mod tables;
@@ -37,6 +39,13 @@ pub use crate::leak::Leak;
 use crate::leak::find_outside;
 use crate::map::{MapFile, ParseError, parse_map};
 pub use from_bsp::{BspCheck, check_bsp, import_bsp, import_bsp_clip_hull};
+#[cfg(feature = "mesh")]
+pub use from_mesh::{compile_level_at, compile_mesh, is_mesh_path};
+#[cfg(feature = "mesh")]
+internal! {
+    /// The brushes a mesh compile hands to the back end (`from_mesh.rs`). Unstable.
+    pub use from_mesh::mesh_brushes;
+}
 
 /// Why a compile failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -76,6 +85,10 @@ pub enum CompileError {
     /// A `.bsp` could not be read (the error names its lump).
     #[error(transparent)]
     Import(#[from] ImportError),
+    /// A triangle mesh could not be read (feature `mesh`).
+    #[cfg(feature = "mesh")]
+    #[error(transparent)]
+    Mesh(#[from] crate::mesh::MeshError),
 }
 
 /// What a compile was given: a `.map`, or a compiled `.bsp` of some format.
@@ -85,6 +98,9 @@ pub enum SourceFormat {
     Map,
     /// A compiled `.bsp`, imported.
     Bsp(BspFormat),
+    /// A triangle mesh (feature `mesh`).
+    #[cfg(feature = "mesh")]
+    Mesh(crate::mesh::MeshFormat),
 }
 
 impl SourceFormat {
@@ -103,6 +119,8 @@ impl SourceFormat {
         match self {
             SourceFormat::Map => "map",
             SourceFormat::Bsp(format) => format.name(),
+            #[cfg(feature = "mesh")]
+            SourceFormat::Mesh(format) => format.name(),
         }
     }
 }

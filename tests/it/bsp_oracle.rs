@@ -128,15 +128,15 @@ fn open_sweep(
 /// among them, sweeps that started solid (tree against brute force only) and sweeps left
 /// out because they pass near a brush the oracle could not represent.
 #[derive(Default)]
-struct Counts {
-    checked: usize,
-    hits: usize,
-    start_solid: usize,
-    near_rejected: usize,
+pub(crate) struct Counts {
+    pub(crate) checked: usize,
+    pub(crate) hits: usize,
+    pub(crate) start_solid: usize,
+    pub(crate) near_rejected: usize,
 }
 
 /// Counts per shape kind.
-type KindCounts = BTreeMap<&'static str, Counts>;
+pub(crate) type KindCounts = BTreeMap<&'static str, Counts>;
 
 /// Sweeps drawn per sweep wanted, at most, before a kind gives up on a cramped level.
 const DRAWS_PER_SWEEP: usize = 4;
@@ -155,7 +155,22 @@ fn check_file(
         .unwrap_or_else(|e| panic!("{name}: {e}"))
         .map;
     let brushes = world_sweep_brushes(bytes, &world);
-    let oracle = Oracle::new(&brushes);
+    check_world(name, &world, &brushes, (cases, seed), 1, counts)
+}
+
+/// [`check_file`]'s sweeps on any world whose world sweeps clip exactly `brushes` (an
+/// imported `.bsp`'s, a compiled mesh's: `mesh.rs`): `cases` per kind from `seed`, with at
+/// most `rejected_per_mille` of the brushes (per thousand, at least one) ones the oracle
+/// cannot represent.
+pub(crate) fn check_world(
+    name: &str,
+    world: &CompiledMap,
+    brushes: &[Brush],
+    (cases, seed): (usize, u64),
+    rejected_per_mille: usize,
+    counts: &mut KindCounts,
+) -> Vec<String> {
+    let oracle = Oracle::new(brushes);
     // Parry cannot represent a few imported slivers within the oracle's 1e-6 check (their
     // f32 planes meet a few 1e-6 off); sweeps whose bounds come near one are left out and
     // counted.
@@ -171,7 +186,7 @@ fn check_file(
         );
     }
     assert!(
-        rejected.len() * 1000 <= brushes.len().max(1000),
+        rejected.len() * 1000 <= brushes.len().max(1000) * rejected_per_mille,
         "{name}: the oracle rejected {} of {} brushes",
         rejected.len(),
         brushes.len()
@@ -187,8 +202,8 @@ fn check_file(
             draws += 1;
             let params = ShapeParams::random(&mut rng, kind);
             let (shape, exact) = (params.shape(), oracle_shape(&params));
-            let (start, end) = open_sweep(&mut rng, &world, &brushes, &shape, draws)
-                .unwrap_or_else(|| random_sweep(&mut rng, &world, SWEEP_LENGTH));
+            let (start, end) = open_sweep(&mut rng, world, brushes, &shape, draws)
+                .unwrap_or_else(|| random_sweep(&mut rng, world, SWEEP_LENGTH));
             let tree = world.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
             let brute = world.trace_all_brushes(&shape, start, end, Contents::MASK_ANY_BLOCKING);
             let label = format!("{name} {kind:?} {params:?} {start}->{end}");
@@ -253,7 +268,7 @@ fn every_file() -> bool {
     crate::support::full_counts()
 }
 
-fn cases_per_kind() -> usize {
+pub(crate) fn cases_per_kind() -> usize {
     crate::support::cases(CASES_PER_KIND.0, CASES_PER_KIND.1)
 }
 

@@ -32,6 +32,8 @@ mod import_pairs;
 mod leak;
 /// A compiled `.bsp` goes where a `.map` goes: the replay on shared `.bsp` files.
 mod level_loading;
+/// Levels made of triangles: the shared meshes against their `.bsp`, bad input, mutated files.
+mod mesh;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
 /// Quake 3 curved patches: facets against the true surface, semantics, seams, limits.

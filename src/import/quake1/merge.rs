@@ -100,7 +100,7 @@ fn merged(a: &Brush, b: &Brush, plane: &BuildPlane) -> Option<Brush> {
 }
 
 /// `regions` with every pair whose union is convex merged, greedily (module docs).
-pub(super) fn merge_regions(regions: Vec<Brush>) -> Vec<Brush> {
+pub(crate) fn merge_regions(regions: Vec<Brush>) -> Vec<Brush> {
     let mut slots: Vec<Option<Brush>> = regions.into_iter().map(Some).collect();
     let mut by_plane: HashMap<[u64; 4], Vec<usize>> = HashMap::new();
     for (index, region) in slots.iter().enumerate() {

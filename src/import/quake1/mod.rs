@@ -15,7 +15,7 @@
 
 mod brushlist;
 mod lumps;
-mod merge;
+pub(super) mod merge;
 mod regions;
 
 use super::{BspFormat, ImportError, ImportedLevel, entities_from_lump};

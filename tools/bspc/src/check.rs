@@ -84,6 +84,12 @@ pub fn run(
     pointfile: Option<&Path>,
 ) -> Result<(), CliError> {
     let options = compile_options(rules)?;
+    if planeshift::build::is_mesh_path(path) {
+        return Err(CliError::input(format!(
+            "{}: error: a mesh has no brushes to check; `bspc compile` reports what its mesh stage dropped or found",
+            path.display()
+        )));
+    }
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     let report = if BspFormat::detect(&bytes).is_some() {
         check_bsp_file(path, &bytes, &options)?

@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use planeshift::{CompileError, CompileOptions, build::compile_level};
+use planeshift::build::{MeshOptions, compile_level_at};
+use planeshift::{CompileError, CompileOptions};
 use planeshift::{
     CompiledMap,
     level::{EXTENSION, MAGIC},
@@ -111,11 +112,13 @@ pub fn compile(
     pointfile: Option<&Path>,
 ) -> Result<(), CliError> {
     let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
-    let compiled = compile_level(&src, &options).map_err(|e| match e {
-        CompileError::Parse(p) => CliError::syntax(input, &p),
-        CompileError::Import(i) => CliError::input(format!("{}: error: {i}", input.display())),
-        other => CliError::internal(other),
-    })?;
+    let compiled =
+        compile_level_at(&src, input, &MeshOptions::default(), &options).map_err(|e| match e {
+            CompileError::Parse(p) => CliError::syntax(input, &p),
+            CompileError::Import(i) => CliError::input(format!("{}: error: {i}", input.display())),
+            CompileError::Mesh(m) => CliError::input(format!("{}: error: {m}", input.display())),
+            other => CliError::internal(other),
+        })?;
     let bytes = compiled.map.to_bytes();
     let output = output.unwrap_or_else(|| input.with_extension(EXTENSION));
     std::fs::write(&output, &bytes).map_err(|e| CliError::io(&output, &e))?;

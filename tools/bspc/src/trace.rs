@@ -25,8 +25,9 @@ use std::time::Instant;
 
 use glam::Vec3;
 use planeshift::Contents;
+use planeshift::build::{MeshOptions, compile_level_at};
 use planeshift::movement::Bodies;
-use planeshift::{CompileError, CompileOptions, build::compile_level};
+use planeshift::{CompileError, CompileOptions};
 use planeshift::{CompiledMap, level::MAGIC};
 use planeshift::{QueryFilter, Scene};
 use planeshift::{
@@ -130,18 +131,20 @@ fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
     }
 }
 
-/// Loads a world: a compiled file by its magic, otherwise a `.map` or a `.bsp` (by content) compiled in memory (with the
+/// Loads a world: a compiled file by its magic, a mesh (`.obj`, `.gltf`, `.glb`) by its
+/// extension, otherwise a `.map` or a `.bsp` (by content) compiled in memory (with the
 /// shader folders, for a Quake 3 map, and the patch tolerance).
 pub fn load_world(path: &Path, options: &CompileOptions) -> Result<CompiledMap, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     if bytes.starts_with(&MAGIC) {
         return CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e));
     }
-    compile_level(&bytes, options)
+    compile_level_at(&bytes, path, &MeshOptions::default(), options)
         .map(|c| c.map)
         .map_err(|e| match e {
             CompileError::Parse(p) => CliError::syntax(path, &p),
             CompileError::Import(i) => CliError::input(format!("{}: error: {i}", path.display())),
+            CompileError::Mesh(m) => CliError::input(format!("{}: error: {m}", path.display())),
             other => CliError::internal(other),
         })
 }

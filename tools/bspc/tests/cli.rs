@@ -1273,3 +1273,38 @@ fn textures_give_bare_quake2_faces_their_wal_defaults() {
     assert_ne!(out.status.code(), Some(0));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `bspc compile` takes every shared mesh (`.obj`, `.glb`) by its extension, writes a world
+/// that `bspc info` reads back, and names a malformed mesh on exit status 1.
+#[test]
+fn compile_takes_meshes_by_extension() {
+    let Some(dir) = real_maps_dir("compile_takes_meshes_by_extension") else {
+        return;
+    };
+    let mut meshes = files_in(&dir.join("meshes"), "obj");
+    meshes.extend(files_in(&dir.join("meshes"), "glb"));
+    assert!(!meshes.is_empty());
+    for (name, path) in &meshes {
+        let out = std::env::temp_dir().join(format!("bspc-mesh-{}.pbsp", name.replace('/', "_")));
+        let compiled = bspc_ok(&[
+            "compile",
+            path.to_str().expect("path"),
+            "-o",
+            out.to_str().expect("path"),
+            "--json",
+        ]);
+        let json: serde_json::Value = serde_json::from_slice(&compiled.stdout).expect("json");
+        assert!(
+            json["world_brushes"].as_u64().unwrap_or(0) > 100,
+            "{name}: {json}"
+        );
+        let info = bspc_ok(&["info", out.to_str().expect("path"), "--json"]);
+        let back: serde_json::Value = serde_json::from_slice(&info.stdout).expect("json");
+        assert_eq!(back["world_brushes"], json["world_brushes"], "{name}");
+    }
+    let bad = temp_file("bad.obj", b"v 0 0 0\nf 1 2 3\n");
+    let out = bspc(&["compile", bad.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.obj: error: OBJ:"), "{stderr}");
+}

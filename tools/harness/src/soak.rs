@@ -331,6 +331,82 @@ pub fn soak_counting(
     Soak::new(&world, &level, &spawns, options, count)?.run()
 }
 
+/// How many spawn points [`mesh_spawns`] looks for.
+const MESH_SPAWNS: usize = 64;
+
+/// Seeded places tried per spawn point [`mesh_spawns`] looks for.
+const MESH_SPAWN_TRIES: usize = 2_000;
+
+/// Spawn points for a level without entities (a mesh): seeded places in the world's box
+/// where Quake's player box (32 × 32 × 56) is free of the map, outside no liquid and not
+/// in the void, dropped onto a walkable floor (normal within 45° of up) found within 4096
+/// units below. At most `MESH_SPAWNS`, in the order found; deterministic.
+pub fn mesh_spawns(world: &CompiledMap, seed: u64) -> Vec<Vec3> {
+    use planeshift::{Contents, TraceShape};
+    let Some(model) = world.models().first() else {
+        return Vec::new();
+    };
+    let Some(player) =
+        TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0))
+    else {
+        return Vec::new();
+    };
+    let mask = Contents::MASK_PLAYER_SOLID;
+    let mut rng = SplitMix(seed ^ SCATTER_SEED);
+    let mut spawns: Vec<Vec3> = Vec::new();
+    for _ in 0..MESH_SPAWNS * MESH_SPAWN_TRIES {
+        if spawns.len() >= MESH_SPAWNS {
+            break;
+        }
+        let p = Vec3::from_array(std::array::from_fn(|a| {
+            let t = (rng.next() >> 11) as f32 / (1u64 << 53) as f32;
+            model.mins[a] + (model.maxs[a] - model.mins[a]) * t
+        }));
+        let here = world.point_contents(p);
+        if world.overlaps(&player, p, mask)
+            || here.intersects(Contents::MASK_LIQUID | Contents::OUTSIDE)
+        {
+            continue;
+        }
+        let down = world.trace(&player, p, p - Vec3::Z * 4096.0, mask);
+        let floor = down
+            .normal
+            .is_some_and(|n| n.z >= std::f32::consts::FRAC_1_SQRT_2);
+        if floor && !down.start_solid && !spawns.iter().any(|s| s.distance(down.end) < 64.0) {
+            spawns.push(down.end + Vec3::Z * 0.25);
+        }
+    }
+    spawns
+}
+
+/// [`soak`] on a level made of triangles (`.obj`, `.gltf`, `.glb`, read from `path`'s
+/// bytes `bytes`): compiled with [`SoakOptions::compile`] (Quake's rules unless it names a
+/// game), the bots spawned at [`mesh_spawns`] (the mesh has no entities), no triggers.
+pub fn soak_mesh(
+    bytes: &[u8],
+    path: &std::path::Path,
+    options: &SoakOptions,
+) -> Result<SoakSummary, String> {
+    let world = planeshift::build::compile_level_at(
+        bytes,
+        path,
+        &planeshift::build::MeshOptions::default(),
+        &options.compile,
+    )
+    .map_err(|e| e.to_string())?
+    .map;
+    let spawns = mesh_spawns(&world, options.seed);
+    if spawns.is_empty() {
+        return Err("no free floor found to spawn bots on".to_string());
+    }
+    let game = options.compile.game.unwrap_or(Game::Quake);
+    let level = Level::of(&world, game, &options.config);
+    let never: &TickTest<'_> = &|_, _| false;
+    Soak::new(&world, &level, &spawns, options, never)?
+        .run()
+        .map(|(summary, _)| summary)
+}
+
 /// A soak in progress.
 struct Soak<'a> {
     world: &'a CompiledMap,

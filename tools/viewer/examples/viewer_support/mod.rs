@@ -2,7 +2,7 @@
 //! was `fps_movement`'s interactive mode): loading a world and its spawn point, and the window.
 //!
 //! Takes a path to a `.map`, a compiled `.bsp` (any format `compile_level` reads, told
-//! apart by content) or a `.pbsp`; gives a validated world and the first
+//! apart by content), a mesh (`.obj`, `.gltf`, `.glb`, by extension) or a `.pbsp`; gives a validated world and the first
 //! `info_player_start` origin. Failures are [`Failure`]s with the exit status the examples
 //! document (1 bad input, 2 I/O, usage or no display), never panics.
 
@@ -14,7 +14,8 @@ pub mod app;
 use std::path::Path;
 
 use glam::Vec3;
-use planeshift::{CompileError, CompileOptions, build::compile_level};
+use planeshift::build::{MeshOptions, compile_level_at};
+use planeshift::{CompileError, CompileOptions};
 use planeshift::{CompiledMap, level::MAGIC};
 
 /// A failure that ends an example, with its exit status.
@@ -64,7 +65,7 @@ pub fn load_world_with(path: &Path, options: &CompileOptions) -> Result<LoadedWo
         let spawn = first_start(&world);
         return Ok(LoadedWorld { world, spawn });
     }
-    let world = match compile_level(&bytes, options) {
+    let world = match compile_level_at(&bytes, path, &MeshOptions::default(), options) {
         Ok(output) => output.map,
         Err(CompileError::Parse(e)) => {
             return Err(Failure {

@@ -1,0 +1,408 @@
+//! A mesh's triangles made fit to build from: bad ones dropped and counted, edges counted.
+//!
+//! Takes a `TriangleMesh` and, per material, whether its faces enclose solid (the game's
+//! rules say; liquids and triggers do not); gives a `CleanMesh`: the triangles that enclose
+//! solid, split into closed-shell faces (for the solid-leaf BSP) and open-surface faces (thin
+//! walls), with counts of what was dropped and a point on each hole. Rules, in order: a
+//! triangle with a corner not finite or beyond [`MAX_MAP_COORD`] is dropped (`non_finite`);
+//! one whose altitudes are all below [`MESH_MIN_ALTITUDE`] is dropped (`degenerate`); one
+//! whose welded corners ([`MESH_WELD`]) repeat an earlier triangle's with the same winding
+//! is dropped (`duplicate`), and with the opposite winding the pair is one two-sided face,
+//! an open surface; so is a triangle whose centroid lies on a triangle of the opposite plane
+//! (a two-sided surface tessellated differently on each side: the earlier in file order stays,
+//! the later is a repeat). Edges are then counted over the enclosing triangles: a connected piece
+//! (triangles joined by edges used exactly twice) is an open surface when more than one in
+//! `OPEN_EDGE_SHARE` of its edges is used once, else a shell whose edges used once are
+//! holes (counted, the first named with its midpoint). Guarantees: linear in the triangle
+//! count (hash maps keyed by welded corners, never iterated for output); deterministic.
+
+use glam::DVec3;
+use rustc_hash::FxHashMap;
+
+use super::{Triangle, TriangleMesh};
+use crate::geom::BuildPlane;
+use crate::tolerance::{MAX_MAP_COORD, MESH_MIN_ALTITUDE, MESH_PLANE_NORMAL_GRID, MESH_WELD};
+
+/// A piece counts as an open surface when more than one of this many of its edges is used
+/// once: a closed level with a few cracks (a hole or two in thousands of edges) stays a
+/// shell, a sheet (a floating quad, a terrain patch, a wall with no back) does not.
+pub(crate) const OPEN_EDGE_SHARE: usize = 20;
+
+/// A welded corner.
+type Key = [i64; 3];
+
+/// The weld key of `p`.
+fn key(p: DVec3) -> Key {
+    let q = (p / MESH_WELD).round();
+    [q.x as i64, q.y as i64, q.z as i64]
+}
+
+/// One face fit to build from.
+#[derive(Clone, Debug)]
+pub(crate) struct CleanTriangle {
+    /// Its corners, counter-clockwise from the front.
+    pub(crate) points: [DVec3; 3],
+    /// Its plane (normal out of solid, towards the air).
+    pub(crate) plane: BuildPlane,
+    /// Index into the mesh's materials.
+    pub(crate) material: u32,
+    /// Whether it is one side of a two-sided surface (both windings in the file).
+    pub(crate) two_sided: bool,
+}
+
+/// What [`clean_triangles`] gives.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CleanMesh {
+    /// Faces of closed shells: behind them is solid.
+    pub(crate) shell: Vec<CleanTriangle>,
+    /// Faces of open surfaces: thin walls solid from both sides.
+    pub(crate) open: Vec<CleanTriangle>,
+    /// Triangles dropped for a corner not finite or beyond the map's limit.
+    pub(crate) non_finite: usize,
+    /// Triangles dropped as degenerate.
+    pub(crate) degenerate: usize,
+    /// Triangles dropped as repeats.
+    pub(crate) duplicate: usize,
+    /// Triangles of materials that enclose nothing (liquids, triggers...), left out.
+    pub(crate) non_solid: usize,
+    /// Edges of shells used once (holes), and the midpoint of the first.
+    pub(crate) hole_edges: usize,
+    /// The midpoint of the first hole edge, in triangle order.
+    pub(crate) first_hole: Option<DVec3>,
+    /// Edges used by more than two triangles (where shells touch along an edge).
+    pub(crate) non_manifold_edges: usize,
+}
+
+/// A plane's key for finding coplanar faces: its normal to [`MESH_PLANE_NORMAL_GRID`] and its
+/// distance to [`MESH_WELD`] (a face and its flip on the same plane have opposite keys).
+fn plane_key(plane: &BuildPlane) -> [i64; 4] {
+    let n = (plane.normal / MESH_PLANE_NORMAL_GRID).round();
+    [
+        n.x as i64,
+        n.y as i64,
+        n.z as i64,
+        (plane.dist / MESH_WELD).round() as i64,
+    ]
+}
+
+/// Whether `p` (on the triangle's plane, whose normal is ± `normal`) lies on the triangle
+/// `t`, within [`MESH_WELD`] of its edges.
+fn covers(t: &[DVec3; 3], normal: DVec3, p: DVec3) -> bool {
+    let signs: Vec<f64> = (0..3)
+        .map(|i| {
+            let (a, b) = (t[i], t[(i + 1) % 3]);
+            let edge = b - a;
+            let length = edge.length().max(f64::MIN_POSITIVE);
+            edge.cross(p - a).dot(normal) / length
+        })
+        .collect();
+    signs.iter().all(|&s| s >= -MESH_WELD) || signs.iter().all(|&s| s <= MESH_WELD)
+}
+
+/// The smallest altitude of the triangle `p` and its plane, `None` when it has no area.
+fn triangle_plane(p: &[DVec3; 3]) -> Option<(f64, BuildPlane)> {
+    let cross = (p[1] - p[0]).cross(p[2] - p[0]);
+    let twice_area = cross.length();
+    if twice_area.is_nan() || twice_area <= 0.0 {
+        return None;
+    }
+    let longest = [p[1] - p[0], p[2] - p[1], p[0] - p[2]]
+        .iter()
+        .map(|e| e.length())
+        .fold(0.0, f64::max);
+    let altitude = twice_area / longest;
+    // `from_points` orients a plane as qbsp reads a face's points (clockwise from the
+    // front), so a counter-clockwise triangle goes in reversed; snapped onto an axis as a
+    // `.map` face is when no corner moves noticeably.
+    let plane = BuildPlane::from_points(p[0], p[2], p[1])?;
+    let plane = plane.snapped([p[0], p[2], p[1]], p);
+    Some((altitude, plane))
+}
+
+/// Sorts `mesh`'s triangles (module docs); `encloses[m]` is whether material `m`'s faces
+/// enclose solid.
+pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMesh {
+    let mut out = CleanMesh::default();
+    // Kept triangles, their welded corners, and whether each is two-sided.
+    let mut kept: Vec<(Triangle, BuildPlane, [Key; 3], bool)> = Vec::new();
+    let mut seen: FxHashMap<[Key; 3], usize> = FxHashMap::default();
+    let mut slivers: Vec<[Key; 3]> = Vec::new();
+    for tri in &mesh.triangles {
+        if !encloses.get(tri.material as usize).copied().unwrap_or(true) {
+            out.non_solid += 1;
+            continue;
+        }
+        let finite = tri
+            .points
+            .iter()
+            .all(|p| p.is_finite() && p.abs().max_element() <= MAX_MAP_COORD);
+        if !finite {
+            out.non_finite += 1;
+            continue;
+        }
+        let keys = tri.points.map(key);
+        if keys[0] == keys[1] || keys[1] == keys[2] || keys[2] == keys[0] {
+            out.degenerate += 1;
+            continue;
+        }
+        let plane = triangle_plane(&tri.points).filter(|(altitude, _)| *altitude >= MESH_MIN_ALTITUDE);
+        let Some((_, plane)) = plane else {
+            // A sliver with three distinct corners (a T-junction fix fans a face through a
+            // point on its edge) still joins its neighbours' edges: counted for the
+            // topology, never built.
+            out.degenerate += 1;
+            slivers.push(keys);
+            continue;
+        };
+        // The same cycle starts at its least corner; the reverse cycle names the flip.
+        let canonical = |k: [Key; 3]| -> [Key; 3] {
+            let start = (0..3).min_by_key(|&i| k[i]).unwrap_or(0);
+            [k[start], k[(start + 1) % 3], k[(start + 2) % 3]]
+        };
+        let same = canonical(keys);
+        let flipped = canonical([keys[0], keys[2], keys[1]]);
+        if seen.contains_key(&same) {
+            out.duplicate += 1;
+            continue;
+        }
+        if let Some(&other) = seen.get(&flipped) {
+            out.duplicate += 1;
+            if let Some(entry) = kept.get_mut(other) {
+                entry.3 = true;
+            }
+            continue;
+        }
+        seen.insert(same, kept.len());
+        kept.push((*tri, plane, keys, false));
+    }
+    // Two-sided surfaces tessellated differently on each side: a triangle whose centroid
+    // lies on a triangle of the opposite plane. The earlier of the two in file order stays,
+    // as a two-sided face; the later is a repeat.
+    let mut by_plane: FxHashMap<[i64; 4], Vec<usize>> = FxHashMap::default();
+    for (index, (_, plane, _, _)) in kept.iter().enumerate() {
+        by_plane.entry(plane_key(plane)).or_default().push(index);
+    }
+    let mut repeat = vec![false; kept.len()];
+    for index in 0..kept.len() {
+        let (tri, plane, _, _) = &kept[index];
+        let Some(opposite) = by_plane.get(&plane_key(&plane.flipped())) else {
+            continue;
+        };
+        let centroid = (tri.points[0] + tri.points[1] + tri.points[2]) / 3.0;
+        let covered_by = opposite
+            .iter()
+            .copied()
+            .find(|&j| covers(&kept[j].0.points, plane.normal, centroid));
+        match covered_by {
+            Some(j) if j < index => repeat[index] = true,
+            Some(_) => kept[index].3 = true,
+            None => {}
+        }
+    }
+    let mut kept: Vec<(Triangle, BuildPlane, [Key; 3], bool)> = kept
+        .into_iter()
+        .zip(&repeat)
+        .filter_map(|(k, &r)| (!r).then_some(k))
+        .collect();
+    out.duplicate += repeat.iter().filter(|&&r| r).count();
+    kept.shrink_to_fit();
+    // Edge uses over the one-sided triangles, and the pieces they join.
+    let mut edges: FxHashMap<(Key, Key), (u32, usize)> = FxHashMap::default();
+    let undirected = |a: Key, b: Key| if a < b { (a, b) } else { (b, a) };
+    for (index, (_, _, keys, two_sided)) in kept.iter().enumerate() {
+        if *two_sided {
+            continue;
+        }
+        for i in 0..3 {
+            let e = undirected(keys[i], keys[(i + 1) % 3]);
+            let entry = edges.entry(e).or_insert((0, index));
+            entry.0 += 1;
+        }
+    }
+    for keys in &slivers {
+        for i in 0..3 {
+            let e = undirected(keys[i], keys[(i + 1) % 3]);
+            let entry = edges.entry(e).or_insert((0, usize::MAX));
+            entry.0 += 1;
+        }
+    }
+    let mut parent: Vec<usize> = (0..kept.len()).collect();
+    let find = |parent: &mut Vec<usize>, mut i: usize| {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    };
+    for (index, (_, _, keys, two_sided)) in kept.iter().enumerate() {
+        if *two_sided {
+            continue;
+        }
+        for i in 0..3 {
+            let e = undirected(keys[i], keys[(i + 1) % 3]);
+            if let Some(&(2, first)) = edges.get(&e)
+                && first < kept.len()
+            {
+                let (a, b) = (find(&mut parent, index), find(&mut parent, first));
+                if a != b {
+                    parent[a.max(b)] = a.min(b);
+                }
+            }
+        }
+    }
+    let mut piece_edges: FxHashMap<usize, (usize, usize, Option<DVec3>)> = FxHashMap::default();
+    for (index, (tri, _, keys, two_sided)) in kept.iter().enumerate() {
+        if *two_sided {
+            continue;
+        }
+        let root = find(&mut parent, index);
+        let entry = piece_edges.entry(root).or_insert((0, 0, None));
+        for i in 0..3 {
+            let e = undirected(keys[i], keys[(i + 1) % 3]);
+            let uses = edges.get(&e).map_or(0, |u| u.0);
+            entry.0 += 1;
+            if uses == 1 {
+                entry.1 += 1;
+                if entry.2.is_none() {
+                    entry.2 = Some((tri.points[i] + tri.points[(i + 1) % 3]) * 0.5);
+                }
+            }
+        }
+    }
+    out.non_manifold_edges = edges.values().filter(|u| u.0 > 2).count();
+    for (index, (tri, plane, _, two_sided)) in kept.iter().enumerate() {
+        let clean = CleanTriangle {
+            points: tri.points,
+            plane: *plane,
+            material: tri.material,
+            two_sided: *two_sided,
+        };
+        let open = *two_sided || {
+            let root = find(&mut parent, index);
+            piece_edges
+                .get(&root)
+                .is_some_and(|&(all, once, _)| once * OPEN_EDGE_SHARE > all)
+        };
+        if open {
+            out.open.push(clean);
+        } else {
+            out.shell.push(clean);
+        }
+    }
+    // Holes: pieces that stayed shells, in the order of their first triangle.
+    let mut roots_done: Vec<usize> = Vec::new();
+    for (index, entry) in kept.iter().enumerate() {
+        if entry.3 {
+            continue;
+        }
+        let root = find(&mut parent, index);
+        if roots_done.contains(&root) {
+            continue;
+        }
+        if let Some(&(all, once, first)) = piece_edges.get(&root)
+            && once * OPEN_EDGE_SHARE <= all
+            && once > 0
+        {
+            out.hole_edges += once;
+            if out.first_hole.is_none() {
+                out.first_hole = first;
+            }
+            roots_done.push(root);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tri(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> Triangle {
+        Triangle {
+            points: [a.into(), b.into(), c.into()],
+            material: 0,
+        }
+    }
+
+    /// The 12 triangles of a unit-ish cube, wound out (air outside).
+    fn cube(size: f64) -> Vec<Triangle> {
+        let c = |x: f64, y: f64, z: f64| [x * size, y * size, z * size];
+        let quads = [
+            [c(0., 0., 0.), c(0., 1., 0.), c(1., 1., 0.), c(1., 0., 0.)],
+            [c(0., 0., 1.), c(1., 0., 1.), c(1., 1., 1.), c(0., 1., 1.)],
+            [c(0., 0., 0.), c(1., 0., 0.), c(1., 0., 1.), c(0., 0., 1.)],
+            [c(0., 1., 0.), c(0., 1., 1.), c(1., 1., 1.), c(1., 1., 0.)],
+            [c(0., 0., 0.), c(0., 0., 1.), c(0., 1., 1.), c(0., 1., 0.)],
+            [c(1., 0., 0.), c(1., 1., 0.), c(1., 1., 1.), c(1., 0., 1.)],
+        ];
+        quads
+            .iter()
+            .flat_map(|q| [tri(q[0], q[1], q[2]), tri(q[0], q[2], q[3])])
+            .collect()
+    }
+
+    #[test]
+    fn a_closed_cube_is_a_shell_without_holes() {
+        let mesh = TriangleMesh {
+            triangles: cube(64.0),
+            materials: vec!["a".into()],
+            skipped: 0,
+        };
+        let clean = clean_triangles(&mesh, &[true]);
+        assert_eq!((clean.shell.len(), clean.open.len()), (12, 0));
+        assert_eq!(clean.hole_edges, 0);
+    }
+
+    #[test]
+    fn bad_triangles_are_dropped_and_counted() {
+        let mut triangles = cube(64.0);
+        triangles.push(tri([0., 0., 0.], [1., 0., 0.], [2., 0., 0.]));
+        triangles.push(tri([f64::NAN, 0., 0.], [1., 0., 0.], [2., 5., 0.]));
+        triangles.push(triangles[0]);
+        let mesh = TriangleMesh {
+            triangles,
+            materials: vec!["a".into()],
+            skipped: 0,
+        };
+        let clean = clean_triangles(&mesh, &[true]);
+        assert_eq!(
+            (clean.degenerate, clean.non_finite, clean.duplicate),
+            (1, 1, 1)
+        );
+        assert_eq!(clean.shell.len(), 12);
+    }
+
+    #[test]
+    fn a_lone_quad_is_open_and_a_cube_missing_a_triangle_has_a_hole() {
+        let quad = TriangleMesh {
+            triangles: cube(64.0)[..2].to_vec(),
+            materials: vec!["a".into()],
+            skipped: 0,
+        };
+        let clean = clean_triangles(&quad, &[true]);
+        assert_eq!((clean.shell.len(), clean.open.len()), (0, 2));
+        let mut big = Vec::new();
+        // Six cubes' worth of edges is not enough to hide a hole under the share: use a
+        // finely split cube instead by stacking many cubes apart.
+        for k in 0..8 {
+            for t in cube(16.0) {
+                big.push(Triangle {
+                    points: t.points.map(|p| p + DVec3::new(100.0 * f64::from(k), 0.0, 0.0)),
+                    ..t
+                });
+            }
+        }
+        let mut holed = big.clone();
+        holed.remove(0);
+        let mesh = TriangleMesh {
+            triangles: holed,
+            materials: vec!["a".into()],
+            skipped: 0,
+        };
+        let clean = clean_triangles(&mesh, &[true]);
+        // The holed cube is its own piece: 3 of its 33 edge uses are once, under the share?
+        // 3 * 20 = 60 > 33, so it is open; the other seven stay shells.
+        assert_eq!(clean.shell.len(), 7 * 12);
+        assert_eq!(clean.open.len(), 11);
+    }
+}

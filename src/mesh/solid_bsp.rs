@@ -1,0 +1,521 @@
+//! A mesh's faces to convex brushes: a solid-leaf BSP over the closed shells (Melax's
+//! construction, as MDK2 and Neverwinter Nights built their worlds), its solid leaves cut
+//! from the level's box, and each open-surface face as a thin slab.
+//!
+//! Takes a `CleanMesh` and each material's meaning (`MaterialMeaning`: contents, the
+//! game's value, surface flags, as the game's rules give them); gives `MeshBrushes`: world
+//! brushes that cover exactly the solid space, the same kind of brush a `.map` gives.
+//!
+//! The tree: splitting planes are only the faces' own planes. At each node the splitter is
+//! picked among the faces by where the surface lies, never by how it is triangulated
+//! (`choose_splitter`); faces on it (within
+//! [`MESH_ON_PLANE_EPSILON`]) are used up, the others sorted or split to either side. A side
+//! left with no face is a leaf: in front, air (the faces' normals point into the air); behind,
+//! solid, of the material of the node's faces. The leaves' convex regions are the level's box
+//! (the faces' bounds grown by `REGION_BOX_PAD`) cut by the planes on their path; a solid
+//! region with a side on the box is the void around the level and is tagged
+//! [`Contents::OUTSIDE`] as well, as the Quake importer tags the void its compiler filled.
+//! Each side of a region takes the material of a face on its plane. Regions are then
+//! brushes (`brush_from_planes`), merged where their union is convex (the importer's merge).
+//!
+//! An open-surface face is a slab: its own plane in front, [`PATCH_THICKNESS`] behind it,
+//! and a border through each edge perpendicular to the face, as a patch facet is. A
+//! two-sided face's slab grows into the volume its material encloses (the side where rays
+//! fanned from it meet more faces of the same material: Quake draws a sky brush's faces from
+//! inside it too), so the surface stays where it is drawn from the other.
+//!
+//! Guarantees: the build and the walk use explicit stacks; each face is split only by
+//! planes it spans, so the work is bounded by the face count times the depth; every brush is
+//! validated by the brush stage (a region it rejects is counted in `dropped`).
+
+use glam::DVec3;
+
+use super::clean::{CleanMesh, CleanTriangle};
+use crate::brush::{Brush, BrushOwner, brush_from_planes};
+use crate::contents::Contents;
+use crate::geom::{BuildPlane, Winding, cut_planes};
+use crate::map::SourceLoc;
+use crate::surface::SurfaceFlags;
+use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON, PATCH_THICKNESS};
+
+/// How far the level's box reaches beyond the faces' bounds, in map units: far enough that
+/// the void behind the outermost faces closes in regions of their own, which the box marks
+/// as the outside.
+pub(crate) const REGION_BOX_PAD: f64 = 8.0;
+
+/// What a material means to the game.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct MaterialMeaning {
+    /// Its name, the texture of the sides it makes.
+    pub(crate) name: String,
+    /// The contents behind its faces.
+    pub(crate) contents: Contents,
+    /// The game's own value for them.
+    pub(crate) game_contents: u32,
+    /// The surface flags of its sides.
+    pub(crate) surface: SurfaceFlags,
+}
+
+/// What [`mesh_brushes`] gives.
+#[derive(Debug, Default)]
+pub(crate) struct MeshBrushes {
+    /// The world's brushes.
+    pub(crate) brushes: Vec<Brush>,
+    /// Nodes of the solid-leaf tree.
+    pub(crate) nodes: usize,
+    /// Its solid leaves (regions before merging).
+    pub(crate) solid_leaves: usize,
+    /// Regions or slabs the brush stage rejected or that had no volume.
+    pub(crate) dropped: usize,
+}
+
+/// A face on its way down the tree.
+#[derive(Clone)]
+struct Face {
+    winding: Winding,
+    plane: BuildPlane,
+    material: u32,
+}
+
+/// Where a node's side leads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Child {
+    Node(usize),
+    /// Solid, of this material.
+    Solid(u32),
+    Air,
+}
+
+/// One node: its plane and material, children `[front, back]`.
+struct Node {
+    plane: BuildPlane,
+    material: u32,
+    children: [Child; 2],
+}
+
+/// Which side of `plane` the face lies on.
+enum Side {
+    On,
+    Front,
+    Back,
+    Spans,
+}
+
+fn side_of(face: &Face, plane: &BuildPlane) -> Side {
+    let (mut front, mut back) = (false, false);
+    for &p in &face.winding.points {
+        let d = plane.distance(p);
+        front |= d > MESH_ON_PLANE_EPSILON;
+        back |= d < -MESH_ON_PLANE_EPSILON;
+    }
+    match (front, back) {
+        (false, false) => Side::On,
+        (true, false) => Side::Front,
+        (false, true) => Side::Back,
+        (true, true) => Side::Spans,
+    }
+}
+
+/// The face of `faces` whose plane splits them (module docs): among the axial planes of the
+/// axis along which the faces' bounds are longest, the one nearest the bounds' middle; when
+/// no face is axial, the plane nearest the middle. Both depend only on where the surface
+/// lies in the region, not on how it is cut into triangles, so the same surface made of
+/// few or many triangles gives the same tree, the same brushes and the same contacts (no
+/// seam where triangles meet); ties go to the lower coordinate, then to +n before −n.
+fn choose_splitter(faces: &[Face]) -> usize {
+    let mut mins = DVec3::splat(f64::INFINITY);
+    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
+    for face in faces {
+        for &p in &face.winding.points {
+            mins = mins.min(p);
+            maxs = maxs.max(p);
+        }
+    }
+    let middle = (mins + maxs) * 0.5;
+    let extent = maxs - mins;
+    let mut axes = [0usize, 1, 2];
+    axes.sort_by(|&a, &b| extent[b].total_cmp(&extent[a]));
+    // (distance from the middle, coordinate, whether the normal points down the axis).
+    let key = |face: &Face, axis: usize| -> (f64, f64, bool) {
+        let along = face.plane.normal[axis];
+        let coordinate = face.plane.dist * along;
+        ((coordinate - middle[axis]).abs(), coordinate, along < 0.0)
+    };
+    for axis in axes {
+        let best = faces
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.plane.normal[axis].abs() == 1.0)
+            .min_by(|(_, a), (_, b)| {
+                let (ka, kb) = (key(a, axis), key(b, axis));
+                ka.0.total_cmp(&kb.0)
+                    .then(ka.1.total_cmp(&kb.1))
+                    .then(ka.2.cmp(&kb.2))
+            });
+        if let Some((index, _)) = best {
+            return index;
+        }
+    }
+    let off = |f: &Face| f.plane.distance(middle).abs();
+    faces
+        .iter()
+        .enumerate()
+        .min_by(|(_, a), (_, b)| {
+            off(a).total_cmp(&off(b)).then_with(|| {
+                a.plane
+                    .normal
+                    .to_array()
+                    .partial_cmp(&b.plane.normal.to_array())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+        })
+        .map_or(0, |(index, _)| index)
+}
+
+/// Faces still to sort, and the node and side (0 front, 1 back) their subtree fills (`None`
+/// for the root).
+type Pending = (Vec<Face>, Option<(usize, usize)>);
+
+/// Builds the solid-leaf tree of `faces`; its root, and the nodes.
+fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
+    let mut nodes: Vec<Node> = Vec::new();
+    if faces.is_empty() {
+        return (Child::Air, nodes);
+    }
+    // (faces, the node and side to fill, or none for the root).
+    let mut stack: Vec<Pending> = vec![(faces, None)];
+    while let Some((faces, slot)) = stack.pop() {
+        let pick = choose_splitter(&faces);
+        let plane = faces[pick].plane;
+        let material = faces[pick].material;
+        let (mut front, mut back) = (Vec::new(), Vec::new());
+        for face in faces {
+            match side_of(&face, &plane) {
+                Side::On => {}
+                Side::Front => front.push(face),
+                Side::Back => back.push(face),
+                Side::Spans => {
+                    let Face {
+                        winding,
+                        plane: own,
+                        material,
+                    } = face;
+                    let (f, b) = winding.into_split(&plane, CLIP_EPSILON);
+                    for (part, list) in [(f, &mut front), (b, &mut back)] {
+                        if let Some(w) = part.filter(|w| w.points.len() >= 3) {
+                            list.push(Face {
+                                winding: w,
+                                plane: own,
+                                material,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let index = nodes.len();
+        nodes.push(Node {
+            plane,
+            material,
+            children: [Child::Air, Child::Solid(material)],
+        });
+        if let Some((parent, side)) = slot {
+            nodes[parent].children[side] = Child::Node(index);
+        }
+        if !back.is_empty() {
+            stack.push((back, Some((index, 1))));
+        }
+        if !front.is_empty() {
+            stack.push((front, Some((index, 0))));
+        }
+    }
+    (Child::Node(0), nodes)
+}
+
+/// One face of a region's polytope: plane facing out, polygon, material of the face that
+/// gave the plane (`None` on the box).
+#[derive(Clone)]
+struct PolytopeFace {
+    plane: BuildPlane,
+    winding: Winding,
+    material: Option<u32>,
+}
+
+/// The part of the region `faces` behind `plane`; `None` when nothing with volume is left.
+fn cut(faces: &[PolytopeFace], plane: BuildPlane, material: u32) -> Option<Vec<PolytopeFace>> {
+    if faces.iter().any(|f| f.plane.is_same(&plane)) {
+        return Some(faces.to_vec());
+    }
+    if faces.iter().any(|f| f.plane.is_same(&plane.flipped())) {
+        return None;
+    }
+    let mut cap = Some(Winding::base_for_plane(&plane));
+    let mut out: Vec<PolytopeFace> = Vec::with_capacity(faces.len() + 1);
+    for face in faces {
+        cap = cap.and_then(|w| w.into_clipped_behind(&face.plane, CLIP_EPSILON));
+        if let Some(winding) = face
+            .winding
+            .clipped_behind(&plane, CLIP_EPSILON)
+            .filter(|w| w.area() > 0.0)
+        {
+            out.push(PolytopeFace {
+                winding,
+                ..face.clone()
+            });
+        }
+    }
+    if let Some(winding) = cap.filter(|w| w.area() > 0.0) {
+        out.push(PolytopeFace {
+            plane,
+            winding,
+            material: Some(material),
+        });
+    }
+    (out.len() >= 4).then_some(out)
+}
+
+/// The six planes of the box `mins`–`maxs`, facing out.
+fn box_planes(mins: DVec3, maxs: DVec3) -> [BuildPlane; 6] {
+    let axes = [DVec3::X, DVec3::Y, DVec3::Z];
+    let mut out = [BuildPlane {
+        normal: DVec3::X,
+        dist: 0.0,
+    }; 6];
+    for (k, axis) in axes.into_iter().enumerate() {
+        out[k] = BuildPlane {
+            normal: axis,
+            dist: maxs[k],
+        };
+        out[k + 3] = BuildPlane {
+            normal: -axis,
+            dist: -mins[k],
+        };
+    }
+    out
+}
+
+/// A brush from `planes` with `meaning`, each side named by `side_material` (or the
+/// meaning's own name).
+fn make_brush(
+    planes: &[BuildPlane],
+    meanings: &[MaterialMeaning],
+    material: u32,
+    side_material: impl Fn(&BuildPlane) -> Option<u32>,
+    loc: SourceLoc,
+) -> Option<Brush> {
+    let meaning = meanings.get(material as usize)?;
+    let mut brush = brush_from_planes(planes, meaning.contents, &meaning.name, loc).ok()??;
+    for side in &mut brush.sides {
+        if let Some(m) = side_material(&side.plane).and_then(|m| meanings.get(m as usize)) {
+            side.texture.clone_from(&m.name);
+            side.surface = m.surface;
+        } else {
+            side.surface = meaning.surface;
+        }
+    }
+    brush.game_contents = meaning.game_contents;
+    brush.solid = brush.contents.is_solid();
+    brush.owner = BrushOwner::World;
+    Some(brush)
+}
+
+/// A located note's place for brush `index` (a mesh has no lines: the count stands in).
+fn loc_of(index: usize) -> SourceLoc {
+    SourceLoc {
+        line: u32::try_from(index).unwrap_or(u32::MAX).saturating_add(1),
+        column: 1,
+    }
+}
+
+/// The slab of one open-surface face (module docs).
+fn slab(tri: &CleanTriangle, meanings: &[MaterialMeaning], index: usize) -> Option<Brush> {
+    let n = tri.plane.normal;
+    let mut planes = vec![
+        tri.plane,
+        BuildPlane {
+            normal: -n,
+            dist: -(tri.plane.dist - PATCH_THICKNESS),
+        },
+    ];
+    for i in 0..3 {
+        let (a, b) = (tri.points[i], tri.points[(i + 1) % 3]);
+        let out = (b - a).cross(n).normalize_or_zero();
+        let plane = BuildPlane::from_normal_dist(out, out.dot(a))?;
+        planes.push(plane);
+    }
+    make_brush(&planes, meanings, tri.material, |_| Some(tri.material), loc_of(index))
+}
+
+/// The material of the first solid leaf the segment `a`–`b` enters in the tree `root`,
+/// `None` when it stays in the air.
+fn first_solid(nodes: &[Node], root: Child, a: DVec3, b: DVec3) -> Option<u32> {
+    // (child, the part of the segment in it as fractions), nearest part last.
+    let mut stack = vec![(root, 0.0f64, 1.0f64)];
+    while let Some((child, t0, t1)) = stack.pop() {
+        match child {
+            Child::Air => {}
+            Child::Solid(material) => return Some(material),
+            Child::Node(index) => {
+                let node = nodes.get(index)?;
+                let p0 = a.lerp(b, t0);
+                let p1 = a.lerp(b, t1);
+                let (d0, d1) = (node.plane.distance(p0), node.plane.distance(p1));
+                let [front, back] = node.children;
+                if d0 >= 0.0 && d1 >= 0.0 {
+                    stack.push((front, t0, t1));
+                } else if d0 < 0.0 && d1 < 0.0 {
+                    stack.push((back, t0, t1));
+                } else {
+                    let t = t0 + (t1 - t0) * (d0 / (d0 - d1));
+                    let (near, far) = if d0 >= 0.0 { (front, back) } else { (back, front) };
+                    stack.push((far, t, t1));
+                    stack.push((near, t0, t));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// How far a two-sided face looks along each of its sides for the volume its material
+/// encloses, in map units: across any room of a level.
+const TWO_SIDED_PROBE: f64 = 8192.0;
+
+/// `tri`, turned to face away from the volume its material encloses when that lies on its
+/// front: a two-sided surface (Quake draws a sky brush's faces from its inside too) is the
+/// boundary of its material's volume, whose other faces are mostly of the same material,
+/// while the room on its other side is faced with others. Nine rays fanned over each side
+/// (along the normal, and 45° off it towards the face's edges and corners) count the first
+/// faces of the material they meet; the side with more is the volume. The slab then grows
+/// into that volume, and the surface seen from the other side stays where it is drawn. A
+/// tie keeps the face as the file winds it.
+fn facing_out_of_its_volume(tri: &CleanTriangle, nodes: &[Node], root: Child) -> CleanTriangle {
+    if !tri.two_sided {
+        return tri.clone();
+    }
+    let n = tri.plane.normal;
+    let t1 = (tri.points[1] - tri.points[0]).normalize_or_zero();
+    let t2 = n.cross(t1);
+    let centroid = (tri.points[0] + tri.points[1] + tri.points[2]) / 3.0;
+    let count = |side: f64| -> usize {
+        let start = centroid + n * (side * MESH_ON_PLANE_EPSILON * 2.0);
+        let mut found = 0;
+        for a in [-1.0, 0.0, 1.0] {
+            for b in [-1.0, 0.0, 1.0] {
+                let direction = (n * side + t1 * a + t2 * b).normalize_or_zero();
+                let end = start + direction * TWO_SIDED_PROBE;
+                found += usize::from(first_solid(nodes, root, start, end) == Some(tri.material));
+            }
+        }
+        found
+    };
+    if count(1.0) > count(-1.0) {
+        CleanTriangle {
+            points: [tri.points[0], tri.points[2], tri.points[1]],
+            plane: tri.plane.flipped(),
+            ..tri.clone()
+        }
+    } else {
+        tri.clone()
+    }
+}
+
+/// The brushes of `clean` (module docs).
+pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> MeshBrushes {
+    let mut out = MeshBrushes::default();
+    let all = clean.shell.iter().chain(&clean.open);
+    let mut mins = DVec3::splat(f64::INFINITY);
+    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
+    for tri in all {
+        for &p in &tri.points {
+            mins = mins.min(p);
+            maxs = maxs.max(p);
+        }
+    }
+    let faces: Vec<Face> = clean
+        .shell
+        .iter()
+        .map(|t| Face {
+            winding: Winding {
+                points: t.points.to_vec(),
+            },
+            plane: t.plane,
+            material: t.material,
+        })
+        .collect();
+    let mut regions: Vec<Brush> = Vec::new();
+    let (root, nodes) = build_tree(faces);
+    if !nodes.is_empty() {
+        out.nodes = nodes.len();
+        let box_planes = box_planes(
+            mins - DVec3::splat(REGION_BOX_PAD),
+            maxs + DVec3::splat(REGION_BOX_PAD),
+        );
+        let box_polytope: Vec<PolytopeFace> = box_planes
+            .iter()
+            .zip(cut_planes(&box_planes))
+            .filter_map(|(plane, winding)| {
+                Some(PolytopeFace {
+                    plane: *plane,
+                    winding: winding?,
+                    material: None,
+                })
+            })
+            .collect();
+        let mut stack = vec![(root, Some(box_polytope))];
+        while let Some((child, polytope)) = stack.pop() {
+            match child {
+                Child::Air => {}
+                Child::Node(index) => {
+                    let Some(node) = nodes.get(index) else {
+                        continue;
+                    };
+                    // Behind the plane the region's side faces along +n; in front, along −n.
+                    for (k, outward) in [(1usize, node.plane), (0, node.plane.flipped())] {
+                        stack.push((
+                            node.children[k],
+                            polytope.as_deref().and_then(|p| cut(p, outward, node.material)),
+                        ));
+                    }
+                }
+                Child::Solid(material) => {
+                    out.solid_leaves += 1;
+                    let Some(faces) = polytope else {
+                        out.dropped += 1;
+                        continue;
+                    };
+                    let planes: Vec<BuildPlane> = faces.iter().map(|f| f.plane).collect();
+                    let side_material = |plane: &BuildPlane| {
+                        faces
+                            .iter()
+                            .find(|f| f.plane.is_same(plane))
+                            .and_then(|f| f.material)
+                    };
+                    let loc = loc_of(out.solid_leaves);
+                    match make_brush(&planes, meanings, material, side_material, loc) {
+                        Some(mut brush) => {
+                            let on_box = brush
+                                .sides
+                                .iter()
+                                .any(|s| box_planes.iter().any(|b| b.is_same(&s.plane)));
+                            if on_box && brush.solid {
+                                brush.contents |= Contents::OUTSIDE;
+                            }
+                            regions.push(brush);
+                        }
+                        None => out.dropped += 1,
+                    }
+                }
+            }
+        }
+    }
+    out.brushes = crate::import::merge_regions(regions);
+    for (index, tri) in clean.open.iter().enumerate() {
+        let tri = facing_out_of_its_volume(tri, &nodes, root);
+        match slab(&tri, meanings, index) {
+            Some(brush) => out.brushes.push(brush),
+            None => out.dropped += 1,
+        }
+    }
+    out
+}
