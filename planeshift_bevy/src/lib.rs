@@ -59,6 +59,8 @@ mod debug;
 pub mod headless;
 #[cfg(feature = "debug")]
 pub use debug::PlaneshiftDebugPlugin;
+#[cfg(feature = "mesh")]
+mod mesh_assets;
 mod messages;
 pub mod prelude;
 mod query;
@@ -71,6 +73,8 @@ pub use character::{
     Character, CharacterAction, CharacterInput, CharacterRequest, CharacterSnapshot,
     CharacterStatus,
 };
+#[cfg(feature = "mesh")]
+pub use mesh_assets::{MeshLoader, MeshLoaderSettings};
 pub use messages::{
     Jumped, Landed, MoverBlocked, SpawnedOverlapping, Stepped, Touched, TriggerEntered,
     TriggerLeft, TriggerTouched,
@@ -136,8 +140,10 @@ impl Plugin for PlaneshiftPlugin {
         app.init_asset::<LevelAsset>()
             .init_asset_loader::<MapLoader>()
             .init_asset_loader::<PbspLoader>()
-            .init_asset_loader::<BspLoader>()
-            .insert_resource(self.space)
+            .init_asset_loader::<BspLoader>();
+        #[cfg(feature = "mesh")]
+        app.init_asset_loader::<MeshLoader>();
+        app.insert_resource(self.space)
             .insert_resource(Simulation {
                 crowd_config: self.crowd,
                 parallel: self.parallel,

@@ -537,3 +537,100 @@ fn the_level_query_names_the_character_a_shot_hits_and_what_a_blast_reaches() {
     }
     assert!(seen.contents.is_some_and(|c| c.contains(Contents::BODY)));
 }
+
+/// A closed room as a glTF binary in Bevy's axes and metres (Y up): x and z in [−2, 2], y in
+/// [0, 3], every triangle counter-clockwise seen from inside, one material.
+fn glb_room() -> Vec<u8> {
+    let (lo, hi) = ([-2.0f32, 0.0, -2.0], [2.0f32, 3.0, 2.0]);
+    let corner = |i: usize| {
+        [
+            if i & 1 == 0 { lo[0] } else { hi[0] },
+            if i & 2 == 0 { lo[1] } else { hi[1] },
+            if i & 4 == 0 { lo[2] } else { hi[2] },
+        ]
+    };
+    // Each face's corners counter-clockwise seen from outside the box (listed backwards
+    // below, so each triangle is counter-clockwise seen from inside, the air side).
+    let faces: [[usize; 4]; 6] = [
+        [0, 1, 5, 4], // floor (y low)
+        [2, 6, 7, 3], // ceiling
+        [0, 4, 6, 2], // x low
+        [1, 3, 7, 5], // x high
+        [0, 2, 3, 1], // z low
+        [4, 5, 7, 6], // z high
+    ];
+    let mut positions: Vec<u8> = Vec::new();
+    for i in 0..8 {
+        for c in corner(i) {
+            positions.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    let mut indices: Vec<u8> = Vec::new();
+    for f in faces {
+        // Reversed: (1 − 0) × (2 − 0) must face into the room.
+        for i in [f[0], f[3], f[2], f[0], f[2], f[1]] {
+            indices.extend_from_slice(&(i as u16).to_le_bytes());
+        }
+    }
+    let bin: Vec<u8> = [positions.clone(), indices.clone()].concat();
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1,"material":0}}]}}],
+"materials":[{{"name":"floor"}}],
+"buffers":[{{"byteLength":{}}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{}}},{{"buffer":0,"byteOffset":{},"byteLength":{}}}],
+"accessors":[{{"bufferView":0,"componentType":5126,"count":8,"type":"VEC3","min":[-2,0,-2],"max":[2,3,2]}},
+{{"bufferView":1,"componentType":5123,"count":36,"type":"SCALAR"}}]}}"#,
+        bin.len(),
+        positions.len(),
+        positions.len(),
+        indices.len()
+    );
+    let mut json = json.into_bytes();
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let mut bin = bin;
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
+
+/// A glTF the game renders (Y up, metres) is a level where Bevy draws it: a character
+/// dropped in the room lands on its floor (y 0) with its origin `feet_to_origin` above it.
+#[test]
+fn a_gltf_room_in_bevy_units_collides_where_it_is_drawn() {
+    let mut app = app_with_level("room.glb", &glb_room());
+    let player = app
+        .world_mut()
+        .spawn((
+            Character::new(ControllerConfig::default()),
+            Transform::from_xyz(0.5, 1.5, -0.5),
+        ))
+        .id();
+    for _ in 0..200 {
+        app.update();
+    }
+    let status = *app.world().get::<CharacterStatus>(player).expect("status");
+    let space = *app.world().resource::<MapSpace>();
+    let want = space.length_to_bevy(ControllerConfig::default().feet_to_origin);
+    assert_eq!(status.ground, GroundState::Walkable, "{status:?}");
+    assert!(
+        (status.position.y - want).abs() < 0.01,
+        "on the floor drawn at y 0: {} (want {want})",
+        status.position.y
+    );
+    assert!((status.position.x - 0.5).abs() < 1e-3 && (status.position.z + 0.5).abs() < 1e-3);
+}

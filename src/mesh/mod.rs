@@ -39,6 +39,11 @@ pub enum MeshAxis {
     /// Y up, glTF's convention (and many modellers' OBJ): `(x, y, z)` becomes `(x, −z, y)`,
     /// a rotation about X that keeps the handedness and the winding.
     YUp,
+    /// Y up as bevy_trenchbroom and `planeshift_bevy` place a Quake map in Bevy's world:
+    /// `(x, y, z)` becomes `(−z, −x, y)` (the inverse of their `(−y, z, −x)`), a rotation that
+    /// keeps the handedness and the winding. A glTF scene a Bevy game renders, read this way
+    /// (with the scale in units per metre), collides where it is drawn.
+    YUpBevy,
 }
 
 impl MeshAxis {
@@ -47,6 +52,7 @@ impl MeshAxis {
         match self {
             MeshAxis::ZUp => p,
             MeshAxis::YUp => DVec3::new(p.x, -p.z, p.y),
+            MeshAxis::YUpBevy => DVec3::new(-p.z, -p.x, p.y),
         }
     }
 }
