@@ -349,7 +349,7 @@ pub unsafe extern "C" fn ps_character_set_mode(
 }
 
 /// Writes the character's whole state (position, velocity, ground, timers, mode) as bytes
-/// into `buf` of `cap` bytes, their count to `len_out`; a null `buf` or a short `cap` is
+/// (UTF-8 JSON, floats read back exactly: the replay contract's state) into `buf` of `cap` bytes, their count to `len_out`; a null `buf` or a short `cap` is
 /// [`PsStatus::BufferTooSmall`] with the count written.
 ///
 /// # Safety
@@ -362,7 +362,7 @@ pub unsafe extern "C" fn ps_character_save_state(
     len_out: *mut usize,
 ) -> PsStatus {
     guard(|| {
-        let data = with_character(character, |c| postcard::to_stdvec(c.state()))?
+        let data = with_character(character, |c| serde_json::to_vec(c.state()))?
             .map_err(|e| Error::new(PsStatus::BadData, format!("state: {e}")))?;
         // SAFETY: the caller's promises.
         unsafe { fill(&data, false, buf, cap, len_out) }
@@ -383,7 +383,7 @@ pub unsafe extern "C" fn ps_character_restore_state(
     guard(|| {
         // SAFETY: the caller's promise.
         let data = unsafe { bytes(data, len, "data") }?;
-        let state: CharacterState = postcard::from_bytes(data)
+        let state: CharacterState = serde_json::from_slice(data)
             .map_err(|e| Error::new(PsStatus::BadData, format!("not a saved state: {e}")))?;
         if !with_character(character, |c| c.set_state(state))? {
             return Err(Error::new(
