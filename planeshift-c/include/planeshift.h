@@ -358,7 +358,7 @@ enum PsStatus ps_character_impulse(PsCharacter character, struct PsVec3 delta_v,
 enum PsStatus ps_character_set_mode(PsCharacter character, const char *mode);
 
 // Writes the character's whole state (position, velocity, ground, timers, mode) as bytes
-// into `buf` of `cap` bytes, their count to `len_out`; a null `buf` or a short `cap` is
+// (UTF-8 JSON, floats read back exactly: the replay contract's state) into `buf` of `cap` bytes, their count to `len_out`; a null `buf` or a short `cap` is
 // [`PsStatus::BufferTooSmall`] with the count written.
 //
 // # Safety
