@@ -272,3 +272,42 @@ fn the_cpp_wrapper_test_passes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The C and C++ examples of `docs/hosts/c.md` and `cpp.md` are the files in `examples/`,
+/// verbatim, and they compile with every warning an error and run.
+#[test]
+fn the_docs_examples_compile_and_run() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("docs");
+    for (source, compiler, std, page) in [
+        ("examples/hello.c", "cc", "-std=c11", "docs/hosts/c.md"),
+        (
+            "examples/hello.cpp",
+            "c++",
+            "-std=c++17",
+            "docs/hosts/cpp.md",
+        ),
+    ] {
+        let text = std::fs::read_to_string(crate_dir.join(source)).expect("the example");
+        let doc = std::fs::read_to_string(repo_root().join(page)).expect("the page");
+        assert!(
+            doc.contains(&text),
+            "{page} does not hold {source} verbatim"
+        );
+        let exe = dir.join("hello");
+        compile(compiler, std, &crate_dir.join(source), &exe);
+        let out = Command::new(&exe)
+            .current_dir(repo_root())
+            .output()
+            .expect("run");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{source}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("hit at x=1136.97"), "{source}: {stdout}");
+        println!("{source}: {}", stdout.trim().replace('\n', "; "));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -188,3 +188,15 @@ def test_errors_raise_with_the_status_and_message():
     assert planeshift.lib.ps_shape_free(handle) == -2  # the library refuses a double free
     with pytest.raises(PlaneshiftError):
         shape.handle
+
+
+def test_the_docs_example_runs(capsys):
+    page = (ROOT / "docs" / "hosts" / "python.md").read_text(encoding="utf-8")
+    code = page.split("```python\n", 1)[1].split("```", 1)[0]
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        exec(compile(code, "docs/hosts/python.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
+    assert "hit at x = 1136.96875" in capsys.readouterr().out
