@@ -83,7 +83,7 @@ fn every_entry_point_refuses_bad_pointers_and_handles() {
             &mut n,
         );
         fails(
-            ps_level_load_bytes(1 as *const u8, usize::MAX, null(), &mut level),
+            ps_level_load_bytes(std::ptr::dangling::<u8>(), usize::MAX, null(), &mut level),
             PsStatus::InvalidArgument,
             "bytes huge len",
             &mut n,
@@ -235,7 +235,7 @@ fn every_entry_point_refuses_bad_pointers_and_handles() {
             &mut n,
         );
         fails(
-            ps_shape_hull(8 as *const PsVec3, usize::MAX, &mut shape),
+            ps_shape_hull(std::ptr::dangling::<PsVec3>(), usize::MAX, &mut shape),
             PsStatus::InvalidArgument,
             "hull huge",
             &mut n,
