@@ -465,6 +465,29 @@ enum PsStatus ps_level_entity_value(PsLevel level,
                                     size_t cap,
                                     size_t *len_out);
 
+// How many key/value pairs entity `index` has (in file order; a key may repeat).
+//
+// # Safety
+// `out` is writable.
+enum PsStatus ps_level_entity_property_count(PsLevel level, size_t index, size_t *out);
+
+// Key/value pair `property` of entity `index`: the key NUL-terminated in `key_buf` (its
+// length to `key_len`), the value in `value_buf` (its length to `value_len`). Either
+// buffer null or short gives [`PsStatus::BufferTooSmall`] with both lengths written.
+//
+// # Safety
+// Each buffer is null or holds its capacity in writable bytes; `key_len` and `value_len`
+// are writable.
+enum PsStatus ps_level_entity_property(PsLevel level,
+                                       size_t index,
+                                       size_t property,
+                                       char *key_buf,
+                                       size_t key_cap,
+                                       size_t *key_len,
+                                       char *value_buf,
+                                       size_t value_cap,
+                                       size_t *value_len);
+
 // How many spawn points the level has.
 //
 // # Safety

@@ -219,6 +219,79 @@ pub unsafe extern "C" fn ps_level_entity_value(
     })
 }
 
+/// How many key/value pairs entity `index` has (in file order; a key may repeat).
+///
+/// # Safety
+/// `out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_level_entity_property_count(
+    level: PsLevel,
+    index: usize,
+    out: *mut usize,
+) -> PsStatus {
+    guard(|| {
+        let n = LEVELS.with(level.0, |map| {
+            map.entities().nth(index).map(|e| e.properties().len())
+        })?;
+        let n = n.ok_or_else(|| Error::new(PsStatus::NotFound, format!("no entity {index}")))?;
+        // SAFETY: the caller's promise.
+        unsafe { write_out(out, n, "out") }
+    })
+}
+
+/// Key/value pair `property` of entity `index`: the key NUL-terminated in `key_buf` (its
+/// length to `key_len`), the value in `value_buf` (its length to `value_len`). Either
+/// buffer null or short gives [`PsStatus::BufferTooSmall`] with both lengths written.
+///
+/// # Safety
+/// Each buffer is null or holds its capacity in writable bytes; `key_len` and `value_len`
+/// are writable.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn ps_level_entity_property(
+    level: PsLevel,
+    index: usize,
+    property: usize,
+    key_buf: *mut c_char,
+    key_cap: usize,
+    key_len: *mut usize,
+    value_buf: *mut c_char,
+    value_cap: usize,
+    value_len: *mut usize,
+) -> PsStatus {
+    guard(|| {
+        let pair = LEVELS.with(level.0, |map| {
+            map.entities()
+                .nth(index)
+                .and_then(|e| e.properties().get(property).cloned())
+        })?;
+        let (key, value) = pair.ok_or_else(|| {
+            Error::new(
+                PsStatus::NotFound,
+                format!("no property {property} of entity {index}"),
+            )
+        })?;
+        if value_len.is_null() {
+            return Err(crate::ffi::null("value_len"));
+        }
+        // SAFETY: checked non-null; the caller promises it is writable.
+        unsafe { value_len.write(value.len()) };
+        // SAFETY: the caller's promises.
+        let key_result = unsafe { fill(key.as_bytes(), true, key_buf.cast(), key_cap, key_len) };
+        // SAFETY: the caller's promises.
+        let value_result = unsafe {
+            fill(
+                value.as_bytes(),
+                true,
+                value_buf.cast(),
+                value_cap,
+                value_len,
+            )
+        };
+        key_result.and(value_result)
+    })
+}
+
 /// A place a player may start (`info_player_start`, `info_player_deathmatch`, ...).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]

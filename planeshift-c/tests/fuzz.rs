@@ -215,6 +215,62 @@ fn every_entry_point_refuses_bad_pointers_and_handles() {
             "entity null key",
             &mut n,
         );
+        fails(
+            ps_level_entity_property_count(level, usize::MAX, &mut len),
+            PsStatus::NotFound,
+            "property count index",
+            &mut n,
+        );
+        let mut value_len = 0usize;
+        fails(
+            ps_level_entity_property(
+                level,
+                0,
+                usize::MAX,
+                buf.as_mut_ptr(),
+                4,
+                &mut len,
+                buf.as_mut_ptr(),
+                4,
+                &mut value_len,
+            ),
+            PsStatus::NotFound,
+            "property index",
+            &mut n,
+        );
+        fails(
+            ps_level_entity_property(
+                level,
+                0,
+                0,
+                buf.as_mut_ptr(),
+                4,
+                &mut len,
+                buf.as_mut_ptr(),
+                4,
+                null_mut(),
+            ),
+            PsStatus::NullPointer,
+            "property null len",
+            &mut n,
+        );
+        fails(
+            ps_level_entity_property(
+                level,
+                0,
+                0,
+                null_mut(),
+                0,
+                &mut len,
+                null_mut(),
+                0,
+                &mut value_len,
+            ),
+            PsStatus::BufferTooSmall,
+            "property size query",
+            &mut n,
+        );
+        assert!(len > 0 && value_len > 0);
         let mut spawn = PsSpawnPoint::default();
         fails(
             ps_level_spawn_point(level, usize::MAX, &mut spawn),

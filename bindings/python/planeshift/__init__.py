@@ -256,6 +256,25 @@ class Level(_Handle):
                 return None
             raise
 
+    def entity(self, index):
+        """Entity ``index``'s key/value pairs, in file order."""
+        n = c_size_t(0)
+        _check(lib.ps_level_entity_property_count(self.handle, index, byref(n)))
+        pairs = []
+        for i in range(n.value):
+            key_len, value_len = c_size_t(0), c_size_t(0)
+            status = lib.ps_level_entity_property(self.handle, index, i, None, 0,
+                                                  byref(key_len), None, 0, byref(value_len))
+            if status != BUFFER_TOO_SMALL:
+                _check(status)
+            key = ctypes.create_string_buffer(key_len.value + 1)
+            value = ctypes.create_string_buffer(value_len.value + 1)
+            _check(lib.ps_level_entity_property(self.handle, index, i, key, len(key),
+                                                byref(key_len), value, len(value),
+                                                byref(value_len)))
+            pairs.append((key.value.decode(), value.value.decode()))
+        return pairs
+
     def spawn_points(self):
         n = c_size_t(0)
         _check(lib.ps_level_spawn_count(self.handle, byref(n)))

@@ -149,6 +149,8 @@ def test_a_character_walks_and_its_saved_state_continues_bit_for_bit():
     spawns = level.spawn_points()
     assert level.entity_value(0, "classname") == "worldspawn"
     assert level.entity_value(0, "no such key") is None
+    assert ("classname", "worldspawn") in level.entity(0)
+    assert all(dict(level.entity(i))["classname"] for i in range(level.entity_count()))
     assert all(level.entity_value(s.entity, "classname").startswith("info_player") for s in spawns)
     again = Level.from_bytes(level.save())
     shape = Shape.from_spec("box:-16,-16,-24,16,16,32")
