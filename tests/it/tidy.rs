@@ -41,7 +41,7 @@ fn every_rust_file_opens_with_a_module_doc() {
 }
 
 /// The prefixes that make a word of the docs a repository path.
-const REPOSITORY_PATH_PREFIXES: [&str; 9] = [
+const REPOSITORY_PATH_PREFIXES: [&str; 11] = [
     "src/",
     "tests/",
     "tools/",
@@ -51,6 +51,8 @@ const REPOSITORY_PATH_PREFIXES: [&str; 9] = [
     ".ci/",
     "docs/",
     "planeshift_bevy/",
+    "planeshift-c/",
+    "bindings/",
 ];
 
 /// The most lines README.md may have (issue 38: the front door stays short).

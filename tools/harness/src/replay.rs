@@ -31,17 +31,74 @@
 use glam::Vec3;
 use planeshift::CompiledMap;
 use planeshift::{
-    CharacterController, ControllerConfig,
+    CharacterController, ControllerConfig, MoveOutcome,
     movement::{CharacterState, GroundState},
 };
 use planeshift::{CompileOptions, build::compile_level};
 use serde_json::Value;
 
-use crate::replay_input::{spawn_line, tick_line};
+use crate::replay_input::{SpawnLine, TickLine, spawn_line, tick_line};
 
 /// `[x,y,z]` with each f32 in its shortest round-trip form.
 fn triple(v: Vec3) -> String {
     format!("[{:?},{:?},{:?}]", v.x, v.y, v.z)
+}
+
+/// The character of a spawn line: at its origin, with its velocity when it gives one.
+pub fn spawn_character(
+    config: ControllerConfig,
+    spawn: &SpawnLine,
+) -> Result<CharacterController, String> {
+    let mut c = CharacterController::new(config, spawn.at).map_err(|e| e.to_string())?;
+    if let Some(v) = spawn.velocity {
+        c.teleport(spawn.at, v, 0.0);
+    }
+    Ok(c)
+}
+
+/// Runs one tick line's input on `c`: the mode, the teleport and the impulse before the
+/// tick, then the tick (of the line's own `msec` when it gives one).
+pub fn apply_tick(
+    c: &mut CharacterController,
+    world: &CompiledMap,
+    tick: &TickLine,
+) -> MoveOutcome {
+    if let Some(mode) = tick.mode {
+        c.set_mode(mode);
+    }
+    if let Some(to) = tick.teleport {
+        c.teleport(to, c.velocity(), 0.0);
+    }
+    if let Some(impulse) = tick.impulse {
+        c.apply_impulse(impulse, 0.0);
+    }
+    match tick.msec {
+        None => c.step(world, &tick.input),
+        Some(msec) => c.step_msec(world, &tick.input, msec),
+    }
+}
+
+/// The output line of tick number `tick` (no newline): the contract's keys in order,
+/// floats as f32's shortest round-trip text.
+pub fn tick_output(tick: usize, c: &CharacterController, outcome: &MoveOutcome) -> String {
+    let ground = match c.ground().state {
+        GroundState::Walkable => "walkable",
+        GroundState::Steep => "steep",
+        GroundState::Air => "air",
+    };
+    let contents: Vec<Value> = outcome.contents.names().map(Value::from).collect();
+    format!(
+        "{{\"tick\":{tick},\"position\":{},\"velocity\":{},\"ground\":\"{ground}\",\
+         \"water_level\":{},\"mode\":\"{}\",\"crouched\":{},\"stuck\":{},\
+         \"contents\":{}}}",
+        triple(c.position()),
+        triple(c.velocity()),
+        outcome.water_level,
+        outcome.activity.name(),
+        c.crouched(),
+        outcome.stuck,
+        Value::from(contents),
+    )
 }
 
 /// What a replay gives: the tick lines and the state after the last tick.
@@ -99,11 +156,7 @@ pub fn replay_world(
         None => {
             let (index, first) = lines.next().ok_or("the replay is empty")?;
             let spawn = spawn_line(first, index + 1)?;
-            let mut c = CharacterController::new(config, spawn.at).map_err(|e| e.to_string())?;
-            if let Some(v) = spawn.velocity {
-                c.teleport(spawn.at, v, 0.0);
-            }
-            (c, 0)
+            (spawn_character(config, &spawn)?, 0)
         }
     };
     let mut out = String::new();
@@ -111,38 +164,8 @@ pub fn replay_world(
     for (index, line) in lines {
         let n = index + 1;
         let tick_input = tick_line(line, n)?;
-        if let Some(mode) = tick_input.mode {
-            c.set_mode(mode);
-        }
-        if let Some(to) = tick_input.teleport {
-            c.teleport(to, c.velocity(), 0.0);
-        }
-        if let Some(impulse) = tick_input.impulse {
-            c.apply_impulse(impulse, 0.0);
-        }
-        let outcome = match tick_input.msec {
-            None => c.step(world, &tick_input.input),
-            Some(msec) => c.step_msec(world, &tick_input.input, msec),
-        };
-        let ground = match c.ground().state {
-            GroundState::Walkable => "walkable",
-            GroundState::Steep => "steep",
-            GroundState::Air => "air",
-        };
-        let contents: Vec<Value> = outcome.contents.names().map(Value::from).collect();
-        // Keys in the contract's order; floats as f32's shortest round-trip text.
-        let line = format!(
-            "{{\"tick\":{tick},\"position\":{},\"velocity\":{},\"ground\":\"{ground}\",\
-             \"water_level\":{},\"mode\":\"{}\",\"crouched\":{},\"stuck\":{},\
-             \"contents\":{}}}",
-            triple(c.position()),
-            triple(c.velocity()),
-            outcome.water_level,
-            outcome.activity.name(),
-            c.crouched(),
-            outcome.stuck,
-            Value::from(contents),
-        );
+        let outcome = apply_tick(&mut c, world, &tick_input);
+        let line = tick_output(tick, &c, &outcome);
         out.push_str(&line);
         out.push('\n');
         tick += 1;
