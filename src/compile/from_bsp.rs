@@ -178,6 +178,7 @@ fn back_end_of(
         brush_count,
         patch_count: patches.len() as u32,
         void_filled: level.void_filled,
+        clip_hulls: level.clip_hulls,
     };
     compile_level_stages(back_end, options, stopwatch)
 }

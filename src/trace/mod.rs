@@ -45,6 +45,7 @@
 mod body;
 mod body_exact;
 mod brush_clip;
+mod clip_hull;
 mod gjk;
 mod rounded;
 mod shape;
@@ -57,6 +58,7 @@ use glam::{Mat3, Quat, Vec3};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
+pub use clip_hull::{DIST_EPSILON, HullWalk};
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 internal! {
     /// The brushes near a character, gathered for its tick (crate side but for planeshift's
