@@ -780,4 +780,52 @@ mod tests {
             assert!(!map.brush_axial_bounded(map.brushes().len()));
         }
     }
+
+    /// A level's hull trees go through the file unchanged, and a tree that leads back to
+    /// itself or names a missing plane is refused at load, never walked.
+    #[test]
+    fn clip_hulls_survive_the_file_and_bad_ones_are_refused() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("maps")
+            .join("arena.map");
+        let src = std::fs::read(path).unwrap_or_default();
+        let Ok(map) = crate::compile::compile_map(&src).map(|c| c.map) else {
+            panic!("arena.map compiles");
+        };
+        assert!(!map.has_clip_hull(1));
+        let mut data = map.data.clone();
+        data.clip_hulls = ClipHulls {
+            planes: vec![HullPlane {
+                normal: Vec3::Z,
+                dist: 0.0,
+                axis: 2,
+            }],
+            nodes: vec![HullNode {
+                plane: 0,
+                children: [HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID],
+            }],
+            heads: vec![[0; HULL_COUNT]],
+        };
+        let Ok(with_hulls) = CompiledMap::from_data(data.clone()) else {
+            panic!("a valid hull loads");
+        };
+        let Ok(reread) = CompiledMap::from_bytes(&with_hulls.to_bytes()) else {
+            panic!("the file reads back");
+        };
+        assert_eq!(reread.clip_hulls(), with_hulls.clip_hulls());
+        assert!(reread.has_clip_hull(1));
+        assert_eq!(reread.clip_hull_contents(1, Vec3::new(0.0, 0.0, -1.0)), Some(-2));
+        let mut cyclic = data.clone();
+        cyclic.clip_hulls.nodes[0].children[1] = 0;
+        assert!(matches!(
+            CompiledMap::from_data(cyclic),
+            Err(LoadError::BadIndex { .. })
+        ));
+        let mut missing = data;
+        missing.clip_hulls.nodes[0].plane = 7;
+        assert!(matches!(
+            CompiledMap::from_data(missing),
+            Err(LoadError::BadIndex { .. })
+        ));
+    }
 }
