@@ -53,7 +53,7 @@ pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 /// their surface flags and material, brushes their game's contents value, models their
 /// kind, and the file its game; 5: the statistics count the map's patches and their facet
 /// brushes, and a brush says whether it is a patch facet; 6: a Quake 1 family level keeps its own hull
-/// trees, [`ClipHulls`]).
+/// trees, walked by `ShapeQuery::through_clip_hull`).
 pub const FORMAT_VERSION: u32 = 6;
 
 /// The default file extension of compiled maps.
