@@ -6,8 +6,12 @@
 //! file's hull trees); gives [`HullTrace`] (`pmtrace_t`: fraction, end, plane normal,
 //! start-solid and all-solid as `PM_PlayerMove` fills them) and the game's contents
 //! numbers. Guarantees: the player's sweeps are the query option
-//! [`ShapeQuery::through_clip_hull`] with hull 1, the game's own walk of its tree; a start
-//! in solid gives fraction 0 and no move, as the game's.
+//! [`ShapeQuery::through_clip_hull`] with hull 1, the game's own walk of its tree (a world
+//! that keeps no hull trees, such as a game's own [`Tracer`], is swept by the point under
+//! [`StopRule::Cross`] instead, as a world of clip hull 1's brushes wants); a start in solid
+//! gives fraction 0 and no move, as the game's. The water is the world's
+//! [`Tracer::contents`] (a `.bsp`'s hull-0 leaves rebuilt as brushes, the same regions as
+//! the game's hull-0 tree but for points exactly on a split plane).
 //!
 //! [`CompiledMap`]: crate::CompiledMap
 
@@ -15,7 +19,7 @@ use glam::Vec3;
 
 use crate::contents::Contents;
 use crate::controller::{ShapeQuery, Tracer};
-use crate::trace::TraceShape;
+use crate::trace::{StopRule, TraceShape};
 
 /// `CONTENTS_EMPTY` (`bspfile.h`).
 pub(super) const CONTENTS_EMPTY: i32 = -1;
@@ -65,6 +69,7 @@ impl QuakeWorldLevel<'_> {
         let point = TraceShape::point();
         let query = ShapeQuery::new(&point)
             .with_mask(Contents::SOLID)
+            .stopped_by(StopRule::Cross)
             .through_clip_hull(PLAYER_HULL);
         let hit = self.world.trace(&query, start, end);
         let start_solid = hit.start_solid || hit.all_solid;
@@ -83,6 +88,7 @@ impl QuakeWorldLevel<'_> {
         let point = TraceShape::point();
         let query = ShapeQuery::new(&point)
             .with_mask(Contents::SOLID)
+            .stopped_by(StopRule::Cross)
             .through_clip_hull(PLAYER_HULL);
         !self.world.overlaps(&query, at)
     }
