@@ -788,6 +788,7 @@ fn stored_clip_hulls_survive_the_compiled_file_and_every_format() {
     use planeshift::CompileOptions;
     use planeshift::CompiledMap;
     use planeshift::build::import_bsp;
+    use planeshift::movement::{ShapeQuery, Tracer, WorldPart};
 
     let files = quake1_files("stored_clip_hulls_survive_the_compiled_file_and_every_format");
     for (name, bytes) in files
@@ -813,6 +814,17 @@ fn stored_clip_hulls_survive_the_compiled_file_and_every_format() {
             let end = start + glam::Vec3::new(100.0, -50.0, -200.0);
             let walk = level.walk_clip_hull(1, start, end).unwrap();
             assert_eq!(reread.walk_clip_hull(1, start, end), Some(walk), "{name}");
+            // The seam answers the walk for the world, nothing for what moves.
+            let point = planeshift::TraceShape::point();
+            let query = ShapeQuery::new(&point).through_clip_hull(1);
+            for part in [WorldPart::All, WorldPart::Fixed, WorldPart::Model(0)] {
+                let trace = Tracer::trace(&level, &query.of_part(part), start, end);
+                assert_eq!(trace, walk.to_trace(), "{name}");
+            }
+            for part in [WorldPart::Moving, WorldPart::Model(1)] {
+                let trace = Tracer::trace(&level, &query.of_part(part), start, end);
+                assert_eq!(trace.fraction, 1.0, "{name}");
+            }
             for other in &converted {
                 assert_eq!(other.walk_clip_hull(1, start, end), Some(walk), "{name}");
             }
