@@ -70,9 +70,11 @@ impl HullWalk {
         }
     }
 
-    /// The same answer in the crate's hit type: the walk's fraction and end, the plane
-    /// and its normal on an impact (none when all-solid), contents solid on an impact,
-    /// the world as the target.
+    /// The same answer in the crate's hit type: the walk's fraction and end (fraction 0
+    /// when all-solid), start-solid when any part started in solid, the plane and its
+    /// normal on an impact (none when all-solid), the contact the end's foot on that plane,
+    /// contents solid on an impact, the world as the target, no surface or material (a
+    /// clip hull has none).
     #[must_use]
     pub fn to_trace(&self) -> Trace {
         let plane = self.plane.filter(|_| !self.all_solid);
@@ -89,7 +91,7 @@ impl HullWalk {
             },
             start_solid: self.start_solid || self.all_solid,
             all_solid: self.all_solid,
-            contact: plane.map(|_| self.end),
+            contact: plane.map(|p| self.end - p.normal * p.distance(self.end)),
             target: plane.map(|_| HitTarget::World),
             surface: SurfaceFlags::EMPTY,
             material: None,
@@ -287,6 +289,7 @@ mod tests {
         assert_eq!(walk.plane.map(|p| p.normal), Some(Vec3::Z));
         let trace = walk.to_trace();
         assert_eq!(trace.normal, Some(Vec3::Z));
+        assert_eq!(trace.contact.map(|c| c.z), Some(0.0));
         assert!(!trace.start_solid);
     }
 
