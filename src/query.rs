@@ -1,16 +1,18 @@
 //! Querying a level, beyond [`Trace`](crate::Trace), [`TraceShape`](crate::TraceShape),
 //! [`Scene`](crate::Scene) and [`QueryFilter`](crate::QueryFilter): batches of sweeps, the
 //! shapes' kinds and spec errors, collision groups, area queries, the planes a sweep reports,
-//! and the limits every query keeps.
+//! the limits every query keeps, and a point walked through a Quake 1 level's own
+//! clip hulls ([`HullWalk`]).
 //!
 //! Takes nothing of its own: it names, once each, the items of the sweep and scene stages a
 //! game needs beside the daily ones at the root. Guarantees: every item here has this one
 //! public path.
 
 pub use crate::compiled::Plane;
+pub use crate::compiled::{HULL_COUNT, MAX_CLIP_HULL_DEPTH};
 pub use crate::filter::CollisionGroups;
 pub use crate::scene::{AREA_DISTANCE_TOLERANCE, AreaHit};
-pub use crate::trace::{ShapeKind, ShapeSpecError, StopRule, TraceQuery};
+pub use crate::trace::{DIST_EPSILON, HullWalk, ShapeKind, ShapeSpecError, StopRule, TraceQuery};
 
 use crate::tolerance;
 

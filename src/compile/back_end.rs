@@ -52,6 +52,9 @@ pub(crate) struct Level<'a> {
     /// `ImportedLevel::void_filled`): the leak search is skipped, as it would find no leak
     /// and fill nothing.
     pub(crate) void_filled: bool,
+    /// The source's own hull trees (an imported Quake 1 family `.bsp`'s), kept in the
+    /// compiled level as they are.
+    pub(crate) clip_hulls: crate::compiled::ClipHulls,
 }
 
 /// Seconds per stage, lap by lap.
@@ -135,6 +138,7 @@ pub(crate) fn compile_level_stages(
         brush_count,
         patch_count,
         void_filled,
+        clip_hulls,
     } = level;
     if format != SourceFormat::Map {
         place_at_origins(map, &mut output.brushes);
@@ -252,6 +256,7 @@ pub(crate) fn compile_level_stages(
         first_brush += brushes.len() as u32;
     }
     data.entities = entities;
+    data.clip_hulls = clip_hulls;
     data.stats = CompileStats {
         brushes: brush_count,
         world_brushes,

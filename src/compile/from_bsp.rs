@@ -81,7 +81,9 @@ pub fn check_bsp(bytes: &[u8], options: &CompileOptions) -> Result<BspCheck, Com
 /// "*k"`) with an `origin` key is placed there, its origin the model's pivot. The options
 /// read are [`CompileOptions::bevels`], [`CompileOptions::fill_outside`],
 /// [`CompileOptions::patch_tolerance`] (Quake 3 patches) and
-/// [`CompileOptions::custom_game`] (its entity rules); the game is the file's.
+/// [`CompileOptions::custom_game`] (its entity rules); the game is the file's. A Quake 1
+/// family file's own hull trees (hull 0 and the clip hulls 1 to 3 of every model) are
+/// kept in the level for [`ShapeQuery::through_clip_hull`](crate::movement::ShapeQuery::through_clip_hull).
 /// [`crate::compile::compile_level`] takes a `.map` or a `.bsp` by content.
 ///
 /// # Examples
@@ -112,7 +114,9 @@ pub fn import_bsp(bytes: &[u8], options: &CompileOptions) -> Result<CompileOutpu
 /// brushes included, rebuilt from the clip nodes' convex regions as [`import_bsp`] rebuilds
 /// hull 0. A **point** swept through it stops where QuakeWorld's `PM_PlayerMove` traces
 /// stop (`pmovetst.c PM_RecursiveHullCheck`, 1/32 off the hit plane); liquids are hull 0's
-/// (import that for point contents).
+/// (import that for point contents). The game's exact walk needs no second world:
+/// [`import_bsp`] keeps the file's hull trees, which
+/// [`ShapeQuery::through_clip_hull`](crate::movement::ShapeQuery::through_clip_hull) walks.
 ///
 /// # Examples
 /// ```
@@ -178,6 +182,7 @@ fn back_end_of(
         brush_count,
         patch_count: patches.len() as u32,
         void_filled: level.void_filled,
+        clip_hulls: level.clip_hulls,
     };
     compile_level_stages(back_end, options, stopwatch)
 }

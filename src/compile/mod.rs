@@ -435,6 +435,7 @@ pub fn compile_map_with(
         rules,
         model_entities,
         void_filled: false,
+        clip_hulls: crate::compiled::ClipHulls::default(),
     };
     compile_level_stages(level, options, stopwatch)
 }

@@ -11,6 +11,7 @@
 //! count, normal length and number in a usable map has been checked; a corrupt file is a
 //! typed [`LoadError`], never a panic and never an out-of-bounds access.
 
+mod clip_hulls;
 mod currents;
 mod entities;
 mod features;
@@ -33,6 +34,10 @@ pub(crate) use features::corners_and_edges;
 internal! {
     pub use features::{BrushFeatures, Edge, FacePlane, StoredPlane, wide};
 }
+pub(crate) use clip_hulls::{
+    ClipHulls, HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID, HullNode, HullPlane,
+};
+pub use clip_hulls::{HULL_COUNT, MAX_CLIP_HULL_DEPTH};
 pub use entities::Entity;
 pub(crate) use entities::EntityRecord;
 pub use materials::MaterialId;
@@ -47,8 +52,9 @@ pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 /// stored, and a model names its entity instead of copying its key/values; 4: sides keep
 /// their surface flags and material, brushes their game's contents value, models their
 /// kind, and the file its game; 5: the statistics count the map's patches and their facet
-/// brushes, and a brush says whether it is a patch facet).
-pub const FORMAT_VERSION: u32 = 5;
+/// brushes, and a brush says whether it is a patch facet; 6: a Quake 1 family level keeps its own hull
+/// trees, walked by `ShapeQuery::through_clip_hull`).
+pub const FORMAT_VERSION: u32 = 6;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
@@ -373,6 +379,8 @@ pub(crate) struct MapData {
     /// The game profile's name (`Game::name`, or a custom game's).
     pub game: String,
     pub stats: CompileStats,
+    /// A Quake 1 family level's own hull trees (empty otherwise).
+    pub clip_hulls: ClipHulls,
 }
 
 /// All three points of [`CompiledMap::points_contents`].
@@ -435,6 +443,7 @@ impl CompiledMap {
     /// Validates `data` and wraps it.
     pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
+        data.clip_hulls.validate()?;
         let runtime_nodes = runtime_nodes(&data);
         let features = FeatureTable::build(&data.brushes, &data.sides, &data.planes);
         let static_models = data
@@ -588,6 +597,19 @@ impl CompiledMap {
             entities: data.entities.len(),
             max_depth: self.max_depth(),
         }
+    }
+
+    /// The level's own hull trees (a Quake 1 family `.bsp`'s; empty for other sources).
+    #[must_use]
+    pub(crate) fn clip_hulls(&self) -> &ClipHulls {
+        &self.data.clip_hulls
+    }
+
+    /// Whether the level keeps hull `hull` (0 to 3) of model 0, as an imported Quake 1
+    /// family `.bsp` does ([`ShapeQuery::through_clip_hull`](crate::movement::ShapeQuery::through_clip_hull)).
+    #[must_use]
+    pub fn has_clip_hull(&self, hull: usize) -> bool {
+        self.data.clip_hulls.head(0, hull).is_some()
     }
 
     /// The models; index 0 is the world.
@@ -757,5 +779,53 @@ mod tests {
             assert!(!axial_bounded(&bare, map.sides(), map.planes()), "{name}");
             assert!(!map.brush_axial_bounded(map.brushes().len()));
         }
+    }
+
+    /// A level's hull trees go through the file unchanged, and a tree that leads back to
+    /// itself or names a missing plane is refused at load, never walked.
+    #[test]
+    fn clip_hulls_survive_the_file_and_bad_ones_are_refused() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("maps")
+            .join("arena.map");
+        let src = std::fs::read(path).unwrap_or_default();
+        let Ok(map) = crate::compile::compile_map(&src).map(|c| c.map) else {
+            panic!("arena.map compiles");
+        };
+        assert!(!map.has_clip_hull(1));
+        let mut data = map.data.clone();
+        data.clip_hulls = ClipHulls {
+            planes: vec![HullPlane {
+                normal: Vec3::Z,
+                dist: 0.0,
+                axis: 2,
+            }],
+            nodes: vec![HullNode {
+                plane: 0,
+                children: [HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID],
+            }],
+            heads: vec![[0; HULL_COUNT]],
+        };
+        let Ok(with_hulls) = CompiledMap::from_data(data.clone()) else {
+            panic!("a valid hull loads");
+        };
+        let Ok(reread) = CompiledMap::from_bytes(&with_hulls.to_bytes()) else {
+            panic!("the file reads back");
+        };
+        assert_eq!(reread.clip_hulls(), with_hulls.clip_hulls());
+        assert!(reread.has_clip_hull(1));
+        assert_eq!(reread.clip_hull_contents(1, Vec3::new(0.0, 0.0, -1.0)), Some(-2));
+        let mut cyclic = data.clone();
+        cyclic.clip_hulls.nodes[0].children[1] = 0;
+        assert!(matches!(
+            CompiledMap::from_data(cyclic),
+            Err(LoadError::BadIndex { .. })
+        ));
+        let mut missing = data;
+        missing.clip_hulls.nodes[0].plane = 7;
+        assert!(matches!(
+            CompiledMap::from_data(missing),
+            Err(LoadError::BadIndex { .. })
+        ));
     }
 }

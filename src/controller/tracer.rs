@@ -151,6 +151,9 @@ pub struct ShapeQuery<'a> {
     /// When a surface stops the sweep ([`StopRule::Touch`] by default; [`StopRule::Cross`]
     /// for a point through a Quake 1 clip hull, as the game's own traces stop).
     pub stop: StopRule,
+    /// A Quake 1 family level's own hull to walk the query's point through (0 to 3; see
+    /// [`Self::through_clip_hull`]), or `None`: the shape sweeps the brushes.
+    pub clip_hull: Option<u8>,
     /// The running tick's gathered brushes, or `None` (then sweeps walk the trees).
     scratch: Option<&'a TickCache>,
 }
@@ -168,6 +171,7 @@ impl<'a> ShapeQuery<'a> {
             part: WorldPart::All,
             stop_distance: crate::STOP_DISTANCE,
             stop: StopRule::Touch,
+            clip_hull: None,
             scratch: None,
         }
     }
@@ -179,6 +183,23 @@ impl<'a> ShapeQuery<'a> {
     pub fn with_stop_distance(self, stop: f32) -> ShapeQuery<'a> {
         ShapeQuery {
             stop_distance: stop,
+            ..self
+        }
+    }
+
+    /// This query walked through the level's own clip hull `hull` (1 to 3; 0 is the level
+    /// as drawn) as Quake 1's games walk a point through it (`pmovetst.c
+    /// PM_RecursiveHullCheck`, [`HullWalk`](crate::query::HullWalk)): the shape is taken as
+    /// the hull's point, the mask is the hull's solid, and the stop is the game's, 1/32
+    /// off the split it crosses. A [`CompiledMap`] answers it from the hull trees an
+    /// imported Quake 1 family `.bsp` keeps, for model 0 only (the world; its brush
+    /// models are not walked, and [`WorldPart::Moving`] or another model meets nothing);
+    /// a level without such a hull answers as if the option were not set.
+    #[inline]
+    #[must_use]
+    pub fn through_clip_hull(self, hull: u8) -> ShapeQuery<'a> {
+        ShapeQuery {
+            clip_hull: Some(hull),
             ..self
         }
     }
@@ -287,6 +308,14 @@ impl Tracer for CompiledMap {
     /// (no part moves; model 0 is the world).
     fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
         let (shape, mask) = (query.shape, query.mask);
+        if let Some(hull) = query.clip_hull
+            && let Some(walk) = self.walk_clip_hull(usize::from(hull), start, end)
+        {
+            return match query.part {
+                WorldPart::All | WorldPart::Fixed | WorldPart::Model(0) => walk.to_trace(),
+                WorldPart::Moving | WorldPart::Model(_) => Trace::miss(end),
+            };
+        }
         if query.stop == StopRule::Cross
             && query.rotation.is_none()
             && matches!(query.part, WorldPart::All | WorldPart::Fixed)

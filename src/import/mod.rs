@@ -156,6 +156,8 @@ pub(crate) struct ImportedLevel {
     /// the world's box is solid (qbsp fills the void only when nothing leaks). A leak search
     /// would then find nothing to report and nothing to fill.
     pub(crate) void_filled: bool,
+    /// The file's own hull trees (Quake 1 family files; empty for the others).
+    pub(crate) clip_hulls: crate::compiled::ClipHulls,
 }
 
 /// Reads `bytes` as a `.bsp` of any format this crate knows, to the level the compiler's back

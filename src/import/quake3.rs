@@ -247,6 +247,7 @@ pub(super) fn read(
         map,
         brushes: out,
         void_filled: false,
+        clip_hulls: crate::compiled::ClipHulls::default(),
     })
 }
 

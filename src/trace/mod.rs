@@ -45,6 +45,7 @@
 mod body;
 mod body_exact;
 mod brush_clip;
+mod clip_hull;
 mod gjk;
 mod rounded;
 mod shape;
@@ -57,6 +58,7 @@ use glam::{Mat3, Quat, Vec3};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
+pub use clip_hull::{DIST_EPSILON, HullWalk};
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 internal! {
     /// The brushes near a character, gathered for its tick (crate side but for planeshift's
@@ -95,7 +97,9 @@ fn in_range(v: Vec3) -> bool {
 /// it) is stopped, [`STOP_DISTANCE`](crate::STOP_DISTANCE) off the last plane it crosses,
 /// with that plane's normal, edges and corners included; a sweep that ends within the stop
 /// distance in front of a surface is not stopped. Meant for a point swept through a clip
-/// hull's world ([`import_bsp_clip_hull`](crate::build::import_bsp_clip_hull)).
+/// hull's world ([`import_bsp_clip_hull`](crate::build::import_bsp_clip_hull)); the
+/// game's own walk of the file's tree, exact where the brushes of its regions cannot be, is
+/// [`ShapeQuery::through_clip_hull`](crate::movement::ShapeQuery::through_clip_hull).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum StopRule {
     /// Stopped on coming within the stop distance (planeshift, Quake 2 and 3).

@@ -313,6 +313,30 @@ struct Body {
     materials: Vec<String>,
     game: String,
     stats: CompileStats,
+    clip_hulls: RawClipHulls,
+}
+
+/// A Quake 1 level's own hull trees as the file stores them, mirrored field for field.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+struct RawClipHulls {
+    planes: Vec<RawHullPlane>,
+    nodes: Vec<RawHullNode>,
+    heads: Vec<[i32; 4]>,
+}
+
+/// A hull plane as stored.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+struct RawHullPlane {
+    normal: Vec3,
+    dist: f32,
+    axis: u8,
+}
+
+/// A hull node as stored.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+struct RawHullNode {
+    plane: u32,
+    children: [i32; 2],
 }
 
 /// An entity as the file stores it, mirrored field for field.
@@ -1161,4 +1185,107 @@ fn oversized_entity_strings_are_left_out_with_a_diagnostic() {
     assert!(out.diagnostics.iter().any(|d| d.kind
         == planeshift::build::DiagnosticKind::EntityPropertyDropped
         && d.message.contains("note")));
+}
+
+/// The arena with a crafted hull 1: a chain of `depth` nodes on one plane (z = 0, solid
+/// below), each node's front the next, the last's front empty.
+fn arena_with_hull_chain(depth: usize) -> Body {
+    let mut body = arena_body();
+    body.clip_hulls = RawClipHulls {
+        planes: vec![RawHullPlane {
+            normal: Vec3::Z,
+            dist: 0.0,
+            axis: 2,
+        }],
+        nodes: (0..depth)
+            .map(|i| RawHullNode {
+                plane: 0,
+                children: [if i + 1 < depth { i as i32 + 1 } else { -1 }, -2],
+            })
+            .collect(),
+        heads: vec![[0, 0, 0, 0]],
+    };
+    body
+}
+
+/// Crafted hull trees (a node leading back to itself or an ancestor, a missing plane or
+/// child or head, a non-finite plane, a chain deeper than
+/// [`MAX_CLIP_HULL_DEPTH`](planeshift::query::MAX_CLIP_HULL_DEPTH)) load as typed errors; a
+/// chain as deep as allowed loads and is walked; and seeded mutations of the trees' numbers
+/// load as a world or a typed error, never a panic, and every world that loads walks.
+#[test]
+fn crafted_clip_hull_trees_are_typed_errors() {
+    use planeshift::query::MAX_CLIP_HULL_DEPTH;
+
+    let deepest = MAX_CLIP_HULL_DEPTH as usize;
+    let ok = arena_with_hull_chain(deepest)
+        .load()
+        .expect("the deepest chain allowed loads");
+    let walk = ok
+        .walk_clip_hull(1, Vec3::new(0.0, 0.0, 8.0), Vec3::new(0.0, 0.0, -8.0))
+        .expect("hull 1");
+    assert!((walk.end.z - 1.0 / 32.0).abs() < 1e-6, "{walk:?}");
+    assert!(matches!(
+        arena_with_hull_chain(deepest + 1).load(),
+        Err(LoadError::BadValue {
+            table: "hull_nodes",
+            ..
+        })
+    ));
+    let mut cycle = arena_with_hull_chain(8);
+    cycle.clip_hulls.nodes[7].children[0] = 3;
+    assert_eq!(bad_index(cycle.load()).0, "hull_nodes");
+    let mut plane = arena_with_hull_chain(8);
+    plane.clip_hulls.nodes[2].plane = 1;
+    assert_eq!(bad_index(plane.load()).0, "hull_nodes");
+    let mut child = arena_with_hull_chain(8);
+    child.clip_hulls.nodes[2].children[1] = 8;
+    assert_eq!(bad_index(child.load()).0, "hull_nodes");
+    let mut head = arena_with_hull_chain(8);
+    head.clip_hulls.heads[0][1] = i32::MAX;
+    assert_eq!(bad_index(head.load()).0, "hull_heads");
+    let mut nan = arena_with_hull_chain(8);
+    nan.clip_hulls.planes[0].dist = f32::NAN;
+    assert!(matches!(
+        nan.load(),
+        Err(LoadError::BadValue {
+            table: "hull_planes",
+            ..
+        })
+    ));
+
+    let mut rng = Pcg32::new(37);
+    let (mut loaded, mut refused) = (0usize, 0usize);
+    for _ in 0..mutated_files() {
+        let mut body = arena_with_hull_chain(16);
+        for _ in 0..1 + rng.below(3) {
+            let a = rng.below(16);
+            let value = match rng.below(4) {
+                0 => rng.below(20) as i32,
+                1 => -(rng.below(20) as i32),
+                2 => i32::MIN + rng.below(2) as i32,
+                _ => i32::MAX - rng.below(2) as i32,
+            };
+            match rng.below(3) {
+                0 => body.clip_hulls.nodes[a].children[rng.below(2)] = value,
+                1 => body.clip_hulls.nodes[a].plane = value as u32,
+                _ => body.clip_hulls.heads[0][rng.below(4)] = value,
+            }
+        }
+        match catch_unwind(AssertUnwindSafe(|| body.load())) {
+            Ok(Ok(map)) => {
+                loaded += 1;
+                for _ in 0..8 {
+                    let start = Vec3::new(0.0, 0.0, rng.range_f64(-64.0, 64.0) as f32);
+                    let end = Vec3::new(5.0, 0.0, rng.range_f64(-64.0, 64.0) as f32);
+                    let _ = map.walk_clip_hull(1, start, end);
+                    let _ = map.clip_hull_contents(2, end);
+                }
+            }
+            Ok(Err(_)) => refused += 1,
+            Err(_) => panic!("a mutated hull tree panicked at load"),
+        }
+    }
+    println!("mutated hull trees: {loaded} loaded, {refused} refused");
+    assert!(loaded > 0 && refused > 0);
 }

@@ -9,6 +9,7 @@
 
 use glam::DVec3;
 
+use crate::compiled::HullPlane;
 use crate::geom::BuildPlane;
 use crate::import::{BspFormat, ImportError, Lump, Lumps, Record};
 
@@ -119,6 +120,9 @@ pub(super) struct Q1File<'a> {
     pub(super) entities: Lump,
     /// The planes, as the file gives them (normal normalised).
     pub(super) planes: Vec<BuildPlane>,
+    /// The same planes exactly as written (f32, not renormalised) with their axial type,
+    /// as the game's hull walks read them.
+    pub(super) hull_planes: Vec<HullPlane>,
     /// The hull-0 nodes.
     pub(super) nodes: Vec<Node>,
     /// Each leaf's contents value (`bspfile.h` `CONTENTS_*`).
@@ -205,6 +209,7 @@ pub(super) fn read_file(bytes: &[u8], format: BspFormat) -> Result<Q1File<'_>, I
     }
     let layout = Layout::of(format);
     let planes = read_planes(&lumps, planes_lump)?;
+    let hull_planes = read_hull_planes(&lumps, planes_lump)?;
     let textures = read_texture_names(&lumps)?;
     let texinfo = read_texinfo(&lumps, textures.len())?;
     let faces = read_faces(&lumps, format, &layout, planes.len(), &texinfo)?;
@@ -223,6 +228,7 @@ pub(super) fn read_file(bytes: &[u8], format: BspFormat) -> Result<Q1File<'_>, I
         lumps,
         entities,
         planes,
+        hull_planes,
         nodes,
         clip_nodes,
         leaf_contents,
@@ -249,6 +255,29 @@ fn read_planes(lumps: &Lumps<'_>, lump: Lump) -> Result<Vec<BuildPlane>, ImportE
                 .ok_or_else(|| records.error(format!("plane {i} is not finite or has no normal")))
         })
         .collect()
+}
+
+/// The planes as written (`dplane_t`: normal, dist, type), for the hull walks: the type
+/// is kept when it names an axis (0 to 2) and its normal is that axis, else the plane is
+/// walked by its dot product (3), which gives the same distance on an axial plane.
+fn read_hull_planes(lumps: &Lumps<'_>, lump: Lump) -> Result<Vec<HullPlane>, ImportError> {
+    let records = lumps.records(lump, 20)?;
+    Ok(records
+        .iter()
+        .map(|r| {
+            let normal = glam::Vec3::new(r.f32(0), r.f32(4), r.f32(8));
+            let kind = r.i32(16);
+            let axis = match u8::try_from(kind) {
+                Ok(a) if a < 3 && normal[usize::from(a)] == 1.0 => a,
+                _ => 3,
+            };
+            HullPlane {
+                normal,
+                dist: r.f32(12),
+                axis,
+            }
+        })
+        .collect())
 }
 
 /// The miptex names: `i32 count`, `count` offsets (−1 for a missing texture), each miptex

@@ -10,7 +10,9 @@
 //! brushes belong to the world, model k's to the entity whose `model` is `*k` (in the model's
 //! own frame: the back end places a model at its entity's `origin`, as `world.c
 //! SV_HullForEntity` does); a trigger entity's brushes are its
-//! volume ([`Contents::TRIGGER`]), as a `.map` brush of that entity would be. Guarantees:
+//! volume ([`Contents::TRIGGER`]), as a `.map` brush of that entity would be. The level also
+//! keeps the file's own hull trees ([`ClipHulls`]: hull 0 and the clip hulls 1 to 3, the
+//! planes as written) for the game's walks. Guarantees:
 //! every record checked (`lumps.rs`); every error names its lump; no recursion.
 
 mod brushlist;
@@ -19,7 +21,9 @@ pub(super) mod merge;
 mod regions;
 
 use super::{BspFormat, ImportError, ImportedLevel, entities_from_lump};
+use lumps::Child;
 use crate::brush::{Brush, BrushOutput, BrushOwner, Diagnostic, DiagnosticKind, Severity};
+use crate::compiled::{ClipHulls, HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID, HullNode};
 use crate::contents::Contents;
 use crate::game::Game;
 use crate::game::custom::CustomRules;
@@ -149,7 +153,62 @@ pub(super) fn read_hull(
         map,
         brushes: out,
         void_filled,
+        clip_hulls: hull_trees(&file),
     })
+}
+
+/// The file's hull trees as the game walks them: the clip nodes of hulls 1 to 3 as
+/// written, then hull 0 made from the nodes and leaves (`model.c Mod_MakeHull0`: a leaf
+/// child becomes the leaf's contents), and each model's four heads. A leaf contents value
+/// that is not negative (no contents the game knows) is read as solid; a clip head the
+/// file gives out of range (the hull-0 import does not refuse it) as empty.
+fn hull_trees(file: &lumps::Q1File<'_>) -> ClipHulls {
+    let clip = |child: Child| -> i32 {
+        match child {
+            Child::Node(n) => n as i32,
+            Child::Leaf(l) => lumps::CLIP_LEAF_CONTENTS
+                .get(l)
+                .copied()
+                .unwrap_or(HULL_CONTENTS_SOLID),
+        }
+    };
+    let offset = file.clip_nodes.len();
+    let drawn = |child: Child| -> i32 {
+        match child {
+            Child::Node(n) => (offset + n) as i32,
+            Child::Leaf(l) => file
+                .leaf_contents
+                .get(l)
+                .copied()
+                .filter(|&c| c < 0)
+                .unwrap_or(HULL_CONTENTS_SOLID),
+        }
+    };
+    let mut nodes: Vec<HullNode> = file
+        .clip_nodes
+        .iter()
+        .map(|n| HullNode {
+            plane: n.plane as u32,
+            children: n.children.map(clip),
+        })
+        .collect();
+    nodes.extend(file.nodes.iter().map(|n| HullNode {
+        plane: n.plane as u32,
+        children: n.children.map(drawn),
+    }));
+    let heads = file
+        .models
+        .iter()
+        .map(|m| {
+            let [h1, h2, h3] = m.clip_heads.map(|h| h.map_or(HULL_CONTENTS_EMPTY, clip));
+            [drawn(m.head), h1, h2, h3]
+        })
+        .collect();
+    ClipHulls {
+        planes: file.hull_planes.clone(),
+        nodes,
+        heads,
+    }
 }
 
 /// How far a region's corner may stand outside a brush that holds it, in units (the

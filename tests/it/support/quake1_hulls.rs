@@ -199,6 +199,11 @@ impl Quake1Hulls {
         num
     }
 
+    /// Whether the file holds clip nodes at all (a compiler may leave the clip hulls out).
+    pub fn has_clip_nodes(&self) -> bool {
+        !self.clipnodes.is_empty()
+    }
+
     /// Whether `p` is solid in clip hull `hull` of the world.
     pub fn hull_solid(&self, hull: usize, p: DVec3) -> bool {
         self.hull_contents(self.models[0].heads[hull], p) == SOLID

@@ -1,7 +1,7 @@
 //! QuakeWorld's player movement, tick for tick as id's server runs it (`sv_user.c
 //! SV_RunCmd` over `pmove.c PlayerMove`, `pmovetst.c`), on planeshift's world seam.
 //!
-//! Takes a [`QuakeWorldLevel`] (the level's clip hull 1 and hull 0 as [`Tracer`]s), a
+//! Takes a [`QuakeWorldLevel`] (the level imported from its `.bsp`, as a [`Tracer`]), a
 //! [`QuakeWorldState`] and one planeshift command ([`MoveCommand`], jump, crouch, msec);
 //! gives the next state. The data flows: `usercmd.rs` (the command as the client sends
 //! it) → [`tick`] (`SV_RunCmd`: a command over 50 ms runs as two halves) →

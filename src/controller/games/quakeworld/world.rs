@@ -1,13 +1,19 @@
 //! The level as QuakeWorld's player code sees it, through the crate's world seam: the
-//! player a point through clip hull 1 (`pmovetst.c PM_PlayerMove`, `PM_TestPlayerPosition`)
-//! and points through hull 0 (`PM_PointContents`).
+//! player a point through the level's own clip hull 1 (`pmovetst.c PM_PlayerMove`,
+//! `PM_TestPlayerPosition`) and points through hull 0 (`PM_PointContents`).
 //!
-//! Takes two [`Tracer`]s: the level's hull-1 world (a point swept through it goes where the
-//! player's box goes: [`import_bsp_clip_hull`](crate::build::import_bsp_clip_hull)) and its
-//! hull-0 world (its liquids); gives [`HullTrace`] (`pmtrace_t`: fraction, end, plane
-//! normal, start-solid and all-solid as `PM_PlayerMove` fills them) and the game's
-//! contents numbers. Guarantees: the sweep is the seam's point sweep, blocked by solid
-//! alone as a clip hull is and stopped by [`StopRule::Cross`] as the game's hull check is; a start in solid gives fraction 0 and no move, as the game's.
+//! Takes one [`Tracer`], the level as imported from its `.bsp` (a [`CompiledMap`] keeps the
+//! file's hull trees); gives [`HullTrace`] (`pmtrace_t`: fraction, end, plane normal,
+//! start-solid and all-solid as `PM_PlayerMove` fills them) and the game's contents
+//! numbers. Guarantees: the player's sweeps are the query option
+//! [`ShapeQuery::through_clip_hull`] with hull 1, the game's own walk of its tree (a world
+//! that keeps no hull trees, such as a game's own [`Tracer`], is swept by the point under
+//! [`StopRule::Cross`] instead, as a world of clip hull 1's brushes wants); a start in solid
+//! gives fraction 0 and no move, as the game's. The water is the world's
+//! [`Tracer::contents`] (a `.bsp`'s hull-0 leaves rebuilt as brushes, the same regions as
+//! the game's hull-0 tree but for points exactly on a split plane).
+//!
+//! [`CompiledMap`]: crate::CompiledMap
 
 use glam::Vec3;
 
@@ -29,14 +35,17 @@ pub(super) const CONTENTS_LAVA: i32 = -5;
 /// `CONTENTS_SKY`.
 pub(super) const CONTENTS_SKY: i32 = -6;
 
-/// A QuakeWorld level: the player's hull and the points' hull.
+/// The clip hull the player walks: qbsp's world grown by the player's box
+/// (−16,−16,−24)–(16,16,32), in which the player is a point.
+const PLAYER_HULL: u8 = 1;
+
+/// A QuakeWorld level.
 #[derive(Clone, Copy)]
 pub struct QuakeWorldLevel<'w> {
-    /// Clip hull 1, the world grown by the player's box (−16,−16,−24)–(16,16,32): the
-    /// player is a point in it.
-    pub player_hull: &'w dyn Tracer,
-    /// Hull 0, the level as drawn: where the water is.
-    pub point_hull: &'w dyn Tracer,
+    /// The level imported from its `.bsp` ([`import_bsp`](crate::build::import_bsp)): its
+    /// clip hull 1 walked for the player ([`ShapeQuery::through_clip_hull`]), its
+    /// contents (hull 0, the level as drawn) for the water.
+    pub world: &'w dyn Tracer,
 }
 
 /// `pmtrace_t` as `PM_PlayerMove` gives it.
@@ -60,8 +69,9 @@ impl QuakeWorldLevel<'_> {
         let point = TraceShape::point();
         let query = ShapeQuery::new(&point)
             .with_mask(Contents::SOLID)
-            .stopped_by(StopRule::Cross);
-        let hit = self.player_hull.trace(&query, start, end);
+            .stopped_by(StopRule::Cross)
+            .through_clip_hull(PLAYER_HULL);
+        let hit = self.world.trace(&query, start, end);
         let start_solid = hit.start_solid || hit.all_solid;
         HullTrace {
             fraction: if start_solid { 0.0 } else { hit.fraction },
@@ -78,13 +88,14 @@ impl QuakeWorldLevel<'_> {
         let point = TraceShape::point();
         let query = ShapeQuery::new(&point)
             .with_mask(Contents::SOLID)
-            .stopped_by(StopRule::Cross);
-        !self.player_hull.overlaps(&query, at)
+            .stopped_by(StopRule::Cross)
+            .through_clip_hull(PLAYER_HULL);
+        !self.world.overlaps(&query, at)
     }
 
     /// `PM_PointContents`: hull 0's contents at `point`, as the game numbers them.
     pub(super) fn point_contents(&self, point: Vec3) -> i32 {
-        let contents = self.point_hull.contents(point);
+        let contents = self.world.contents(point);
         if contents.intersects(Contents::SOLID) {
             CONTENTS_SOLID
         } else if contents.intersects(Contents::WATER) {
