@@ -57,7 +57,7 @@
 //! Same seed, same map: the same counts (the controller and the crowd are deterministic;
 //! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
 //!
-//! `--movement planeshift|quake3` picks whose movement code runs, in the soak and the replay
+//! `--movement planeshift|quake3|quakeworld` picks whose movement code runs, in the soak and the replay
 //! alike (over the configuration's `movement`; `ControllerConfig::movement`).
 //!
 //! `--headless --map M.map --replay IN.jsonl --ticks-out OUT.jsonl [--config C.toml]
@@ -117,7 +117,7 @@ struct Args {
     #[arg(long)]
     config: Option<String>,
     /// Whose movement code runs: planeshift (its own, the default) or a game's profile
-    /// (quake3); over the configuration's `movement` when given.
+    /// (quake3, quakeworld); over the configuration's `movement` when given.
     #[arg(long, value_name = "NAME", value_parser = parse_movement)]
     movement: Option<Movement>,
     /// The game whose brush rules give contents and whose trigger_hurt flags count: quake,

@@ -105,6 +105,7 @@ pub fn compile_mesh(
         brush_count,
         patch_count: 0,
         void_filled: true,
+        clip_hulls: crate::compiled::ClipHulls::default(),
     };
     compile_level_stages(level, options, stopwatch)
 }

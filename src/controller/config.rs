@@ -48,22 +48,28 @@ pub enum Movement {
     /// "quake3"`, [`ControllerConfig::quake3`].
     #[serde(rename = "quake3")]
     Quake3,
+    /// QuakeWorld's `SV_RunCmd` and `PlayerMove` (id's `pmove.c`, `pmovetst.c`), the player
+    /// walked through the level's own clip hull 1 when it keeps one (an imported Quake 1
+    /// family `.bsp`): TOML `movement = "quakeworld"`, [`ControllerConfig::quakeworld`].
+    #[serde(rename = "quakeworld")]
+    QuakeWorld,
 }
 
 impl Movement {
-    /// The name TOML and the command lines use: `planeshift`, `quake3`.
+    /// The name TOML and the command lines use: `planeshift`, `quake3`, `quakeworld`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Movement::Planeshift => "planeshift",
             Movement::Quake3 => "quake3",
+            Movement::QuakeWorld => "quakeworld",
         }
     }
 
     /// The movement named `name` (as [`Self::name`] gives it), if any.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Movement> {
-        [Movement::Planeshift, Movement::Quake3]
+        [Movement::Planeshift, Movement::Quake3, Movement::QuakeWorld]
             .into_iter()
             .find(|m| m.name() == name)
     }
@@ -508,6 +514,30 @@ impl ControllerConfig {
     pub fn quake3() -> ControllerConfig {
         ControllerConfig {
             movement: Movement::Quake3,
+            ..ControllerConfig::default()
+        }
+    }
+
+    /// QuakeWorld's movement ([`Movement::QuakeWorld`]): its 32-wide player box (hull 1,
+    /// −24..32 about the origin), its 22-unit view height, and the game's own code for the
+    /// rest (movevars as the server sends them: friction 4, accelerate 10, the 30-unit air
+    /// wish cap).
+    ///
+    /// # Examples
+    /// ```
+    /// use planeshift::{ControllerConfig, movement::Movement};
+    /// let qw = ControllerConfig::quakeworld();
+    /// assert_eq!(qw.movement, Movement::QuakeWorld);
+    /// assert_eq!(ControllerConfig::from_toml(
+    ///     "movement = \"quakeworld\"\nshape = { kind = \"box\", half_width = 16.0 }\neye_height = 46.0",
+    /// ).unwrap(), qw);
+    /// ```
+    #[must_use]
+    pub fn quakeworld() -> ControllerConfig {
+        ControllerConfig {
+            movement: Movement::QuakeWorld,
+            shape: CharacterShape::Box { half_width: 16.0 },
+            eye_height: 46.0,
             ..ControllerConfig::default()
         }
     }

@@ -547,6 +547,9 @@ pub struct ProfileState {
     pub time_ms: i32,
     /// The buttons of the last command (QuakeWorld `oldbuttons`).
     pub buttons: u32,
+    /// A game's float timer as its f32 bits, so it continues bit for bit (QuakeWorld's
+    /// `waterjumptime`, seconds).
+    pub timer_bits: u32,
 }
 
 /// Every field is `Copy` but the trigger list, which [`Clone::clone_from`] refills in place

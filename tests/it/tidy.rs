@@ -59,8 +59,10 @@ const REPOSITORY_PATH_PREFIXES: [&str; 11] = [
 const README_MAX_LINES: usize = 250;
 
 /// The most lines ARCHITECTURE.md may have (issue 38: the code map, the data's way, the
-/// invariants; decisions live in `docs/decisions/`).
-const ARCHITECTURE_MAX_LINES: usize = 400;
+/// invariants; decisions live in `docs/decisions/`). 400 when the front door landed; the
+/// movement profiles, the mesh stage, the stored clip hulls and the C API (issues 37, 39
+/// and 40) each took a paragraph of the code map.
+const ARCHITECTURE_MAX_LINES: usize = 460;
 
 /// Every `.md` file below `dir`.
 fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {

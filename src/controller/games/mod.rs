@@ -13,9 +13,7 @@
 //! only, the games' sines and cosines computed here without the platform's.
 //!
 //! Adding a game: one [`Movement`] variant, its `ControllerConfig` constructor, one arm in
-//! [`step`] and one module here. `quakeworld` (QuakeWorld's `SV_RunCmd` and `PlayerMove`,
-//! over the level's clip hulls) is written and checked against the game's runs by its own
-//! test (`quakeworld/reference_runs.rs`); it is not yet a [`Movement`].
+//! [`step`] and one module here.
 
 mod quake3;
 pub mod quakeworld;
@@ -38,5 +36,6 @@ pub(crate) fn step<T: Tracer + ?Sized>(
     match config.movement {
         Movement::Planeshift => {}
         Movement::Quake3 => quake3::step(config, state, world, input, outcome),
+        Movement::QuakeWorld => quakeworld::step(config, state, world.0, input, outcome),
     }
 }

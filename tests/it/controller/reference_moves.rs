@@ -53,7 +53,7 @@ const GAMES: [GameRuns; 2] = [
     GameRuns {
         game: "quakeworld",
         levels: "id-quake-1996",
-        profile: None,
+        profile: Some(ControllerConfig::quakeworld),
         velocity_tolerance: 0.1,
         floors: [1.0, 1.0, 1.0],
         patch_tolerance: 0.25,
@@ -296,9 +296,10 @@ fn a_state_saved_before_the_profiles_reads_back() {
         None,
     )
     .unwrap();
-    let old = run
-        .state
-        .replace(",\"profile\":{\"flags\":0,\"time_ms\":0,\"buttons\":0}", "");
+    let old = run.state.replace(
+        ",\"profile\":{\"flags\":0,\"time_ms\":0,\"buttons\":0,\"timer_bits\":0}",
+        "",
+    );
     assert_ne!(old, run.state);
     let saved: Value = serde_json::from_str(&old).unwrap();
     let state: planeshift::movement::CharacterState =

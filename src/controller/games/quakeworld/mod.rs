@@ -19,6 +19,7 @@
 mod angles;
 mod movevars;
 mod player_move;
+mod profile;
 #[cfg(test)]
 mod reference_runs;
 mod slide;
@@ -30,6 +31,7 @@ use glam::Vec3;
 
 pub use usercmd::UserCmd;
 pub use world::QuakeWorldLevel;
+pub(in crate::controller) use profile::step;
 
 use crate::controller::MoveCommand;
 

@@ -148,42 +148,6 @@ fn read_output(path: &Path) -> Vec<Expected> {
         .collect()
 }
 
-/// The time the profile's ticks and planeshift's own controller's ticks (its default
-/// configuration, on hull 0) took over the same commands, in seconds.
-#[derive(Default)]
-struct Timing {
-    profile: f64,
-    planeshift: f64,
-}
-
-/// Times the runs' commands through the profile and through planeshift's own tick.
-fn time_ticks(level: QuakeWorldLevel<'_>, hull0: &crate::CompiledMap, input: &Path) -> Timing {
-    use crate::controller::{CharacterController, ControllerConfig, MoveInput};
-    let (spawn, commands) = read_input(input);
-    let mut state = QuakeWorldState::at_rest(spawn);
-    let clock = std::time::Instant::now();
-    for c in &commands {
-        tick(level, &mut state, &c.command, c.jump, c.crouch, TICK_MSEC);
-    }
-    let profile = clock.elapsed().as_secs_f64();
-    let Ok(mut player) = CharacterController::new(ControllerConfig::default(), spawn) else {
-        return Timing::default();
-    };
-    let clock = std::time::Instant::now();
-    for c in &commands {
-        let input = MoveInput {
-            jump: c.jump,
-            crouch: c.crouch,
-            ..MoveInput::from_command(c.command)
-        };
-        player.step(hull0, &input);
-    }
-    Timing {
-        profile,
-        planeshift: clock.elapsed().as_secs_f64(),
-    }
-}
-
 /// Replays one run; its tally and, when it fails, its first diverging tick and the gap.
 fn replay(level: QuakeWorldLevel<'_>, input: &Path, output: &Path) -> (Tally, Option<String>) {
     let (spawn, commands) = read_input(input);
@@ -236,7 +200,6 @@ fn every_quakeworld_reference_run_agrees_with_the_game() {
     let mut total = Tally::default();
     let mut by_scenario: BTreeMap<String, Tally> = BTreeMap::new();
     let mut failures = Vec::new();
-    let mut timing = Timing::default();
     for (level_name, runs) in &by_level {
         let bsp = maps.join("id-quake-1996").join(format!("{level_name}.bsp"));
         let bytes = std::fs::read(&bsp).unwrap_or_else(|e| panic!("{}: {e}", bsp.display()));
@@ -248,9 +211,6 @@ fn every_quakeworld_reference_run_agrees_with_the_game() {
             let input = runs_dir.join(level_name).join(format!("{run}.in.jsonl"));
             let output = runs_dir.join(level_name).join(format!("{run}.out.jsonl"));
             let (tally, failure) = replay(level, &input, &output);
-            let t = time_ticks(level, &hull0, &input);
-            timing.profile += t.profile;
-            timing.planeshift += t.planeshift;
             let scenario = run.split('-').next().unwrap_or(run).to_owned();
             by_scenario.entry(scenario).or_default().add(&tally);
             level_tally.add(&tally);
@@ -268,12 +228,6 @@ fn every_quakeworld_reference_run_agrees_with_the_game() {
     for f in &failures {
         println!("diverges {f}");
     }
-    println!(
-        "time: the profile's ticks {:.3} s, planeshift's own ticks on hull 0 {:.3} s ({:.2}x)",
-        timing.profile,
-        timing.planeshift,
-        timing.profile / timing.planeshift.max(f64::MIN_POSITIVE)
-    );
     let share = |n: usize, d: usize| n as f64 / d.max(1) as f64;
     let ticks = share(total.ticks_close, total.ticks);
     let runs = share(total.runs_close, total.runs);
