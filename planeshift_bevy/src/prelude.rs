@@ -4,7 +4,7 @@
 //!
 //! Takes nothing; gives names. Guarantees: every `bevy_*` item here is the plugin's own
 //! version (`=0.20.1`), so a game that uses only the prelude (and the crates re-exported at
-//! the package's root: [`bevy_app`](crate::bevy_app), [`bevy_ecs`](crate::bevy_ecs)...)
+//! the package's root: `bevy_app`, `bevy_ecs`...)
 //! cannot mix two Bevy versions.
 
 pub use bevy_app::{App, FixedUpdate, Plugin, PostUpdate, PreUpdate, Startup, Update};

@@ -13,7 +13,7 @@
 //! only, the games' sines and cosines computed here without the platform's.
 //!
 //! Adding a game: one [`Movement`] variant, its `ControllerConfig` constructor, one arm in
-//! [`step`] and one module here.
+//! `step` and one module here.
 
 mod quake3;
 pub mod quakeworld;

@@ -42,7 +42,7 @@ pub struct UserCmd {
     pub side_move: i16,
     /// `upmove`, a multiple of 4 in ±508.
     pub up_move: i16,
-    /// `buttons`: [`BUTTON_JUMP`] when jump is held.
+    /// `buttons`: `BUTTON_JUMP` (2) when jump is held.
     pub buttons: u8,
 }
 
