@@ -12,7 +12,7 @@ use planeshift::brush::{Brush, BrushOwner, brushes_from_map};
 use planeshift::leak::find_outside;
 use planeshift::{build::BspFormat, import::read_brushes};
 
-use crate::support::quake1_hulls::{Quake1Hulls, SOLID};
+use crate::support::quake1_hulls::{Model, Quake1Hulls, SOLID};
 use crate::support::{BspLayout, Pcg32, files_in, mutate_bsp, parse_ok, read, real_maps_dir};
 
 /// Points compared per map: the count with `PLANESHIFT_FULL` (`point_count`).
@@ -277,6 +277,23 @@ const END_TOLERANCE: f32 = 0.1;
 /// The longest sweep drawn, in units.
 const SWEEP_LENGTH: f64 = 384.0;
 
+/// A seeded sweep: a start anywhere in `world`'s box and an end up to [`SWEEP_LENGTH`]
+/// away along each axis.
+fn random_sweep(rng: &mut Pcg32, world: &Model) -> (DVec3, DVec3) {
+    let start = DVec3::new(
+        rng.range_f64(world.mins.x, world.maxs.x),
+        rng.range_f64(world.mins.y, world.maxs.y),
+        rng.range_f64(world.mins.z, world.maxs.z),
+    );
+    let end = start
+        + DVec3::new(
+            rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
+            rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
+            rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
+        );
+    (start, end)
+}
+
 /// The clip hull's box (`model.c Mod_LoadClipnodes`): hull 1 the player, hull 2 the large box.
 fn hull_box(hull: usize) -> (glam::Vec3, glam::Vec3) {
     if hull == 1 {
@@ -330,17 +347,7 @@ fn player_sweeps_agree_with_clip_hulls() {
             let mut attempts = 0;
             while done < SWEEPS_PER_HULL && attempts < SWEEPS_PER_HULL * 1000 {
                 attempts += 1;
-                let start = DVec3::new(
-                    rng.range_f64(world.mins.x, world.maxs.x),
-                    rng.range_f64(world.mins.y, world.maxs.y),
-                    rng.range_f64(world.mins.z, world.maxs.z),
-                );
-                let end = start
-                    + DVec3::new(
-                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                    );
+                let (start, end) = random_sweep(&mut rng, &world);
                 // From open space: not solid in the hull, and inside the level (hull 0 open).
                 if hulls.hull_solid(hull, start) || hulls.point_contents(0, start).0 == SOLID {
                     continue;
@@ -448,17 +455,7 @@ fn point_sweeps_through_clip_hull_1_agree_with_quake() {
         let mut box_agree = 0usize;
         while done < SWEEPS_PER_HULL && attempts < SWEEPS_PER_HULL * 1000 {
             attempts += 1;
-            let start = DVec3::new(
-                rng.range_f64(world.mins.x, world.maxs.x),
-                rng.range_f64(world.mins.y, world.maxs.y),
-                rng.range_f64(world.mins.z, world.maxs.z),
-            );
-            let end = start
-                + DVec3::new(
-                    rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                    rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                    rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                );
+            let (start, end) = random_sweep(&mut rng, &world);
             if hulls.hull_solid(1, start) || hulls.point_contents(0, start).0 == SOLID {
                 continue;
             }
@@ -734,17 +731,7 @@ fn point_walks_through_the_stored_clip_hulls_agree_with_quake() {
             let (mut done, mut attempts, mut agree) = (0usize, 0usize, 0usize);
             while done < SWEEPS_PER_HULL && attempts < SWEEPS_PER_HULL * 1000 {
                 attempts += 1;
-                let start = DVec3::new(
-                    rng.range_f64(world.mins.x, world.maxs.x),
-                    rng.range_f64(world.mins.y, world.maxs.y),
-                    rng.range_f64(world.mins.z, world.maxs.z),
-                );
-                let end = start
-                    + DVec3::new(
-                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                        rng.range_f64(-SWEEP_LENGTH, SWEEP_LENGTH),
-                    );
+                let (start, end) = random_sweep(&mut rng, &world);
                 // f32 points, so that both walks start from the same numbers.
                 let (start, end) = (start.as_vec3(), end.as_vec3());
                 if hulls.hull_solid(usize::from(hull), start.as_dvec3()) {
