@@ -224,3 +224,64 @@ pub(crate) fn patch_containing(
         .iter()
         .position(|p| mask_meets(p) && inside_collide(&p.collide, at, half))
 }
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::{patch_containing, trace_patches};
+    use crate::compiled::GameCollide;
+    use crate::contents::Contents;
+    use crate::patch::quake3::patch_collide;
+    use crate::surface::SurfaceFlags;
+
+    /// A flat 3 × 3 patch over `0..64` in x and y at z = 0, facing up.
+    fn floor() -> Vec<GameCollide> {
+        let points: Vec<Vec3> = (0..9)
+            .map(|k| Vec3::new(32.0 * (k % 3) as f32, 32.0 * (k / 3) as f32, 0.0))
+            .collect();
+        let collide = patch_collide(3, 3, &points).unwrap();
+        vec![GameCollide {
+            collide,
+            contents: Contents::SOLID,
+            surface: SurfaceFlags::EMPTY,
+            material: None,
+        }]
+    }
+
+    const HALF: Vec3 = Vec3::new(15.0, 15.0, 28.0);
+
+    /// The facet's front, whichever way the grid's winding made its normal.
+    fn up(patches: &[GameCollide]) -> f32 {
+        let c = &patches[0].collide;
+        c.planes[c.facets[0].surface_plane as usize].plane[2].signum()
+    }
+
+    #[test]
+    fn a_box_stops_an_eighth_in_front_of_a_facet_and_passes_from_behind() {
+        let patches = floor();
+        let side = up(&patches);
+        let (above, below) = (Vec3::new(32.0, 32.0, 100.0 * side), Vec3::new(32.0, 32.0, -100.0 * side));
+        let hit = trace_patches(&patches, (above, below), HALF, 1.0, |_| true).unwrap();
+        let stop = above.z + (below.z - above.z) * hit.fraction;
+        assert!((stop - side * (28.0 + 0.125)).abs() < 1e-3, "{stop}");
+        assert_eq!(hit.plane[2], side);
+        // From behind: the facet has no thickness and is never met through its back.
+        assert!(trace_patches(&patches, (below, above), HALF, 1.0, |_| true).is_none());
+        // A hit no closer than the best so far is not taken, nor a patch the mask leaves out.
+        assert!(trace_patches(&patches, (above, below), HALF, hit.fraction, |_| true).is_none());
+        assert!(trace_patches(&patches, (above, below), HALF, 1.0, |_| false).is_none());
+        // Beside the patch: nothing.
+        let beside = Vec3::new(200.0, 32.0, 0.0);
+        assert!(trace_patches(&patches, (beside + above, beside + below), HALF, 1.0, |_| true).is_none());
+    }
+
+    #[test]
+    fn a_box_overlapping_a_facet_fails_the_position_test() {
+        let patches = floor();
+        let side = up(&patches);
+        assert_eq!(patch_containing(&patches, Vec3::new(32.0, 32.0, 20.0 * side), HALF, |_| true), Some(0));
+        assert_eq!(patch_containing(&patches, Vec3::new(32.0, 32.0, 40.0 * side), HALF, |_| true), None);
+        assert_eq!(patch_containing(&patches, Vec3::new(32.0, 32.0, 20.0 * side), HALF, |_| false), None);
+    }
+}
