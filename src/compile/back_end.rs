@@ -55,6 +55,9 @@ pub(crate) struct Level<'a> {
     /// The source's own hull trees (an imported Quake 1 family `.bsp`'s), kept in the
     /// compiled level as they are.
     pub(crate) clip_hulls: crate::compiled::ClipHulls,
+    /// The source's world patches as Quake 3 collides with them (an imported Quake 3
+    /// `.bsp`'s), kept in the compiled level as they are.
+    pub(crate) game_patches: crate::compiled::GamePatches,
 }
 
 /// Seconds per stage, lap by lap.
@@ -139,6 +142,7 @@ pub(crate) fn compile_level_stages(
         patch_count,
         void_filled,
         clip_hulls,
+        game_patches,
     } = level;
     if format != SourceFormat::Map {
         place_at_origins(map, &mut output.brushes);
@@ -257,6 +261,7 @@ pub(crate) fn compile_level_stages(
     }
     data.entities = entities;
     data.clip_hulls = clip_hulls;
+    data.game_patches = game_patches;
     data.stats = CompileStats {
         brushes: brush_count,
         world_brushes,

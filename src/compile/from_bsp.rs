@@ -183,6 +183,7 @@ fn back_end_of(
         patch_count: patches.len() as u32,
         void_filled: level.void_filled,
         clip_hulls: level.clip_hulls,
+        game_patches: level.game_patches,
     };
     compile_level_stages(back_end, options, stopwatch)
 }

@@ -106,6 +106,7 @@ pub fn compile_mesh(
         patch_count: 0,
         void_filled: true,
         clip_hulls: crate::compiled::ClipHulls::default(),
+        game_patches: crate::compiled::GamePatches::default(),
     };
     compile_level_stages(level, options, stopwatch)
 }

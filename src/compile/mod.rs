@@ -436,6 +436,7 @@ pub fn compile_map_with(
         model_entities,
         void_filled: false,
         clip_hulls: crate::compiled::ClipHulls::default(),
+        game_patches: crate::compiled::GamePatches::default(),
     };
     compile_level_stages(level, options, stopwatch)
 }

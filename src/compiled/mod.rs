@@ -15,6 +15,7 @@ mod clip_hulls;
 mod currents;
 mod entities;
 mod features;
+mod game_patches;
 mod materials;
 mod tables;
 mod validate;
@@ -39,6 +40,8 @@ pub(crate) use clip_hulls::{
 };
 pub use clip_hulls::{HULL_COUNT, MAX_CLIP_HULL_DEPTH};
 pub use entities::Entity;
+pub(crate) use game_patches::GameCollide;
+pub use game_patches::{GamePatch, GamePatches};
 pub(crate) use entities::EntityRecord;
 pub use materials::MaterialId;
 pub use validate::LoadError;
@@ -53,8 +56,9 @@ pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 /// their surface flags and material, brushes their game's contents value, models their
 /// kind, and the file its game; 5: the statistics count the map's patches and their facet
 /// brushes, and a brush says whether it is a patch facet; 6: a Quake 1 family level keeps its own hull
-/// trees, walked by `ShapeQuery::through_clip_hull`).
-pub const FORMAT_VERSION: u32 = 6;
+/// trees, walked by `ShapeQuery::through_clip_hull`; 7: a Quake 3 level keeps its world's
+/// patch control grids, collided as the game collides by `ShapeQuery::with_game_patches`).
+pub const FORMAT_VERSION: u32 = 7;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
@@ -381,6 +385,8 @@ pub(crate) struct MapData {
     pub stats: CompileStats,
     /// A Quake 1 family level's own hull trees (empty otherwise).
     pub clip_hulls: ClipHulls,
+    /// A Quake 3 level's world patches as the game collides with them (empty otherwise).
+    pub game_patches: GamePatches,
 }
 
 /// All three points of [`CompiledMap::points_contents`].
@@ -412,6 +418,9 @@ pub struct CompiledMap {
     /// axial planes of its bounds (or inside them), so that any shape's shifted planes stay
     /// within its bounds grown by the shape's bounds (see [`Self::brush_axial_bounded`]).
     axial_bounded: Vec<bool>,
+    /// Derived at load: the collision of each of [`MapData::game_patches`], as the game
+    /// makes it.
+    game_collides: Vec<GameCollide>,
     /// Given at load, one per loaded world in the process (a clone keeps it: the same
     /// contents): lets a character reuse point samples taken in this world.
     contents_id: u64,
@@ -444,6 +453,7 @@ impl CompiledMap {
     pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
         data.clip_hulls.validate()?;
+        let game_collides = data.game_patches.collides(&data.materials)?;
         let runtime_nodes = runtime_nodes(&data);
         let features = FeatureTable::build(&data.brushes, &data.sides, &data.planes);
         let static_models = data
@@ -490,6 +500,7 @@ impl CompiledMap {
             trigger_models,
             patch_leaves: Vec::new(),
             axial_bounded,
+            game_collides,
             contents_id: NEXT_CONTENTS_ID.fetch_add(1, Ordering::Relaxed),
         };
         map.patch_leaves = map
@@ -597,6 +608,21 @@ impl CompiledMap {
             entities: data.entities.len(),
             max_depth: self.max_depth(),
         }
+    }
+
+    /// The world's patches as the game collides with them (a Quake 3 `.bsp`'s; empty for
+    /// other sources).
+    pub(crate) fn game_collides(&self) -> &[GameCollide] {
+        &self.game_collides
+    }
+
+    /// Whether the level keeps its world's curved patches as Quake 3 collides with them
+    /// (an imported Quake 3 `.bsp` with patches): then
+    /// [`ShapeQuery::with_game_patches`](crate::movement::ShapeQuery::with_game_patches)
+    /// traces those.
+    #[must_use]
+    pub fn has_game_patches(&self) -> bool {
+        !self.game_collides.is_empty()
     }
 
     /// The level's own hull trees (a Quake 1 family `.bsp`'s; empty for other sources).

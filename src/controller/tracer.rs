@@ -154,6 +154,9 @@ pub struct ShapeQuery<'a> {
     /// A Quake 1 family level's own hull to walk the query's point through (0 to 3; see
     /// [`Self::through_clip_hull`]), or `None`: the shape sweeps the brushes.
     pub clip_hull: Option<u8>,
+    /// Whether curved patches are collided as Quake 3 collides with them (see
+    /// [`Self::with_game_patches`]); `false`: planeshift's exact patches.
+    pub game_patches: bool,
     /// The running tick's gathered brushes, or `None` (then sweeps walk the trees).
     scratch: Option<&'a TickCache>,
 }
@@ -172,6 +175,7 @@ impl<'a> ShapeQuery<'a> {
             stop_distance: crate::STOP_DISTANCE,
             stop: StopRule::Touch,
             clip_hull: None,
+            game_patches: false,
             scratch: None,
         }
     }
@@ -200,6 +204,24 @@ impl<'a> ShapeQuery<'a> {
     pub fn through_clip_hull(self, hull: u8) -> ShapeQuery<'a> {
         ShapeQuery {
             clip_hull: Some(hull),
+            ..self
+        }
+    }
+
+    /// This query meeting curved patches as Quake 3 does (ioquake3 `cm_patch.c`): a
+    /// [`CompiledMap`] that keeps an imported Quake 3 `.bsp`'s patches
+    /// ([`CompiledMap::has_game_patches`]) sweeps an upright box through its brushes but
+    /// the world's patch facets, then through the game's own coarse, zero-thickness facets
+    /// of those patches (16-unit subdivision, the game's bevels and f32 arithmetic, hit
+    /// only entering from the front, never start-solid in a sweep, a position test when
+    /// the box does not move). Other shapes, rotated boxes, other world parts and levels
+    /// without such patches answer as if the option were not set. planeshift's exact
+    /// patches stay the default.
+    #[inline]
+    #[must_use]
+    pub fn with_game_patches(self) -> ShapeQuery<'a> {
+        ShapeQuery {
+            game_patches: true,
             ..self
         }
     }
@@ -328,6 +350,13 @@ impl Tracer for CompiledMap {
         }
         // Every sweep of a tick: upright, all of the map.
         let stop = query.stop_distance;
+        if query.game_patches
+            && query.stop == StopRule::Touch
+            && let Some(trace) =
+                self.trace_game_patches(shape, (start, end), mask, stop, query.scratch)
+        {
+            return trace;
+        }
         if stop != crate::STOP_DISTANCE {
             return match query.scratch {
                 Some(cache) => self.trace_cached_stopping(cache, shape, (start, end), mask, stop),

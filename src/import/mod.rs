@@ -158,6 +158,9 @@ pub(crate) struct ImportedLevel {
     pub(crate) void_filled: bool,
     /// The file's own hull trees (Quake 1 family files; empty for the others).
     pub(crate) clip_hulls: crate::compiled::ClipHulls,
+    /// The world's curved patches as Quake 3 collides with them (Quake 3 files; empty for
+    /// the others).
+    pub(crate) game_patches: crate::compiled::GamePatches,
 }
 
 /// Reads `bytes` as a `.bsp` of any format this crate knows, to the level the compiler's back

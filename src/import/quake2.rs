@@ -241,6 +241,7 @@ pub(super) fn read(
         brushes: out,
         void_filled: false,
         clip_hulls: crate::compiled::ClipHulls::default(),
+        game_patches: crate::compiled::GamePatches::default(),
     })
 }
 

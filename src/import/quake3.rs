@@ -5,7 +5,9 @@
 //! (`cm_load.c CMod_LoadBrushes`, `CMod_LoadBrushSides`), translated as a Quake 3 `.map`'s
 //! are ([`contents_from_quake3`], [`SurfaceFlags::from_quake3`]), each submodel owning its
 //! brush range; and its curved patches (surfaces of type 2) cut into facet brushes by the
-//! same stage as a `.map`'s patches, with their shader's meaning. Guarantees: every index,
+//! same stage as a `.map`'s patches, with their shader's meaning, and the world's patches'
+//! control grids kept as Quake 3 collides with them ([`GamePatches`]; a grid the game's
+//! collision refuses is left out of them with a warning). Guarantees: every index,
 //! count and range read is checked (a bad one is an [`ImportError`] naming its lump); a
 //! trigger entity's brushes and patches are its volume, as the `.map` path makes them.
 
@@ -13,7 +15,14 @@ use super::brushes::{
     MAX_STORED_SIDES, StoredMeaning, StoredSide, add_stored_brush, read_plane, record_loc,
 };
 use super::{BspFormat, ImportError, ImportedLevel, Lump, Lumps, entities_from_lump};
-use crate::brush::{BrushOutput, BrushOwner, MeantPatch, PatchMeaning, add_meant_patches};
+use glam::Vec3;
+
+use crate::brush::{
+    BrushOutput, BrushOwner, Diagnostic, DiagnosticKind, MeantPatch, PatchMeaning, Severity,
+    add_meant_patches,
+};
+use crate::compiled::{GamePatch, GamePatches};
+use crate::patch::quake3::patch_collide;
 use crate::game::custom::CustomRules;
 use crate::game::rules::{GameRules, contents_from_quake3};
 use crate::map::{MapFile, MapPatch};
@@ -173,6 +182,9 @@ pub(super) fn read(
 
     // Patches, in surface order.
     let mut patches: Vec<(BrushOwner, MapPatch, PatchMeaning)> = Vec::new();
+    // The world's patches as the game collides with them (`cm_load.c CMod_LoadPatches`:
+    // the drawverts' f32 positions, the shader's contents and flags).
+    let mut game_patches = GamePatches::default();
     for (index, surface) in surfaces.iter().enumerate() {
         if surface.i32(8) != SURFACE_PATCH {
             continue;
@@ -227,6 +239,28 @@ pub(super) fn read(
         };
         let mut meaning = meaning(&map, rules, owner, shader.contents);
         meaning.surface = SurfaceFlags::from_quake3(shader.surface);
+        if owner == BrushOwner::World {
+            let points = (0..width * height)
+                .map(|k| verts.get(first + k).map(|v| Vec3::new(v.f32(0), v.f32(4), v.f32(8))))
+                .collect::<Result<Vec<_>, _>>()?;
+            let game = GamePatch {
+                width: width as u32,
+                height: height as u32,
+                points,
+                contents: meaning.contents,
+                surface: meaning.surface,
+                texture: shader.name.clone(),
+            };
+            match patch_collide(width, height, &game.points) {
+                Ok(_) => game_patches.patches.push(game),
+                Err(problem) => out.diagnostics.push(Diagnostic {
+                    loc: patch.loc,
+                    severity: Severity::Warning,
+                    kind: DiagnosticKind::PatchesIgnored,
+                    message: format!("patch left out of the game's patch collision: {problem}"),
+                }),
+            }
+        }
         patches.push((owner, patch, meaning));
     }
     let meant: Vec<MeantPatch<'_>> = patches
@@ -248,6 +282,7 @@ pub(super) fn read(
         brushes: out,
         void_filled: false,
         clip_hulls: crate::compiled::ClipHulls::default(),
+        game_patches,
     })
 }
 

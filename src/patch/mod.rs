@@ -14,6 +14,8 @@
 //! - `bezier.rs`: one 3×3 biquadratic piece: evaluation, derivatives, normal, chord bounds.
 //! - `subdivide.rs`: the control grid to a surface grid, adaptively, whole rows and columns.
 //! - `facets.rs`: surface grids to welded, mitred facet slabs.
+//! - `quake3/`: the game's own coarse facets of a patch (`cm_patch.c`), for the query
+//!   option that collides as Quake 3 does; runtime data, in the game's f32.
 //!
 //! Guarantees: no input panics or runs unbounded: a patch has at most
 //! [`MAX_PATCH_DIMENSION`]² control points, [`MAX_PATCH_CELLS`] grid cells and
@@ -22,6 +24,7 @@
 
 mod bezier;
 mod facets;
+pub mod quake3;
 mod subdivide;
 
 use glam::DVec3;

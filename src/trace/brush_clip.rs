@@ -93,7 +93,17 @@ pub(crate) fn clip_brush<S: Support>(
             let index = chunk_index * 4 + i;
             if d1 > d2 {
                 let f = ((d1 - work.stop) / (d1 - d2)).max(0.0);
-                if f > enter_fraction {
+                // A sweep asking for Quake 3's longer stop distance breaks a tie as the
+                // game does: its brushes list their six axial sides first (`cm_load.c
+                // CM_BoundBrush` reads the bounds from them), and `CM_TraceThroughBrush`
+                // keeps the first side of the largest enter fraction, so an axial side
+                // (a bevel at a corner, above all, both clamped to 0) wins a tie with a
+                // slanted one.
+                let axial_tie = work.stop > SURFACE_CLIP_EPSILON
+                    && f == enter_fraction
+                    && is_axial(&planes[side.plane as usize])
+                    && enter_plane.is_some_and(|p: u32| !is_axial(&planes[p as usize]));
+                if f > enter_fraction || axial_tie {
                     enter_fraction = f;
                     enter_plane = Some(side.plane);
                     enter_side = index;
@@ -392,6 +402,12 @@ fn precedes(
         || (fraction == found.fraction
             && found.fraction < 1.0
             && (plane, Some(brush_id as u32)) < (found.hit_plane, found.hit_brush))
+}
+
+/// Whether `plane` is one of the six axial planes (a normal component of magnitude 1).
+#[inline]
+fn is_axial(plane: &Plane) -> bool {
+    plane.normal.abs().max_element() == 1.0
 }
 
 /// Takes a hit if it is earlier than the best so far (ties to the lower plane index, then

@@ -46,6 +46,7 @@ mod body;
 mod body_exact;
 mod brush_clip;
 mod clip_hull;
+mod game_patch;
 mod gjk;
 mod rounded;
 mod shape;
@@ -68,7 +69,7 @@ internal! {
 
 pub(crate) use body::{Upright, UprightSweep, parts_overlap, trace_parts, uprights_overlap};
 
-use crate::compiled::{CompiledMap, MaterialId, Plane};
+use crate::compiled::{CompiledMap, GameCollide, MaterialId, Plane};
 use crate::contents::Contents;
 use crate::surface::SurfaceFlags;
 use crate::tolerance::MAX_COMPILED_COORD;
@@ -464,6 +465,7 @@ impl CompiledMap {
             through: Through::Tree(info.root),
             stop: STOP,
             rule: StopRule::Touch,
+            skip_patches: false,
         });
         self.finish(
             &outcome,
@@ -591,7 +593,7 @@ impl CompiledMap {
             start,
             end,
             mask,
-            (through, StopRule::Touch),
+            (through, StopRule::Touch, false),
             stop,
         )
     }
@@ -608,7 +610,7 @@ impl CompiledMap {
         through: Through<'_>,
         stop: f32,
     ) -> Trace {
-        self.sweep_oriented(shape, None, start, end, mask, (through, StopRule::Touch), stop)
+        self.sweep_oriented(shape, None, start, end, mask, (through, StopRule::Touch, false), stop)
     }
 
     /// [`Self::trace`] stopped by `rule` ([`StopRule::Cross`]: only on crossing into a
@@ -621,7 +623,7 @@ impl CompiledMap {
         mask: Contents,
         rule: StopRule,
     ) -> Trace {
-        self.sweep_oriented(shape, None, start, end, mask, (Through::World, rule), STOP)
+        self.sweep_oriented(shape, None, start, end, mask, (Through::World, rule, false), STOP)
     }
 
     /// A sweep of `shape` turned into the world by `to_world` (`None`: upright) through the
@@ -635,7 +637,7 @@ impl CompiledMap {
         start: Vec3,
         end: Vec3,
         mask: Contents,
-        (through, rule): (Through<'_>, StopRule),
+        (through, rule, skip_patches): (Through<'_>, StopRule, bool),
         stop: f32,
     ) -> Trace {
         if !in_range(start) || !in_range(end) {
@@ -653,6 +655,7 @@ impl CompiledMap {
             through,
             stop,
             rule,
+            skip_patches,
         });
         match to_world {
             None => self.finish(
@@ -759,6 +762,88 @@ fn out_of_range(start: Vec3) -> Trace {
         target: None,
         surface: SurfaceFlags::EMPTY,
         material: None,
+    }
+}
+
+impl CompiledMap {
+    /// An upright box swept `start → end` as Quake 3 sweeps it among curved patches: the
+    /// world's brushes but its patch facets (the cached sweep when `cache` is given,
+    /// stopping `stop` in front as [`Self::trace_stopping`]), then the game's own patch
+    /// collision (`game_patch.rs`): a patch facet entered strictly before the brushes' hit
+    /// becomes the hit, with its plane, the patch's contents, surface flags and material;
+    /// a sweep that does not move is also a position test against the facets. `None` when
+    /// the level keeps no game patches or `shape` is not a box (the caller sweeps as
+    /// usual).
+    pub(crate) fn trace_game_patches(
+        &self,
+        shape: &TraceShape,
+        (start, end): (Vec3, Vec3),
+        mask: Contents,
+        stop: f32,
+        cache: Option<&TickCache>,
+    ) -> Option<Trace> {
+        if self.game_collides().is_empty() || shape.kind() != ShapeKind::Box {
+            return None;
+        }
+        let through = cache.map_or(Through::World, Through::Cached);
+        let stop = held_stop(stop);
+        let brushes =
+            self.sweep_oriented(shape, None, start, end, mask, (through, StopRule::Touch, true), stop);
+        if brushes.all_solid || !in_range(start) || !in_range(end) {
+            return Some(brushes);
+        }
+        let (mins, maxs) = shape.bounds();
+        let (centre, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);
+        let meets = |p: &GameCollide| p.contents.intersects(mask);
+        let patches = self.game_collides();
+        if start == end {
+            let inside = game_patch::patch_containing(patches, start + centre, half, meets);
+            return Some(match inside.and_then(|i| patches.get(i)) {
+                Some(patch) => Trace {
+                    fraction: 0.0,
+                    end: start,
+                    contents: patch.contents,
+                    start_solid: true,
+                    all_solid: true,
+                    ..out_of_range(start)
+                },
+                None => brushes,
+            });
+        }
+        let hit = game_patch::trace_patches(
+            patches,
+            (start + centre, end + centre),
+            half,
+            brushes.fraction,
+            meets,
+        );
+        let Some(hit) = hit else {
+            return Some(brushes);
+        };
+        let Some(patch) = patches.get(hit.patch) else {
+            return Some(brushes);
+        };
+        let normal = Vec3::new(hit.plane[0], hit.plane[1], hit.plane[2]);
+        let reach = half.dot(normal.abs());
+        let plane = Plane {
+            normal,
+            dist: hit.plane[3] - reach,
+        };
+        let stopped = start + (end - start) * hit.fraction;
+        let touching = stopped + shape.support_point(-normal);
+        Some(Trace {
+            fraction: hit.fraction,
+            end: stopped,
+            normal: Some(normal),
+            plane: Some(plane),
+            contact: Some(touching - normal * plane.distance(touching)),
+            contents: patch.contents,
+            start_solid: brushes.start_solid,
+            all_solid: false,
+            target: Some(HitTarget::World),
+            surface: patch.surface,
+            material: patch.material,
+        })
     }
 }
 

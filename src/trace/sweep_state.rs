@@ -85,6 +85,9 @@ pub(crate) struct TraceWork<'a, S> {
     pub seen_count: usize,
     /// When a surface stops the sweep ([`StopRule::Touch`] unless the query asks).
     pub rule: StopRule,
+    /// The brush ids whose patch facets the sweep leaves out (empty unless the query
+    /// traces the game's own patches).
+    pub skip_patches: std::ops::Range<u32>,
 }
 
 impl<'a, S: Support> TraceWork<'a, S> {
@@ -131,6 +134,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
             seen: [0; TRACE_SEEN_BRUSHES],
             seen_count: 0,
             rule: StopRule::Touch,
+            skip_patches: 0..0,
         }
     }
 }

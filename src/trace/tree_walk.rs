@@ -59,6 +59,9 @@ pub(crate) struct Sweep<'a> {
     pub stop: f32,
     /// When a surface stops the sweep.
     pub rule: StopRule,
+    /// Whether the world model's patch facets are left out (the query traces the game's
+    /// own patches instead, `trace/game_patch.rs`).
+    pub skip_patches: bool,
 }
 
 impl WithSupport for Sweep<'_> {
@@ -69,6 +72,11 @@ impl WithSupport for Sweep<'_> {
             self.map, self.shape, support, self.start, self.end, self.mask, self.stop,
         );
         work.rule = self.rule;
+        if self.skip_patches
+            && let Some(world) = self.map.models().first()
+        {
+            work.skip_patches = world.first_brush..world.first_brush + world.brush_count;
+        }
         match self.through {
             Through::Tree(root) => work.walk(root),
             Through::World => work.walk_world(),
@@ -97,7 +105,8 @@ impl WithSupport for Sweep<'_> {
                     let count = model.brush_count as usize;
                     let brushes = self.map.brushes().iter().enumerate();
                     for (brush_id, brush) in brushes.skip(first).take(count) {
-                        if brush.contents.intersects(self.mask) {
+                        let skipped = brush.patch && work.skip_patches.contains(&(brush_id as u32));
+                        if brush.contents.intersects(self.mask) && !skipped {
                             clip_brush(&mut work, brush_id, brush);
                         }
                         if work.found.all_solid {
@@ -249,7 +258,9 @@ impl<'a, S: Support> TraceWork<'a, S> {
     fn may_block(&self, brush_id: u32) -> Option<&'a CompiledBrush> {
         let map = self.map;
         let brush = map.brushes().get(brush_id as usize)?;
-        if !brush.contents.intersects(self.mask) {
+        if !brush.contents.intersects(self.mask)
+            || (brush.patch && self.skip_patches.contains(&brush_id))
+        {
             return None;
         }
         let shape_bounds = (self.shape_mins, self.shape_maxs);

@@ -154,6 +154,7 @@ pub(super) fn read_hull(
         brushes: out,
         void_filled,
         clip_hulls: hull_trees(&file),
+        game_patches: crate::compiled::GamePatches::default(),
     })
 }
 

@@ -27,6 +27,8 @@ mod crowd_parallel;
 mod crushing;
 /// Determinism, events and ground reports.
 mod determinism;
+/// Quake 3's own patch collision as a query option.
+mod game_patches;
 /// Jump, gravity, friction and acceleration.
 mod jump;
 /// Masks and collision groups in movement (monster clip, teams, spectators, corpses).

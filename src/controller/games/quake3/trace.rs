@@ -81,6 +81,7 @@ pub(super) fn box_trace<T: Tracer + ?Sized>(
     let query = ShapeQuery::new(&player.shape)
         .with_mask(mask)
         .with_stop_distance(QUAKE3_STOP_DISTANCE)
+        .with_game_patches()
         .with_scratch(scratch);
     let raw = world.trace(&query, start + player.offset, end + player.offset);
     let fraction = raw.fraction;
