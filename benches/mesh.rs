@@ -30,7 +30,11 @@ const SWEEPS: usize = 1024;
 fn levels() -> Vec<(String, PathBuf, PathBuf, PathBuf)> {
     let dir = support::real_maps_dir();
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir.join("meshes")).into_iter().flatten().flatten() {
+    for entry in std::fs::read_dir(dir.join("meshes"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
         let path = entry.path();
         let is_mesh = path
             .extension()
@@ -39,7 +43,10 @@ fn levels() -> Vec<(String, PathBuf, PathBuf, PathBuf)> {
             continue;
         };
         let id = dir.join("id-quake-1996");
-        let (map, bsp) = (id.join(format!("{stem}.map")), id.join(format!("{stem}.bsp")));
+        let (map, bsp) = (
+            id.join(format!("{stem}.map")),
+            id.join(format!("{stem}.bsp")),
+        );
         if is_mesh && map.is_file() && bsp.is_file() {
             let name = path
                 .file_name()
@@ -153,7 +160,10 @@ fn mesh_sweep(c: &mut Criterion) {
             .iter()
             .filter(|&&(a, b)| {
                 let mask = Contents::MASK_PLAYER_SOLID;
-                let (x, y) = (mesh.trace(&shape, a, b, mask), bsp.trace(&shape, a, b, mask));
+                let (x, y) = (
+                    mesh.trace(&shape, a, b, mask),
+                    bsp.trace(&shape, a, b, mask),
+                );
                 (x.fraction - y.fraction).abs() * (b - a).length() <= 0.1
             })
             .count();

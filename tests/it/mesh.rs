@@ -1,6 +1,7 @@
 //! Levels made of triangles (`build::compile_mesh`): the shared meshes against their `.bsp`
-//! ground truth (solid versus open at seeded points, Quake's player box swept), small meshes
-//! with known answers, bad input, and mutated files.
+//! ground truth (solid versus open at seeded points, sky as solid, the same liquid in
+//! liquids, Quake's player box swept), the exact oracle and the ghost-hit scenario on them,
+//! small meshes with known answers, bad input, and mutated files.
 //!
 //! The corpus test takes every `.obj` and `.glb` in `meshes/` of the real maps, each beside
 //! the `.bsp` it was exported from in `id-quake-1996/`.
@@ -123,7 +124,8 @@ fn shared_meshes_agree_with_their_bsp() {
             let liquid = truth & Contents::MASK_LIQUID;
             if !liquid.is_empty() && !in_models(&bsp, p - Vec3::splat(1.0), p + Vec3::splat(1.0)) {
                 in_liquid += 1;
-                same_liquid += usize::from(mesh.point_contents(p) & Contents::MASK_LIQUID == liquid);
+                same_liquid +=
+                    usize::from(mesh.point_contents(p) & Contents::MASK_LIQUID == liquid);
             }
             if truth.intersects(Contents::MASK_LIQUID)
                 || in_models(&bsp, p - Vec3::splat(1.0), p + Vec3::splat(1.0))
@@ -674,7 +676,7 @@ fn mesh_worlds_meet_the_exact_oracle() {
 
 /// The bundled `maps/mesh_room.obj` (`maps/gen_mesh_room.py`): a watertight room (no hole),
 /// its free-standing one-sided wall a thin wall that blocks from both sides, its pool's
-/// water surface no obstacle, and a character running along it climbs the stairs, walks
+/// water surface no obstacle and the pool below it water, and a character running along it climbs the stairs, walks
 /// down the ramp and drops into the pool.
 #[test]
 fn the_bundled_mesh_room_plays_as_built() {
@@ -689,9 +691,17 @@ fn the_bundled_mesh_room_plays_as_built() {
     let notes: Vec<&str> = out.diagnostics.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(
         notes,
-        vec!["4 face(s) form open surfaces and became thin walls solid from both sides"]
+        vec![
+            "4 face(s) form open surfaces and became thin walls solid from both sides",
+            "1 of 9 open cell(s) lie in 1 sky or liquid volume(s) and took its contents"
+        ]
     );
     let map = &out.map;
+    // Under the water surface (z −8) the pool is water; above it, air.
+    let pool = map.point_contents(Vec3::new(700.0, 256.0, -32.0));
+    assert!(pool.contains(Contents::WATER), "{pool:?}");
+    let above = map.point_contents(Vec3::new(700.0, 256.0, 8.0));
+    assert!(!above.intersects(Contents::MASK_LIQUID), "{above:?}");
     let point = TraceShape::point();
     let mask = Contents::MASK_PLAYER_SOLID;
     let towards = map.trace(
@@ -813,7 +823,11 @@ fn no_ghost_hits_sliding_along_mesh_floors_and_walls() {
                 let params = ShapeParams::random(&mut rng, KINDS[tries % KINDS.len()]);
                 let (shape, exact) = (params.shape(), oracle_shape(&params));
                 let (u, v) = (rng.range_f64(0.0, 1.0), rng.range_f64(0.0, 1.0));
-                let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
+                let (u, v) = if u + v > 1.0 {
+                    (1.0 - u, 1.0 - v)
+                } else {
+                    (u, v)
+                };
                 let q = t[0] + (t[1] - t[0]) * u + (t[2] - t[0]) * v;
                 let a = (t[1] - t[0]).normalize();
                 let b = n.cross(a);
@@ -858,7 +872,11 @@ fn no_ghost_hits_sliding_along_mesh_floors_and_walls() {
             slides += made;
             println!(
                 "{name}: {made} slides {} ({tries} tries)",
-                if floor == 1 { "over floors" } else { "along walls" }
+                if floor == 1 {
+                    "over floors"
+                } else {
+                    "along walls"
+                }
             );
         }
     }
