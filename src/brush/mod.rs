@@ -163,6 +163,9 @@ pub enum DiagnosticKind {
     /// Faces of a mesh form open surfaces (edges used once) and became thin walls solid
     /// from both sides.
     MeshOpenSurface,
+    /// Open cells of a mesh behind its sky or liquid faces took that material's contents
+    /// (the message counts the cells and the volumes).
+    MeshVolumes,
 }
 
 /// A problem that did not stop the stage.

@@ -134,7 +134,12 @@ fn mesh_stage(mesh: &TriangleMesh, rules: GameRules<'_>) -> Result<BrushOutput, 
         .iter()
         .map(|m| m.contents.intersects(Contents::MASK_ANY_BLOCKING))
         .collect();
-    let clean = clean_triangles(mesh, &encloses);
+    // Sky and liquids bound volumes of their own contents (`mesh/volumes.rs`).
+    let volume: Vec<bool> = meanings
+        .iter()
+        .map(|m| m.contents.intersects(Contents::SKY | Contents::MASK_LIQUID))
+        .collect();
+    let clean = clean_triangles(mesh, &encloses, &volume);
     if clean.shell.is_empty() && clean.open.is_empty() && clean.non_solid == 0 {
         return Err(CompileError::Mesh(MeshError::Empty));
     }
@@ -169,6 +174,23 @@ fn mesh_stage(mesh: &TriangleMesh, rules: GameRules<'_>) -> Result<BrushOutput, 
             format!(
                 "{} face(s) form open surfaces and became thin walls solid from both sides",
                 clean.open.len()
+            ),
+        ));
+    }
+    if built.volume_cells > 0 || built.volumes_cut_short {
+        diagnostics.push(diagnostic(
+            Severity::Note,
+            DiagnosticKind::MeshVolumes,
+            format!(
+                "{} of {} open cell(s) lie in {} sky or liquid volume(s) and took its contents{}",
+                built.volume_cells,
+                built.open_cells,
+                built.volumes,
+                if built.volumes_cut_short {
+                    " (the search stopped at its bound; some may be missed)"
+                } else {
+                    ""
+                }
             ),
         ));
     }

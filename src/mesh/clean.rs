@@ -1,9 +1,13 @@
 //! A mesh's triangles made fit to build from: bad ones dropped and counted, edges counted.
 //!
 //! Takes a `TriangleMesh` and, per material, whether its faces enclose solid (the game's
-//! rules say; liquids and triggers do not); gives a `CleanMesh`: the triangles that enclose
-//! solid, split into closed-shell faces (for the solid-leaf BSP) and open-surface faces (thin
-//! walls), with counts of what was dropped and a point on each hole. Rules, in order: a
+//! rules say; liquids and triggers do not) and whether they bound a volume of their own
+//! contents (sky, liquids); gives a `CleanMesh`: the triangles that enclose solid, split into
+//! closed-shell faces (for the solid-leaf BSP) and open-surface faces (thin walls), with
+//! counts of what was dropped and a point on each hole; and the volume faces: every liquid
+//! face once, and each two-sided face of a sky material, both sides' triangles where each
+//! side is tessellated its own way (the kept ones alone may leave parts bare), so that the
+//! volume behind them is closed (`volumes.rs`). Rules, in order: a
 //! triangle with a corner not finite or beyond [`MAX_MAP_COORD`] is dropped (`non_finite`);
 //! one whose altitudes are all below [`MESH_MIN_ALTITUDE`] is dropped (`degenerate`); one
 //! whose welded corners ([`MESH_WELD`]) repeat an earlier triangle's with the same winding
@@ -57,6 +61,9 @@ pub(crate) struct CleanMesh {
     pub(crate) shell: Vec<CleanTriangle>,
     /// Faces of open surfaces: thin walls solid from both sides.
     pub(crate) open: Vec<CleanTriangle>,
+    /// Faces that bound a volume of their material's own contents (two-sided sky faces,
+    /// every liquid face once): the sides of the open cells that take those contents.
+    pub(crate) volume: Vec<CleanTriangle>,
     /// Triangles dropped for a corner not finite or beyond the map's limit.
     pub(crate) non_finite: usize,
     /// Triangles dropped as degenerate.
@@ -119,30 +126,41 @@ fn triangle_plane(p: &[DVec3; 3]) -> Option<(f64, BuildPlane)> {
     Some((altitude, plane))
 }
 
-/// Sorts `mesh`'s triangles (module docs); `encloses[m]` is whether material `m`'s faces
-/// enclose solid.
-pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMesh {
-    let mut out = CleanMesh::default();
-    // Kept triangles, their welded corners, and whether each is two-sided.
-    let mut kept: Vec<(Triangle, BuildPlane, [Key; 3], bool)> = Vec::new();
+/// Triangles kept so far: each with its plane, its welded corners and whether it is one
+/// side of a two-sided surface.
+type Kept = Vec<(Triangle, BuildPlane, [Key; 3], bool)>;
+
+/// What [`pair_up`] dropped, and where.
+#[derive(Default)]
+struct Dropped {
+    non_finite: usize,
+    degenerate: usize,
+    duplicate: usize,
+    /// Welded corners of slivers (counted as degenerate; their edges still join others).
+    slivers: Vec<[Key; 3]>,
+    /// The repeats of two-sided surfaces tessellated differently on each side, with their
+    /// planes: where each side's triangles interleave in file order, the kept ones alone may
+    /// leave parts of the surface bare.
+    repeats: Vec<(Triangle, BuildPlane)>,
+}
+
+/// The triangles of `triangles` worth building from (module docs: not finite, degenerate,
+/// repeated), each pair of a surface seen from both sides made one two-sided face.
+fn pair_up<'a>(triangles: impl Iterator<Item = &'a Triangle>, dropped: &mut Dropped) -> Kept {
+    let mut kept: Kept = Vec::new();
     let mut seen: FxHashMap<[Key; 3], usize> = FxHashMap::default();
-    let mut slivers: Vec<[Key; 3]> = Vec::new();
-    for tri in &mesh.triangles {
-        if !encloses.get(tri.material as usize).copied().unwrap_or(true) {
-            out.non_solid += 1;
-            continue;
-        }
+    for tri in triangles {
         let finite = tri
             .points
             .iter()
             .all(|p| p.is_finite() && p.abs().max_element() <= MAX_MAP_COORD);
         if !finite {
-            out.non_finite += 1;
+            dropped.non_finite += 1;
             continue;
         }
         let keys = tri.points.map(key);
         if keys[0] == keys[1] || keys[1] == keys[2] || keys[2] == keys[0] {
-            out.degenerate += 1;
+            dropped.degenerate += 1;
             continue;
         }
         let plane = triangle_plane(&tri.points).filter(|(altitude, _)| *altitude >= MESH_MIN_ALTITUDE);
@@ -150,8 +168,8 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
             // A sliver with three distinct corners (a T-junction fix fans a face through a
             // point on its edge) still joins its neighbours' edges: counted for the
             // topology, never built.
-            out.degenerate += 1;
-            slivers.push(keys);
+            dropped.degenerate += 1;
+            dropped.slivers.push(keys);
             continue;
         };
         // The same cycle starts at its least corner; the reverse cycle names the flip.
@@ -162,11 +180,11 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
         let same = canonical(keys);
         let flipped = canonical([keys[0], keys[2], keys[1]]);
         if seen.contains_key(&same) {
-            out.duplicate += 1;
+            dropped.duplicate += 1;
             continue;
         }
         if let Some(&other) = seen.get(&flipped) {
-            out.duplicate += 1;
+            dropped.duplicate += 1;
             if let Some(entry) = kept.get_mut(other) {
                 entry.3 = true;
             }
@@ -199,13 +217,78 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
             None => {}
         }
     }
-    let mut kept: Vec<(Triangle, BuildPlane, [Key; 3], bool)> = kept
-        .into_iter()
-        .zip(&repeat)
-        .filter_map(|(k, &r)| (!r).then_some(k))
-        .collect();
-    out.duplicate += repeat.iter().filter(|&&r| r).count();
+    let mut out: Kept = Vec::with_capacity(kept.len());
+    for (k, r) in kept.into_iter().zip(repeat) {
+        if r {
+            dropped.duplicate += 1;
+            dropped.repeats.push((k.0, k.1));
+        } else {
+            out.push(k);
+        }
+    }
+    let mut kept = out;
     kept.shrink_to_fit();
+    kept
+}
+
+/// Sorts `mesh`'s triangles (module docs). `encloses[m]` is whether material `m`'s faces
+/// enclose solid; `volume[m]` whether they bound a volume of their own contents (sky,
+/// liquids: the rules' contents of the material), whose two-sided faces go to
+/// [`CleanMesh::volume`] too.
+pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool], volume: &[bool]) -> CleanMesh {
+    let mut out = CleanMesh::default();
+    let material_is = |flags: &[bool], m: u32, default: bool| {
+        flags.get(m as usize).copied().unwrap_or(default)
+    };
+    let mut liquids: Vec<&Triangle> = Vec::new();
+    let mut solids: Vec<&Triangle> = Vec::new();
+    for tri in &mesh.triangles {
+        if material_is(encloses, tri.material, true) {
+            solids.push(tri);
+        } else if material_is(volume, tri.material, false) {
+            liquids.push(tri);
+        } else {
+            out.non_solid += 1;
+        }
+    }
+    let mut dropped = Dropped::default();
+    let kept = pair_up(solids.into_iter(), &mut dropped);
+    let Dropped {
+        non_finite,
+        degenerate,
+        duplicate,
+        slivers,
+        repeats,
+    } = dropped;
+    // Both sides' triangles of a two-sided sky surface close its volume (`Dropped::repeats`).
+    for (tri, plane) in repeats {
+        if material_is(volume, tri.material, false) {
+            out.volume.push(CleanTriangle {
+                points: tri.points,
+                plane,
+                material: tri.material,
+                two_sided: true,
+            });
+        }
+    }
+    (out.non_finite, out.degenerate, out.duplicate) = (non_finite, degenerate, duplicate);
+    // The liquids' surfaces, each once (drawn from both sides, as Quake draws them): what
+    // they drop is theirs, not the solid's, and not reported.
+    let mut liquid_dropped = Dropped::default();
+    let liquid_kept = pair_up(liquids.into_iter(), &mut liquid_dropped);
+    let liquid_repeats = liquid_dropped.repeats.into_iter().map(|(t, p)| (t, p, true));
+    for (tri, plane, two_sided) in liquid_kept
+        .into_iter()
+        .map(|(t, p, _, two)| (t, p, two))
+        .chain(liquid_repeats)
+    {
+        out.volume.push(CleanTriangle {
+            points: tri.points,
+            plane,
+            material: tri.material,
+            two_sided,
+        });
+    }
     // Edge uses over the one-sided triangles, and the pieces they join.
     let mut edges: FxHashMap<(Key, Key), (u32, usize)> = FxHashMap::default();
     let undirected = |a: Key, b: Key| if a < b { (a, b) } else { (b, a) };
@@ -283,6 +366,9 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool]) -> CleanMe
                 .get(&root)
                 .is_some_and(|&(all, once, _)| once * OPEN_EDGE_SHARE > all)
         };
+        if *two_sided && material_is(volume, tri.material, false) {
+            out.volume.push(clean.clone());
+        }
         if open {
             out.open.push(clean);
         } else {
@@ -348,7 +434,7 @@ mod tests {
             materials: vec!["a".into()],
             skipped: 0,
         };
-        let clean = clean_triangles(&mesh, &[true]);
+        let clean = clean_triangles(&mesh, &[true], &[false]);
         assert_eq!((clean.shell.len(), clean.open.len()), (12, 0));
         assert_eq!(clean.hole_edges, 0);
     }
@@ -364,7 +450,7 @@ mod tests {
             materials: vec!["a".into()],
             skipped: 0,
         };
-        let clean = clean_triangles(&mesh, &[true]);
+        let clean = clean_triangles(&mesh, &[true], &[false]);
         assert_eq!(
             (clean.degenerate, clean.non_finite, clean.duplicate),
             (1, 1, 1)
@@ -379,7 +465,7 @@ mod tests {
             materials: vec!["a".into()],
             skipped: 0,
         };
-        let clean = clean_triangles(&quad, &[true]);
+        let clean = clean_triangles(&quad, &[true], &[false]);
         assert_eq!((clean.shell.len(), clean.open.len()), (0, 2));
         let mut big = Vec::new();
         // Six cubes' worth of edges is not enough to hide a hole under the share: use a
@@ -399,7 +485,7 @@ mod tests {
             materials: vec!["a".into()],
             skipped: 0,
         };
-        let clean = clean_triangles(&mesh, &[true]);
+        let clean = clean_triangles(&mesh, &[true], &[false]);
         // The holed cube is its own piece: 3 of its 33 edge uses are once, under the share?
         // 3 * 20 = 60 > 33, so it is open; the other seven stay shells.
         assert_eq!(clean.shell.len(), 7 * 12);

@@ -17,6 +17,10 @@
 //! [`Contents::OUTSIDE`] as well, as the Quake importer tags the void its compiler filled.
 //! Each side of a region takes the material of a face on its plane. Regions are then
 //! brushes (`brush_from_planes`), merged where their union is convex (the importer's merge).
+//! Volume faces (sky, liquids: `CleanMesh::volume`) split the tree as the others do, but the
+//! side behind one is open (a solid face on the same plane decides first); the open cells,
+//! their regions kept with the node each side lies on, go to `volumes.rs`, and those it
+//! places in a sky or liquid volume become brushes of that material's contents.
 //!
 //! An open-surface face is a slab: its own plane in front, [`PATCH_THICKNESS`] behind it,
 //! and a border through each edge perpendicular to the face, as a patch facet is. A
@@ -31,6 +35,7 @@
 use glam::DVec3;
 
 use super::clean::{CleanMesh, CleanTriangle};
+use super::volumes::{OpenCell, fill_volumes};
 use crate::brush::{Brush, BrushOwner, brush_from_planes};
 use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding, cut_planes};
@@ -67,6 +72,14 @@ pub(crate) struct MeshBrushes {
     pub(crate) solid_leaves: usize,
     /// Regions or slabs the brush stage rejected or that had no volume.
     pub(crate) dropped: usize,
+    /// Open cells of the tree.
+    pub(crate) open_cells: usize,
+    /// Open cells that took the contents of the volume they lie in (sky, a liquid).
+    pub(crate) volume_cells: usize,
+    /// The volumes found: connected open spaces given a material's contents.
+    pub(crate) volumes: usize,
+    /// Whether finding them stopped at `volumes::MAX_PORTAL_TESTS`.
+    pub(crate) volumes_cut_short: bool,
 }
 
 /// A face on its way down the tree.
@@ -75,22 +88,27 @@ struct Face {
     winding: Winding,
     plane: BuildPlane,
     material: u32,
+    /// A face of a volume (sky, liquid: `CleanMesh::volume`): it splits, but behind it is
+    /// open, not solid.
+    volume: bool,
 }
 
 /// Where a node's side leads.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Child {
+pub(super) enum Child {
     Node(usize),
     /// Solid, of this material.
     Solid(u32),
     Air,
 }
 
-/// One node: its plane and material, children `[front, back]`.
-struct Node {
-    plane: BuildPlane,
+/// One node: its plane and material, children `[front, back]`, and the faces on its plane
+/// (which close the part of it they cover between the open cells on either side).
+pub(super) struct Node {
+    pub(super) plane: BuildPlane,
     material: u32,
-    children: [Child; 2],
+    pub(super) children: [Child; 2],
+    pub(super) on: Vec<Winding>,
 }
 
 /// Which side of `plane` the face lies on.
@@ -185,13 +203,26 @@ fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
     // (faces, the node and side to fill, or none for the root).
     let mut stack: Vec<Pending> = vec![(faces, None)];
     while let Some((faces, slot)) = stack.pop() {
-        let pick = choose_splitter(&faces);
+        let mut pick = choose_splitter(&faces);
+        if faces[pick].volume {
+            // A solid face on the same plane decides what lies behind it (a pool's surface
+            // flush with the floor beside it).
+            let plane = faces[pick].plane;
+            if let Some(solid) = faces
+                .iter()
+                .position(|f| !f.volume && matches!(side_of(f, &plane), Side::On))
+            {
+                pick = solid;
+            }
+        }
         let plane = faces[pick].plane;
         let material = faces[pick].material;
+        let solid_behind = !faces[pick].volume;
         let (mut front, mut back) = (Vec::new(), Vec::new());
+        let mut on = Vec::new();
         for face in faces {
             match side_of(&face, &plane) {
-                Side::On => {}
+                Side::On => on.push(face.winding),
                 Side::Front => front.push(face),
                 Side::Back => back.push(face),
                 Side::Spans => {
@@ -199,6 +230,7 @@ fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
                         winding,
                         plane: own,
                         material,
+                        volume,
                     } = face;
                     let (f, b) = winding.into_split(&plane, CLIP_EPSILON);
                     for (part, list) in [(f, &mut front), (b, &mut back)] {
@@ -207,6 +239,7 @@ fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
                                 winding: w,
                                 plane: own,
                                 material,
+                                volume,
                             });
                         }
                     }
@@ -214,10 +247,16 @@ fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
             }
         }
         let index = nodes.len();
+        let behind = if solid_behind {
+            Child::Solid(material)
+        } else {
+            Child::Air
+        };
         nodes.push(Node {
             plane,
             material,
-            children: [Child::Air, Child::Solid(material)],
+            children: [Child::Air, behind],
+            on,
         });
         if let Some((parent, side)) = slot {
             nodes[parent].children[side] = Child::Node(index);
@@ -233,18 +272,28 @@ fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
 }
 
 /// One face of a region's polytope: plane facing out, polygon, material of the face that
-/// gave the plane (`None` on the box).
+/// gave the plane (`None` on the box), and the node whose plane it lies on (`None` on the
+/// box).
 #[derive(Clone)]
-struct PolytopeFace {
-    plane: BuildPlane,
-    winding: Winding,
+pub(super) struct PolytopeFace {
+    pub(super) plane: BuildPlane,
+    pub(super) winding: Winding,
     material: Option<u32>,
+    pub(super) node: Option<usize>,
 }
 
-/// The part of the region `faces` behind `plane`; `None` when nothing with volume is left.
-fn cut(faces: &[PolytopeFace], plane: BuildPlane, material: u32) -> Option<Vec<PolytopeFace>> {
-    if faces.iter().any(|f| f.plane.is_same(&plane)) {
-        return Some(faces.to_vec());
+/// The part of the region `faces` behind `plane` (node `node`'s, or its flip); `None` when
+/// nothing with volume is left.
+fn cut(
+    faces: &[PolytopeFace],
+    plane: BuildPlane,
+    material: u32,
+    node: usize,
+) -> Option<Vec<PolytopeFace>> {
+    if let Some(same) = faces.iter().position(|f| f.plane.is_same(&plane)) {
+        let mut out = faces.to_vec();
+        out[same].node = Some(node);
+        return Some(out);
     }
     if faces.iter().any(|f| f.plane.is_same(&plane.flipped())) {
         return None;
@@ -269,6 +318,7 @@ fn cut(faces: &[PolytopeFace], plane: BuildPlane, material: u32) -> Option<Vec<P
             plane,
             winding,
             material: Some(material),
+            node: Some(node),
         });
     }
     (out.len() >= 4).then_some(out)
@@ -423,7 +473,7 @@ fn facing_out_of_its_volume(tri: &CleanTriangle, nodes: &[Node], root: Child) ->
 /// The brushes of `clean` (module docs).
 pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> MeshBrushes {
     let mut out = MeshBrushes::default();
-    let all = clean.shell.iter().chain(&clean.open);
+    let all = clean.shell.iter().chain(&clean.open).chain(&clean.volume);
     let mut mins = DVec3::splat(f64::INFINITY);
     let mut maxs = DVec3::splat(f64::NEG_INFINITY);
     for tri in all {
@@ -432,19 +482,24 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
             maxs = maxs.max(p);
         }
     }
+    let face = |t: &CleanTriangle, volume: bool| Face {
+        winding: Winding {
+            points: t.points.to_vec(),
+        },
+        plane: t.plane,
+        material: t.material,
+        volume,
+    };
     let faces: Vec<Face> = clean
         .shell
         .iter()
-        .map(|t| Face {
-            winding: Winding {
-                points: t.points.to_vec(),
-            },
-            plane: t.plane,
-            material: t.material,
-        })
+        .map(|t| face(t, false))
+        .chain(clean.volume.iter().map(|t| face(t, true)))
         .collect();
     let mut regions: Vec<Brush> = Vec::new();
     let (root, nodes) = build_tree(faces);
+    // The open cells: each one's region, and the node side it hangs from.
+    let mut open_cells: Vec<OpenCell> = Vec::new();
     if !nodes.is_empty() {
         out.nodes = nodes.len();
         let box_planes = box_planes(
@@ -459,13 +514,19 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
                     plane: *plane,
                     winding: winding?,
                     material: None,
+                    node: None,
                 })
             })
             .collect();
-        let mut stack = vec![(root, Some(box_polytope))];
-        while let Some((child, polytope)) = stack.pop() {
+        // (child, its region, the node side it hangs from).
+        let mut stack = vec![(root, Some(box_polytope), None)];
+        while let Some((child, polytope, slot)) = stack.pop() {
             match child {
-                Child::Air => {}
+                Child::Air => {
+                    if let (Some(faces), Some(slot)) = (polytope, slot) {
+                        open_cells.push(OpenCell { faces, slot });
+                    }
+                }
                 Child::Node(index) => {
                     let Some(node) = nodes.get(index) else {
                         continue;
@@ -474,7 +535,10 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
                     for (k, outward) in [(1usize, node.plane), (0, node.plane.flipped())] {
                         stack.push((
                             node.children[k],
-                            polytope.as_deref().and_then(|p| cut(p, outward, node.material)),
+                            polytope
+                                .as_deref()
+                                .and_then(|p| cut(p, outward, node.material, index)),
+                            Some((index, k)),
                         ));
                     }
                 }
@@ -484,15 +548,8 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
                         out.dropped += 1;
                         continue;
                     };
-                    let planes: Vec<BuildPlane> = faces.iter().map(|f| f.plane).collect();
-                    let side_material = |plane: &BuildPlane| {
-                        faces
-                            .iter()
-                            .find(|f| f.plane.is_same(plane))
-                            .and_then(|f| f.material)
-                    };
                     let loc = loc_of(out.solid_leaves);
-                    match make_brush(&planes, meanings, material, side_material, loc) {
+                    match region_brush(&faces, meanings, material, loc) {
                         Some(mut brush) => {
                             let on_box = brush
                                 .sides
@@ -509,6 +566,23 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
             }
         }
     }
+    let filled = fill_volumes(&nodes, root, &open_cells, clean, meanings);
+    for (cell, material) in open_cells.iter().zip(&filled.material) {
+        let Some(material) = *material else {
+            continue;
+        };
+        let loc = loc_of(out.solid_leaves + out.volume_cells + 1);
+        match region_brush(&cell.faces, meanings, material, loc) {
+            Some(brush) => {
+                out.volume_cells += 1;
+                regions.push(brush);
+            }
+            None => out.dropped += 1,
+        }
+    }
+    out.volumes = filled.volumes;
+    out.volumes_cut_short = filled.exhausted;
+    out.open_cells = open_cells.len();
     out.brushes = crate::import::merge_regions(regions);
     for (index, tri) in clean.open.iter().enumerate() {
         let tri = facing_out_of_its_volume(tri, &nodes, root);
@@ -518,4 +592,22 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
         }
     }
     out
+}
+
+/// The brush of the region `faces` with `material`'s meaning, each side named by the face
+/// that gave its plane.
+fn region_brush(
+    faces: &[PolytopeFace],
+    meanings: &[MaterialMeaning],
+    material: u32,
+    loc: SourceLoc,
+) -> Option<Brush> {
+    let planes: Vec<BuildPlane> = faces.iter().map(|f| f.plane).collect();
+    let side_material = |plane: &BuildPlane| {
+        faces
+            .iter()
+            .find(|f| f.plane.is_same(plane))
+            .and_then(|f| f.material)
+    };
+    make_brush(&planes, meanings, material, side_material, loc)
 }

@@ -397,7 +397,7 @@ fn no_ghost_hits_on_real_map_floors() {
 }
 
 /// The shape grown by `amount` (a sphere for a point).
-fn inflated(shape: &OracleShape, amount: f64) -> OracleShape {
+pub(crate) fn inflated(shape: &OracleShape, amount: f64) -> OracleShape {
     match shape {
         OracleShape::Point => OracleShape::Sphere { radius: amount },
         OracleShape::Sphere { radius } => OracleShape::Sphere {
