@@ -5,11 +5,14 @@
 //! Takes a [`Tracer`] for the world (a map, a map with movers) and one [`MoveInput`] per
 //! character per tick; gives each character's [`CrowdOutcome`]. One tick:
 //! 1. characters that overlap another (spawned or teleported into each other) are reported,
-//!    and each is moved to the nearest free spot reachable through the world by sweeps (a
-//!    flood over open floor, never through a wall), the lower id staying; a pair no free
-//!    spot separates passes through each other until it parts, and is reported every tick.
-//!    Only characters the game changed since the last tick, or that ended it overlapping,
-//!    are checked: the others cannot overlap anyone;
+//!    and handled by the [`Arrival`] policy: each is moved to the nearest free spot
+//!    reachable through the world by sweeps (a flood over open floor, never through a wall,
+//!    resumed by the next arrival onto the same point, so a pile of n costs O(n)), the
+//!    lower id staying; a pair no free spot separates passes through each other until it
+//!    parts, and is reported every tick. Or, [`Arrival::Telefrag`], the characters an
+//!    arrival overlaps are killed ([`Crowd::telefrags`]). Only characters the game changed
+//!    since the last tick, or that ended it overlapping, are checked: the others cannot
+//!    overlap anyone;
 //! 2. in increasing id order, each character steps against the world and the others where
 //!    they stand now ([`WorldWithBodies`] over a grid broadphase, so the cost grows with the
 //!    characters near each one, not the crowd);

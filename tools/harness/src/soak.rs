@@ -454,7 +454,10 @@ impl<'a> Soak<'a> {
         let mut configs = Vec::with_capacity(options.bots);
         let scattered = if options.scatter {
             let mut rng = SplitMix(options.seed ^ SCATTER_SEED);
-            scatter_points(world, spawns, &config, options.bots, &mut || rng.unit())?
+            let kills = |model: usize| level.get(model) == Some(Trigger::Hurt);
+            scatter_points(world, spawns, &config, &kills, options.bots, &mut || {
+                rng.unit()
+            })?
         } else {
             Vec::new()
         };
