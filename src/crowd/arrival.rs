@@ -115,7 +115,9 @@ pub(crate) struct Floods {
 }
 
 impl Floods {
-    /// Forgets the last tick's floods (the world and the bodies may have changed).
+    /// Forgets the last tick's floods (the world and the bodies may have changed). A tick's
+    /// floods are looked up one after another: a tick with k distinct piles costs O(k) per
+    /// arrival to find its flood (a few spawn points: a few).
     pub(crate) fn clear(&mut self) {
         self.active = 0;
     }

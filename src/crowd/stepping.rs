@@ -48,8 +48,9 @@ use crate::trace::{HitTarget, ModelPlacement, TraceShape, Upright};
 /// estimate, not a measured break-even).
 pub const PARALLEL_MIN_CHARACTERS: usize = 64;
 
-/// How many grid spots separation's flood visits before it gives up: room for a crowd of
-/// a few hundred spawned on one point, round corners and along corridors.
+/// How many grid spots separation's flood visits beyond those it handed out before it gives
+/// up: room to look round corners and along corridors for each arrival, however many
+/// arrived on one point (each arrival onto a point resumes that point's flood, `arrival.rs`).
 const MAX_SEPARATION_SPOTS: usize = 1024;
 
 /// The flood's steps between neighbouring spots, on the grid of the separation spacing:
