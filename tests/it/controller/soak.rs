@@ -190,7 +190,7 @@ fn scattered_bots_never_start_in_the_pit_and_their_respawns_never_overlap() {
         &bytes,
         &SoakOptions {
             scatter: true,
-            ..options(200, 400, 11)
+            ..options(100, 300, 11)
         },
     )
     .expect("the soak runs");
