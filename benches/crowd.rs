@@ -9,6 +9,9 @@
 //! alone), so the two give the colliding tick's cost against a lone one in the same run
 //! (issue 28: "a colliding crowd's tick ≤ 1.5× a lone one").
 //!
+//! `pile_1000/separation_tick` is one tick of 1,000 characters all inserted on the arena's
+//! centre spawn point: the tick that separates them.
+//!
 //! Before timing, each case prints one `crowd/<case>: checksum` line: FNV-1a over the id and
 //! the bits of the final position and velocity of every character after one measured run
 //! (the same [`TICKS`] ticks from the same start), so a speed change must leave it as it is
@@ -115,8 +118,43 @@ fn crowd(c: &mut Criterion) {
             )
         });
     }
+    // A pile: 1,000 characters respawned onto one spawn point, separated in one tick (the
+    // tick measured; issue 41: "a pile of 1,000 characters respawned on one spawn point is
+    // separated in one tick").
+    let pile = || {
+        let mut crowd = Crowd::new(CrowdConfig::default());
+        for id in 0..PILE {
+            if let Ok(player) = CharacterController::new(ControllerConfig::default(), centre) {
+                crowd.insert(id, player);
+            }
+        }
+        crowd
+    };
+    let mut probe = pile();
+    probe.step(&map, |_| MoveInput::default());
+    println!(
+        "crowd/pile_1000/separation_tick: {} characters, {} pairs overlapping after the tick, \
+         checksum {:016x}",
+        probe.len(),
+        probe.overlapping_pairs(),
+        checksum(&probe)
+    );
+    group.sample_size(10);
+    group.bench_function("pile_1000/separation_tick", |b| {
+        b.iter_batched(
+            pile,
+            |mut crowd| {
+                crowd.step(&map, |_| MoveInput::default());
+                black_box(crowd)
+            },
+            BatchSize::LargeInput,
+        )
+    });
     group.finish();
 }
+
+/// Characters in the pile case.
+const PILE: u32 = 1_000;
 
 criterion_group!(benches, crowd);
 criterion_main!(benches);

@@ -16,6 +16,6 @@ pub use crate::controller::{
     WorldWithMovers, carried_point,
 };
 pub use crate::crowd::{
-    Bodies, CharacterIds, CrowdOutcome, CrowdSchedule, MAX_CONTACTS, MoverPush,
-    PARALLEL_MIN_CHARACTERS, WorldWithBodies,
+    Arrival, Bodies, CharacterIds, CrowdOutcome, CrowdSchedule, MAX_CONTACTS, MoverPush,
+    PARALLEL_MIN_CHARACTERS, Telefrag, WorldWithBodies,
 };

@@ -49,10 +49,10 @@
 //!   (the same counts, bit for bit); the JSON then goes on with `threads`,
 //!   `ms_per_tick_median` (a tick of all bots, wall time) and the plan's `waves_median`,
 //!   `waves_max`, `widest_wave_median`, `pairs_median`, `largest_island_median` and
-//!   `redone` (ticks redone in id order). `--scatter` starts the bots at seeded random free
-//!   spots dropped onto the floor inside the level (the space its spawn points reach; never
-//!   the outside of a sealed level's hull) or onto a bot placed before, instead of the
-//!   spawn points.
+//!   `redone` (ticks redone in id order). `--scatter` starts the bots at seeded random free spots dropped onto the floor
+//!   inside the level (the space its spawn points reach; never the outside of a sealed
+//!   level's hull; never through a deadly `trigger_hurt`, lava or slime) or onto a bot placed
+//!   before, instead of the spawn points.
 //!
 //! Same seed, same map: the same counts (the controller and the crowd are deterministic;
 //! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.

@@ -9,6 +9,7 @@
 
 use glam::Vec3;
 
+use super::arrival::Arrival;
 use super::bodies::CharacterIds;
 use crate::contents::Contents;
 use crate::controller::character::CharacterController;
@@ -28,6 +29,9 @@ pub struct CrowdConfig {
     /// moves by its own sweeps (Jolt's `mCanPushCharacter`), so pushing never makes an
     /// overlap.
     pub push: Option<f32>,
+    /// What a character added, respawned or teleported into others does to them
+    /// ([`Arrival`]): separated from them (default) or telefragging them.
+    pub arrival: Arrival,
 }
 
 impl Default for CrowdConfig {
@@ -35,6 +39,7 @@ impl Default for CrowdConfig {
         CrowdConfig {
             collide: true,
             push: None,
+            arrival: Arrival::Separate,
         }
     }
 }

@@ -14,6 +14,9 @@
 //!   every body, whichever its estimate finds cheapest);
 //! - `lanes.rs`: the bodies' bounds axis by axis, four to a SIMD block in space order, for
 //!   `along.rs`'s scan of every body;
+//! - `arrival.rs`: what a character arriving onto others does ([`Arrival`]: separated
+//!   or telefragging, [`Telefrag`]) and the floods that separate a pile of arrivals in one
+//!   tick, resumed arrival after arrival;
 //! - `members.rs`: what the crowd keeps per member ([`CrowdConfig`], [`CrowdOutcome`],
 //!   [`CrowdSchedule`], [`MoverPush`]);
 //! - `stepping.rs`: [`Crowd`]: the serial step, separation of characters spawned into each
@@ -28,6 +31,7 @@
 //! `lanes.rs`, `bodies.rs` uses `lanes.rs`, which uses neither.
 
 mod along;
+mod arrival;
 mod bodies;
 mod lanes;
 mod members;
@@ -35,6 +39,7 @@ mod members;
 mod schedule;
 mod stepping;
 
+pub use arrival::{Arrival, Telefrag};
 pub use bodies::{Bodies, CharacterIds, MAX_CONTACTS, WorldWithBodies};
 pub use members::{CrowdConfig, CrowdOutcome, CrowdSchedule, MoverPush};
 pub use stepping::{Crowd, PARALLEL_MIN_CHARACTERS};

@@ -20,6 +20,8 @@ mod command;
 mod crouch;
 /// Characters against characters (scenarios 74–78).
 mod crowd;
+/// Arrivals onto others: piles separated in one tick, telefrags.
+mod crowd_arrival;
 /// The parallel crowd step against the sequential one, bit for bit.
 #[cfg(feature = "parallel")]
 mod crowd_parallel;

@@ -140,6 +140,74 @@ fn bots_that_fall_into_a_hurt_pit_die_and_respawn() {
     assert!(short.deaths > 0, "{short:?}");
 }
 
+/// `--scatter` never drops a bot into what kills it: on `maps/hurt_pit.map` no scattered
+/// spot's fall touches the pit's deadly `trigger_hurt` (without the check, some do); then
+/// scattered bots that walk into the pit die and respawn onto the five spawn points, where
+/// the crowd separates the piles the tick they arrive: no tick ends with two bots
+/// overlapping, inside solid, fallen out or stuck.
+#[test]
+fn scattered_bots_never_start_in_the_pit_and_their_respawns_never_overlap() {
+    use glam::Vec3;
+    use planeshift::CharacterController;
+    use planeshift_harness::game::{Level, Trigger};
+    let bytes = read(&repo_root().join("maps/hurt_pit.map"));
+    let world = crate::support::compile(&bytes).map;
+    let config = ControllerConfig::default();
+    let level = Level::of(&world, planeshift::build::Game::Quake, &config);
+    let kills = |model: usize| level.get(model) == Some(Trigger::Hurt);
+    let spawns: Vec<Vec3> = world.player_spawns().collect();
+    let probe = CharacterController::new(config, Vec3::ZERO).expect("the default config");
+    let (shape, offset) = (
+        probe.shape().clone(),
+        probe.shape_center() - probe.position(),
+    );
+    let in_pit = |spots: &[Vec3]| {
+        spots
+            .iter()
+            .filter(|s| {
+                // The fall from high above to the spot (the scatter drops from anywhere above).
+                let c = **s + offset;
+                world
+                    .touching_triggers_along(&shape, c.with_z(200.0), c)
+                    .any(|(model, _)| kills(model))
+            })
+            .count()
+    };
+    let scatter = |check: &dyn Fn(usize) -> bool| {
+        let mut rng = crate::support::Pcg32::new(0x41);
+        let mut unit = || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+        scatter::scatter_points(&world, &spawns, &config, check, 300, &mut unit)
+            .expect("room for 300")
+    };
+    let unchecked = scatter(&|_| false);
+    assert!(
+        in_pit(&unchecked) > 10,
+        "the pit takes some unchecked spots"
+    );
+    let checked = scatter(&kills);
+    assert_eq!(in_pit(&checked), 0, "a scattered spot in the pit");
+    let summary = soak(
+        &bytes,
+        &SoakOptions {
+            scatter: true,
+            ..options(100, 300, 11)
+        },
+    )
+    .expect("the soak runs");
+    println!("hurt_pit scattered: {summary:?}");
+    assert!(summary.deaths >= 5, "{summary:?}");
+    assert_eq!(
+        (
+            summary.inside_solid,
+            summary.overlapping,
+            summary.fell_out,
+            summary.stuck
+        ),
+        (0, 0, 0, 0),
+        "{summary:?}"
+    );
+}
+
 /// The same pit with its hurt volume off (START_OFF in Quake 2 and 3, healing in Quake):
 /// nobody dies, and nobody falls out either: the pit has a floor.
 #[test]
@@ -533,8 +601,15 @@ fn scattered_bots_start_inside_the_level() {
         assert_eq!(unreached, 0, "{name}: spawns the flood misses");
         let mut rng = crate::support::Pcg32::new(0x5ca7);
         let mut unit = || (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
-        let spots = scatter::scatter_points(&plain, &spawns, &config, SCATTERED_INSIDE, &mut unit)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let spots = scatter::scatter_points(
+            &plain,
+            &spawns,
+            &config,
+            &|_| false,
+            SCATTERED_INSIDE,
+            &mut unit,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
         let outside: Vec<Vec3> = spots
             .iter()
             .map(|s| *s + offset)

@@ -1,13 +1,16 @@
 //! Where scattered bots start (`--scatter`): seeded random spots on the floor inside the
 //! level, that is in the open space its spawn points reach.
 //!
-//! Takes a compiled world, its spawn points, a controller configuration and a seeded
-//! generator of numbers in [0, 1); gives `count`
-//! origins or a message saying how many fit. Guarantees: every spot's shape is free of the
-//! map and of the spots placed before, stands on a walkable floor (or on a bot placed
-//! before), and lies in a cell of [`reached_from`]'s flood, so no bot starts on the outer
-//! faces of a sealed level's hull (a roof seen from the void) and walks off into the void.
-//! Same world, spawns and numbers: the same spots.
+//! Takes a compiled world, its spawn points, a controller configuration, which trigger
+//! models kill (the soak's deadly `trigger_hurt`s, `game.rs`) and a seeded generator of
+//! numbers in [0, 1); gives `count` origins or a message saying how many fit. Guarantees:
+//! every spot's shape is free of the map and of the spots placed before, stands on a
+//! walkable floor (or on a bot placed before), and lies in a cell of [`reached_from`]'s
+//! flood, so no bot starts on the outer faces of a sealed level's hull (a roof seen from
+//! the void) and walks off into the void; no bot is dropped into what kills it: its fall
+//! from the drawn point to the floor touches no killing trigger and no lava or slime (a
+//! pit with a hurt volume, a lava floor), so the soak's deaths are bots that walked into
+//! them. Same world, spawns and numbers: the same spots.
 
 use glam::{IVec3, Vec3};
 use planeshift::movement::{Bodies, ShapeQuery, Tracer, WorldWithBodies};
@@ -33,6 +36,10 @@ const MAX_REACH_CELLS: f32 = 4.0e6;
 
 /// What stops the flood: what stops a player (solid, windows, sky, player clip).
 const REACH_MASK: Contents = Contents::MASK_PLAYER_SOLID;
+
+/// The liquids that hurt (Quake's and Quake 3's lava and slime damage whoever is in them):
+/// no bot is dropped through or into them.
+const HURTING_LIQUID: Contents = Contents(Contents::LAVA.0 | Contents::SLIME.0);
 
 /// The open space reached from a set of points: a grid over the world's bounds whose cells
 /// are flooded from the seeds' cells, a step to a neighbour taken when a point sweeps from
@@ -172,11 +179,13 @@ pub fn reached_from(world: &CompiledMap, seeds: &[Vec3]) -> Result<Reached, Stri
 /// `count` origins on the floor of `world` inside the space its `spawns` reach, seeded:
 /// random points inside the world's bounds whose shape is free of the map and of the bots
 /// placed, dropped onto a walkable floor or a bot placed before, kept when the spot's
-/// centre is in the reached space.
+/// centre is in the reached space and the drop met no trigger model `kills` names and no
+/// lava or slime.
 pub fn scatter_points(
     world: &CompiledMap,
     spawns: &[Vec3],
     config: &ControllerConfig,
+    kills: &dyn Fn(usize) -> bool,
     count: usize,
     unit: &mut dyn FnMut() -> f32,
 ) -> Result<Vec<Vec3>, String> {
@@ -225,6 +234,16 @@ pub fn scatter_points(
         let down = others.trace(&ShapeQuery::new(&shape), center, center.with_z(low.z));
         let floor = down.normal.is_some_and(|n| n.z >= SCATTER_FLOOR_NORMAL_Z);
         if down.all_solid || !floor || !inside.contains(down.end) {
+            continue;
+        }
+        // Not dropped into what kills: a hurt volume on the way down or at the floor (a
+        // pit's), lava or slime (through it or standing in it).
+        let deadly = world
+            .touching_triggers_along(&shape, center, down.end)
+            .any(|(model, _)| kills(model))
+            || world.trace(&shape, center, down.end, HURTING_LIQUID).hit()
+            || world.overlaps(&shape, down.end, HURTING_LIQUID);
+        if deadly {
             continue;
         }
         placed.insert(spots.len() as u32, &shape, down.end);

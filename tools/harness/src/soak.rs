@@ -12,8 +12,8 @@
 //!   `info_player_deathmatch` origins in turn (a map with neither is refused); bots spawned
 //!   on one point are separated by the crowd on the first tick. With
 //!   [`SoakOptions::scatter`] they start at seeded random spots dropped onto the floor
-//!   inside the level (the space its spawns reach) or onto a bot placed before
-//!   (`scatter.rs`).
+//!   inside the level (the space its spawns reach) or onto a bot placed before, never
+//!   through a deadly `trigger_hurt`, lava or slime (`scatter.rs`).
 //! - With [`SoakOptions::threads`] the crowd steps with [`Crowd::step_parallel`] in a rayon
 //!   pool of that many threads: the same counts, bit for bit; the summary adds the wall time
 //!   of a whole tick and the parallel plan's statistics.
@@ -454,7 +454,10 @@ impl<'a> Soak<'a> {
         let mut configs = Vec::with_capacity(options.bots);
         let scattered = if options.scatter {
             let mut rng = SplitMix(options.seed ^ SCATTER_SEED);
-            scatter_points(world, spawns, &config, options.bots, &mut || rng.unit())?
+            let kills = |model: usize| level.get(model) == Some(Trigger::Hurt);
+            scatter_points(world, spawns, &config, &kills, options.bots, &mut || {
+                rng.unit()
+            })?
         } else {
             Vec::new()
         };

@@ -1,0 +1,177 @@
+//! Arrivals onto others ([`Arrival`]): a pile of 1,000 characters on one spawn point
+//! separated in the tick they arrive, each no farther than the ring of free spots around
+//! the point needs; Quake 3's telefrag killing exactly the characters the arrival overlaps;
+//! the same bits whatever the insertion order and the thread count.
+
+use std::time::Instant;
+
+use glam::Vec3;
+use planeshift::movement::{Arrival, MoveMode, Telefrag};
+use planeshift::{Crowd, CrowdConfig, MoveInput};
+
+use super::*;
+
+/// A floor 2048 square with its top at z 0.
+fn floor() -> CompiledMap {
+    boxes(&[([-1024.0, -1024.0, -16.0], [1024.0, 1024.0, 0.0])])
+}
+
+/// The pile's size.
+const PILE: u32 = 1_000;
+
+/// `count` default characters, ids from 0, all with their feet on `feet`, inserted in
+/// `order`.
+fn pile(config: CrowdConfig, feet: Vec3, ids: impl Iterator<Item = u32>) -> Crowd {
+    let mut crowd = Crowd::new(config);
+    for id in ids {
+        crowd.insert(id, player(feet));
+    }
+    crowd
+}
+
+/// The smallest Manhattan radius of grid cells around a point that holds `n` cells:
+/// `2r² + 2r + 1 >= n`.
+fn ring_radius(n: u32) -> u32 {
+    (0..).find(|r| 2 * r * r + 2 * r + 1 >= n).unwrap_or(0)
+}
+
+#[test]
+fn a_pile_of_1000_on_one_spawn_point_is_separated_in_one_tick() {
+    let world = floor();
+    let spawn = Vec3::new(100.0, -50.0, 0.0);
+    let mut crowd = pile(CrowdConfig::default(), spawn, 0..PILE);
+    assert!(crowd.overlapping_pairs() > 400_000);
+    let started = Instant::now();
+    crowd.step(&world, |_| MoveInput::default());
+    let took = started.elapsed();
+    assert_eq!(crowd.overlapping_pairs(), 0, "pairs still overlapping");
+    // The flood's grid: a box's half width and the widest body's, and the margin.
+    let spacing = 15.0 + 15.0 + 2.0 * SKIN;
+    let bound = ring_radius(PILE) as f32 * spacing;
+    let mut farthest = 0.0f32;
+    for (id, c, outcome) in crowd.iter() {
+        assert!(
+            !Tracer::overlaps(
+                &world,
+                &planeshift::movement::ShapeQuery::new(c.shape()),
+                c.shape_center()
+            ),
+            "{id} in the world"
+        );
+        assert!(outcome.overlapping.is_empty(), "{id}");
+        assert!(!outcome.overlapped.is_empty(), "{id} reports its overlap");
+        assert_eq!(
+            outcome.separated.is_some(),
+            id != 0,
+            "{id}: the lowest id stays"
+        );
+        assert!(c.ground().is_walkable(), "{id} stands on the floor");
+        let moved = (c.position() - (spawn + Vec3::Z * 24.0))
+            .truncate()
+            .length();
+        farthest = farthest.max(moved);
+        assert!(
+            moved <= bound + 0.01,
+            "{id} moved {moved}, beyond the ring {bound}"
+        );
+    }
+    println!(
+        "{PILE} on one point: separated in one tick of {:.1} ms, the farthest {farthest:.1} \
+         units away (ring {bound:.1})",
+        took.as_secs_f64() * 1e3
+    );
+    // The tick after: nobody overlaps, nobody is separated again.
+    crowd.step(&world, |_| MoveInput::default());
+    assert_eq!(crowd.overlapping_pairs(), 0);
+    assert!(crowd.iter().all(|(_, _, o)| o.separated.is_none()));
+}
+
+#[test]
+fn telefrag_kills_exactly_the_characters_the_arrival_overlaps() {
+    let world = floor();
+    // A row of five standing 24 apart along x (each box 30 wide: neighbours overlap when
+    // anyone lands among them): put apart by a first tick.
+    let mut crowd = Crowd::new(CrowdConfig {
+        arrival: Arrival::Telefrag,
+        ..CrowdConfig::default()
+    });
+    for k in 0..5u32 {
+        crowd.insert(k + 1, player(Vec3::new(k as f32 * 40.0, 0.0, 0.0)));
+    }
+    crowd.step(&world, |_| MoveInput::default());
+    assert!(crowd.telefrags().is_empty());
+    assert_eq!(crowd.overlapping_pairs(), 0);
+    // An arrival between 2 and 3 (x 40 and 80), overlapping both and nobody else.
+    let arrival = player(Vec3::new(60.0, 0.0, 0.0));
+    let mut expected = Vec::new();
+    crowd.overlapping_at_into(arrival.shape(), arrival.shape_center(), None, &mut expected);
+    assert_eq!(expected, [2, 3]);
+    crowd.insert(9, arrival);
+    crowd.step(&world, |_| MoveInput::default());
+    let killed: Vec<u32> = crowd.telefrags().iter().map(|t| t.victim).collect();
+    assert_eq!(killed, expected);
+    assert!(crowd.telefrags().iter().all(|t| t.by == 9));
+    for (id, c, _) in crowd.iter() {
+        let dead = c.mode() == MoveMode::Dead;
+        assert_eq!(dead, expected.contains(&id), "{id}");
+    }
+    assert_eq!(crowd.overlapping_pairs(), 0);
+    assert!(
+        crowd.get(9).is_some_and(|c| c.position().x == 60.0),
+        "the arrival stays"
+    );
+    // The next tick kills nobody.
+    crowd.step(&world, |_| MoveInput::default());
+    assert!(crowd.telefrags().is_empty());
+
+    // A pile under telefrag: the lowest id kills every other, however many.
+    let mut crowd = pile(
+        CrowdConfig {
+            arrival: Arrival::Telefrag,
+            ..CrowdConfig::default()
+        },
+        Vec3::ZERO,
+        0..PILE,
+    );
+    crowd.step(&world, |_| MoveInput::default());
+    let expected: Vec<Telefrag> = (1..PILE).map(|victim| Telefrag { by: 0, victim }).collect();
+    assert_eq!(crowd.telefrags(), expected.as_slice());
+    assert_eq!(crowd.overlapping_pairs(), 0);
+}
+
+/// Every character's state and outcome, bit for bit (Debug prints every float's shortest
+/// round trip).
+fn bits(crowd: &Crowd) -> Vec<String> {
+    crowd
+        .iter()
+        .map(|(id, c, o)| format!("{id} {:?} {:?}", c.state(), o))
+        .collect()
+}
+
+#[test]
+fn separation_of_a_pile_is_the_same_bits_whatever_the_order_and_threads() {
+    let world = floor();
+    let count = 300;
+    let config = CrowdConfig::default();
+    let walk = |id: u32| run(heading(id as f32 * 37.0));
+    let mut forward = pile(config, Vec3::ZERO, 0..count);
+    let mut backward = pile(config, Vec3::ZERO, (0..count).rev());
+    #[cfg(feature = "parallel")]
+    let mut parallel = forward.clone();
+    #[cfg(feature = "parallel")]
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for tick in 0..20 {
+        forward.step(&world, walk);
+        backward.step(&world, walk);
+        assert_eq!(bits(&forward), bits(&backward), "tick {tick}");
+        #[cfg(feature = "parallel")]
+        {
+            pool.install(|| parallel.step_parallel(&world, walk));
+            assert_eq!(bits(&forward), bits(&parallel), "tick {tick}");
+        }
+        assert_eq!(forward.overlapping_pairs(), 0, "tick {tick}");
+    }
+}
