@@ -150,6 +150,7 @@ impl CharacterController {
                 tick_cache: Some(Box::new(TickCache::new())),
                 use_tick_cache: true,
                 trigger_scratch: TriggerList::with_reserve(),
+                profile: super::games::ProfileMemo::default(),
             },
             unstuck,
             material_friction: Vec::new(),
@@ -320,14 +321,21 @@ impl CharacterController {
                 &self.config,
                 &mut self.state,
                 (world, cache.as_deref_mut()),
+                &mut self.memo.profile,
                 input,
                 outcome,
             );
+            // The trigger query reads the gathered brushes' region: no trigger near, none
+            // asked (`TickCache::no_triggers_along`).
+            let tick = Tick {
+                world,
+                mask: self.config.mask,
+                scratch: cache.as_deref(),
+            };
+            self.update_triggers(&tick, start, outcome);
             if cache.is_some() {
                 self.memo.tick_cache = cache;
             }
-            let tick = Tick::masked(world, self.config.mask);
-            self.update_triggers(&tick, start, outcome);
             return;
         }
         let mask = self.config.mask;
@@ -1210,6 +1218,8 @@ pub(crate) struct TickMemo {
     /// two lists keep their capacity and a tick allocates nothing once they have held
     /// their most).
     pub(crate) trigger_scratch: TriggerList,
+    /// What a game's movement profile keeps between its ticks ([`super::games`]).
+    profile: super::games::ProfileMemo,
 }
 
 /// The shortest command [`CharacterController::step_msec`] runs, ms (Quake 3

@@ -23,19 +23,29 @@ use super::tick::{CharacterState, MoveInput, MoveOutcome};
 use super::tracer::Tracer;
 use crate::trace::TickCache;
 
+/// What a character's profile ticks keep for the next (answers that are pure functions of
+/// their exact inputs, so a tick gives the same bits with or without them: each game's
+/// module says which).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ProfileMemo {
+    quake3: quake3::Memo,
+}
+
 /// Moves `state` by one tick of the game `config` names, into `outcome` (reset; the
 /// caller adds the trigger report), through `world` and, when given, the tick cache it
-/// gathers near the character; nothing under planeshift's own movement.
+/// gathers near the character, reusing and refilling `memo`; nothing under planeshift's own
+/// movement.
 pub(crate) fn step<T: Tracer + ?Sized>(
     config: &ControllerConfig,
     state: &mut CharacterState,
     world: (&T, Option<&mut TickCache>),
+    memo: &mut ProfileMemo,
     input: &MoveInput,
     outcome: &mut MoveOutcome,
 ) {
     match config.movement {
         Movement::Planeshift => {}
-        Movement::Quake3 => quake3::step(config, state, world, input, outcome),
+        Movement::Quake3 => quake3::step(config, state, world, &mut memo.quake3, input, outcome),
         Movement::QuakeWorld => quakeworld::step(config, state, world.0, input, outcome),
     }
 }

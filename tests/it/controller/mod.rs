@@ -47,6 +47,8 @@ mod prediction;
 mod recovery;
 /// The movement profiles against the games' own recorded runs (issue 37).
 mod reference_moves;
+/// Issue 37's four numbers per level: each game against its profile and planeshift's own.
+mod reference_numbers;
 /// The replay contract of the `fps_movement` example.
 pub(crate) mod replay;
 /// The replay contract's commands from the view, and its refusals of bad lines.

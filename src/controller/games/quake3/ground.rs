@@ -8,9 +8,8 @@
 
 use glam::Vec3;
 
-use super::{
-    PMF_ALL_TIMES, PMF_DUCKED, PMF_TIME_LAND, PMF_TIME_WATERJUMP, Pmove,
-};
+use super::memo::{WaterSample, bits};
+use super::{PMF_ALL_TIMES, PMF_DUCKED, PMF_TIME_LAND, PMF_TIME_WATERJUMP, Pmove};
 use crate::contents::Contents;
 use crate::controller::tracer::Tracer;
 
@@ -22,14 +21,45 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
     /// `PM_SetWaterLevel`: the liquid at the feet + 1, at half the view height and at the
     /// view height (the game's int `sample1`, `sample2`), using the view height of the
     /// last `PM_CheckDuck`.
+    ///
+    /// Reuses the last answer ([`Memo`](super::Memo)) where the origin, the view height
+    /// and the map whose point contents are the world's are the same, and asks nothing in
+    /// a world whose map holds no liquid.
     pub(super) fn set_water_level(&mut self) {
-        self.water_level = 0;
-        self.water_type = Contents::EMPTY;
         let view_height = if self.flags & PMF_DUCKED != 0 {
             self.n.crouch_view_height
         } else {
             self.n.view_height
         };
+        if self.dry {
+            self.water_level = 0;
+            self.water_type = Contents::EMPTY;
+            return;
+        }
+        let (origin, mins_z) = (bits(self.origin), self.n.mins_z.to_bits());
+        if let (Some(world), Some(kept)) = (self.contents_world, self.memo.water)
+            && (kept.world, kept.origin, kept.view_height, kept.mins_z)
+                == (world, origin, view_height, mins_z)
+        {
+            self.water_level = kept.level;
+            self.water_type = kept.water_type;
+            return;
+        }
+        self.sample_water_level(view_height);
+        self.memo.water = self.contents_world.map(|world| WaterSample {
+            world,
+            origin,
+            view_height,
+            mins_z,
+            level: self.water_level,
+            water_type: self.water_type,
+        });
+    }
+
+    /// `PM_SetWaterLevel`'s samples, asked of the world.
+    fn sample_water_level(&mut self, view_height: i32) {
+        self.water_level = 0;
+        self.water_type = Contents::EMPTY;
         let feet = self.origin.z + self.n.mins_z;
         let at = |z: f32| Vec3::new(self.origin.x, self.origin.y, z);
         let cont = self.world.contents(at(feet + 1.0));

@@ -23,6 +23,7 @@
 //! [`ControllerConfig::quake3`]: crate::ControllerConfig::quake3
 
 mod ground;
+mod memo;
 mod moves;
 mod slide;
 mod trace;
@@ -40,6 +41,8 @@ use crate::surface::SurfaceFlags;
 use crate::trace::TickCache;
 use trace::{PlayerBox, Q3Trace};
 use usercmd::UserCmd;
+
+pub(crate) use memo::Memo;
 
 /// `pm_flags` bits (`bg_public.h`).
 const PMF_DUCKED: u32 = 1;
@@ -123,6 +126,13 @@ struct Pmove<'a, T: Tracer + ?Sized> {
     world: &'a T,
     /// The brushes gathered near the player for this command, if any.
     scratch: Option<&'a TickCache>,
+    /// What earlier commands computed, and the world's identities that key it: the map
+    /// that is the whole world (traces), the map whose point contents are the world's.
+    memo: &'a mut Memo,
+    trace_world: Option<u64>,
+    contents_world: Option<u64>,
+    /// The world's point contents hold no liquid anywhere.
+    dry: bool,
     mask: Contents,
     n: Numbers,
     stand: &'a PlayerBox,
@@ -162,8 +172,24 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
     }
 
     /// `pm->trace` with the current box.
+    ///
+    /// A trace asked again in a world that is one map alone gives the kept answer
+    /// ([`Memo`]).
     fn trace(&mut self, start: Vec3, end: Vec3) -> Q3Trace {
-        let t = trace::box_trace((self.world, self.scratch), self.mask, self.player(), start, end);
+        let key = self.trace_world.map(|world| memo::TraceKey {
+            world,
+            mask: self.mask,
+            ducked: self.flags & PMF_DUCKED != 0,
+            start: memo::bits(start),
+            end: memo::bits(end),
+        });
+        let kept = key.as_ref().and_then(|k| self.memo.trace(k));
+        let t = kept.unwrap_or_else(|| {
+            trace::box_trace((self.world, self.scratch), self.mask, self.player(), start, end)
+        });
+        if let (Some(key), None) = (key, kept) {
+            self.memo.keep_trace(key, t);
+        }
         if t.fraction < 1.0 {
             self.outcome.touches.push(&t.raw);
         }
@@ -183,7 +209,15 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
     /// `PmoveSingle` from the command on.
     fn run(&mut self) {
         let view = self.cmd.view_angles();
-        let (forward, right, _up) = usercmd::angle_vectors(view);
+        let key = view.map(f32::to_bits);
+        let (forward, right) = match self.memo.view {
+            Some((k, forward, right)) if k == key => (forward, right),
+            _ => {
+                let (forward, right, _up) = usercmd::angle_vectors(view);
+                self.memo.view = Some((key, forward, right));
+                (forward, right)
+            }
+        };
         self.forward = forward;
         self.right = right;
         if self.cmd.up < 10 {
@@ -249,35 +283,53 @@ fn gather<'c, T: Tracer + ?Sized>(
     Some(cache)
 }
 
-/// One Quake 3 command moving `state` through `world`, into `outcome` (reset).
+/// One Quake 3 command moving `state` through `world`, into `outcome` (reset), reusing
+/// and refilling `memo`.
 pub(super) fn step<T: Tracer + ?Sized>(
     config: &ControllerConfig,
     state: &mut CharacterState,
     (world, cache): (&T, Option<&mut TickCache>),
+    memo: &mut Memo,
     input: &MoveInput,
     outcome: &mut MoveOutcome,
 ) {
     let n = Numbers::of(config);
     let half = config.shape.half_width();
-    let mins = Vec3::new(-half, -half, n.mins_z);
     let stand_top = config.stand_height - config.feet_to_origin;
     let crouch_top = config.crouch_height - config.feet_to_origin;
+    let key = [half, n.mins_z, stand_top, crouch_top].map(f32::to_bits);
     // The configuration was validated: both boxes are within planeshift's limits.
-    let (Some(stand), Some(crouch)) = (
-        PlayerBox::new(mins, Vec3::new(half, half, stand_top)),
-        PlayerBox::new(mins, Vec3::new(half, half, crouch_top)),
-    ) else {
+    let Some(boxes) = memo.take_boxes(key, || {
+        let mins = Vec3::new(-half, -half, n.mins_z);
+        Some((
+            PlayerBox::new(mins, Vec3::new(half, half, stand_top))?,
+            PlayerBox::new(mins, Vec3::new(half, half, crouch_top))?,
+        ))
+    }) else {
         return;
     };
+    let (_, stand, crouch) = &boxes;
     let msec = (config.tick * 1000.0).round().clamp(MIN_MSEC, MAX_MSEC) as i32;
-    let scratch = gather(world, cache, config, state, (&stand, &crouch));
+    let scratch = gather(world, cache, config, state, (stand, crouch));
+    let facts = world.speed_facts();
+    let trace_world = facts
+        .map
+        .filter(|_| facts.moves_nothing && facts.map_is_fixed)
+        .map(crate::CompiledMap::contents_id);
+    let contents_map = facts.map.filter(|_| facts.contents_are_map);
+    let contents_world = contents_map.map(crate::CompiledMap::contents_id);
+    let dry = contents_map.is_some_and(|map| memo.is_dry(map));
     let mut pm = Pmove {
         world,
         scratch,
+        memo,
+        trace_world,
+        contents_world,
+        dry,
         mask: config.mask,
         n,
-        stand: &stand,
-        crouch: &crouch,
+        stand,
+        crouch,
         cmd: UserCmd::from_input(input),
         origin: state.position,
         velocity: state.velocity,
@@ -315,15 +367,17 @@ pub(super) fn step<T: Tracer + ?Sized>(
         _ => Ground::AIR,
     };
     let (water_level, water_type, jumped) = (pm.water_level, pm.water_type, pm.jumped);
-    state.position = pm.origin;
-    state.velocity = pm.velocity;
+    let (origin, velocity, flags, time_ms) = (pm.origin, pm.velocity, pm.flags, pm.pm_time);
+    memo.boxes = Some(boxes);
+    state.position = origin;
+    state.velocity = velocity;
     state.profile = ProfileState {
-        flags: pm.flags,
-        time_ms: pm.pm_time,
+        flags,
+        time_ms,
         ..state.profile
     };
-    state.crouched = pm.flags & PMF_DUCKED != 0;
-    state.jump_held = pm.flags & PMF_JUMP_HELD != 0;
+    state.crouched = flags & PMF_DUCKED != 0;
+    state.jump_held = flags & PMF_JUMP_HELD != 0;
     state.ground = ground;
     state.water_level = water_level;
     state.liquid = Contents(water_type.0 & Contents::MASK_LIQUID.0);

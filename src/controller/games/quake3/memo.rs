@@ -1,0 +1,136 @@
+//! What one Quake 3 command may reuse from the commands before it: the answers the game
+//! recomputes every command although they are pure functions of inputs that often repeat.
+//!
+//! Takes, per kept answer, the exact inputs it was computed from (as bits) and the identity
+//! of the world that answered; gives the kept answer back only when every input is the same
+//! bits and the world the same, otherwise nothing (the caller computes it, and keeps it).
+//! Guarantees: a command with or without these memos gives the same bits (replays and
+//! restored states alike), because each kept answer is a pure function of its key:
+//! - the player's two boxes, of the configuration's four numbers that make them;
+//! - `AngleVectors`' three vectors, of the view angles' bits;
+//! - `PM_SetWaterLevel`'s level and liquid, of the origin, the view height and `MINS_Z`, in
+//!   a world whose point contents are one compiled map's ([`SpeedFacts::contents_are_map`],
+//!   the map named by its contents id). A command starts where the last ended, with the
+//!   flags it ended with, so its first sample is the last command's final one; and in such
+//!   a world whose map holds no liquid in any leaf or brush, no sample is asked at all;
+//! - the last few traces (`pm->trace`), each of its two points, the box (ducked or not) and
+//!   the mask, in a world that is one compiled map and nothing else
+//!   ([`SpeedFacts::moves_nothing`]): the ground trace that ends a command is the one the
+//!   next begins with, unless the duck changed, and a player pressed against a wall or
+//!   standing still asks the same sweeps again (the game rounds its velocity to whole
+//!   units, so the same place and speed recur exactly).
+//!
+//! [`SpeedFacts::contents_are_map`]: crate::controller::SpeedFacts::contents_are_map
+//! [`SpeedFacts::moves_nothing`]: crate::controller::SpeedFacts::moves_nothing
+
+use glam::Vec3;
+
+use super::trace::{PlayerBox, Q3Trace};
+use crate::CompiledMap;
+use crate::contents::Contents;
+
+/// A point's coordinates as bits: an answer is reused only at exactly the same place.
+pub(super) fn bits(p: Vec3) -> [u32; 3] {
+    p.to_array().map(f32::to_bits)
+}
+
+/// The kept answers of one character's Quake 3 commands.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Memo {
+    /// The standing and crouched boxes, and the configuration numbers they were made from
+    /// (half width, `MINS_Z`, the two tops, as bits).
+    pub(super) boxes: Option<Boxes>,
+    /// The view angles' bits and their forward and right vectors.
+    pub(super) view: Option<([u32; 2], Vec3, Vec3)>,
+    pub(super) water: Option<WaterSample>,
+    /// The last [`KEPT_TRACES`] traces asked, each with its key; the next kept replaces
+    /// the entry `next_trace`.
+    pub(super) traces: [Option<(TraceKey, Q3Trace)>; KEPT_TRACES],
+    pub(super) next_trace: usize,
+    /// A map's contents id and whether no leaf and no brush of it holds a liquid.
+    pub(super) dry: Option<(u64, bool)>,
+}
+
+/// One `PM_SetWaterLevel` and what it was computed from.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WaterSample {
+    /// The contents id of the map whose point contents answered.
+    pub world: u64,
+    pub origin: [u32; 3],
+    pub view_height: i32,
+    pub mins_z: u32,
+    pub level: u8,
+    pub water_type: Contents,
+}
+
+/// What a trace was asked: the contents id of the map that is the whole world, the mask,
+/// which box (ducked or not) and the two points' bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TraceKey {
+    pub world: u64,
+    pub mask: Contents,
+    pub ducked: bool,
+    pub start: [u32; 3],
+    pub end: [u32; 3],
+}
+
+/// Traces kept: the last command's, about (a command sweeps two to eight times; a player
+/// pressed against a wall or standing asks the same ones again with velocities the game
+/// rounds to whole units).
+pub(super) const KEPT_TRACES: usize = 8;
+
+/// The two boxes and the numbers they were made from.
+pub(super) type Boxes = ([u32; 4], PlayerBox, PlayerBox);
+
+impl Memo {
+    /// The kept answer of the trace `key`.
+    pub(super) fn trace(&self, key: &TraceKey) -> Option<Q3Trace> {
+        self.traces
+            .iter()
+            .flatten()
+            .find(|(k, _)| k == key)
+            .map(|&(_, t)| t)
+    }
+
+    /// Keeps `trace` as the answer of `key`, over the oldest kept.
+    pub(super) fn keep_trace(&mut self, key: TraceKey, trace: Q3Trace) {
+        self.traces[self.next_trace] = Some((key, trace));
+        self.next_trace = (self.next_trace + 1) % KEPT_TRACES;
+    }
+
+    /// Whether no point of `map` has liquid contents: no leaf's contents and no brush's
+    /// (a point's contents are its leaf's, or those of the leaf's brushes it is inside:
+    /// `CompiledMap::point_contents`), found once per map.
+    pub(super) fn is_dry(&mut self, map: &CompiledMap) -> bool {
+        let id = map.contents_id();
+        match self.dry {
+            Some((kept, dry)) if kept == id => dry,
+            _ => {
+                let wet = |c: Contents| c.intersects(Contents::MASK_LIQUID);
+                let dry = !map.leaves().iter().any(|l| wet(l.contents))
+                    && !map.brushes().iter().any(|b| wet(b.contents));
+                self.dry = Some((id, dry));
+                dry
+            }
+        }
+    }
+
+    /// The boxes for the numbers `key`, taken out for a command (the caller puts them
+    /// back): the kept ones, or made by `make` when the numbers differ (forgetting the
+    /// traces, which boxes made anew may answer otherwise); `None` when planeshift refuses a
+    /// box.
+    pub(super) fn take_boxes(
+        &mut self,
+        key: [u32; 4],
+        make: impl FnOnce() -> Option<(PlayerBox, PlayerBox)>,
+    ) -> Option<Boxes> {
+        match self.boxes.take() {
+            Some(kept) if kept.0 == key => Some(kept),
+            _ => {
+                self.traces = [None; KEPT_TRACES];
+                let (stand, crouch) = make()?;
+                Some((key, stand, crouch))
+            }
+        }
+    }
+}
