@@ -71,6 +71,9 @@ pub(super) struct Filled {
     pub(super) exhausted: bool,
 }
 
+/// A cell's side on a node's plane: the cell, the side's polygon and its bounds.
+type CellSide<'a> = (usize, &'a Winding, (DVec3, DVec3));
+
 /// Union–find over the cells.
 fn find(parent: &mut [usize], mut i: usize) -> usize {
     while parent[i] != i {
@@ -206,8 +209,7 @@ pub(super) fn fill_volumes(
     let cell_of: FxHashMap<(usize, usize), usize> =
         cells.iter().enumerate().map(|(i, c)| (c.slot, i)).collect();
     // The cells' sides on each node's plane: behind it (facing along its normal), in front.
-    let mut sides: FxHashMap<usize, [Vec<(usize, &Winding, (DVec3, DVec3))>; 2]> =
-        FxHashMap::default();
+    let mut sides: FxHashMap<usize, [Vec<CellSide<'_>>; 2]> = FxHashMap::default();
     for (index, cell) in cells.iter().enumerate() {
         for face in &cell.faces {
             let Some(node) = face.node.and_then(|n| nodes.get(n).map(|x| (n, x))) else {
