@@ -27,7 +27,7 @@ use glam::DVec3;
 use rustc_hash::FxHashMap;
 
 use super::clean::{CleanMesh, CleanTriangle};
-use super::solid_bsp::{Child, MaterialMeaning, Node, PolytopeFace};
+use super::cells::{Child, MaterialMeaning, Node, PolytopeFace};
 use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding};
 use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON};
