@@ -13,6 +13,7 @@
 //! memory are bounded by [`MAX_MESH_TRIANGLES`] and the file's size; the brushes are ordinary
 //! ones, so bevels, the tree and the compiled world are the compiler's own.
 
+mod cells;
 mod clean;
 mod gltf;
 mod obj;
@@ -20,7 +21,8 @@ mod solid_bsp;
 mod volumes;
 
 pub(crate) use clean::clean_triangles;
-pub(crate) use solid_bsp::{MaterialMeaning, mesh_brushes};
+pub(crate) use cells::MaterialMeaning;
+pub(crate) use solid_bsp::mesh_brushes;
 
 use std::path::Path;
 

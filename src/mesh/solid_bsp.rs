@@ -34,13 +34,13 @@
 
 use glam::DVec3;
 
+use super::cells::{Child, MaterialMeaning, Node, PolytopeFace};
 use super::clean::{CleanMesh, CleanTriangle};
 use super::volumes::{OpenCell, fill_volumes};
 use crate::brush::{Brush, BrushOwner, brush_from_planes};
 use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding, cut_planes};
 use crate::map::SourceLoc;
-use crate::surface::SurfaceFlags;
 use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON, PATCH_THICKNESS};
 
 /// How far the level's box reaches beyond the faces' bounds, in map units: far enough that
@@ -48,18 +48,6 @@ use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON, PATCH_THICKNESS};
 /// as the outside.
 pub(crate) const REGION_BOX_PAD: f64 = 8.0;
 
-/// What a material means to the game.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct MaterialMeaning {
-    /// Its name, the texture of the sides it makes.
-    pub(crate) name: String,
-    /// The contents behind its faces.
-    pub(crate) contents: Contents,
-    /// The game's own value for them.
-    pub(crate) game_contents: u32,
-    /// The surface flags of its sides.
-    pub(crate) surface: SurfaceFlags,
-}
 
 /// What [`mesh_brushes`] gives.
 #[derive(Debug, Default)]
@@ -93,23 +81,7 @@ struct Face {
     volume: bool,
 }
 
-/// Where a node's side leads.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Child {
-    Node(usize),
-    /// Solid, of this material.
-    Solid(u32),
-    Air,
-}
 
-/// One node: its plane and material, children `[front, back]`, and the faces on its plane
-/// (which close the part of it they cover between the open cells on either side).
-pub(super) struct Node {
-    pub(super) plane: BuildPlane,
-    material: u32,
-    pub(super) children: [Child; 2],
-    pub(super) on: Vec<Winding>,
-}
 
 /// Which side of `plane` the face lies on.
 enum Side {
@@ -271,16 +243,6 @@ fn build_tree(faces: Vec<Face>) -> (Child, Vec<Node>) {
     (Child::Node(0), nodes)
 }
 
-/// One face of a region's polytope: plane facing out, polygon, material of the face that
-/// gave the plane (`None` on the box), and the node whose plane it lies on (`None` on the
-/// box).
-#[derive(Clone)]
-pub(super) struct PolytopeFace {
-    pub(super) plane: BuildPlane,
-    pub(super) winding: Winding,
-    material: Option<u32>,
-    pub(super) node: Option<usize>,
-}
 
 /// The part of the region `faces` behind `plane` (node `node`'s, or its flip); `None` when
 /// nothing with volume is left.

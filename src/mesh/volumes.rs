@@ -27,7 +27,7 @@ use glam::DVec3;
 use rustc_hash::FxHashMap;
 
 use super::clean::{CleanMesh, CleanTriangle};
-use super::solid_bsp::{Child, MaterialMeaning, Node, PolytopeFace};
+use super::cells::{Child, MaterialMeaning, Node, PolytopeFace};
 use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding};
 use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON};
@@ -70,6 +70,9 @@ pub(super) struct Filled {
     /// Whether the portal tests stopped at [`MAX_PORTAL_TESTS`].
     pub(super) exhausted: bool,
 }
+
+/// A cell's side on a node's plane: the cell, the side's polygon and its bounds.
+type CellSide<'a> = (usize, &'a Winding, (DVec3, DVec3));
 
 /// Union–find over the cells.
 fn find(parent: &mut [usize], mut i: usize) -> usize {
@@ -206,8 +209,7 @@ pub(super) fn fill_volumes(
     let cell_of: FxHashMap<(usize, usize), usize> =
         cells.iter().enumerate().map(|(i, c)| (c.slot, i)).collect();
     // The cells' sides on each node's plane: behind it (facing along its normal), in front.
-    let mut sides: FxHashMap<usize, [Vec<(usize, &Winding, (DVec3, DVec3))>; 2]> =
-        FxHashMap::default();
+    let mut sides: FxHashMap<usize, [Vec<CellSide<'_>>; 2]> = FxHashMap::default();
     for (index, cell) in cells.iter().enumerate() {
         for face in &cell.faces {
             let Some(node) = face.node.and_then(|n| nodes.get(n).map(|x| (n, x))) else {
