@@ -1227,16 +1227,27 @@ fn crafted_game_patches_are_typed_errors() {
     };
     // A flat 3 × 3 patch high above the arena's floor, 64 on a side.
     let flat: Vec<Vec3> = (0..9)
-        .map(|k| Vec3::new(1024.0 + 32.0 * (k % 3) as f32, 1024.0 + 32.0 * (k / 3) as f32, 100.0))
+        .map(|k| {
+            Vec3::new(
+                1024.0 + 32.0 * (k % 3) as f32,
+                1024.0 + 32.0 * (k / 3) as f32,
+                100.0,
+            )
+        })
         .collect();
-    let world = patch(3, 3, flat.clone()).load().expect("a valid grid loads");
+    let world = patch(3, 3, flat.clone())
+        .load()
+        .expect("a valid grid loads");
     assert!(world.has_game_patches());
     let player =
         TraceShape::aabb(Vec3::new(-15.0, -15.0, -28.0), Vec3::new(15.0, 15.0, 28.0)).unwrap();
     let query = ShapeQuery::new(&player).with_stop_distance(QUAKE3_STOP_DISTANCE);
     // The facet has one front (the grid's winding): a box meets it from that side only,
     // 1/8 in front; the default, without the game's patches, passes its height.
-    let (high, low) = (Vec3::new(1056.0, 1056.0, 200.0), Vec3::new(1056.0, 1056.0, 40.0));
+    let (high, low) = (
+        Vec3::new(1056.0, 1056.0, 200.0),
+        Vec3::new(1056.0, 1056.0, 40.0),
+    );
     let mut met = 0;
     for (from, to) in [(high, low), (low, high)] {
         let plain = Tracer::trace(&world, &query, from, to);
