@@ -314,6 +314,24 @@ struct Body {
     game: String,
     stats: CompileStats,
     clip_hulls: RawClipHulls,
+    game_patches: RawGamePatches,
+}
+
+/// A Quake 3 level's world patches as the file stores them, mirrored field for field.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+struct RawGamePatches {
+    patches: Vec<RawGamePatch>,
+}
+
+/// One patch's control grid and meaning as stored.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct RawGamePatch {
+    width: u32,
+    height: u32,
+    points: Vec<Vec3>,
+    contents: Contents,
+    surface: SurfaceFlags,
+    texture: String,
 }
 
 /// A Quake 1 level's own hull trees as the file stores them, mirrored field for field.
@@ -1185,6 +1203,82 @@ fn oversized_entity_strings_are_left_out_with_a_diagnostic() {
     assert!(out.diagnostics.iter().any(|d| d.kind
         == planeshift::build::DiagnosticKind::EntityPropertyDropped
         && d.message.contains("note")));
+}
+
+/// Crafted game patches (a size the game refuses, a point count that does not match, a
+/// NaN or far point) load as typed errors naming the table; a valid 3 × 3 grid loads and
+/// its collision meets a box sweep.
+#[test]
+fn crafted_game_patches_are_typed_errors() {
+    use planeshift::QUAKE3_STOP_DISTANCE;
+    use planeshift::movement::{ShapeQuery, Tracer};
+
+    let patch = |width: u32, height: u32, points: Vec<Vec3>| {
+        let mut body = arena_body();
+        body.game_patches.patches.push(RawGamePatch {
+            width,
+            height,
+            points,
+            contents: Contents::SOLID,
+            surface: SurfaceFlags::EMPTY,
+            texture: "curve".to_string(),
+        });
+        body
+    };
+    // A flat 3 × 3 patch high above the arena's floor, 64 on a side.
+    let flat: Vec<Vec3> = (0..9)
+        .map(|k| {
+            Vec3::new(
+                1024.0 + 32.0 * (k % 3) as f32,
+                1024.0 + 32.0 * (k / 3) as f32,
+                100.0,
+            )
+        })
+        .collect();
+    let world = patch(3, 3, flat.clone())
+        .load()
+        .expect("a valid grid loads");
+    assert!(world.has_game_patches());
+    let player =
+        TraceShape::aabb(Vec3::new(-15.0, -15.0, -28.0), Vec3::new(15.0, 15.0, 28.0)).unwrap();
+    let query = ShapeQuery::new(&player).with_stop_distance(QUAKE3_STOP_DISTANCE);
+    // The facet has one front (the grid's winding): a box meets it from that side only,
+    // 1/8 in front; the default, without the game's patches, passes its height.
+    let (high, low) = (
+        Vec3::new(1056.0, 1056.0, 200.0),
+        Vec3::new(1056.0, 1056.0, 40.0),
+    );
+    let mut met = 0;
+    for (from, to) in [(high, low), (low, high)] {
+        let plain = Tracer::trace(&world, &query, from, to);
+        let game = Tracer::trace(&world, &query.with_game_patches(), from, to);
+        assert_eq!(plain.fraction, 1.0, "the default meets nothing between");
+        if game.fraction < 1.0 {
+            met += 1;
+            let off = (game.end.z - 100.0).abs();
+            assert!((off - (28.0 + 0.125)).abs() < 1e-3, "{game:?}");
+        }
+    }
+    assert_eq!(met, 1, "met from its front only");
+
+    let refused = |body: Body| {
+        matches!(
+            body.load(),
+            Err(LoadError::BadValue {
+                table: "game_patches",
+                ..
+            })
+        )
+    };
+    assert!(refused(patch(2, 3, flat[..6].to_vec())));
+    assert!(refused(patch(3, 3, flat[..8].to_vec())));
+    assert!(refused(patch(u32::MAX, 3, flat.clone())));
+    let mut nan = flat.clone();
+    nan[4].z = f32::NAN;
+    assert!(refused(patch(3, 3, nan)));
+    let mut far = flat;
+    far[0].x = 1e9;
+    assert!(refused(patch(3, 3, far)));
 }
 
 /// The arena with a crafted hull 1: a chain of `depth` nodes on one plane (z = 0, solid

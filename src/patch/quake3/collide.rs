@@ -361,7 +361,7 @@ fn add_bevels(b: &mut Builder, surface: i32, borders: &mut Vec<Draft>) -> Result
                 let behind = w
                     .points
                     .iter()
-                    .all(|&c| f64::from(dot(c, bevel) - plane[3]) <= f64::from(BEVEL_BEHIND_EPSILON));
+                    .all(|&c| f64::from(dot(c, bevel) - plane[3]) <= BEVEL_BEHIND_EPSILON);
                 if !behind {
                     continue;
                 }

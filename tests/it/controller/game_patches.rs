@@ -98,7 +98,10 @@ fn a_quake3_level_keeps_its_patches_and_the_option_meets_the_games_facets() {
             assert!((0.0..=1.0).contains(&game.fraction) && game.end.is_finite());
             if plain != game {
                 differ += 1;
-                assert!(plain.start_solid || !game.start_solid, "{top}: {plain:?} {game:?}");
+                assert!(
+                    plain.start_solid || !game.start_solid,
+                    "{top}: {plain:?} {game:?}"
+                );
                 assert_eq!(game.normal.is_some(), game.plane.is_some());
             }
         }

@@ -344,4 +344,3 @@ fn quake3_ticks_from_the_tick_cache_equal_walked_ticks() {
     println!("quake3 sweeps: {hits} cached, {walks} walked");
     assert!(hits > 10 * walks, "{hits} cached, {walks} walked");
 }
-
