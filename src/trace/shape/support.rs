@@ -322,10 +322,12 @@ pub(crate) struct PointSupport;
 impl Support for PointSupport {
     const BOXED: bool = false;
 
-    /// The margin alone, bit for bit what [`CullReach::both_sides`] gives for a point: its
-    /// half extent, ρ and radius are zero, so each side is `max(0 + κ·0, κ'·0)` (±0, κ
-    /// finite) plus the margin, which is the margin. The point's walk then loads and
-    /// multiplies nothing per node for its reach.
+    /// With the default stop distance, the margin alone, bit for bit what
+    /// [`CullReach::both_sides`] gives for a point: its half extent, ρ and radius are zero,
+    /// so each side is `max(0 + κ·0, κ'·0)` (±0, κ finite) plus the margin, which is the
+    /// margin. The point's walk then loads and multiplies nothing per node for its reach.
+    /// A longer stop distance (Quake 3's 1/8) grows the reach ([`CullReach::grown`]): then
+    /// the whole formula, or the walk would pass brushes the sweep stops in front of.
     #[inline(always)]
     fn node_reaches(
         reach: &CullReach,
@@ -333,6 +335,9 @@ impl Support for PointSupport {
         kappa: [f32; 2],
         kappa_inexact: [f32; 2],
     ) -> [f32; 2] {
+        if reach.half != Vec3::ZERO {
+            return reach.both_sides(n, kappa, kappa_inexact, false);
+        }
         let margin = [TREE_CULL_MARGIN; 2];
         debug_assert_eq!(
             reach

@@ -31,7 +31,8 @@
 //! - The map compiles with [`SoakOptions::compile`] (`--game`, `--shaders`); its game
 //!   (given, else [`Game::detect`]) also decides how the triggers play (`game.rs`).
 //! - `inside_solid` counts ticks that end with a bot's shape overlapping the map's solid
-//!   (under the bot's own mask: a monster may stand in player clip);
+//!   (under the bot's own mask: a monster may stand in player clip; in the world the bot's
+//!   movement collides with: Quake 3's profile meets curved patches as the game's facets);
 //!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
@@ -51,7 +52,7 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::build::BspFormat;
 use planeshift::build::import_bsp;
-use planeshift::movement::{Activity, ShapeQuery, Tracer, WorldWithBodies};
+use planeshift::movement::{Activity, Movement, ShapeQuery, Tracer, WorldWithBodies};
 use planeshift::{CharacterController, ControllerConfig, MoveInput};
 use planeshift::{CompileOptions, build::compile_map_with};
 use planeshift::{
@@ -676,11 +677,14 @@ impl<'a> Soak<'a> {
         if (self.count)(self.world, c) {
             self.counted += 1;
         }
-        // Inside what blocks this bot: its own mask (a monster may stand in player clip).
-        if self
-            .world
-            .overlaps(c.shape(), c.shape_center(), c.config().mask)
-        {
+        // Inside what blocks this bot: its own mask (a monster may stand in player clip),
+        // in the world its movement collides with: Quake 3's profile meets curved patches
+        // as the game's own facets (`ShapeQuery::with_game_patches`), not planeshift's.
+        let mut query = ShapeQuery::new(c.shape()).with_mask(c.config().mask);
+        if c.config().movement == Movement::Quake3 {
+            query = query.with_game_patches();
+        }
+        if Tracer::overlaps(self.world, &query, c.shape_center()) {
             summary.inside_solid += 1;
             if self.options.report {
                 let p = c.position();
