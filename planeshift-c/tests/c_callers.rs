@@ -22,6 +22,13 @@ fn lib_dir() -> PathBuf {
     exe.parent().expect("target/PROFILE/deps").to_path_buf()
 }
 
+/// `command` loading this test's library: cargo's `LD_LIBRARY_PATH` names `target/PROFILE`
+/// before `deps`, and comes before the executable's run path, so a library left there by an
+/// earlier `cargo build -p planeshift-c` would be run instead.
+fn with_this_library(command: &mut Command) -> &mut Command {
+    command.env("LD_LIBRARY_PATH", lib_dir())
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("planeshift-c-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch folder");
@@ -59,7 +66,7 @@ fn compile(compiler: &str, std: &str, source: &Path, out: &Path) {
 
 /// Runs the C replay and gives its output, asserting it succeeded.
 fn run_c(exe: &Path, map: &Path, input: &Path, out: &Path) -> String {
-    let result = Command::new(exe)
+    let result = with_this_library(&mut Command::new(exe))
         .arg(map)
         .arg(input)
         .arg(out)
@@ -259,7 +266,7 @@ fn the_cpp_wrapper_test_passes() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cpp/wrapper_test.cpp"),
         &exe,
     );
-    let result = Command::new(&exe)
+    let result = with_this_library(&mut Command::new(&exe))
         .arg(repo_root())
         .output()
         .expect("run the C++ test");
@@ -296,7 +303,7 @@ fn the_docs_examples_compile_and_run() {
         );
         let exe = dir.join("hello");
         compile(compiler, std, &crate_dir.join(source), &exe);
-        let out = Command::new(&exe)
+        let out = with_this_library(&mut Command::new(&exe))
             .current_dir(repo_root())
             .output()
             .expect("run");
