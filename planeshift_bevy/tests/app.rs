@@ -559,53 +559,13 @@ fn glb_room() -> Vec<u8> {
         [0, 2, 3, 1], // z low
         [4, 5, 7, 6], // z high
     ];
-    let mut positions: Vec<u8> = Vec::new();
-    for i in 0..8 {
-        for c in corner(i) {
-            positions.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    let mut indices: Vec<u8> = Vec::new();
+    let positions: Vec<[f32; 3]> = (0..8).map(corner).collect();
+    let mut indices: Vec<u16> = Vec::new();
     for f in faces {
         // Reversed: (1 − 0) × (2 − 0) must face into the room.
-        for i in [f[0], f[3], f[2], f[0], f[2], f[1]] {
-            indices.extend_from_slice(&(i as u16).to_le_bytes());
-        }
+        indices.extend([f[0], f[3], f[2], f[0], f[2], f[1]].map(|i| i as u16));
     }
-    let bin: Vec<u8> = [positions.clone(), indices.clone()].concat();
-    let json = format!(
-        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
-"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1,"material":0}}]}}],
-"materials":[{{"name":"floor"}}],
-"buffers":[{{"byteLength":{}}}],
-"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{}}},{{"buffer":0,"byteOffset":{},"byteLength":{}}}],
-"accessors":[{{"bufferView":0,"componentType":5126,"count":8,"type":"VEC3","min":[-2,0,-2],"max":[2,3,2]}},
-{{"bufferView":1,"componentType":5123,"count":36,"type":"SCALAR"}}]}}"#,
-        bin.len(),
-        positions.len(),
-        positions.len(),
-        indices.len()
-    );
-    let mut json = json.into_bytes();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let mut bin = bin;
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    planeshift_testkit::glb::glb_of_triangles(&positions, &indices, "floor")
 }
 
 /// A glTF the game renders (Y up, metres) is a level where Bevy draws it: a character

@@ -377,37 +377,9 @@ fn mutated_mesh_files_never_panic() {
 
 /// A binary glTF of one tetrahedron (four triangles, u16 indices), wound out.
 fn tiny_glb() -> Vec<u8> {
-    let positions: [[f32; 3]; 4] = [[0., 0., 0.], [64., 0., 0.], [0., 64., 0.], [0., 0., 64.]];
-    let indices: [u16; 12] = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
-    let mut bin: Vec<u8> = Vec::new();
-    for p in positions {
-        for c in p {
-            bin.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    for i in indices {
-        bin.extend_from_slice(&i.to_le_bytes());
-    }
-    let json = format!(
-        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1,"material":0}}]}}],"materials":[{{"name":"rock"}}],"buffers":[{{"byteLength":{}}}],"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":48}},{{"buffer":0,"byteOffset":48,"byteLength":24}}],"accessors":[{{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[0,0,0],"max":[64,64,64]}},{{"bufferView":1,"componentType":5123,"count":12,"type":"SCALAR"}}]}}"#,
-        bin.len()
-    );
-    let mut json = json.into_bytes();
-    while json.len() % 4 != 0 {
-        json.push(b' ');
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    let positions = [[0., 0., 0.], [64., 0., 0.], [0., 64., 0.], [0., 0., 64.]];
+    let indices = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+    planeshift_testkit::glb::glb_of_triangles(&positions, &indices, "rock")
 }
 
 /// A binary glTF reads like the OBJ of the same shape: the tetrahedron is solid inside.

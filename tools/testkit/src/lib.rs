@@ -2,9 +2,11 @@
 //!
 //! Takes nothing but the environment (`$PLANESHIFT_REAL_MAPS`) and the repository's files;
 //! gives where the real and bundled maps are ([`mod@real_maps`], always) and, with the `oracle`
-//! feature, the exact sweep oracle on parry3d-f64 ([`oracle`]). Guarantees: a missing real
+//! feature, the exact sweep oracle on parry3d-f64 ([`oracle`]); `.glb` files written by
+//! tests ([`glb`]). Guarantees: a missing real
 //! maps folder is a printed skip and an empty list, never a panic.
 
+pub mod glb;
 #[cfg(feature = "oracle")]
 pub mod oracle;
 pub mod real_maps;

@@ -1,0 +1,56 @@
+//! Binary glTF files written by tests: one mesh of triangles, one material.
+//!
+//! Takes corner positions, `u16` triangle indices and a material name; gives the bytes of a
+//! valid `.glb` (glTF 2.0: the JSON chunk padded with spaces, the binary chunk with zeros, to
+//! four bytes; the positions' accessor with the `min` and `max` the format requires), one
+//! scene of one node of one mesh. Guarantees nothing beyond that: a test that wants a bad
+//! file mutates these bytes.
+
+/// The `.glb` bytes of the triangles `indices` (three per triangle) over `positions`, all
+/// of material `material`.
+#[must_use]
+pub fn glb_of_triangles(positions: &[[f32; 3]], indices: &[u16], material: &str) -> Vec<u8> {
+    let mut bin: Vec<u8> = Vec::new();
+    for p in positions {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    let positions_len = bin.len();
+    for i in indices {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    let indices_len = bin.len() - positions_len;
+    let bound = |pick: fn(f32, f32) -> f32, start: f32| -> [f32; 3] {
+        std::array::from_fn(|a| positions.iter().fold(start, |m, p| pick(m, p[a])))
+    };
+    let (min, max) = (
+        bound(f32::min, f32::INFINITY),
+        bound(f32::max, f32::NEG_INFINITY),
+    );
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1,"material":0}}]}}],"materials":[{{"name":"{material}"}}],"buffers":[{{"byteLength":{}}}],"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{positions_len}}},{{"buffer":0,"byteOffset":{positions_len},"byteLength":{indices_len}}}],"accessors":[{{"bufferView":0,"componentType":5126,"count":{},"type":"VEC3","min":{min:?},"max":{max:?}}},{{"bufferView":1,"componentType":5123,"count":{},"type":"SCALAR"}}]}}"#,
+        bin.len(),
+        positions.len(),
+        indices.len()
+    );
+    let mut json = json.into_bytes();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
