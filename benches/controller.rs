@@ -70,7 +70,8 @@ mod support;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+use support::episodes::{Ticked, replay};
 use support::{Pcg32, real_map};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -199,9 +200,7 @@ fn from_rapier(v: Vector) -> Vec3 {
 }
 
 /// One side of the comparison: a crowd of characters advanced one tick at a time.
-trait Crowd: Clone {
-    /// One tick of every character, `inputs[i]` driving character `i`.
-    fn tick(&mut self, inputs: &[MoveInput]);
+trait Crowd: Ticked {
     /// Each character's origin.
     fn origins(&self) -> Vec<Vec3>;
     /// How many characters stand on the ground.
@@ -239,7 +238,7 @@ impl<'a> PlaneshiftCrowd<'a> {
     }
 }
 
-impl Crowd for PlaneshiftCrowd<'_> {
+impl Ticked for PlaneshiftCrowd<'_> {
     fn tick(&mut self, inputs: &[MoveInput]) {
         let each = self.characters.iter_mut().zip(&mut self.outcomes);
         for ((character, outcome), input) in each.zip(inputs) {
@@ -247,7 +246,9 @@ impl Crowd for PlaneshiftCrowd<'_> {
             black_box(&*outcome);
         }
     }
+}
 
+impl Crowd for PlaneshiftCrowd<'_> {
     fn origins(&self) -> Vec<Vec3> {
         self.characters.iter().map(|c| c.position()).collect()
     }
@@ -421,7 +422,7 @@ impl<'a> RapierCrowd<'a> {
     }
 }
 
-impl Crowd for RapierCrowd<'_> {
+impl Ticked for RapierCrowd<'_> {
     fn tick(&mut self, inputs: &[MoveInput]) {
         let queries = self.world.queries();
         let mut walkers = std::mem::take(&mut self.walkers);
@@ -430,7 +431,9 @@ impl Crowd for RapierCrowd<'_> {
         }
         self.walkers = black_box(walkers);
     }
+}
 
+impl Crowd for RapierCrowd<'_> {
     fn origins(&self) -> Vec<Vec3> {
         self.walkers.iter().map(|w| w.origin).collect()
     }
@@ -538,42 +541,6 @@ fn print_sanity(map: &str, side: &str, s: &Sanity) {
     );
 }
 
-/// Times ticks of the episode from `warm` for criterion, starting over at its end; records
-/// each criterion call's (iterations, time) in `record`.
-fn replay<C: Crowd>(
-    warm: &C,
-    episode: &[Vec<MoveInput>],
-    iters: u64,
-    now: &mut (C, usize),
-    record: &mut Vec<(u64, Duration)>,
-) -> Duration {
-    let mut total = Duration::ZERO;
-    let mut left = iters;
-    while left > 0 {
-        if now.1 == episode.len() {
-            *now = (warm.clone(), 0);
-        }
-        let n = left.min((episode.len() - now.1) as u64);
-        let t = Instant::now();
-        for _ in 0..n {
-            now.0.tick(&episode[now.1]);
-            now.1 += 1;
-        }
-        total += t.elapsed();
-        left -= n;
-    }
-    record.push((iters, total));
-    total
-}
-
-/// ns per character tick over criterion's measurement samples (the last `SAMPLES` calls).
-fn per_character_tick(record: &[(u64, Duration)]) -> Option<f64> {
-    let measured = &record[record.len().saturating_sub(SAMPLES)..];
-    let iters: u64 = measured.iter().map(|r| r.0).sum();
-    let time: Duration = measured.iter().map(|r| r.1).sum();
-    (iters > 0).then(|| time.as_nanos() as f64 / iters as f64 / CHARACTERS as f64)
-}
-
 struct Row {
     map: String,
     brushes: usize,
@@ -640,14 +607,14 @@ fn controller(c: &mut Criterion) {
         group.bench_function(format!("{}/planeshift", level.name), |b| {
             b.iter_custom(|iters| replay(&ours, episode, iters, &mut now, &mut record))
         });
-        let ours_ns = per_character_tick(&record);
+        let ours_ns = support::episodes::per_character_tick(&record, SAMPLES, CHARACTERS);
 
         let mut record = Vec::new();
         let mut now = (theirs.clone(), 0);
         group.bench_function(format!("{}/rapier", level.name), |b| {
             b.iter_custom(|iters| replay(&theirs, episode, iters, &mut now, &mut record))
         });
-        let theirs_ns = per_character_tick(&record);
+        let theirs_ns = support::episodes::per_character_tick(&record, SAMPLES, CHARACTERS);
 
         // Quake 3's movement profile on the same script (issue 37: at most 1.2x ours).
         let mut record = Vec::new();
@@ -655,7 +622,7 @@ fn controller(c: &mut Criterion) {
         group.bench_function(format!("{}/quake3", level.name), |b| {
             b.iter_custom(|iters| replay(&quake3, episode, iters, &mut now, &mut record))
         });
-        let quake3_ns = per_character_tick(&record);
+        let quake3_ns = support::episodes::per_character_tick(&record, SAMPLES, CHARACTERS);
 
         rows.push(Row {
             map: level.name.clone(),

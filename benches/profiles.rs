@@ -33,7 +33,8 @@ mod support;
 
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+use support::episodes::{Ticked, replay};
 use support::{Pcg32, real_map};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -144,6 +145,16 @@ struct Crowd<'a> {
     outcomes: Vec<MoveOutcome>,
 }
 
+impl Ticked for Crowd<'_> {
+    fn tick(&mut self, inputs: &[MoveInput]) {
+        let each = self.characters.iter_mut().zip(&mut self.outcomes);
+        for ((character, outcome), input) in each.zip(inputs) {
+            character.step_into(self.world, input, outcome);
+            black_box(&*outcome);
+        }
+    }
+}
+
 impl<'a> Crowd<'a> {
     fn new(world: &'a CompiledMap, spawns: &[Vec3], config: ControllerConfig) -> Option<Self> {
         let characters = (0..CHARACTERS)
@@ -154,14 +165,6 @@ impl<'a> Crowd<'a> {
             characters,
             outcomes: vec![MoveOutcome::default(); CHARACTERS],
         })
-    }
-
-    fn tick(&mut self, inputs: &[MoveInput]) {
-        let each = self.characters.iter_mut().zip(&mut self.outcomes);
-        for ((character, outcome), input) in each.zip(inputs) {
-            character.step_into(self.world, input, outcome);
-            black_box(&*outcome);
-        }
     }
 
     /// FNV-1a over the bits of every character's position and velocity, in order.
@@ -179,42 +182,6 @@ impl<'a> Crowd<'a> {
         }
         hash
     }
-}
-
-/// Times ticks of the episode from `warm` for criterion, starting over at its end; records
-/// each criterion call's (iterations, time) in `record`.
-fn replay<'a>(
-    warm: &Crowd<'a>,
-    episode: &[Vec<MoveInput>],
-    iters: u64,
-    now: &mut (Crowd<'a>, usize),
-    record: &mut Vec<(u64, Duration)>,
-) -> Duration {
-    let mut total = Duration::ZERO;
-    let mut left = iters;
-    while left > 0 {
-        if now.1 == episode.len() {
-            *now = (warm.clone(), 0);
-        }
-        let n = left.min((episode.len() - now.1) as u64);
-        let t = Instant::now();
-        for _ in 0..n {
-            now.0.tick(&episode[now.1]);
-            now.1 += 1;
-        }
-        total += t.elapsed();
-        left -= n;
-    }
-    record.push((iters, total));
-    total
-}
-
-/// ns per character tick over criterion's measurement samples (the last `SAMPLES` calls).
-fn per_character_tick(record: &[(u64, Duration)]) -> Option<f64> {
-    let measured = &record[record.len().saturating_sub(SAMPLES)..];
-    let iters: u64 = measured.iter().map(|r| r.0).sum();
-    let time: Duration = measured.iter().map(|r| r.1).sum();
-    (iters > 0).then(|| time.as_nanos() as f64 / iters as f64 / CHARACTERS as f64)
 }
 
 /// ns per character tick of the fastest of [`ROUNDS`] whole episodes from the warmed
@@ -329,7 +296,7 @@ fn profiles(c: &mut Criterion) {
                 group.bench_function(format!("{level}/{name}"), |b| {
                     b.iter_custom(|iters| replay(side, episode, iters, &mut now, &mut record))
                 });
-                per_character_tick(&record)
+                support::episodes::per_character_tick(&record, SAMPLES, CHARACTERS)
             };
             let own_ns = measure("planeshift", &own);
             let theirs_ns = measure(game.name, &theirs);

@@ -6,6 +6,8 @@
 //! paths and reproducible random numbers. Not every bench uses every item.
 #![allow(dead_code)]
 
+pub mod episodes;
+
 use std::path::{Path, PathBuf};
 
 /// The folder of real maps: `$PLANESHIFT_REAL_MAPS`, default `../shared/maps`.
