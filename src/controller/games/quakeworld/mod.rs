@@ -33,7 +33,7 @@ pub use usercmd::UserCmd;
 pub use world::QuakeWorldLevel;
 pub(in crate::controller) use profile::step;
 
-use crate::controller::MoveCommand;
+use crate::controller::{MoveCommand, Tracer};
 
 /// The longest command `SV_RunCmd` runs whole, in milliseconds: a longer one runs as two
 /// halves (each `msec / 2`, rounded down).
@@ -86,8 +86,8 @@ impl QuakeWorldState {
 /// One command as QuakeWorld's server runs it (`SV_RunCmd`): `command` with `jump` and
 /// `crouch` turned into the client's [`UserCmd`] lasting `msec`, run whole up to 50 ms and
 /// as two halves beyond.
-pub fn tick(
-    level: QuakeWorldLevel<'_>,
+pub fn tick<T: Tracer + ?Sized>(
+    level: QuakeWorldLevel<'_, T>,
     state: &mut QuakeWorldState,
     command: &MoveCommand,
     jump: bool,
@@ -98,7 +98,9 @@ pub fn tick(
 }
 
 /// `SV_RunCmd` for a command already in the game's form.
-pub fn run_cmd(level: QuakeWorldLevel<'_>, state: &mut QuakeWorldState, cmd: &UserCmd) {
+pub fn run_cmd<T: Tracer + ?Sized>(
+    level: QuakeWorldLevel<'_, T>,
+    state: &mut QuakeWorldState, cmd: &UserCmd) {
     if cmd.msec > MAX_COMMAND_MSEC {
         let half = UserCmd {
             msec: cmd.msec / 2,
@@ -125,7 +127,9 @@ pub enum QuakeWorldGround {
 
 /// The ground under `state`: its `on_ground`, else what a unit's sweep down meets.
 #[must_use]
-pub fn ground(level: QuakeWorldLevel<'_>, state: &QuakeWorldState) -> QuakeWorldGround {
+pub fn ground<T: Tracer + ?Sized>(
+    level: QuakeWorldLevel<'_, T>,
+    state: &QuakeWorldState) -> QuakeWorldGround {
     if state.on_ground {
         return QuakeWorldGround::Walkable;
     }

@@ -21,11 +21,12 @@ use super::world::{
     CONTENTS_EMPTY, CONTENTS_SLIME, CONTENTS_SOLID, CONTENTS_WATER, QuakeWorldLevel,
 };
 use super::QuakeWorldState;
+use crate::controller::Tracer;
 
 /// One command's move: the game's globals (`pmove`, `onground`, `waterlevel`, `watertype`,
 /// `frametime`, `forward`, `right`) for its length.
-pub(super) struct PlayerMove<'w> {
-    pub(super) level: QuakeWorldLevel<'w>,
+pub(super) struct PlayerMove<'w, T: Tracer + ?Sized> {
+    pub(super) level: QuakeWorldLevel<'w, T>,
     pub(super) cmd: UserCmd,
     pub(super) frametime: f32,
     pub(super) forward: Vec3,
@@ -40,7 +41,9 @@ pub(super) struct PlayerMove<'w> {
 }
 
 /// `PlayerMove` for one command (at most 50 ms: `SV_RunCmd` splits longer ones).
-pub(super) fn player_move(level: QuakeWorldLevel<'_>, state: &mut QuakeWorldState, cmd: &UserCmd) {
+pub(super) fn player_move<T: Tracer + ?Sized>(
+    level: QuakeWorldLevel<'_, T>,
+    state: &mut QuakeWorldState, cmd: &UserCmd) {
     let frametime = (f64::from(cmd.msec) * 0.001) as f32;
     let (forward, right) = angle_vectors(cmd.angles[0], cmd.angles[1]);
     let mut pm = PlayerMove {
@@ -89,7 +92,7 @@ pub(super) fn player_move(level: QuakeWorldLevel<'_>, state: &mut QuakeWorldStat
     };
 }
 
-impl PlayerMove<'_> {
+impl<T: Tracer + ?Sized> PlayerMove<'_, T> {
     /// `NudgePosition`: where the origin is in solid, the first of the 27 positions an
     /// eighth of a unit around it (z, then x, then y: 0, −, +) that is not; else it stays.
     fn nudge_position(&mut self) {

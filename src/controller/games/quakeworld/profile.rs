@@ -10,7 +10,6 @@
 //!
 //! [`ControllerConfig::quakeworld`]: crate::ControllerConfig::quakeworld
 
-use glam::Vec3;
 
 use super::world::{CONTENTS_EMPTY, CONTENTS_LAVA, CONTENTS_SLIME, CONTENTS_WATER};
 use super::{QuakeWorldGround, QuakeWorldLevel, QuakeWorldState, ground, tick};
@@ -19,44 +18,11 @@ use crate::controller::command::MoveCommand;
 use crate::controller::config::ControllerConfig;
 use crate::controller::ground::{Ground, GroundState};
 use crate::controller::tick::{Activity, CharacterState, MoveInput, MoveOutcome, ProfileState};
-use crate::controller::ids::TriggerList;
-use crate::controller::tracer::{ShapeQuery, SpeedFacts, Tracer};
-use crate::trace::Trace;
+use crate::controller::tracer::Tracer;
 
 /// The shortest and longest command a QuakeWorld client sends, in milliseconds (its
 /// `usercmd_t.msec` is a byte).
 const MSEC_RANGE: (f32, f32) = (1.0, 255.0);
-
-/// A sized view of any world, so the game code can take it as `&dyn Tracer`.
-struct Seam<'a, T: ?Sized>(&'a T);
-
-impl<T: Tracer + ?Sized> Tracer for Seam<'_, T> {
-    fn trace(&self, query: &ShapeQuery<'_>, start: Vec3, end: Vec3) -> Trace {
-        self.0.trace(query, start, end)
-    }
-    fn overlaps(&self, query: &ShapeQuery<'_>, at: Vec3) -> bool {
-        self.0.overlaps(query, at)
-    }
-    fn contents(&self, point: Vec3) -> Contents {
-        self.0.contents(point)
-    }
-    fn current(&self, point: Vec3) -> Vec3 {
-        self.0.current(point)
-    }
-    fn touch_triggers(
-        &self,
-        query: &ShapeQuery<'_>,
-        start: Vec3,
-        end: Vec3,
-        touched: &mut TriggerList,
-        inside: &mut TriggerList,
-    ) {
-        self.0.touch_triggers(query, start, end, touched, inside);
-    }
-    fn speed_facts(&self) -> SpeedFacts<'_> {
-        self.0.speed_facts()
-    }
-}
 
 /// The game's `CONTENTS_*` number of the liquid a state was in.
 fn water_type(liquid: Contents) -> i32 {
@@ -89,8 +55,7 @@ pub(in crate::controller) fn step<T: Tracer + ?Sized>(
     input: &MoveInput,
     outcome: &mut MoveOutcome,
 ) {
-    let seam = Seam(world);
-    let level = QuakeWorldLevel { world: &seam };
+    let level = QuakeWorldLevel { world };
     // A wish without a view is a command seen from yaw 0: forward +x, right −y.
     let command = input.command.unwrap_or(MoveCommand {
         pitch: 0.0,

@@ -16,7 +16,7 @@ use glam::Vec3;
 use super::{QuakeWorldGround, QuakeWorldLevel, QuakeWorldState, ground, tick};
 use crate::CompileOptions;
 use crate::compile::import_bsp;
-use crate::controller::MoveCommand;
+use crate::controller::{MoveCommand, Tracer};
 
 /// A tick agrees when its position is this close to the game's, in units.
 const TICK_TOLERANCE: f32 = 0.01;
@@ -149,7 +149,11 @@ fn read_output(path: &Path) -> Vec<Expected> {
 }
 
 /// Replays one run; its tally and, when it fails, its first diverging tick and the gap.
-fn replay(level: QuakeWorldLevel<'_>, input: &Path, output: &Path) -> (Tally, Option<String>) {
+fn replay<T: Tracer + ?Sized>(
+    level: QuakeWorldLevel<'_, T>,
+    input: &Path,
+    output: &Path,
+) -> (Tally, Option<String>) {
     let (spawn, commands) = read_input(input);
     let expected = read_output(output);
     let mut state = QuakeWorldState::at_rest(spawn);

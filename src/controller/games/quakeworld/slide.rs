@@ -11,6 +11,7 @@ use glam::Vec3;
 
 use super::movevars::{FLOOR_NORMAL_Z, STEP_SIZE};
 use super::player_move::PlayerMove;
+use crate::controller::Tracer;
 use super::vec::{cross, dot, ma, scale};
 
 /// `STOP_EPSILON`: a clipped velocity component smaller than this (units a second) is
@@ -39,7 +40,7 @@ pub(super) fn clip_velocity(v: Vec3, normal: Vec3, overbounce: f32) -> Vec3 {
     )
 }
 
-impl PlayerMove<'_> {
+impl<T: Tracer + ?Sized> PlayerMove<'_, T> {
     /// `PM_FlyMove`: up to [`BUMPS`] sweeps over the command's time, sliding along each
     /// plane met.
     pub(super) fn fly_move(&mut self) {

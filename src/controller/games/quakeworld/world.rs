@@ -39,14 +39,22 @@ pub(super) const CONTENTS_SKY: i32 = -6;
 /// (−16,−16,−24)–(16,16,32), in which the player is a point.
 const PLAYER_HULL: u8 = 1;
 
-/// A QuakeWorld level.
-#[derive(Clone, Copy)]
-pub struct QuakeWorldLevel<'w> {
+/// A QuakeWorld level: any world (`T`, by default any [`Tracer`] behind a pointer), so
+/// the controller's tick walks its own world type without dynamic calls.
+pub struct QuakeWorldLevel<'w, T: Tracer + ?Sized = dyn Tracer + 'w> {
     /// The level imported from its `.bsp` ([`import_bsp`](crate::build::import_bsp)): its
     /// clip hull 1 walked for the player ([`ShapeQuery::through_clip_hull`]), its
     /// contents (hull 0, the level as drawn) for the water.
-    pub world: &'w dyn Tracer,
+    pub world: &'w T,
 }
+
+impl<T: Tracer + ?Sized> Clone for QuakeWorldLevel<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: Tracer + ?Sized> Copy for QuakeWorldLevel<'_, T> {}
 
 /// `pmtrace_t` as `PM_PlayerMove` gives it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,7 +71,7 @@ pub(super) struct HullTrace {
     pub(super) all_solid: bool,
 }
 
-impl QuakeWorldLevel<'_> {
+impl<T: Tracer + ?Sized> QuakeWorldLevel<'_, T> {
     /// `PM_PlayerMove`: the player's point from `start` to `end` through hull 1.
     pub(super) fn player_move(&self, start: Vec3, end: Vec3) -> HullTrace {
         let point = TraceShape::point();
