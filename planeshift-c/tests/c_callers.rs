@@ -35,9 +35,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Compiles `source` with `compiler` and the warnings as errors, linked to the library.
-fn compile(compiler: &str, std: &str, source: &Path, out: &Path) {
+/// Compiles `source` (a path in this package) with `compiler` and the warnings as errors,
+/// linked to the library.
+fn compile(compiler: &str, std: &str, source: &str, out: &Path) {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let source = crate_dir.join(source);
     let lib = lib_dir();
     assert!(
         lib.join("libplaneshift_c.so").is_file(),
@@ -48,7 +50,7 @@ fn compile(compiler: &str, std: &str, source: &Path, out: &Path) {
         .args([std, "-Wall", "-Wextra", "-Werror", "-g"])
         .arg("-I")
         .arg(crate_dir.join("include"))
-        .arg(source)
+        .arg(&source)
         .arg("-o")
         .arg(out)
         .arg("-L")
@@ -138,12 +140,7 @@ fn generated_input(bytes: &[u8]) -> String {
 fn the_c_replay_equals_fps_movement_on_bundled_maps() {
     let dir = scratch("bundled");
     let exe = dir.join("replay");
-    compile(
-        "cc",
-        "-std=c11",
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/replay.c"),
-        &exe,
-    );
+    compile("cc", "-std=c11", "examples/replay.c", &exe);
     let mut runs = 0;
     let mut ticks = 0;
     // The checked-in run (the one `.ci/run` runs under valgrind), then one generated per map.
@@ -195,12 +192,7 @@ fn the_c_replay_equals_fps_movement_on_every_reference_run() {
     };
     let dir = scratch("reference");
     let exe = dir.join("replay");
-    compile(
-        "cc",
-        "-std=c11",
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/replay.c"),
-        &exe,
-    );
+    compile("cc", "-std=c11", "examples/replay.c", &exe);
     let runs = files_in(&real.join("reference-moves"), "jsonl");
     let mut levels: Vec<(String, PathBuf, Vec<PathBuf>)> = Vec::new();
     for (name, path) in runs.iter().filter(|(n, _)| n.ends_with(".in.jsonl")) {
@@ -260,12 +252,7 @@ fn the_c_replay_equals_fps_movement_on_every_reference_run() {
 fn the_cpp_wrapper_test_passes() {
     let dir = scratch("cpp");
     let exe = dir.join("wrapper_test");
-    compile(
-        "c++",
-        "-std=c++17",
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cpp/wrapper_test.cpp"),
-        &exe,
-    );
+    compile("c++", "-std=c++17", "tests/cpp/wrapper_test.cpp", &exe);
     let result = with_this_library(&mut Command::new(&exe))
         .arg(repo_root())
         .output()
@@ -302,7 +289,7 @@ fn the_docs_examples_compile_and_run() {
             "{page} does not hold {source} verbatim"
         );
         let exe = dir.join("hello");
-        compile(compiler, std, &crate_dir.join(source), &exe);
+        compile(compiler, std, source, &exe);
         let out = with_this_library(&mut Command::new(&exe))
             .current_dir(repo_root())
             .output()
