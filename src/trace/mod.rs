@@ -810,8 +810,10 @@ impl CompiledMap {
                 None => brushes,
             });
         }
+        let listed = cache.and_then(|c| c.patches_for(self, (mins, maxs), start, end));
         let hit = game_patch::trace_patches(
             patches,
+            listed,
             (start + centre, end + centre),
             half,
             brushes.fraction,
