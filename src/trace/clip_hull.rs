@@ -30,6 +30,13 @@ use crate::trace::{HitTarget, Trace};
 /// 1/32 (`pmovetst.c DIST_EPSILON`, "to keep floating point happy"). A double in the game.
 pub const DIST_EPSILON: f64 = 0.03125;
 
+/// How far inside one side of a node's plane a region must lie for [`ClipHulls::root_near`]
+/// to step past that node, in map units: a point within a few ulps of the region (the
+/// walk's split points are interpolated in f32 and may stray an ulp outside the segment's
+/// box) then has an f32 distance of the same sign as the f64 one, whatever the rounding of
+/// the dot product at the world limit (a few ulps of 2^17, under 0.1).
+const NEAR_SLACK: f64 = 1.0;
+
 /// How much of the sweep the game backs the impact off at a time while the point there is
 /// still solid (`frac -= 0.1`), a share of the segment. A double in the game.
 const BACKUP_STEP: f64 = 0.1;
@@ -108,11 +115,47 @@ struct Segment {
     p2: Vec3,
 }
 
+/// A subtree of one hull tree that serves every walk inside a box
+/// ([`ClipHulls::root_near`]): the head, the box, and the deepest node whose ancestors all
+/// leave the box on one side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct HullNear {
+    /// The tree's head.
+    pub head: i32,
+    /// The box (low and high corners) every point of a walk served lies in.
+    pub region: (Vec3, Vec3),
+    /// Where a walk inside `region` may start instead of `head`.
+    pub root: i32,
+}
+
+impl HullNear {
+    /// The node a walk from `start` to `end` (or a point test at `start == end`) may start
+    /// at: [`Self::root`] when both ends lie in the region, else the head.
+    #[must_use]
+    pub(crate) fn start_for(&self, start: Vec3, end: Vec3) -> i32 {
+        let (lo, hi) = self.region;
+        if lo.cmple(start.min(end)).all() && start.max(end).cmple(hi).all() {
+            self.root
+        } else {
+            self.head
+        }
+    }
+}
+
 impl ClipHulls {
     /// The walk from `start` to `end` down the tree under `head` (`PM_RecursiveHullCheck`
     /// from the head, fractions 0 to 1).
     #[must_use]
     pub(crate) fn walk(&self, head: i32, start: Vec3, end: Vec3) -> HullWalk {
+        self.walk_from(head, head, start, end)
+    }
+
+    /// [`Self::walk`] entered at `root`, a node of the tree under `head` that the walk from
+    /// `head` reaches with the whole segment (the game's walk passes every node above it
+    /// with both ends on one side, changing nothing): the same answer, bit for bit.
+    /// `root` from [`HullNear::start_for`].
+    #[must_use]
+    pub(crate) fn walk_from(&self, head: i32, root: i32, start: Vec3, end: Vec3) -> HullWalk {
         let mut walk = HullWalk::new(end);
         let whole = Segment {
             f1: 0.0,
@@ -120,8 +163,54 @@ impl ClipHulls {
             p1: start,
             p2: end,
         };
-        self.check(head, head, whole, &mut walk);
+        self.check(head, root, whole, &mut walk);
         walk
+    }
+
+    /// The subtree under `head` that serves every walk and point test within `region`:
+    /// down from the head while the region lies [`NEAR_SLACK`] or more on one side of the
+    /// node's plane (measured in f64 at the region's corners), so a walk whose ends lie in
+    /// the region, and every point it interpolates, goes the same way at each node passed
+    /// (distance ≥ 0: the front; < 0: the back, as [`Self::point_contents`] and the walk
+    /// decide). A region that is not finite gets the head.
+    #[must_use]
+    pub(crate) fn root_near(&self, head: i32, region: (Vec3, Vec3)) -> HullNear {
+        let mut num = head;
+        let (lo, hi) = region;
+        if lo.is_finite() && hi.is_finite() {
+            while let Ok(index) = usize::try_from(num) {
+                let Some(node) = self.nodes.get(index) else {
+                    break;
+                };
+                let Some(plane) = self.planes.get(node.plane as usize) else {
+                    break;
+                };
+                // The plane's least and greatest distance over the box, in f64, as the
+                // game measures it (an axial plane by its one coordinate).
+                let dist = f64::from(plane.dist);
+                let (least, most) = match usize::from(plane.axis) {
+                    k @ 0..=2 => (f64::from(lo[k]) - dist, f64::from(hi[k]) - dist),
+                    _ => (0..3).fold((-dist, -dist), |(least, most), k| {
+                        let n = f64::from(plane.normal[k]);
+                        let (a, b) = (n * f64::from(lo[k]), n * f64::from(hi[k]));
+                        (least + a.min(b), most + a.max(b))
+                    }),
+                };
+                num = if least >= NEAR_SLACK {
+                    node.children[0]
+                } else if most <= -NEAR_SLACK {
+                    node.children[1]
+                } else {
+                    break;
+                };
+            }
+        }
+        // A leaf (the region lies in one) serves too: the walk from the head ends there.
+        HullNear {
+            head,
+            region,
+            root: num,
+        }
     }
 
     /// `PM_RecursiveHullCheck` for node `num` over `seg`: `false` once the walk has stopped

@@ -60,6 +60,7 @@ use glam::{Mat3, Quat, Vec3};
 use rayon::prelude::*;
 
 pub use clip_hull::{DIST_EPSILON, HullWalk};
+pub(crate) use clip_hull::HullNear;
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 internal! {
     /// The brushes near a character, gathered for its tick (crate side but for planeshift's

@@ -209,7 +209,7 @@ fn every_quakeworld_reference_run_agrees_with_the_game() {
         let bytes = std::fs::read(&bsp).unwrap_or_else(|e| panic!("{}: {e}", bsp.display()));
         let options = CompileOptions::default();
         let hull0 = import_bsp(&bytes, &options).expect("level").map;
-        let level = QuakeWorldLevel { world: &hull0 };
+        let level = QuakeWorldLevel::new(&hull0);
         let mut level_tally = Tally::default();
         for run in runs {
             let input = runs_dir.join(level_name).join(format!("{run}.in.jsonl"));
