@@ -13,7 +13,7 @@
 use glam::Vec3;
 
 use super::world::{CONTENTS_EMPTY, CONTENTS_LAVA, CONTENTS_SLIME, CONTENTS_WATER};
-use super::{QuakeWorldGround, QuakeWorldLevel, QuakeWorldState, ground, tick};
+use super::{QuakeWorldGround, QuakeWorldLevel, QuakeWorldMemo, QuakeWorldState, ground, tick};
 use crate::contents::Contents;
 use crate::controller::command::MoveCommand;
 use crate::controller::config::ControllerConfig;
@@ -59,7 +59,7 @@ fn liquid_of(water_type: i32) -> Contents {
 pub(in crate::controller) fn step<T: Tracer + ?Sized>(
     config: &ControllerConfig,
     state: &mut CharacterState,
-    world: &T,
+    (world, memo): (&T, &mut QuakeWorldMemo),
     input: &MoveInput,
     outcome: &mut MoveOutcome,
 ) {
@@ -83,7 +83,7 @@ pub(in crate::controller) fn step<T: Tracer + ?Sized>(
         water_level: state.water_level,
         water_type: water_type(state.liquid),
     };
-    tick(level, &mut game, &command, input.jump, input.crouch, msec);
+    tick((level, memo), &mut game, &command, input.jump, input.crouch, msec);
     let below = match ground(level, &game) {
         QuakeWorldGround::Walkable => GroundState::Walkable,
         QuakeWorldGround::Steep => GroundState::Steep,

@@ -54,6 +54,30 @@ pub struct QuakeWorldLevel<'w, T: Tracer + ?Sized = dyn Tracer + 'w> {
     /// ([`QuakeWorldLevel::near`]), walked directly (the seam would walk the same tree from
     /// its head, with the same answer).
     near: Option<(&'w CompiledMap, HullNear)>,
+    /// The contents id of the compiled map whose point contents are the world's
+    /// ([`SpeedFacts::contents_are_map`](crate::controller::SpeedFacts::contents_are_map)),
+    /// for [`QuakeWorldMemo`]'s kept sample.
+    contents_map: Option<u64>,
+}
+
+/// What one QuakeWorld command may reuse from the commands before it: answers that are
+/// pure functions of inputs that often repeat. A command starts where the last ended
+/// (unless nudged), so `PM_CatagorizePosition`'s ground trace and feet sample at its start
+/// are the ones the last command ended with. Each answer is kept with its exact inputs
+/// (the points' bits) and the identity of the one compiled map that answered (its
+/// contents id, only when the world is that map and nothing else), and given back only
+/// for the same: a command with or without this memo gives the same bits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuakeWorldMemo {
+    /// The last kept `PM_PlayerMove`: the map, the two points' bits, the answer.
+    trace: Option<(u64, [u32; 3], [u32; 3], HullTrace)>,
+    /// The last kept `PM_PointContents`: the map, the point's bits, the answer.
+    contents: Option<(u64, [u32; 3], i32)>,
+}
+
+/// A point's coordinates as bits: an answer is reused only at exactly the same place.
+fn bits(p: Vec3) -> [u32; 3] {
+    p.to_array().map(f32::to_bits)
 }
 
 impl<T: Tracer + ?Sized> Clone for QuakeWorldLevel<'_, T> {
@@ -101,7 +125,11 @@ impl HullTrace {
 impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
     /// The level `world`, every query through the seam.
     pub fn new(world: &'w T) -> Self {
-        QuakeWorldLevel { world, near: None }
+        QuakeWorldLevel {
+            world,
+            near: None,
+            contents_map: None,
+        }
     }
 
     /// The level `world` for a tick whose player points stay, as estimated, in `region`
@@ -120,7 +148,50 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
                 let head = hulls.head(0, usize::from(PLAYER_HULL))?;
                 Some((map, hulls.root_near(head, region)))
             });
-        QuakeWorldLevel { world, near }
+        let contents_map = facts
+            .map
+            .filter(|_| facts.contents_are_map)
+            .map(CompiledMap::contents_id);
+        QuakeWorldLevel {
+            world,
+            near,
+            contents_map,
+        }
+    }
+
+    /// [`Self::player_move`], given back from `memo` when it kept this very sweep through
+    /// this very map, else swept and kept.
+    pub(super) fn player_move_kept(&self, memo: &mut QuakeWorldMemo, start: Vec3, end: Vec3) -> HullTrace {
+        let Some((map, _)) = self.near else {
+            return self.player_move(start, end);
+        };
+        let key = (map.contents_id(), bits(start), bits(end));
+        if let Some((id, s, e, kept)) = memo.trace
+            && (id, s, e) == key
+        {
+            return kept;
+        }
+        let trace = self.player_move(start, end);
+        memo.trace = Some((key.0, key.1, key.2, trace));
+        trace
+    }
+
+    /// [`Self::point_contents`], given back from `memo` when it kept this very point in
+    /// this very map, else sampled and kept.
+    pub(super) fn point_contents_kept(&self, memo: &mut QuakeWorldMemo, point: Vec3) -> i32 {
+        let Some(id) = self.contents_map else {
+            return self.point_contents(point);
+        };
+        let key = bits(point);
+        if let Some((kept_id, kept_point, kept)) = memo.contents
+            && kept_id == id
+            && kept_point == key
+        {
+            return kept;
+        }
+        let contents = self.point_contents(point);
+        memo.contents = Some((id, key, contents));
+        contents
     }
 
     /// `PM_PlayerMove`: the player's point from `start` to `end` through hull 1.
