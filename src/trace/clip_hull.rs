@@ -214,100 +214,107 @@ impl ClipHulls {
     }
 
     /// `PM_RecursiveHullCheck` for node `num` over `seg`: `false` once the walk has stopped
-    /// (an impact, or never out of solid).
-    fn check(&self, head: i32, num: i32, seg: Segment, walk: &mut HullWalk) -> bool {
-        let Ok(index) = usize::try_from(num) else {
-            // A leaf.
-            if num == HULL_CONTENTS_SOLID {
-                walk.start_solid = true;
-            } else {
-                walk.all_solid = false;
-                if num == HULL_CONTENTS_EMPTY {
-                    walk.in_open = true;
+    /// (an impact, or never out of solid). The game's tail calls (a segment wholly on one
+    /// side, and the far side of a split) go round the loop instead of down the stack; the
+    /// near side of a split recurses, as the game's does.
+    fn check(&self, head: i32, mut num: i32, mut seg: Segment, walk: &mut HullWalk) -> bool {
+        loop {
+            let Ok(index) = usize::try_from(num) else {
+                // A leaf.
+                if num == HULL_CONTENTS_SOLID {
+                    walk.start_solid = true;
                 } else {
-                    walk.in_water = true;
+                    walk.all_solid = false;
+                    if num == HULL_CONTENTS_EMPTY {
+                        walk.in_open = true;
+                    } else {
+                        walk.in_water = true;
+                    }
                 }
+                return true;
+            };
+            // A validated table holds every node and plane named; answer "solid" otherwise.
+            let Some(node) = self.nodes.get(index) else {
+                walk.start_solid = true;
+                return true;
+            };
+            let Some(plane) = self.planes.get(node.plane as usize) else {
+                walk.start_solid = true;
+                return true;
+            };
+            let t1 = plane.distance(seg.p1);
+            let t2 = plane.distance(seg.p2);
+            if t1 >= 0.0 && t2 >= 0.0 {
+                num = node.children[0];
+                continue;
             }
-            return true;
-        };
-        // A validated table holds every node and plane named; answer "solid" otherwise.
-        let Some(node) = self.nodes.get(index) else {
-            walk.start_solid = true;
-            return true;
-        };
-        let Some(plane) = self.planes.get(node.plane as usize) else {
-            walk.start_solid = true;
-            return true;
-        };
-        let t1 = plane.distance(seg.p1);
-        let t2 = plane.distance(seg.p2);
-        if t1 >= 0.0 && t2 >= 0.0 {
-            return self.check(head, node.children[0], seg, walk);
-        }
-        if t1 < 0.0 && t2 < 0.0 {
-            return self.check(head, node.children[1], seg, walk);
-        }
-        // The crossing, DIST_EPSILON on the near side (C: float ± double, in double).
-        let (t1d, across) = (f64::from(t1), f64::from(t1 - t2));
-        let mut frac = if t1 < 0.0 {
-            ((t1d + DIST_EPSILON) / across) as f32
-        } else {
-            ((t1d - DIST_EPSILON) / across) as f32
-        };
-        frac = frac.clamp(0.0, 1.0);
-        let at = |frac: f32| -> (f32, Vec3) {
-            let midf = seg.f1 + (seg.f2 - seg.f1) * frac;
-            let mid = Vec3::new(
-                seg.p1.x + frac * (seg.p2.x - seg.p1.x),
-                seg.p1.y + frac * (seg.p2.y - seg.p1.y),
-                seg.p1.z + frac * (seg.p2.z - seg.p1.z),
-            );
-            (midf, mid)
-        };
-        let (mut midf, mut mid) = at(frac);
-        let side = usize::from(t1 < 0.0);
-        let near = Segment {
-            f2: midf,
-            p2: mid,
-            ..seg
-        };
-        if !self.check(head, node.children[side], near, walk) {
-            return false;
-        }
-        if self.point_contents(node.children[side ^ 1], mid) != HULL_CONTENTS_SOLID {
-            let far = Segment {
-                f1: midf,
-                p1: mid,
+            if t1 < 0.0 && t2 < 0.0 {
+                num = node.children[1];
+                continue;
+            }
+            // The crossing, DIST_EPSILON on the near side (C: float ± double, in double).
+            let (t1d, across) = (f64::from(t1), f64::from(t1 - t2));
+            let mut frac = if t1 < 0.0 {
+                ((t1d + DIST_EPSILON) / across) as f32
+            } else {
+                ((t1d - DIST_EPSILON) / across) as f32
+            };
+            frac = frac.clamp(0.0, 1.0);
+            let at = |frac: f32| -> (f32, Vec3) {
+                let midf = seg.f1 + (seg.f2 - seg.f1) * frac;
+                let mid = Vec3::new(
+                    seg.p1.x + frac * (seg.p2.x - seg.p1.x),
+                    seg.p1.y + frac * (seg.p2.y - seg.p1.y),
+                    seg.p1.z + frac * (seg.p2.z - seg.p1.z),
+                );
+                (midf, mid)
+            };
+            let (mut midf, mut mid) = at(frac);
+            let side = usize::from(t1 < 0.0);
+            let near = Segment {
+                f2: midf,
+                p2: mid,
                 ..seg
             };
-            return self.check(head, node.children[side ^ 1], far, walk);
-        }
-        if walk.all_solid {
-            // Never got out of the solid.
+            if !self.check(head, node.children[side], near, walk) {
+                return false;
+            }
+            if self.point_contents(node.children[side ^ 1], mid) != HULL_CONTENTS_SOLID {
+                seg = Segment {
+                    f1: midf,
+                    p1: mid,
+                    ..seg
+                };
+                num = node.children[side ^ 1];
+                continue;
+            }
+            if walk.all_solid {
+                // Never got out of the solid.
+                return false;
+            }
+            // The far side is solid: the impact, on this node's plane facing the near side.
+            walk.plane = Some(if side == 0 {
+                Plane {
+                    normal: plane.normal,
+                    dist: plane.dist,
+                }
+            } else {
+                Plane {
+                    normal: -plane.normal,
+                    dist: -plane.dist,
+                }
+            });
+            while self.point_contents(head, mid) == HULL_CONTENTS_SOLID {
+                frac = (f64::from(frac) - BACKUP_STEP) as f32;
+                if frac < 0.0 {
+                    break;
+                }
+                (midf, mid) = at(frac);
+            }
+            walk.fraction = midf;
+            walk.end = mid;
             return false;
         }
-        // The far side is solid: the impact, on this node's plane facing the near side.
-        walk.plane = Some(if side == 0 {
-            Plane {
-                normal: plane.normal,
-                dist: plane.dist,
-            }
-        } else {
-            Plane {
-                normal: -plane.normal,
-                dist: -plane.dist,
-            }
-        });
-        while self.point_contents(head, mid) == HULL_CONTENTS_SOLID {
-            frac = (f64::from(frac) - BACKUP_STEP) as f32;
-            if frac < 0.0 {
-                break;
-            }
-            (midf, mid) = at(frac);
-        }
-        walk.fraction = midf;
-        walk.end = mid;
-        false
     }
 }
 
