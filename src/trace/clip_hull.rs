@@ -414,6 +414,38 @@ mod tests {
     }
 
     #[test]
+    fn a_walk_from_the_region_root_equals_the_walk_from_the_head() {
+        let hulls = room();
+        // Well above the floor and short of the wall: both planes leave the region on one
+        // side, so the root is the empty leaf.
+        let near = hulls.root_near(0, (Vec3::new(0.0, 0.0, 10.0), Vec3::new(40.0, 20.0, 50.0)));
+        assert_eq!(near.root, HULL_CONTENTS_EMPTY);
+        // Reaching down to the floor: the root is the head; reaching the wall only: node 1.
+        assert_eq!(hulls.root_near(0, (Vec3::new(0.0, 0.0, -5.0), Vec3::splat(5.0))).root, 0);
+        let wall = hulls.root_near(0, (Vec3::new(50.0, 0.0, 10.0), Vec3::new(80.0, 5.0, 20.0)));
+        assert_eq!(wall.root, 1);
+        let ends = [
+            Vec3::new(0.0, 0.0, 10.0),
+            Vec3::new(40.0, 20.0, 50.0),
+            Vec3::new(20.0, 5.0, 30.0),
+            Vec3::new(55.0, 2.0, 15.0),
+            Vec3::new(79.0, 4.0, 11.0),
+            Vec3::new(0.0, 0.0, -10.0),
+        ];
+        for region in [near, wall] {
+            for a in ends {
+                for b in ends {
+                    let from = region.start_for(a, b);
+                    assert_eq!(hulls.walk_from(0, from, a, b), hulls.walk(0, a, b), "{a} {b}");
+                    assert_eq!(hulls.point_contents(region.start_for(a, a), a), hulls.point_contents(0, a));
+                }
+            }
+        }
+        // Outside the region: the head.
+        assert_eq!(near.start_for(Vec3::ZERO, Vec3::new(0.0, 0.0, -10.0)), 0);
+    }
+
+    #[test]
     fn a_point_on_a_plane_is_in_front_of_it() {
         let hulls = room();
         assert_eq!(hulls.point_contents(0, Vec3::ZERO), HULL_CONTENTS_EMPTY);

@@ -300,6 +300,20 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_patches_answers_as_all_of_them_when_it_holds_those_met() {
+        let patches = floor();
+        let side = up(&patches);
+        let (above, below) = (Vec3::new(32.0, 32.0, 100.0 * side), Vec3::new(32.0, 32.0, -100.0 * side));
+        let all = trace_patches(&patches, None, (above, below), HALF, 1.0, |_| true).map(|h| (h.fraction, h.patch));
+        let listed = trace_patches(&patches, Some(&[0]), (above, below), HALF, 1.0, |_| true).map(|h| (h.fraction, h.patch));
+        assert!(all.is_some());
+        assert_eq!(listed, all);
+        // A list without the patch misses it; an index past the end is skipped.
+        assert!(trace_patches(&patches, Some(&[]), (above, below), HALF, 1.0, |_| true).is_none());
+        assert!(trace_patches(&patches, Some(&[7]), (above, below), HALF, 1.0, |_| true).is_none());
+    }
+
+    #[test]
     fn a_box_overlapping_a_facet_fails_the_position_test() {
         let patches = floor();
         let side = up(&patches);
