@@ -30,6 +30,13 @@ use crate::trace::{HitTarget, Trace};
 /// 1/32 (`pmovetst.c DIST_EPSILON`, "to keep floating point happy"). A double in the game.
 pub const DIST_EPSILON: f64 = 0.03125;
 
+/// How far inside one side of a node's plane a region must lie for [`ClipHulls::root_near`]
+/// to step past that node, in map units: a point within a few ulps of the region (the
+/// walk's split points are interpolated in f32 and may stray an ulp outside the segment's
+/// box) then has an f32 distance of the same sign as the f64 one, whatever the rounding of
+/// the dot product at the world limit (a few ulps of 2^17, under 0.1).
+const NEAR_SLACK: f64 = 1.0;
+
 /// How much of the sweep the game backs the impact off at a time while the point there is
 /// still solid (`frac -= 0.1`), a share of the segment. A double in the game.
 const BACKUP_STEP: f64 = 0.1;
@@ -108,11 +115,47 @@ struct Segment {
     p2: Vec3,
 }
 
+/// A subtree of one hull tree that serves every walk inside a box
+/// ([`ClipHulls::root_near`]): the head, the box, and the deepest node whose ancestors all
+/// leave the box on one side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct HullNear {
+    /// The tree's head.
+    pub head: i32,
+    /// The box (low and high corners) every point of a walk served lies in.
+    pub region: (Vec3, Vec3),
+    /// Where a walk inside `region` may start instead of `head`.
+    pub root: i32,
+}
+
+impl HullNear {
+    /// The node a walk from `start` to `end` (or a point test at `start == end`) may start
+    /// at: [`Self::root`] when both ends lie in the region, else the head.
+    #[must_use]
+    pub(crate) fn start_for(&self, start: Vec3, end: Vec3) -> i32 {
+        let (lo, hi) = self.region;
+        if lo.cmple(start.min(end)).all() && start.max(end).cmple(hi).all() {
+            self.root
+        } else {
+            self.head
+        }
+    }
+}
+
 impl ClipHulls {
     /// The walk from `start` to `end` down the tree under `head` (`PM_RecursiveHullCheck`
     /// from the head, fractions 0 to 1).
     #[must_use]
     pub(crate) fn walk(&self, head: i32, start: Vec3, end: Vec3) -> HullWalk {
+        self.walk_from(head, head, start, end)
+    }
+
+    /// [`Self::walk`] entered at `root`, a node of the tree under `head` that the walk from
+    /// `head` reaches with the whole segment (the game's walk passes every node above it
+    /// with both ends on one side, changing nothing): the same answer, bit for bit.
+    /// `root` from [`HullNear::start_for`].
+    #[must_use]
+    pub(crate) fn walk_from(&self, head: i32, root: i32, start: Vec3, end: Vec3) -> HullWalk {
         let mut walk = HullWalk::new(end);
         let whole = Segment {
             f1: 0.0,
@@ -120,105 +163,158 @@ impl ClipHulls {
             p1: start,
             p2: end,
         };
-        self.check(head, head, whole, &mut walk);
+        self.check(head, root, whole, &mut walk);
         walk
     }
 
-    /// `PM_RecursiveHullCheck` for node `num` over `seg`: `false` once the walk has stopped
-    /// (an impact, or never out of solid).
-    fn check(&self, head: i32, num: i32, seg: Segment, walk: &mut HullWalk) -> bool {
-        let Ok(index) = usize::try_from(num) else {
-            // A leaf.
-            if num == HULL_CONTENTS_SOLID {
-                walk.start_solid = true;
-            } else {
-                walk.all_solid = false;
-                if num == HULL_CONTENTS_EMPTY {
-                    walk.in_open = true;
+    /// The subtree under `head` that serves every walk and point test within `region`:
+    /// down from the head while the region lies [`NEAR_SLACK`] or more on one side of the
+    /// node's plane (measured in f64 at the region's corners), so a walk whose ends lie in
+    /// the region, and every point it interpolates, goes the same way at each node passed
+    /// (distance ≥ 0: the front; < 0: the back, as [`Self::point_contents`] and the walk
+    /// decide). A region that is not finite gets the head.
+    #[must_use]
+    pub(crate) fn root_near(&self, head: i32, region: (Vec3, Vec3)) -> HullNear {
+        let mut num = head;
+        let (lo, hi) = region;
+        if lo.is_finite() && hi.is_finite() {
+            while let Ok(index) = usize::try_from(num) {
+                let Some(node) = self.nodes.get(index) else {
+                    break;
+                };
+                let Some(plane) = self.planes.get(node.plane as usize) else {
+                    break;
+                };
+                // The plane's least and greatest distance over the box, in f64, as the
+                // game measures it (an axial plane by its one coordinate).
+                let dist = f64::from(plane.dist);
+                let (least, most) = match usize::from(plane.axis) {
+                    k @ 0..=2 => (f64::from(lo[k]) - dist, f64::from(hi[k]) - dist),
+                    _ => (0..3).fold((-dist, -dist), |(least, most), k| {
+                        let n = f64::from(plane.normal[k]);
+                        let (a, b) = (n * f64::from(lo[k]), n * f64::from(hi[k]));
+                        (least + a.min(b), most + a.max(b))
+                    }),
+                };
+                num = if least >= NEAR_SLACK {
+                    node.children[0]
+                } else if most <= -NEAR_SLACK {
+                    node.children[1]
                 } else {
-                    walk.in_water = true;
-                }
+                    break;
+                };
             }
-            return true;
-        };
-        // A validated table holds every node and plane named; answer "solid" otherwise.
-        let Some(node) = self.nodes.get(index) else {
-            walk.start_solid = true;
-            return true;
-        };
-        let Some(plane) = self.planes.get(node.plane as usize) else {
-            walk.start_solid = true;
-            return true;
-        };
-        let t1 = plane.distance(seg.p1);
-        let t2 = plane.distance(seg.p2);
-        if t1 >= 0.0 && t2 >= 0.0 {
-            return self.check(head, node.children[0], seg, walk);
         }
-        if t1 < 0.0 && t2 < 0.0 {
-            return self.check(head, node.children[1], seg, walk);
+        // A leaf (the region lies in one) serves too: the walk from the head ends there.
+        HullNear {
+            head,
+            region,
+            root: num,
         }
-        // The crossing, DIST_EPSILON on the near side (C: float ± double, in double).
-        let (t1d, across) = (f64::from(t1), f64::from(t1 - t2));
-        let mut frac = if t1 < 0.0 {
-            ((t1d + DIST_EPSILON) / across) as f32
-        } else {
-            ((t1d - DIST_EPSILON) / across) as f32
-        };
-        frac = frac.clamp(0.0, 1.0);
-        let at = |frac: f32| -> (f32, Vec3) {
-            let midf = seg.f1 + (seg.f2 - seg.f1) * frac;
-            let mid = Vec3::new(
-                seg.p1.x + frac * (seg.p2.x - seg.p1.x),
-                seg.p1.y + frac * (seg.p2.y - seg.p1.y),
-                seg.p1.z + frac * (seg.p2.z - seg.p1.z),
-            );
-            (midf, mid)
-        };
-        let (mut midf, mut mid) = at(frac);
-        let side = usize::from(t1 < 0.0);
-        let near = Segment {
-            f2: midf,
-            p2: mid,
-            ..seg
-        };
-        if !self.check(head, node.children[side], near, walk) {
-            return false;
-        }
-        if self.point_contents(node.children[side ^ 1], mid) != HULL_CONTENTS_SOLID {
-            let far = Segment {
-                f1: midf,
-                p1: mid,
+    }
+
+    /// `PM_RecursiveHullCheck` for node `num` over `seg`: `false` once the walk has stopped
+    /// (an impact, or never out of solid). The game's tail calls (a segment wholly on one
+    /// side, and the far side of a split) go round the loop instead of down the stack; the
+    /// near side of a split recurses, as the game's does.
+    fn check(&self, head: i32, mut num: i32, mut seg: Segment, walk: &mut HullWalk) -> bool {
+        loop {
+            let Ok(index) = usize::try_from(num) else {
+                // A leaf.
+                if num == HULL_CONTENTS_SOLID {
+                    walk.start_solid = true;
+                } else {
+                    walk.all_solid = false;
+                    if num == HULL_CONTENTS_EMPTY {
+                        walk.in_open = true;
+                    } else {
+                        walk.in_water = true;
+                    }
+                }
+                return true;
+            };
+            // A validated table holds every node and plane named; answer "solid" otherwise.
+            let Some(node) = self.nodes.get(index) else {
+                walk.start_solid = true;
+                return true;
+            };
+            let Some(plane) = self.planes.get(node.plane as usize) else {
+                walk.start_solid = true;
+                return true;
+            };
+            let t1 = plane.distance(seg.p1);
+            let t2 = plane.distance(seg.p2);
+            if t1 >= 0.0 && t2 >= 0.0 {
+                num = node.children[0];
+                continue;
+            }
+            if t1 < 0.0 && t2 < 0.0 {
+                num = node.children[1];
+                continue;
+            }
+            // The crossing, DIST_EPSILON on the near side (C: float ± double, in double).
+            let (t1d, across) = (f64::from(t1), f64::from(t1 - t2));
+            let mut frac = if t1 < 0.0 {
+                ((t1d + DIST_EPSILON) / across) as f32
+            } else {
+                ((t1d - DIST_EPSILON) / across) as f32
+            };
+            frac = frac.clamp(0.0, 1.0);
+            let at = |frac: f32| -> (f32, Vec3) {
+                let midf = seg.f1 + (seg.f2 - seg.f1) * frac;
+                let mid = Vec3::new(
+                    seg.p1.x + frac * (seg.p2.x - seg.p1.x),
+                    seg.p1.y + frac * (seg.p2.y - seg.p1.y),
+                    seg.p1.z + frac * (seg.p2.z - seg.p1.z),
+                );
+                (midf, mid)
+            };
+            let (mut midf, mut mid) = at(frac);
+            let side = usize::from(t1 < 0.0);
+            let near = Segment {
+                f2: midf,
+                p2: mid,
                 ..seg
             };
-            return self.check(head, node.children[side ^ 1], far, walk);
-        }
-        if walk.all_solid {
-            // Never got out of the solid.
+            if !self.check(head, node.children[side], near, walk) {
+                return false;
+            }
+            if self.point_contents(node.children[side ^ 1], mid) != HULL_CONTENTS_SOLID {
+                seg = Segment {
+                    f1: midf,
+                    p1: mid,
+                    ..seg
+                };
+                num = node.children[side ^ 1];
+                continue;
+            }
+            if walk.all_solid {
+                // Never got out of the solid.
+                return false;
+            }
+            // The far side is solid: the impact, on this node's plane facing the near side.
+            walk.plane = Some(if side == 0 {
+                Plane {
+                    normal: plane.normal,
+                    dist: plane.dist,
+                }
+            } else {
+                Plane {
+                    normal: -plane.normal,
+                    dist: -plane.dist,
+                }
+            });
+            while self.point_contents(head, mid) == HULL_CONTENTS_SOLID {
+                frac = (f64::from(frac) - BACKUP_STEP) as f32;
+                if frac < 0.0 {
+                    break;
+                }
+                (midf, mid) = at(frac);
+            }
+            walk.fraction = midf;
+            walk.end = mid;
             return false;
         }
-        // The far side is solid: the impact, on this node's plane facing the near side.
-        walk.plane = Some(if side == 0 {
-            Plane {
-                normal: plane.normal,
-                dist: plane.dist,
-            }
-        } else {
-            Plane {
-                normal: -plane.normal,
-                dist: -plane.dist,
-            }
-        });
-        while self.point_contents(head, mid) == HULL_CONTENTS_SOLID {
-            frac = (f64::from(frac) - BACKUP_STEP) as f32;
-            if frac < 0.0 {
-                break;
-            }
-            (midf, mid) = at(frac);
-        }
-        walk.fraction = midf;
-        walk.end = mid;
-        false
     }
 }
 
@@ -315,6 +411,38 @@ mod tests {
         let out = hulls.walk(0, Vec3::new(0.0, 0.0, -5.0), Vec3::new(0.0, 0.0, 5.0));
         assert!(out.start_solid && !out.all_solid && out.in_open);
         assert_eq!(out.fraction, 1.0);
+    }
+
+    #[test]
+    fn a_walk_from_the_region_root_equals_the_walk_from_the_head() {
+        let hulls = room();
+        // Well above the floor and short of the wall: both planes leave the region on one
+        // side, so the root is the empty leaf.
+        let near = hulls.root_near(0, (Vec3::new(0.0, 0.0, 10.0), Vec3::new(40.0, 20.0, 50.0)));
+        assert_eq!(near.root, HULL_CONTENTS_EMPTY);
+        // Reaching down to the floor: the root is the head; reaching the wall only: node 1.
+        assert_eq!(hulls.root_near(0, (Vec3::new(0.0, 0.0, -5.0), Vec3::splat(5.0))).root, 0);
+        let wall = hulls.root_near(0, (Vec3::new(50.0, 0.0, 10.0), Vec3::new(80.0, 5.0, 20.0)));
+        assert_eq!(wall.root, 1);
+        let ends = [
+            Vec3::new(0.0, 0.0, 10.0),
+            Vec3::new(40.0, 20.0, 50.0),
+            Vec3::new(20.0, 5.0, 30.0),
+            Vec3::new(55.0, 2.0, 15.0),
+            Vec3::new(79.0, 4.0, 11.0),
+            Vec3::new(0.0, 0.0, -10.0),
+        ];
+        for region in [near, wall] {
+            for a in ends {
+                for b in ends {
+                    let from = region.start_for(a, b);
+                    assert_eq!(hulls.walk_from(0, from, a, b), hulls.walk(0, a, b), "{a} {b}");
+                    assert_eq!(hulls.point_contents(region.start_for(a, a), a), hulls.point_contents(0, a));
+                }
+            }
+        }
+        // Outside the region: the head.
+        assert_eq!(near.start_for(Vec3::ZERO, Vec3::new(0.0, 0.0, -10.0)), 0);
     }
 
     #[test]

@@ -18,7 +18,9 @@
 //! The game meets a patch only in the tree leaves the sweep reaches; here every patch
 //! whose bounds the sweep's bounds meet (`CM_BoundsIntersect`, the same test the game
 //! applies next), which differs only where a facet's pushed-out planes reach past the
-//! leaves listing it.
+//! leaves listing it. Which patches are tested first is a speed matter only: a tick's
+//! gather (`tick_cache.rs`) lists those near the character, and a sweep inside its region
+//! tests only those, in the same increasing order.
 
 use glam::Vec3;
 
@@ -182,11 +184,15 @@ fn inside_collide(c: &PatchCollide, at: Vec3, half: Vec3) -> bool {
     })
 }
 
-/// The first of `patches` (those `mask_meets` lets through) that the box of half extents
-/// `half` enters sweeping `start → end` before `fraction`, in the game's order (each
-/// patch's hit taken only when strictly closer than the best so far).
+/// The first of `patches` (those `mask_meets` lets through; only those `listed`, increasing,
+/// when given) that the box of half extents `half` enters sweeping `start → end` before
+/// `fraction`, in the game's order (each patch's hit taken only when strictly closer than
+/// the best so far). A list must hold every patch whose bounds the sweep's box meets (a
+/// tick's gather, `tick_cache.rs`): the others are missed by their bounds test anyway, so
+/// the answer is the same.
 pub(crate) fn trace_patches(
     patches: &[GameCollide],
+    listed: Option<&[u32]>,
     (start, end): (Vec3, Vec3),
     half: Vec3,
     fraction: f32,
@@ -194,9 +200,9 @@ pub(crate) fn trace_patches(
 ) -> Option<PatchHit> {
     let mut best = fraction;
     let mut hit = None;
-    for (index, patch) in patches.iter().enumerate() {
+    let mut each = |index: usize, patch: &GameCollide| -> bool {
         if !mask_meets(patch) {
-            continue;
+            return true;
         }
         if let Some(plane) = trace_collide(&patch.collide, (start, end), half, &mut best) {
             hit = Some(PatchHit {
@@ -205,8 +211,25 @@ pub(crate) fn trace_patches(
                 patch: index,
             });
         }
-        if best == 0.0 {
-            break;
+        best != 0.0
+    };
+    match listed {
+        Some(listed) => {
+            for &index in listed {
+                let index = index as usize;
+                if let Some(patch) = patches.get(index)
+                    && !each(index, patch)
+                {
+                    break;
+                }
+            }
+        }
+        None => {
+            for (index, patch) in patches.iter().enumerate() {
+                if !each(index, patch) {
+                    break;
+                }
+            }
         }
     }
     hit
@@ -262,18 +285,32 @@ mod tests {
         let patches = floor();
         let side = up(&patches);
         let (above, below) = (Vec3::new(32.0, 32.0, 100.0 * side), Vec3::new(32.0, 32.0, -100.0 * side));
-        let hit = trace_patches(&patches, (above, below), HALF, 1.0, |_| true).unwrap();
+        let hit = trace_patches(&patches, None, (above, below), HALF, 1.0, |_| true).unwrap();
         let stop = above.z + (below.z - above.z) * hit.fraction;
         assert!((stop - side * (28.0 + 0.125)).abs() < 1e-3, "{stop}");
         assert_eq!(hit.plane[2], side);
         // From behind: the facet has no thickness and is never met through its back.
-        assert!(trace_patches(&patches, (below, above), HALF, 1.0, |_| true).is_none());
+        assert!(trace_patches(&patches, None, (below, above), HALF, 1.0, |_| true).is_none());
         // A hit no closer than the best so far is not taken, nor a patch the mask leaves out.
-        assert!(trace_patches(&patches, (above, below), HALF, hit.fraction, |_| true).is_none());
-        assert!(trace_patches(&patches, (above, below), HALF, 1.0, |_| false).is_none());
+        assert!(trace_patches(&patches, None, (above, below), HALF, hit.fraction, |_| true).is_none());
+        assert!(trace_patches(&patches, None, (above, below), HALF, 1.0, |_| false).is_none());
         // Beside the patch: nothing.
         let beside = Vec3::new(200.0, 32.0, 0.0);
-        assert!(trace_patches(&patches, (beside + above, beside + below), HALF, 1.0, |_| true).is_none());
+        assert!(trace_patches(&patches, None, (beside + above, beside + below), HALF, 1.0, |_| true).is_none());
+    }
+
+    #[test]
+    fn a_list_of_patches_answers_as_all_of_them_when_it_holds_those_met() {
+        let patches = floor();
+        let side = up(&patches);
+        let (above, below) = (Vec3::new(32.0, 32.0, 100.0 * side), Vec3::new(32.0, 32.0, -100.0 * side));
+        let all = trace_patches(&patches, None, (above, below), HALF, 1.0, |_| true).map(|h| (h.fraction, h.patch));
+        let listed = trace_patches(&patches, Some(&[0]), (above, below), HALF, 1.0, |_| true).map(|h| (h.fraction, h.patch));
+        assert!(all.is_some());
+        assert_eq!(listed, all);
+        // A list without the patch misses it; an index past the end is skipped.
+        assert!(trace_patches(&patches, Some(&[]), (above, below), HALF, 1.0, |_| true).is_none());
+        assert!(trace_patches(&patches, Some(&[7]), (above, below), HALF, 1.0, |_| true).is_none());
     }
 
     #[test]

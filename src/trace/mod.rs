@@ -60,6 +60,7 @@ use glam::{Mat3, Quat, Vec3};
 use rayon::prelude::*;
 
 pub use clip_hull::{DIST_EPSILON, HullWalk};
+pub(crate) use clip_hull::HullNear;
 pub use shape::{ShapeKind, ShapeSpecError, TraceShape};
 internal! {
     /// The brushes near a character, gathered for its tick (crate side but for planeshift's
@@ -810,8 +811,10 @@ impl CompiledMap {
                 None => brushes,
             });
         }
+        let listed = cache.and_then(|c| c.patches_for(self, (mins, maxs), start, end));
         let hit = game_patch::trace_patches(
             patches,
+            listed,
             (start + centre, end + centre),
             half,
             brushes.fraction,

@@ -55,6 +55,18 @@ pub(crate) const MAX_TICK_BRUSHES: usize = 1024;
 /// fastest on all three, 10–26 % below no margin; 64 is slower than none on dm4.
 pub(crate) const REGATHER_MARGIN: f32 = 16.0;
 
+/// Most game patches ([`CompiledMap::gather_game_patches`]) one gather keeps, reserved when
+/// the cache is made: a gather that finds more keeps none (its sweeps test every patch).
+/// A character's neighbourhood meets a few to a few tens of the real maps' patches; 1 KB
+/// per character.
+pub(crate) const MAX_TICK_PATCHES: usize = 256;
+
+/// How much farther than the gathered region grown by the shapes' extent the patch gather
+/// reaches, in map units: covers the game's own [`SURFACE_CLIP_EPSILON`] slack of 1/8 in its
+/// bounds test (`game_patch.rs`) and the f32 rounding of a sweep's box corners (a few ulps
+/// of 2^17, under 0.1). Only gathers more.
+const PATCH_GATHER_SLACK: f32 = 1.0;
+
 /// Most shapes one gather serves (a character's standing and crouched shapes).
 pub(crate) const MAX_GATHERED_SHAPES: usize = 2;
 
@@ -138,6 +150,12 @@ pub struct TickCache {
     seen: [Option<Repr>; MAX_GATHERED_SHAPES],
     /// Brush ids, increasing, without repeats.
     brushes: Vec<u32>,
+    /// Indices of the map's game patches whose bounds meet `region` grown by
+    /// `shape_extent` (and [`PATCH_GATHER_SLACK`]), increasing; meaningful only when
+    /// `patches_ready`.
+    patches: Vec<u32>,
+    /// Whether `patches` was gathered for the current gather (cleared with it).
+    patches_ready: bool,
     /// How far the gathered shapes' bounds reach from their reference point on each axis
     /// (the largest of `−mins` and `maxs` over them).
     shape_extent: Vec3,
@@ -183,6 +201,7 @@ impl TickCache {
     pub fn new() -> TickCache {
         TickCache {
             brushes: Vec::with_capacity(MAX_TICK_BRUSHES),
+            patches: Vec::with_capacity(MAX_TICK_PATCHES),
             ..TickCache::unreserved()
         }
     }
@@ -196,6 +215,8 @@ impl TickCache {
             shapes: [None; MAX_GATHERED_SHAPES],
             seen: [const { None }; MAX_GATHERED_SHAPES],
             brushes: Vec::new(),
+            patches: Vec::new(),
+            patches_ready: false,
             shape_extent: Vec3::ZERO,
             triggers_near: true,
             cached: AtomicU64::new(0),
@@ -212,6 +233,8 @@ impl TickCache {
         self.shapes = [None; MAX_GATHERED_SHAPES];
         self.seen = [const { None }; MAX_GATHERED_SHAPES];
         self.brushes.clear();
+        self.patches.clear();
+        self.patches_ready = false;
         self.triggers_near = true;
     }
 
@@ -284,6 +307,28 @@ impl TickCache {
         let counter = if fits { &self.cached } else { &self.walked };
         counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         fits.then_some(&self.brushes[..])
+    }
+
+    /// The gathered game patches ([`CompiledMap::gather_game_patches`]), increasing, when a
+    /// sweep through `map` of a shape whose bounds about its reference point are
+    /// `(low, high)`, moving that point from `start` to `end`, may use them: the list was
+    /// gathered from `map` for the current region, both ends lie inside the region and the
+    /// bounds within the gathered shapes' extent. Then every patch the sweep's box meets
+    /// (with the game's slack of 1/8) is on the list.
+    pub(crate) fn patches_for(
+        &self,
+        map: &CompiledMap,
+        (low, high): (Vec3, Vec3),
+        start: Vec3,
+        end: Vec3,
+    ) -> Option<&[u32]> {
+        let fits = self.patches_ready
+            && self.map == Some(map.contents_id())
+            && self.region.0.cmple(start.min(end)).all()
+            && start.max(end).cmple(self.region.1).all()
+            && (-low).cmple(self.shape_extent).all()
+            && high.cmple(self.shape_extent).all();
+        fits.then_some(&self.patches[..])
     }
 
     /// Whether `shape` moving from `start` to `end` (its reference point) through `map`
@@ -380,6 +425,41 @@ impl CompiledMap {
                 self.gather_into(shapes, wanted, mask, stop, cache);
             }
         }
+    }
+
+    /// Adds to the gather `cache` holds from this map the game patches
+    /// ([`Self::has_game_patches`]) a sweep it serves may meet: those whose bounds meet the
+    /// gathered region grown by the gathered shapes' extent and [`PATCH_GATHER_SLACK`]
+    /// (`game_patch.rs` tests a sweep's box against a patch's bounds with 1/8 of slack, and
+    /// a sweep served lies inside that grown region, so a patch left out fails that test).
+    /// Nothing when the cache holds no gather from this map, already holds the patches, or
+    /// they would overflow [`MAX_TICK_PATCHES`] (its sweeps then test every patch).
+    pub(crate) fn gather_game_patches(&self, cache: &mut TickCache) {
+        if cache.patches_ready || cache.map != Some(self.contents_id()) {
+            return;
+        }
+        let grow = cache.shape_extent + Vec3::splat(PATCH_GATHER_SLACK);
+        let (lo, hi) = (cache.region.0 - grow, cache.region.1 + grow);
+        if !(lo.is_finite() && hi.is_finite()) {
+            return;
+        }
+        cache.patches.clear();
+        for (index, patch) in self.game_collides().iter().enumerate() {
+            let c = &patch.collide;
+            if !(c.mins.cmple(hi).all() && lo.cmple(c.maxs).all()) {
+                continue;
+            }
+            let Ok(index) = u32::try_from(index) else {
+                return;
+            };
+            if cache.patches.len() >= cache.patches.capacity().min(MAX_TICK_PATCHES) {
+                // Too many: nothing kept, every sweep tests every patch (never allocates).
+                cache.patches.clear();
+                return;
+            }
+            cache.patches.push(index);
+        }
+        cache.patches_ready = true;
     }
 
     /// One gather of `region` (already padded) into `cache`; false, with nothing kept,

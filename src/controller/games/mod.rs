@@ -29,6 +29,7 @@ use crate::trace::TickCache;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ProfileMemo {
     quake3: quake3::Memo,
+    quakeworld: quakeworld::QuakeWorldMemo,
 }
 
 /// Moves `state` by one tick of the game `config` names, into `outcome` (reset; the
@@ -46,6 +47,6 @@ pub(crate) fn step<T: Tracer + ?Sized>(
     match config.movement {
         Movement::Planeshift => {}
         Movement::Quake3 => quake3::step(config, state, world, &mut memo.quake3, input, outcome),
-        Movement::QuakeWorld => quakeworld::step(config, state, world.0, input, outcome),
+        Movement::QuakeWorld => quakeworld::step(config, state, (world.0, &mut memo.quakeworld), input, outcome),
     }
 }

@@ -289,6 +289,8 @@ fn gather<'c, T: Tracer + ?Sized>(
         crate::QUAKE3_STOP_DISTANCE,
         cache,
     );
+    // The game's patches near the player too (kept with the gather while it serves).
+    map.gather_game_patches(cache);
     Some(cache)
 }
 

@@ -30,7 +30,7 @@ mod world;
 use glam::Vec3;
 
 pub use usercmd::UserCmd;
-pub use world::QuakeWorldLevel;
+pub use world::{QuakeWorldLevel, QuakeWorldMemo};
 pub(in crate::controller) use profile::step;
 
 use crate::controller::{MoveCommand, Tracer};
@@ -87,30 +87,30 @@ impl QuakeWorldState {
 /// `crouch` turned into the client's [`UserCmd`] lasting `msec`, run whole up to 50 ms and
 /// as two halves beyond.
 pub fn tick<T: Tracer + ?Sized>(
-    level: QuakeWorldLevel<'_, T>,
+    (level, memo): (QuakeWorldLevel<'_, T>, &mut QuakeWorldMemo),
     state: &mut QuakeWorldState,
     command: &MoveCommand,
     jump: bool,
     crouch: bool,
     msec: u8,
 ) {
-    run_cmd(level, state, &UserCmd::from_command(command, jump, crouch, msec));
+    run_cmd((level, memo), state, &UserCmd::from_command(command, jump, crouch, msec));
 }
 
 /// `SV_RunCmd` for a command already in the game's form.
 pub fn run_cmd<T: Tracer + ?Sized>(
-    level: QuakeWorldLevel<'_, T>,
+    (level, memo): (QuakeWorldLevel<'_, T>, &mut QuakeWorldMemo),
     state: &mut QuakeWorldState, cmd: &UserCmd) {
     if cmd.msec > MAX_COMMAND_MSEC {
         let half = UserCmd {
             msec: cmd.msec / 2,
             ..*cmd
         };
-        run_cmd(level, state, &half);
-        run_cmd(level, state, &half);
+        run_cmd((level, memo), state, &half);
+        run_cmd((level, memo), state, &half);
         return;
     }
-    player_move::player_move(level, state, cmd);
+    player_move::player_move((level, memo), state, cmd);
 }
 
 /// What is under the player, as a controller reports it: on a floor, on a surface too

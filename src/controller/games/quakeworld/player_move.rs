@@ -17,7 +17,7 @@ use super::movevars::{
 };
 use super::usercmd::{BUTTON_JUMP, UserCmd};
 use super::vec::{dot, ma, normalize, scale};
-use super::world::{
+use super::world::{QuakeWorldMemo, 
     CONTENTS_EMPTY, CONTENTS_SLIME, CONTENTS_SOLID, CONTENTS_WATER, QuakeWorldLevel,
 };
 use super::QuakeWorldState;
@@ -27,6 +27,8 @@ use crate::controller::Tracer;
 /// `frametime`, `forward`, `right`) for its length.
 pub(super) struct PlayerMove<'w, T: Tracer + ?Sized> {
     pub(super) level: QuakeWorldLevel<'w, T>,
+    /// What the commands before this one left to reuse.
+    pub(super) memo: &'w mut QuakeWorldMemo,
     pub(super) cmd: UserCmd,
     pub(super) frametime: f32,
     pub(super) forward: Vec3,
@@ -42,12 +44,13 @@ pub(super) struct PlayerMove<'w, T: Tracer + ?Sized> {
 
 /// `PlayerMove` for one command (at most 50 ms: `SV_RunCmd` splits longer ones).
 pub(super) fn player_move<T: Tracer + ?Sized>(
-    level: QuakeWorldLevel<'_, T>,
+    (level, memo): (QuakeWorldLevel<'_, T>, &mut QuakeWorldMemo),
     state: &mut QuakeWorldState, cmd: &UserCmd) {
     let frametime = (f64::from(cmd.msec) * 0.001) as f32;
     let (forward, right) = angle_vectors(cmd.angles[0], cmd.angles[1]);
     let mut pm = PlayerMove {
         level,
+        memo,
         cmd: *cmd,
         frametime,
         forward,
@@ -120,7 +123,8 @@ impl<T: Tracer + ?Sized> PlayerMove<'_, T> {
             self.on_ground = false;
         } else {
             let below = Vec3::new(self.origin.x, self.origin.y, self.origin.z - 1.0);
-            let trace = self.level.player_move(self.origin, below);
+            // The command before ended with this very trace, unless nudged or stepped.
+            let trace = self.level.player_move_kept(self.memo, self.origin, below);
             self.on_ground = trace.normal.z >= FLOOR_NORMAL_Z;
             if self.on_ground {
                 self.water_jump_time = 0.0;
@@ -132,7 +136,7 @@ impl<T: Tracer + ?Sized> PlayerMove<'_, T> {
         self.water_level = 0;
         self.water_type = CONTENTS_EMPTY;
         let mut point = Vec3::new(self.origin.x, self.origin.y, self.origin.z + PLAYER_MINS_Z + 1.0);
-        let contents = self.level.point_contents(point);
+        let contents = self.level.point_contents_kept(self.memo, point);
         if contents <= CONTENTS_WATER {
             self.water_type = contents;
             self.water_level = 1;

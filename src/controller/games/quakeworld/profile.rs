@@ -10,9 +10,10 @@
 //!
 //! [`ControllerConfig::quakeworld`]: crate::ControllerConfig::quakeworld
 
+use glam::Vec3;
 
 use super::world::{CONTENTS_EMPTY, CONTENTS_LAVA, CONTENTS_SLIME, CONTENTS_WATER};
-use super::{QuakeWorldGround, QuakeWorldLevel, QuakeWorldState, ground, tick};
+use super::{QuakeWorldGround, QuakeWorldLevel, QuakeWorldMemo, QuakeWorldState, ground, tick};
 use crate::contents::Contents;
 use crate::controller::command::MoveCommand;
 use crate::controller::config::ControllerConfig;
@@ -23,6 +24,13 @@ use crate::controller::tracer::Tracer;
 /// The shortest and longest command a QuakeWorld client sends, in milliseconds (its
 /// `usercmd_t.msec` is a byte).
 const MSEC_RANGE: (f32, f32) = (1.0, 255.0);
+
+/// How far beyond the travel at the current speed a command's player points may reach, in
+/// map units: the step up and down (`STEPSIZE` 18), the ground probe (1) and the nudge
+/// (1/8), with room for the command's change of speed (a jump's 270 units/s, gravity and
+/// acceleration, over a few milliseconds). Only sizes the hull subtree a tick walks from
+/// ([`QuakeWorldLevel::near`]): a walk beyond it starts at the head, with the same answer.
+const NEAR_REACH: Vec3 = Vec3::new(8.0, 8.0, 26.0);
 
 /// The game's `CONTENTS_*` number of the liquid a state was in.
 fn water_type(liquid: Contents) -> i32 {
@@ -51,11 +59,13 @@ fn liquid_of(water_type: i32) -> Contents {
 pub(in crate::controller) fn step<T: Tracer + ?Sized>(
     config: &ControllerConfig,
     state: &mut CharacterState,
-    world: &T,
+    (world, memo): (&T, &mut QuakeWorldMemo),
     input: &MoveInput,
     outcome: &mut MoveOutcome,
 ) {
-    let level = QuakeWorldLevel { world };
+    let msec = (config.tick * 1000.0).round().clamp(MSEC_RANGE.0, MSEC_RANGE.1) as u8;
+    let reach = state.velocity.abs() * (f32::from(msec) * 0.001) + NEAR_REACH;
+    let level = QuakeWorldLevel::near(world, (state.position - reach, state.position + reach));
     // A wish without a view is a command seen from yaw 0: forward +x, right −y.
     let command = input.command.unwrap_or(MoveCommand {
         pitch: 0.0,
@@ -64,7 +74,6 @@ pub(in crate::controller) fn step<T: Tracer + ?Sized>(
         side: (-input.wish.y).clamp(-1.0, 1.0),
         up: input.wish.z.clamp(-1.0, 1.0),
     });
-    let msec = (config.tick * 1000.0).round().clamp(MSEC_RANGE.0, MSEC_RANGE.1) as u8;
     let mut game = QuakeWorldState {
         origin: state.position,
         velocity: state.velocity,
@@ -74,7 +83,7 @@ pub(in crate::controller) fn step<T: Tracer + ?Sized>(
         water_level: state.water_level,
         water_type: water_type(state.liquid),
     };
-    tick(level, &mut game, &command, input.jump, input.crouch, msec);
+    tick((level, memo), &mut game, &command, input.jump, input.crouch, msec);
     let below = match ground(level, &game) {
         QuakeWorldGround::Walkable => GroundState::Walkable,
         QuakeWorldGround::Steep => GroundState::Steep,

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use glam::Vec3;
 
-use super::{QuakeWorldGround, QuakeWorldLevel, QuakeWorldState, ground, tick};
+use super::{QuakeWorldGround, QuakeWorldLevel, QuakeWorldMemo, QuakeWorldState, ground, tick};
 use crate::CompileOptions;
 use crate::compile::import_bsp;
 use crate::controller::{MoveCommand, Tracer};
@@ -164,7 +164,7 @@ fn replay<T: Tracer + ?Sized>(
     let mut worst = 0.0f32;
     let mut first = None;
     for (n, (c, e)) in commands.iter().zip(&expected).enumerate() {
-        tick(level, &mut state, &c.command, c.jump, c.crouch, TICK_MSEC);
+        tick((level, &mut QuakeWorldMemo::default()), &mut state, &c.command, c.jump, c.crouch, TICK_MSEC);
         let gap = (state.origin - e.position).abs().max_element();
         let vgap = (state.velocity - e.velocity).abs().max_element();
         tally.ticks += 1;
@@ -209,7 +209,7 @@ fn every_quakeworld_reference_run_agrees_with_the_game() {
         let bytes = std::fs::read(&bsp).unwrap_or_else(|e| panic!("{}: {e}", bsp.display()));
         let options = CompileOptions::default();
         let hull0 = import_bsp(&bytes, &options).expect("level").map;
-        let level = QuakeWorldLevel { world: &hull0 };
+        let level = QuakeWorldLevel::new(&hull0);
         let mut level_tally = Tally::default();
         for run in runs {
             let input = runs_dir.join(level_name).join(format!("{run}.in.jsonl"));

@@ -17,9 +17,11 @@
 
 use glam::Vec3;
 
+use crate::CompiledMap;
+use crate::compiled::HULL_CONTENTS_SOLID;
 use crate::contents::Contents;
 use crate::controller::{ShapeQuery, Tracer};
-use crate::trace::{StopRule, TraceShape};
+use crate::trace::{HullNear, HullWalk, StopRule, TraceShape};
 
 /// `CONTENTS_EMPTY` (`bspfile.h`).
 pub(super) const CONTENTS_EMPTY: i32 = -1;
@@ -46,6 +48,36 @@ pub struct QuakeWorldLevel<'w, T: Tracer + ?Sized = dyn Tracer + 'w> {
     /// clip hull 1 walked for the player ([`ShapeQuery::through_clip_hull`]), its
     /// contents (hull 0, the level as drawn) for the water.
     pub world: &'w T,
+    /// When the world is one compiled map and nothing else
+    /// ([`SpeedFacts::moves_nothing`](crate::controller::SpeedFacts::moves_nothing)) that
+    /// keeps hull 1: that map and the subtree of its hull 1 serving the tick's region
+    /// ([`QuakeWorldLevel::near`]), walked directly (the seam would walk the same tree from
+    /// its head, with the same answer).
+    near: Option<(&'w CompiledMap, HullNear)>,
+    /// The contents id of the compiled map whose point contents are the world's
+    /// ([`SpeedFacts::contents_are_map`](crate::controller::SpeedFacts::contents_are_map)),
+    /// for [`QuakeWorldMemo`]'s kept sample.
+    contents_map: Option<u64>,
+}
+
+/// What one QuakeWorld command may reuse from the commands before it: answers that are
+/// pure functions of inputs that often repeat. A command starts where the last ended
+/// (unless nudged), so `PM_CatagorizePosition`'s ground trace and feet sample at its start
+/// are the ones the last command ended with. Each answer is kept with its exact inputs
+/// (the points' bits) and the identity of the one compiled map that answered (its
+/// contents id, only when the world is that map and nothing else), and given back only
+/// for the same: a command with or without this memo gives the same bits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuakeWorldMemo {
+    /// The last kept `PM_PlayerMove`: the map, the two points' bits, the answer.
+    trace: Option<(u64, [u32; 3], [u32; 3], HullTrace)>,
+    /// The last kept `PM_PointContents`: the map, the point's bits, the answer.
+    contents: Option<(u64, [u32; 3], i32)>,
+}
+
+/// A point's coordinates as bits: an answer is reused only at exactly the same place.
+fn bits(p: Vec3) -> [u32; 3] {
+    p.to_array().map(f32::to_bits)
 }
 
 impl<T: Tracer + ?Sized> Clone for QuakeWorldLevel<'_, T> {
@@ -71,9 +103,105 @@ pub(super) struct HullTrace {
     pub(super) all_solid: bool,
 }
 
-impl<T: Tracer + ?Sized> QuakeWorldLevel<'_, T> {
+impl HullTrace {
+    /// The walk's answer as the seam then `PM_PlayerMove` turn it ([`HullWalk::to_trace`],
+    /// then all-solid counted as start-solid, whose fraction is 0): the plane's normal only
+    /// when not all-solid, the walk's end.
+    fn of_walk(walk: &HullWalk) -> HullTrace {
+        let start_solid = walk.start_solid || walk.all_solid;
+        HullTrace {
+            fraction: if start_solid { 0.0 } else { walk.fraction },
+            end: walk.end,
+            normal: walk
+                .plane
+                .filter(|_| !walk.all_solid)
+                .map_or(Vec3::ZERO, |p| p.normal),
+            start_solid,
+            all_solid: walk.all_solid,
+        }
+    }
+}
+
+impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
+    /// The level `world`, every query through the seam.
+    pub fn new(world: &'w T) -> Self {
+        QuakeWorldLevel {
+            world,
+            near: None,
+            contents_map: None,
+        }
+    }
+
+    /// The level `world` for a tick whose player points stay, as estimated, in `region`
+    /// (low and high corners): when the world is one compiled map keeping hull 1, that
+    /// hull's walks and point tests inside the region start at the deepest node whose
+    /// ancestors all leave the region on one side ([`HullNear`]); any other goes from the
+    /// head. The answers are the same bits either way; only their cost depends on the
+    /// estimate.
+    pub(super) fn near(world: &'w T, region: (Vec3, Vec3)) -> Self {
+        let facts = world.speed_facts();
+        let near = facts
+            .map
+            .filter(|_| facts.moves_nothing)
+            .and_then(|map| {
+                let hulls = map.clip_hulls();
+                let head = hulls.head(0, usize::from(PLAYER_HULL))?;
+                Some((map, hulls.root_near(head, region)))
+            });
+        let contents_map = facts
+            .map
+            .filter(|_| facts.contents_are_map)
+            .map(CompiledMap::contents_id);
+        QuakeWorldLevel {
+            world,
+            near,
+            contents_map,
+        }
+    }
+
+    /// [`Self::player_move`], given back from `memo` when it kept this very sweep through
+    /// this very map, else swept and kept.
+    pub(super) fn player_move_kept(&self, memo: &mut QuakeWorldMemo, start: Vec3, end: Vec3) -> HullTrace {
+        let Some((map, _)) = self.near else {
+            return self.player_move(start, end);
+        };
+        let key = (map.contents_id(), bits(start), bits(end));
+        if let Some((id, s, e, kept)) = memo.trace
+            && (id, s, e) == key
+        {
+            return kept;
+        }
+        let trace = self.player_move(start, end);
+        memo.trace = Some((key.0, key.1, key.2, trace));
+        trace
+    }
+
+    /// [`Self::point_contents`], given back from `memo` when it kept this very point in
+    /// this very map, else sampled and kept.
+    pub(super) fn point_contents_kept(&self, memo: &mut QuakeWorldMemo, point: Vec3) -> i32 {
+        let Some(id) = self.contents_map else {
+            return self.point_contents(point);
+        };
+        let key = bits(point);
+        if let Some((kept_id, kept_point, kept)) = memo.contents
+            && kept_id == id
+            && kept_point == key
+        {
+            return kept;
+        }
+        let contents = self.point_contents(point);
+        memo.contents = Some((id, key, contents));
+        contents
+    }
+
     /// `PM_PlayerMove`: the player's point from `start` to `end` through hull 1.
     pub(super) fn player_move(&self, start: Vec3, end: Vec3) -> HullTrace {
+        if let Some((map, near)) = self.near {
+            let walk = map
+                .clip_hulls()
+                .walk_from(near.head, near.start_for(start, end), start, end);
+            return HullTrace::of_walk(&walk);
+        }
         let point = TraceShape::point();
         let query = ShapeQuery::new(&point)
             .with_mask(Contents::SOLID)
@@ -93,6 +221,14 @@ impl<T: Tracer + ?Sized> QuakeWorldLevel<'_, T> {
     /// `PM_TestPlayerPosition`: whether the player may stand at `at` (hull 1's point is
     /// not in solid).
     pub(super) fn player_fits(&self, at: Vec3) -> bool {
+        if let Some((map, near)) = self.near
+            && at.is_finite()
+        {
+            // The seam's answer: a walk that stays put starts solid exactly when the point's
+            // leaf is solid (or the table is broken, which `point_contents` answers solid).
+            let hulls = map.clip_hulls();
+            return hulls.point_contents(near.start_for(at, at), at) != HULL_CONTENTS_SOLID;
+        }
         let point = TraceShape::point();
         let query = ShapeQuery::new(&point)
             .with_mask(Contents::SOLID)
