@@ -142,3 +142,58 @@ pub(super) fn slabs(tris: &[CleanTriangle], meanings: &[MaterialMeaning]) -> Sla
         dropped,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contents::Contents;
+    use crate::surface::SurfaceFlags;
+
+    fn meanings() -> Vec<MaterialMeaning> {
+        vec![MaterialMeaning {
+            name: "fence".into(),
+            contents: Contents::SOLID,
+            game_contents: 1,
+            surface: SurfaceFlags::EMPTY,
+        }]
+    }
+
+    fn tri(points: [[f64; 3]; 3], normal: DVec3, dist: f64) -> CleanTriangle {
+        CleanTriangle {
+            points: points.map(DVec3::from),
+            plane: BuildPlane { normal, dist },
+            material: 0,
+            two_sided: false,
+        }
+    }
+
+    #[test]
+    fn a_flat_quads_two_triangles_are_one_slab() {
+        let (a, b, c, d) = ([0., 0., 0.], [64., 0., 0.], [64., 64., 0.], [0., 64., 0.]);
+        let quad = [tri([a, b, c], DVec3::Z, 0.0), tri([a, c, d], DVec3::Z, 0.0)];
+        let out = slabs(&quad, &meanings());
+        assert_eq!((out.brushes.len(), out.dropped), (1, 0));
+        // Front, back and four borders.
+        assert_eq!(out.brushes[0].sides.len(), 6);
+        assert_eq!(out.brushes[0].mins, DVec3::new(0.0, 0.0, -PATCH_THICKNESS));
+        assert_eq!(out.brushes[0].maxs, DVec3::new(64.0, 64.0, 0.0));
+    }
+
+    #[test]
+    fn folded_or_concave_pairs_stay_two_slabs() {
+        let (a, b, c) = ([0., 0., 0.], [64., 0., 0.], [64., 64., 0.]);
+        // The second triangle folds up out of the first's plane (to x = y).
+        let up = DVec3::new(1.0, -1.0, 0.0).normalize();
+        let folded = [
+            tri([a, b, c], DVec3::Z, 0.0),
+            tri([a, c, [0., 0., 64.]], up, 0.0),
+        ];
+        assert_eq!(slabs(&folded, &meanings()).brushes.len(), 2);
+        // Coplanar, but their union has a reflex corner at `a`.
+        let dart = [
+            tri([a, b, c], DVec3::Z, 0.0),
+            tri([a, c, [-30., -5., 0.]], DVec3::Z, 0.0),
+        ];
+        assert_eq!(slabs(&dart, &meanings()).brushes.len(), 2);
+    }
+}
