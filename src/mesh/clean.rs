@@ -21,7 +21,7 @@
 //! count (hash maps keyed by welded corners, never iterated for output); deterministic.
 
 use glam::DVec3;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{Triangle, TriangleMesh};
 use crate::geom::BuildPlane;
@@ -31,6 +31,13 @@ use crate::tolerance::{MAX_MAP_COORD, MESH_MIN_ALTITUDE, MESH_PLANE_NORMAL_GRID,
 /// once: a closed level with a few cracks (a hole or two in thousands of edges) stays a
 /// shell, a sheet (a floating quad, a terrain patch, a wall with no back) does not.
 pub(crate) const OPEN_EDGE_SHARE: usize = 20;
+
+/// How far beyond a triangle's bounds a point may lie and still be tested against its
+/// edges by `covers`, in map units: the point lies on the opposite plane only to the plane
+/// key's grain ([`MESH_PLANE_NORMAL_GRID`] moves a 512-unit face by half a unit), and the
+/// edge test's [`MESH_WELD`] slack reaches past a corner; a unit covers both on the faces of
+/// a level, and a point farther out is on no triangle.
+const COVER_BOUNDS_PAD: f64 = 1.0;
 
 /// A welded corner.
 type Key = [i64; 3];
@@ -95,15 +102,22 @@ fn plane_key(plane: &BuildPlane) -> [i64; 4] {
 /// Whether `p` (on the triangle's plane, whose normal is ± `normal`) lies on the triangle
 /// `t`, within [`MESH_WELD`] of its edges.
 fn covers(t: &[DVec3; 3], normal: DVec3, p: DVec3) -> bool {
-    let signs: Vec<f64> = (0..3)
-        .map(|i| {
-            let (a, b) = (t[i], t[(i + 1) % 3]);
-            let edge = b - a;
-            let length = edge.length().max(f64::MIN_POSITIVE);
-            edge.cross(p - a).dot(normal) / length
-        })
-        .collect();
-    signs.iter().all(|&s| s >= -MESH_WELD) || signs.iter().all(|&s| s <= MESH_WELD)
+    // The cheap test first: most pairs on one plane lie apart.
+    let lo = t[0].min(t[1]).min(t[2]) - DVec3::splat(COVER_BOUNDS_PAD);
+    let hi = t[0].max(t[1]).max(t[2]) + DVec3::splat(COVER_BOUNDS_PAD);
+    if !(lo.cmple(p).all() && p.cmple(hi).all()) {
+        return false;
+    }
+    let (mut all_in, mut all_out) = (true, true);
+    for i in 0..3 {
+        let (a, b) = (t[i], t[(i + 1) % 3]);
+        let edge = b - a;
+        let length = edge.length().max(f64::MIN_POSITIVE);
+        let s = edge.cross(p - a).dot(normal) / length;
+        all_in &= s >= -MESH_WELD;
+        all_out &= s <= MESH_WELD;
+    }
+    all_in || all_out
 }
 
 /// The smallest altitude of the triangle `p` and its plane, `None` when it has no area.
@@ -124,6 +138,64 @@ fn triangle_plane(p: &[DVec3; 3]) -> Option<(f64, BuildPlane)> {
     let plane = BuildPlane::from_points(p[0], p[2], p[1])?;
     let plane = plane.snapped([p[0], p[2], p[1]], p);
     Some((altitude, plane))
+}
+
+/// A triangle longer than this along its plane group's axis is kept apart from the sorted
+/// ones (`PlaneGroup::long`), in map units: the sorted list is searched as far back as its
+/// longest triangle reaches, so one long floor would make every search scan the whole plane.
+const SHORT_REACH: f64 = 256.0;
+
+/// The triangles on one plane (one `plane_key`), sorted by where they begin along one axis
+/// in the plane, to find those that may cover a point without a scan of all.
+struct PlaneGroup {
+    /// The axis: the one the plane's normal leans along least.
+    axis: usize,
+    /// The longest extent along it of a triangle in `entries` (at most [`SHORT_REACH`]).
+    reach: f64,
+    /// (where a triangle begins along the axis, its index), in that order.
+    entries: Vec<(f64, usize)>,
+    /// The triangles longer than [`SHORT_REACH`], each tested.
+    long: Vec<usize>,
+}
+
+impl PlaneGroup {
+    /// An empty group for the plane of `key` (its flip's group takes the same axis).
+    fn new(key: [i64; 4]) -> Self {
+        let lean = [key[0].abs(), key[1].abs(), key[2].abs()];
+        let axis = (0..3).min_by_key(|&a| lean[a]).unwrap_or(0);
+        PlaneGroup {
+            axis,
+            reach: 0.0,
+            entries: Vec::new(),
+            long: Vec::new(),
+        }
+    }
+
+    /// Adds triangle `index` with corners `points`.
+    fn add(&mut self, index: usize, points: &[DVec3; 3]) {
+        let along = points.map(|p| p[self.axis]);
+        let lo = along[0].min(along[1]).min(along[2]);
+        let extent = along[0].max(along[1]).max(along[2]) - lo;
+        if extent > SHORT_REACH {
+            self.long.push(index);
+        } else {
+            self.reach = self.reach.max(extent);
+            self.entries.push((lo, index));
+        }
+    }
+
+    /// The triangles whose bounds, grown by [`COVER_BOUNDS_PAD`], may reach `p` along the
+    /// axis: every one that `covers` may find over it.
+    fn near(&self, p: DVec3) -> impl Iterator<Item = usize> + '_ {
+        let at = p[self.axis];
+        let (from, to) = (at - self.reach - COVER_BOUNDS_PAD, at + COVER_BOUNDS_PAD);
+        let first = self.entries.partition_point(|e| e.0 < from);
+        self.entries[first..]
+            .iter()
+            .take_while(move |e| e.0 <= to)
+            .map(|e| e.1)
+            .chain(self.long.iter().copied())
+    }
 }
 
 /// Triangles kept so far: each with its plane, its welded corners and whether it is one
@@ -196,9 +268,18 @@ fn pair_up<'a>(triangles: impl Iterator<Item = &'a Triangle>, dropped: &mut Drop
     // Two-sided surfaces tessellated differently on each side: a triangle whose centroid
     // lies on a triangle of the opposite plane. The earlier of the two in file order stays,
     // as a two-sided face; the later is a repeat.
-    let mut by_plane: FxHashMap<[i64; 4], Vec<usize>> = FxHashMap::default();
-    for (index, (_, plane, _, _)) in kept.iter().enumerate() {
-        by_plane.entry(plane_key(plane)).or_default().push(index);
+    let mut by_plane: FxHashMap<[i64; 4], PlaneGroup> = FxHashMap::default();
+    for (index, (tri, plane, _, _)) in kept.iter().enumerate() {
+        let key = plane_key(plane);
+        by_plane
+            .entry(key)
+            .or_insert_with(|| PlaneGroup::new(key))
+            .add(index, &tri.points);
+    }
+    for group in by_plane.values_mut() {
+        group
+            .entries
+            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     }
     let mut repeat = vec![false; kept.len()];
     for index in 0..kept.len() {
@@ -207,10 +288,11 @@ fn pair_up<'a>(triangles: impl Iterator<Item = &'a Triangle>, dropped: &mut Drop
             continue;
         };
         let centroid = (tri.points[0] + tri.points[1] + tri.points[2]) / 3.0;
+        // The first in file order that covers it.
         let covered_by = opposite
-            .iter()
-            .copied()
-            .find(|&j| covers(&kept[j].0.points, plane.normal, centroid));
+            .near(centroid)
+            .filter(|&j| covers(&kept[j].0.points, plane.normal, centroid))
+            .min();
         match covered_by {
             Some(j) if j < index => repeat[index] = true,
             Some(_) => kept[index].3 = true,
@@ -376,7 +458,7 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool], volume: &[
         }
     }
     // Holes: pieces that stayed shells, in the order of their first triangle.
-    let mut roots_done: Vec<usize> = Vec::new();
+    let mut roots_done: FxHashSet<usize> = FxHashSet::default();
     for (index, entry) in kept.iter().enumerate() {
         if entry.3 {
             continue;
@@ -393,7 +475,7 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool], volume: &[
             if out.first_hole.is_none() {
                 out.first_hole = first;
             }
-            roots_done.push(root);
+            roots_done.insert(root);
         }
     }
     out

@@ -7,8 +7,8 @@
 //! with degenerate, duplicate and non-finite ones dropped and counted and every edge used
 //! once (a hole or an open surface) found, then (`solid_bsp.rs`) a solid-leaf BSP whose
 //! splitting planes are the faces' own planes (Melax's construction: behind a face is
-//! solid), its solid leaves as brushes clipped to the level's box, and each open surface as
-//! thin two-sided slabs; then (`volumes.rs`) the open cells inside sky and liquid volumes
+//! solid), its solid leaves as brushes clipped to the level's box, and (`slabs.rs`) each
+//! open surface as thin two-sided slabs, a flat quad's two triangles as one; then (`volumes.rs`) the open cells inside sky and liquid volumes
 //! as brushes of those contents. Guarantees: every error is a [`MeshError`], never a panic; work and
 //! memory are bounded by [`MAX_MESH_TRIANGLES`] and the file's size; the brushes are ordinary
 //! ones, so bevels, the tree and the compiled world are the compiler's own.
@@ -17,6 +17,7 @@ mod cells;
 mod clean;
 mod gltf;
 mod obj;
+mod slabs;
 mod solid_bsp;
 mod volumes;
 

@@ -1,47 +1,59 @@
 //! A mesh's faces to convex brushes: a solid-leaf BSP over the closed shells (Melax's
 //! construction, as MDK2 and Neverwinter Nights built their worlds), its solid leaves cut
-//! from the level's box, and each open-surface face as a thin slab.
+//! from the level's box, and the open surfaces as thin slabs (`slabs.rs`).
 //!
 //! Takes a `CleanMesh` and each material's meaning (`MaterialMeaning`: contents, the
 //! game's value, surface flags, as the game's rules give them); gives `MeshBrushes`: world
 //! brushes that cover exactly the solid space, the same kind of brush a `.map` gives.
 //!
 //! The tree: splitting planes are only the faces' own planes. At each node the splitter is
-//! picked among the faces by where the surface lies, never by how it is triangulated
-//! (`choose_splitter`); faces on it (within
-//! [`MESH_ON_PLANE_EPSILON`]) are used up, the others sorted or split to either side. A side
-//! left with no face is a leaf: in front, air (the faces' normals point into the air); behind,
-//! solid, of the material of the node's faces. The leaves' convex regions are the level's box
-//! (the faces' bounds grown by `REGION_BOX_PAD`) cut by the planes on their path; a solid
-//! region with a side on the box is the void around the level and is tagged
-//! [`Contents::OUTSIDE`] as well, as the Quake importer tags the void its compiler filled.
-//! Each side of a region takes the material of a face on its plane. Regions are then
-//! brushes (`brush_from_planes`), merged where their union is convex (the importer's merge).
+//! an axial face's plane that splits few faces and leaves the two sides near even, scored
+//! on a sample of the node's faces (`axial_splitter`; the plane nearest the middle when no
+//! face is axial): fewer splits make fewer, larger regions, so fewer brushes for the
+//! bevels, the tree and the sweeps. The same solid space results whatever the choice; a
+//! surface tessellated differently may be cut differently, and a character moves over it
+//! the same (tests/it/mesh.rs, no seams). Faces on it (within [`MESH_ON_PLANE_EPSILON`])
+//! are used up, the others sorted or split to either side. A side left with no face is a
+//! leaf: in front, air (the faces' normals point into the air); behind, solid, of the
+//! material of the node's faces. The leaves' convex regions are the level's box (the faces'
+//! bounds grown by `REGION_BOX_PAD`) cut by the planes on their path; a solid region with a
+//! side on the box is the void around the level and is tagged [`Contents::OUTSIDE`] as
+//! well, as the Quake importer tags the void its compiler filled. Each side of a region
+//! takes the material of a face on its plane. Regions are then brushes
+//! (`brush_from_planes`), merged where their union is convex (the importer's merge).
 //! Volume faces (sky, liquids: `CleanMesh::volume`) split the tree as the others do, but the
 //! side behind one is open (a solid face on the same plane decides first); the open cells,
 //! their regions kept with the node each side lies on, go to `volumes.rs`, and those it
-//! places in a sky or liquid volume become brushes of that material's contents.
+//! places in a sky or liquid volume become brushes of that material's contents (merged
+//! among themselves).
 //!
-//! An open-surface face is a slab: its own plane in front, [`PATCH_THICKNESS`] behind it,
-//! and a border through each edge perpendicular to the face, as a patch facet is. A
-//! two-sided face's slab grows into the volume its material encloses (the side where rays
-//! fanned from it meet more faces of the same material: Quake draws a sky brush's faces from
-//! inside it too), so the surface stays where it is drawn from the other.
+//! A two-sided open face is first turned to grow into the volume its material encloses (the
+//! side where rays fanned from it meet more faces of the same material: Quake draws a sky
+//! brush's faces from inside it too), so the surface stays where it is drawn from the
+//! other; `slabs.rs` makes the slabs.
 //!
-//! Guarantees: the build and the walk use explicit stacks; each face is split only by
-//! planes it spans, so the work is bounded by the face count times the depth; every brush is
+//! Work on two cores and more (`threads`, with the `parallel` feature): the walk's top
+//! [`PARALLEL_WALK_DEPTH`] levels of subtrees, the regions' brushes, the solid regions'
+//! merge beside the volumes and the slabs; every list is joined in the serial walk's order,
+//! so the brushes are the same on any number of cores.
+//!
+//! Guarantees: the build and the walk use explicit stacks (the walk's parallel top is a
+//! recursion at most [`PARALLEL_WALK_DEPTH`] deep); each face is split only by planes it
+//! spans, so the work is bounded by the face count times the depth; every brush is
 //! validated by the brush stage (a region it rejects is counted in `dropped`).
 
 use glam::DVec3;
 
 use super::cells::{Child, MaterialMeaning, Node, PolytopeFace};
 use super::clean::{CleanMesh, CleanTriangle};
+use super::slabs::slabs;
 use super::volumes::{OpenCell, fill_volumes};
 use crate::brush::{Brush, BrushOwner, brush_from_planes};
 use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding, cut_planes};
 use crate::map::SourceLoc;
-use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON, PATCH_THICKNESS};
+use crate::threads::{join, map_all};
+use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON};
 
 /// How far the level's box reaches beyond the faces' bounds, in map units: far enough that
 /// the void behind the outermost faces closes in regions of their own, which the box marks
@@ -106,13 +118,25 @@ fn side_of(face: &Face, plane: &BuildPlane) -> Side {
     }
 }
 
-/// The face of `faces` whose plane splits them (module docs): among the axial planes of the
-/// axis along which the faces' bounds are longest, the one nearest the bounds' middle; when
-/// no face is axial, the plane nearest the middle. Both depend only on where the surface
-/// lies in the region, not on how it is cut into triangles, so the same surface made of
-/// few or many triangles gives the same tree, the same brushes and the same contacts (no
-/// seam where triangles meet); ties go to the lower coordinate, then to +n before −n.
-fn choose_splitter(faces: &[Face]) -> usize {
+/// Faces a node samples to score its candidate splitters (`axial_splitter`): every
+/// `n / SPLIT_SAMPLE`-th, so a node's scoring costs O(n) plus a sort of this many, whatever
+/// its face count.
+const SPLIT_SAMPLE: usize = 256;
+
+/// What a face split by a candidate splitter costs, in faces of imbalance between its sides
+/// (`axial_splitter`): a split makes two faces and cuts the regions behind both, while
+/// imbalance only deepens the tree; high enough that splitters through the open rather than
+/// through walls win, low enough that a wall splitting nothing on the cell's edge does not
+/// win over one near its middle for ever (a tree of one peeled face per level).
+const SPLIT_WEIGHT: usize = 8;
+
+/// The axial face of `faces` whose plane splits them best (module docs), `None` when none
+/// is axial. Each axial plane is scored by the sampled faces ([`SPLIT_SAMPLE`]) it would
+/// split, times [`SPLIT_WEIGHT`], plus the difference between the sampled faces wholly on
+/// either side; each face's extent along the axis gives both, from two sorted lists. Ties
+/// go to the axis along which the faces' bounds are longest, then to the plane nearest
+/// their middle, the lower coordinate, +n before −n.
+fn axial_splitter(faces: &[Face]) -> Option<usize> {
     let mut mins = DVec3::splat(f64::INFINITY);
     let mut maxs = DVec3::splat(f64::NEG_INFINITY);
     for face in faces {
@@ -125,27 +149,70 @@ fn choose_splitter(faces: &[Face]) -> usize {
     let extent = maxs - mins;
     let mut axes = [0usize, 1, 2];
     axes.sort_by(|&a, &b| extent[b].total_cmp(&extent[a]));
-    // (distance from the middle, coordinate, whether the normal points down the axis).
-    let key = |face: &Face, axis: usize| -> (f64, f64, bool) {
-        let along = face.plane.normal[axis];
-        let coordinate = face.plane.dist * along;
-        ((coordinate - middle[axis]).abs(), coordinate, along < 0.0)
+    let stride = faces.len().div_ceil(SPLIT_SAMPLE).max(1);
+    let sampled = faces.len().div_ceil(stride);
+    let (mut lo, mut hi) = (Vec::with_capacity(sampled), Vec::with_capacity(sampled));
+    // (score, axis rank, distance from the middle, coordinate, −n), and the face.
+    type Key = (usize, usize, f64, f64, bool);
+    let mut best: Option<(Key, usize)> = None;
+    let before = |a: &Key, b: &Key| {
+        a.0.cmp(&b.0)
+            .then(a.1.cmp(&b.1))
+            .then(a.2.total_cmp(&b.2))
+            .then(a.3.total_cmp(&b.3))
+            .then(a.4.cmp(&b.4))
+            .is_lt()
     };
-    for axis in axes {
-        let best = faces
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.plane.normal[axis].abs() == 1.0)
-            .min_by(|(_, a), (_, b)| {
-                let (ka, kb) = (key(a, axis), key(b, axis));
-                ka.0.total_cmp(&kb.0)
-                    .then(ka.1.total_cmp(&kb.1))
-                    .then(ka.2.cmp(&kb.2))
-            });
-        if let Some((index, _)) = best {
-            return index;
+    for (rank, &axis) in axes.iter().enumerate() {
+        if !faces.iter().any(|f| f.plane.normal[axis].abs() == 1.0) {
+            continue;
+        }
+        lo.clear();
+        hi.clear();
+        for face in faces.iter().step_by(stride) {
+            let along = face.winding.points.iter().map(|p| p[axis]);
+            lo.push(along.clone().fold(f64::INFINITY, f64::min));
+            hi.push(along.fold(f64::NEG_INFINITY, f64::max));
+        }
+        lo.sort_unstable_by(f64::total_cmp);
+        hi.sort_unstable_by(f64::total_cmp);
+        for (index, face) in faces.iter().enumerate() {
+            let along = face.plane.normal[axis];
+            if along.abs() != 1.0 {
+                continue;
+            }
+            let c = face.plane.dist * along;
+            // Begun below the plane, ended at or below it: the difference spans it.
+            let begun = lo.partition_point(|&x| x < c - MESH_ON_PLANE_EPSILON);
+            let ended = hi.partition_point(|&x| x <= c + MESH_ON_PLANE_EPSILON);
+            let splits = begun.saturating_sub(ended);
+            let above = lo.len() - begun;
+            let score = splits * SPLIT_WEIGHT + above.abs_diff(ended);
+            let key = (score, rank, (c - middle[axis]).abs(), c, along < 0.0);
+            if best.as_ref().is_none_or(|(b, _)| before(&key, b)) {
+                best = Some((key, index));
+            }
         }
     }
+    best.map(|(_, index)| index)
+}
+
+/// The face of `faces` whose plane splits them (module docs): the best axial plane
+/// (`axial_splitter`); when no face is axial, the plane nearest the middle of the faces'
+/// bounds, ties to the lower normal.
+fn choose_splitter(faces: &[Face]) -> usize {
+    if let Some(index) = axial_splitter(faces) {
+        return index;
+    }
+    let mut mins = DVec3::splat(f64::INFINITY);
+    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
+    for face in faces {
+        for &p in &face.winding.points {
+            mins = mins.min(p);
+            maxs = maxs.max(p);
+        }
+    }
+    let middle = (mins + maxs) * 0.5;
     let off = |f: &Face| f.plane.distance(middle).abs();
     faces
         .iter()
@@ -308,7 +375,7 @@ fn box_planes(mins: DVec3, maxs: DVec3) -> [BuildPlane; 6] {
 
 /// A brush from `planes` with `meaning`, each side named by `side_material` (or the
 /// meaning's own name).
-fn make_brush(
+pub(super) fn make_brush(
     planes: &[BuildPlane],
     meanings: &[MaterialMeaning],
     material: u32,
@@ -316,7 +383,18 @@ fn make_brush(
     loc: SourceLoc,
 ) -> Option<Brush> {
     let meaning = meanings.get(material as usize)?;
-    let mut brush = brush_from_planes(planes, meaning.contents, &meaning.name, loc).ok()??;
+    let brush = brush_from_planes(planes, meaning.contents, &meaning.name, loc).ok()??;
+    Some(dress(brush, meanings, meaning, side_material))
+}
+
+/// `brush` given `meaning` and each side named by `side_material` (or the meaning's own
+/// name).
+fn dress(
+    mut brush: Brush,
+    meanings: &[MaterialMeaning],
+    meaning: &MaterialMeaning,
+    side_material: impl Fn(&BuildPlane) -> Option<u32>,
+) -> Brush {
     for side in &mut brush.sides {
         if let Some(m) = side_material(&side.plane).and_then(|m| meanings.get(m as usize)) {
             side.texture.clone_from(&m.name);
@@ -328,34 +406,15 @@ fn make_brush(
     brush.game_contents = meaning.game_contents;
     brush.solid = brush.contents.is_solid();
     brush.owner = BrushOwner::World;
-    Some(brush)
+    brush
 }
 
 /// A located note's place for brush `index` (a mesh has no lines: the count stands in).
-fn loc_of(index: usize) -> SourceLoc {
+pub(super) fn loc_of(index: usize) -> SourceLoc {
     SourceLoc {
         line: u32::try_from(index).unwrap_or(u32::MAX).saturating_add(1),
         column: 1,
     }
-}
-
-/// The slab of one open-surface face (module docs).
-fn slab(tri: &CleanTriangle, meanings: &[MaterialMeaning], index: usize) -> Option<Brush> {
-    let n = tri.plane.normal;
-    let mut planes = vec![
-        tri.plane,
-        BuildPlane {
-            normal: -n,
-            dist: -(tri.plane.dist - PATCH_THICKNESS),
-        },
-    ];
-    for i in 0..3 {
-        let (a, b) = (tri.points[i], tri.points[(i + 1) % 3]);
-        let out = (b - a).cross(n).normalize_or_zero();
-        let plane = BuildPlane::from_normal_dist(out, out.dot(a))?;
-        planes.push(plane);
-    }
-    make_brush(&planes, meanings, tri.material, |_| Some(tri.material), loc_of(index))
 }
 
 /// The material of the first solid leaf the segment `a`–`b` enters in the tree `root`,
@@ -458,16 +517,14 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
         .map(|t| face(t, false))
         .chain(clean.volume.iter().map(|t| face(t, true)))
         .collect();
-    let mut regions: Vec<Brush> = Vec::new();
     let (root, nodes) = build_tree(faces);
-    // The open cells: each one's region, and the node side it hangs from.
-    let mut open_cells: Vec<OpenCell> = Vec::new();
+    out.nodes = nodes.len();
+    let box_planes = box_planes(
+        mins - DVec3::splat(REGION_BOX_PAD),
+        maxs + DVec3::splat(REGION_BOX_PAD),
+    );
+    let mut walked = Walked::default();
     if !nodes.is_empty() {
-        out.nodes = nodes.len();
-        let box_planes = box_planes(
-            mins - DVec3::splat(REGION_BOX_PAD),
-            maxs + DVec3::splat(REGION_BOX_PAD),
-        );
         let box_polytope: Vec<PolytopeFace> = box_planes
             .iter()
             .zip(cut_planes(&box_planes))
@@ -480,77 +537,144 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
                 })
             })
             .collect();
-        // (child, its region, the node side it hangs from).
-        let mut stack = vec![(root, Some(box_polytope), None)];
-        while let Some((child, polytope, slot)) = stack.pop() {
-            match child {
-                Child::Air => {
-                    if let (Some(faces), Some(slot)) = (polytope, slot) {
-                        open_cells.push(OpenCell { faces, slot });
-                    }
-                }
-                Child::Node(index) => {
-                    let Some(node) = nodes.get(index) else {
-                        continue;
-                    };
-                    // Behind the plane the region's side faces along +n; in front, along −n.
-                    for (k, outward) in [(1usize, node.plane), (0, node.plane.flipped())] {
-                        stack.push((
-                            node.children[k],
-                            polytope
-                                .as_deref()
-                                .and_then(|p| cut(p, outward, node.material, index)),
-                            Some((index, k)),
-                        ));
-                    }
-                }
-                Child::Solid(material) => {
-                    out.solid_leaves += 1;
-                    let Some(faces) = polytope else {
-                        out.dropped += 1;
-                        continue;
-                    };
-                    let loc = loc_of(out.solid_leaves);
-                    match region_brush(&faces, meanings, material, loc) {
-                        Some(mut brush) => {
-                            let on_box = brush
-                                .sides
-                                .iter()
-                                .any(|s| box_planes.iter().any(|b| b.is_same(&s.plane)));
-                            if on_box && brush.solid {
-                                brush.contents |= Contents::OUTSIDE;
-                            }
-                            regions.push(brush);
-                        }
-                        None => out.dropped += 1,
-                    }
-                }
-            }
-        }
+        walked = walk(&nodes, root, Some(box_polytope), None, 0);
     }
-    let filled = fill_volumes(&nodes, root, &open_cells, clean, meanings);
-    for (cell, material) in open_cells.iter().zip(&filled.material) {
-        let Some(material) = *material else {
-            continue;
-        };
-        let loc = loc_of(out.solid_leaves + out.volume_cells + 1);
-        match region_brush(&cell.faces, meanings, material, loc) {
-            Some(brush) => {
-                out.volume_cells += 1;
-                regions.push(brush);
-            }
-            None => out.dropped += 1,
-        }
-    }
+    let Walked { solid, open_cells } = walked;
+    out.solid_leaves = solid.len();
+    out.open_cells = open_cells.len();
+    // The solid regions as brushes (the void around the level tagged), merged; beside
+    // them, the open cells placed in volumes and theirs, merged, and the slabs.
+    let ((regions, solid_dropped), (volumes, slabs)) = join(
+        || {
+            let numbered: Vec<(usize, &SolidLeaf)> = solid.iter().enumerate().collect();
+            let made = map_all(&numbered, |&(index, (faces, material))| {
+                let mut brush =
+                    region_brush(faces.as_deref()?, meanings, *material, loc_of(index + 1))?;
+                let on_box = brush
+                    .sides
+                    .iter()
+                    .any(|s| box_planes.iter().any(|b| b.is_same(&s.plane)));
+                if on_box && brush.solid {
+                    brush.contents |= Contents::OUTSIDE;
+                }
+                Some(brush)
+            });
+            let dropped = made.iter().filter(|b| b.is_none()).count();
+            let regions: Vec<Brush> = made.into_iter().flatten().collect();
+            (crate::import::merge_regions(regions), dropped)
+        },
+        || {
+            join(
+                || {
+                    let filled = fill_volumes(&nodes, root, &open_cells, clean, meanings);
+                    let placed: Vec<(usize, &OpenCell, u32)> = open_cells
+                        .iter()
+                        .zip(&filled.material)
+                        .filter_map(|(cell, m)| Some((cell, (*m)?)))
+                        .enumerate()
+                        .map(|(k, (cell, m))| (k, cell, m))
+                        .collect();
+                    let first = solid.len() + 1;
+                    let made = map_all(&placed, |&(k, cell, material)| {
+                        region_brush(&cell.faces, meanings, material, loc_of(first + k))
+                    });
+                    let dropped = made.iter().filter(|b| b.is_none()).count();
+                    let brushes: Vec<Brush> = made.into_iter().flatten().collect();
+                    (filled, brushes.len(), dropped, crate::import::merge_regions(brushes))
+                },
+                || {
+                    let facing =
+                        map_all(&clean.open, |tri| facing_out_of_its_volume(tri, &nodes, root));
+                    slabs(&facing, meanings)
+                },
+            )
+        },
+    );
+    let (filled, volume_cells, volume_dropped, volume_brushes) = volumes;
     out.volumes = filled.volumes;
     out.volumes_cut_short = filled.exhausted;
-    out.open_cells = open_cells.len();
-    out.brushes = crate::import::merge_regions(regions);
-    for (index, tri) in clean.open.iter().enumerate() {
-        let tri = facing_out_of_its_volume(tri, &nodes, root);
-        match slab(&tri, meanings, index) {
-            Some(brush) => out.brushes.push(brush),
-            None => out.dropped += 1,
+    out.volume_cells = volume_cells;
+    out.dropped += solid_dropped + volume_dropped;
+    out.brushes = regions;
+    out.brushes.extend(volume_brushes);
+    out.dropped += slabs.dropped;
+    out.brushes.extend(slabs.brushes);
+    out
+}
+
+/// A solid leaf of the tree: its region (`None` when the cuts left no volume) and material.
+type SolidLeaf = (Option<Vec<PolytopeFace>>, u32);
+
+/// What the walk of the tree finds below one child, in the walk's order (each node's front
+/// subtree, then its back).
+#[derive(Default)]
+struct Walked {
+    solid: Vec<SolidLeaf>,
+    open_cells: Vec<OpenCell>,
+}
+
+/// Subtrees this many levels below the root, or nearer, are walked side by side
+/// (`threads::join`, the two cores of a small machine and more on a larger one), their
+/// findings joined in the walk's order; deeper, one subtree is walked on an explicit stack.
+const PARALLEL_WALK_DEPTH: usize = 6;
+
+/// The regions of `child`'s subtree: `polytope` is its region (`None`: nothing with volume),
+/// `slot` the node side it hangs from, `depth` its level below the root.
+fn walk(
+    nodes: &[Node],
+    child: Child,
+    polytope: Option<Vec<PolytopeFace>>,
+    slot: Option<(usize, usize)>,
+    depth: usize,
+) -> Walked {
+    // Behind a node's plane its region's new side faces along +n; in front, along −n.
+    let part = |polytope: Option<&[PolytopeFace]>, node: &Node, index: usize, k: usize| {
+        let outward = if k == 1 {
+            node.plane
+        } else {
+            node.plane.flipped()
+        };
+        polytope.and_then(|p| cut(p, outward, node.material, index))
+    };
+    if depth < PARALLEL_WALK_DEPTH
+        && let Child::Node(index) = child
+        && let Some(node) = nodes.get(index)
+    {
+        let (front, back) = join(
+            || {
+                let region = part(polytope.as_deref(), node, index, 0);
+                walk(nodes, node.children[0], region, Some((index, 0)), depth + 1)
+            },
+            || {
+                let region = part(polytope.as_deref(), node, index, 1);
+                walk(nodes, node.children[1], region, Some((index, 1)), depth + 1)
+            },
+        );
+        let mut out = front;
+        out.solid.extend(back.solid);
+        out.open_cells.extend(back.open_cells);
+        return out;
+    }
+    let mut out = Walked::default();
+    // (child, its region, the node side it hangs from).
+    let mut stack = vec![(child, polytope, slot)];
+    while let Some((child, polytope, slot)) = stack.pop() {
+        match child {
+            Child::Air => {
+                if let (Some(faces), Some(slot)) = (polytope, slot) {
+                    out.open_cells.push(OpenCell { faces, slot });
+                }
+            }
+            Child::Node(index) => {
+                let Some(node) = nodes.get(index) else {
+                    continue;
+                };
+                for k in [1usize, 0] {
+                    let region = part(polytope.as_deref(), node, index, k);
+                    stack.push((node.children[k], region, Some((index, k))));
+                }
+            }
+            Child::Solid(material) => out.solid.push((polytope, material)),
         }
     }
     out

@@ -17,9 +17,8 @@
 //! had on its plane; deterministic (regions are visited in order, candidates by plane in
 //! the order they were made); each merge removes a region, so the work ends.
 
-use std::collections::HashMap;
-
 use glam::DVec3;
+use rustc_hash::FxHashMap;
 
 use crate::brush::{Brush, brush_from_planes};
 use crate::geom::BuildPlane;
@@ -99,13 +98,25 @@ fn merged(a: &Brush, b: &Brush, plane: &BuildPlane) -> Option<Brush> {
     Some(brush)
 }
 
+/// A candidate on a plane: its slot and its bounds (read in the scan without touching the
+/// brush).
+type Candidate = (usize, DVec3, DVec3);
+
 /// `regions` with every pair whose union is convex merged, greedily (module docs).
 pub(crate) fn merge_regions(regions: Vec<Brush>) -> Vec<Brush> {
     let mut slots: Vec<Option<Brush>> = regions.into_iter().map(Some).collect();
-    let mut by_plane: HashMap<[u64; 4], Vec<usize>> = HashMap::new();
+    let mut by_plane: FxHashMap<[u64; 4], Vec<Candidate>> = FxHashMap::default();
+    let candidate = |index: usize, brush: &Brush| -> Candidate {
+        (index, brush.mins, brush.maxs)
+    };
     for (index, region) in slots.iter().enumerate() {
-        for side in region.iter().flat_map(|r| r.sides.iter()) {
-            by_plane.entry(key(&side.plane)).or_default().push(index);
+        if let Some(region) = region {
+            for side in &region.sides {
+                by_plane
+                    .entry(key(&side.plane))
+                    .or_default()
+                    .push(candidate(index, region));
+            }
         }
     }
     let mut next = 0;
@@ -115,14 +126,24 @@ pub(crate) fn merge_regions(regions: Vec<Brush>) -> Vec<Brush> {
         let mut found: Option<(usize, Brush)> = None;
         if let Some(Some(region)) = slots.get(index) {
             'sides: for side in &region.sides {
-                let Some(candidates) = by_plane.get(&key(&side.plane.flipped())) else {
+                let Some(candidates) = by_plane.get_mut(&key(&side.plane.flipped())) else {
                     continue;
                 };
-                for &other in candidates {
+                // Merged regions leave the lists in order, so the scan stays short.
+                candidates.retain(|&(other, _, _)| matches!(slots.get(other), Some(Some(_))));
+                let low = region.mins - MERGE_EPSILON;
+                for &(other, mins, maxs) in candidates.iter() {
+                    // The bounds test of `merged`, first.
+                    if other == index
+                        || !low.cmple(maxs).all()
+                        || !(mins - MERGE_EPSILON).cmple(region.maxs).all()
+                    {
+                        continue;
+                    }
                     let Some(Some(neighbour)) = slots.get(other) else {
                         continue;
                     };
-                    if other == index || !same_meaning(region, neighbour) {
+                    if !same_meaning(region, neighbour) {
                         continue;
                     }
                     if let Some(union) = merged(region, neighbour, &side.plane) {
@@ -135,7 +156,10 @@ pub(crate) fn merge_regions(regions: Vec<Brush>) -> Vec<Brush> {
         if let Some((other, union)) = found {
             let made = slots.len();
             for side in &union.sides {
-                by_plane.entry(key(&side.plane)).or_default().push(made);
+                by_plane
+                    .entry(key(&side.plane))
+                    .or_default()
+                    .push(candidate(made, &union));
             }
             for slot in [index, other] {
                 if let Some(s) = slots.get_mut(slot) {
