@@ -1,7 +1,7 @@
 //! Whether a bot ended a tick inside solid, judged in the world its movement collides with.
 //!
 //! Takes the compiled level and one bot (or a spot for one, as the scatter tries it); gives
-//! [`Inside`]. Guarantees, per movement:
+//! [`Inside`], and the sweep that asks whether a bot has room to move ([`probe_query`]). Guarantees, per movement:
 //! - planeshift's own and the mixed crowd's: the bot's shape overlaps what its own mask
 //!   names (a monster may stand in player clip);
 //! - Quake 3's profile: the same, with curved patches met as the game's own facets
@@ -77,5 +77,21 @@ pub fn inside_at(
         Inside::BrushesOnly
     } else {
         Inside::Clear
+    }
+}
+
+/// The sweep that asks whether `bot` has room to move, in the world its movement collides
+/// with, and where it starts: its shape from its centre; for QuakeWorld's profile its
+/// origin through clip hull 1, meeting the other bots with its box (the game's `physents`).
+pub fn probe_query(bot: &CharacterController) -> (ShapeQuery<'_>, Vec3) {
+    let query = ShapeQuery::new(bot.shape());
+    if bot.config().movement == Movement::QuakeWorld {
+        let hull = query
+            .with_mask(Contents::SOLID)
+            .stopped_by(StopRule::Cross)
+            .through_clip_hull(QUAKEWORLD_PLAYER_HULL);
+        (hull, bot.position())
+    } else {
+        (query, bot.shape_center())
     }
 }

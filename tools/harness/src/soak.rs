@@ -38,7 +38,8 @@
 //!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
-//!   along the wish from where it stood was free of the map and the other bots, and it
+//!   along the wish from where it stood was free of the map (as its movement sees it,
+//!   `inside.rs`) and the other bots, and it
 //!   moved less than 1 unit (a bot that fell below the world, or that swims in a current,
 //!   which decides where it goes, is not watched).
 //! - After each tick every bot plays the triggers its tick touched (the outcome's
@@ -54,7 +55,7 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::build::BspFormat;
 use planeshift::build::import_bsp;
-use planeshift::movement::{Activity, ShapeQuery, Tracer, WorldWithBodies};
+use planeshift::movement::{Activity, Tracer, WorldWithBodies};
 use planeshift::{CharacterController, ControllerConfig, MoveInput};
 use planeshift::{CompileOptions, build::compile_map_with};
 use planeshift::{
@@ -65,7 +66,7 @@ use planeshift::{
 use planeshift::{Crowd, CrowdConfig};
 
 use super::game::{Level, TELEPORT_HOLD, Trigger};
-use super::inside::{Inside, inside};
+use super::inside::{Inside, inside, probe_query};
 use super::mix::{Mix, blocking_pairs};
 use super::scatter::scatter_points;
 use super::shots::{PITCH_SPREAD, SHOT_EVERY, ShotCounts, fire};
@@ -654,18 +655,20 @@ impl<'a> Soak<'a> {
             // not a second the controller could have moved it in.
             let feet = c.position() - Vec3::Z * (c.config().feet_to_origin - CURRENT_SAMPLE);
             let adrift = c.state().water_level >= 2 && self.world.point_current(feet) != Vec3::ZERO;
-            let center = c.shape_center();
             let others = WorldWithBodies {
                 world: self.world,
                 bodies: self.crowd.bodies(),
                 mover: Some(id as u32),
                 ghosts: &[],
             };
-            let query = ShapeQuery::new(c.shape());
+            // In the world its movement collides with (`inside.rs`): QuakeWorld's profile
+            // walks its origin through clip hull 1 (clip brushes the brushes lack).
+            let (query, from) = probe_query(c);
+            let to = from + direction * STUCK_PROBE;
             let probe = if self.options.collide {
-                others.trace(&query, center, center + direction * STUCK_PROBE)
+                others.trace(&query, from, to)
             } else {
-                Tracer::trace(self.world, &query, center, center + direction * STUCK_PROBE)
+                Tracer::trace(self.world, &query, from, to)
             };
             let room = direction != Vec3::ZERO && !probe.hit() && !adrift;
             bot.window = Some((c.position(), bot.input.wish, room));
