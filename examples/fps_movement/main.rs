@@ -20,7 +20,10 @@
 //! - The bots are one crowd: they block each other (`--no-collide`: each moves as if
 //!   alone). Each holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps
 //!   or crouches.
-//! - `inside_solid` counts ticks that end with a bot's shape overlapping solid;
+//! - `inside_solid` counts ticks that end with a bot inside solid in the world its movement
+//!   collides with (`planeshift_harness::inside`: QuakeWorld's profile is its origin in the
+//!   level's clip hull 1; the report adds its ticks with the box in the brushes but the
+//!   origin open in the hull);
 //!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
@@ -274,6 +277,10 @@ fn run(args: &Args) -> Result<(), String> {
             "  triggers played: {teleporters} teleporters, {pads} jump pads, {hurts} deadly hurt volumes"
         );
         println!("  ticks ending inside solid: {}", summary.inside_solid);
+        println!(
+            "  ticks ending with the box in the brushes, the origin open in the clip hull (QuakeWorld): {}",
+            summary.inside_brushes_only
+        );
         println!(
             "  bot pairs overlapping at a tick's end: {}",
             summary.overlapping

@@ -10,12 +10,16 @@
 //! the void) and walks off into the void; no bot is dropped into what kills it: its fall
 //! from the drawn point to the floor touches no killing trigger and no lava or slime (a
 //! pit with a hurt volume, a lava floor), so the soak's deaths are bots that walked into
-//! them. Same world, spawns and numbers: the same spots.
+//! them; no bot starts inside what its movement collides with (`inside.rs`: QuakeWorld's
+//! profile walks the level's clip hull 1, solid over clip brushes the box is free of).
+//! Same world, spawns and numbers: the same spots.
 
 use glam::{IVec3, Vec3};
 use planeshift::movement::{Bodies, ShapeQuery, Tracer, WorldWithBodies};
 use planeshift::{CharacterController, ControllerConfig};
 use planeshift::{CompiledMap, Contents, TraceShape};
+
+use super::inside::{Inside, inside_at};
 
 /// Random spots tried per bot before giving up.
 const SCATTER_TRIES: usize = 200;
@@ -243,7 +247,10 @@ pub fn scatter_points(
             .any(|(model, _)| kills(model))
             || world.trace(&shape, center, down.end, HURTING_LIQUID).hit()
             || world.overlaps(&shape, down.end, HURTING_LIQUID);
-        if deadly {
+        // Where its movement can stand: QuakeWorld's profile walks the level's clip hull 1,
+        // whose clip brushes and grown edges the box may be free of (`inside.rs`).
+        let stands = inside_at(world, config, &shape, down.end - offset, down.end);
+        if deadly || stands == Inside::Solid {
             continue;
         }
         placed.insert(spots.len() as u32, &shape, down.end);

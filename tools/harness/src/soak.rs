@@ -30,13 +30,16 @@
 //!   block each other.
 //! - The map compiles with [`SoakOptions::compile`] (`--game`, `--shaders`); its game
 //!   (given, else [`Game::detect`]) also decides how the triggers play (`game.rs`).
-//! - `inside_solid` counts ticks that end with a bot's shape overlapping the map's solid
-//!   (under the bot's own mask: a monster may stand in player clip; in the world the bot's
-//!   movement collides with: Quake 3's profile meets curved patches as the game's facets);
+//! - `inside_solid` counts ticks that end with a bot inside the map's solid, in the world
+//!   the bot's movement collides with (`inside.rs`: its shape under its own mask, as a
+//!   monster may stand in player clip; Quake 3's profile meets curved patches as the game's
+//!   facets; QuakeWorld's profile is its origin in the level's clip hull 1, and its ticks
+//!   with the box in the brushes but the origin open in the hull are `inside_brushes_only`);
 //!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
-//!   along the wish from where it stood was free of the map and the other bots, and it
+//!   along the wish from where it stood was free of the map (as its movement sees it,
+//!   `inside.rs`) and the other bots, and it
 //!   moved less than 1 unit (a bot that fell below the world, or that swims in a current,
 //!   which decides where it goes, is not watched).
 //! - After each tick every bot plays the triggers its tick touched (the outcome's
@@ -52,7 +55,7 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::build::BspFormat;
 use planeshift::build::import_bsp;
-use planeshift::movement::{Activity, Movement, ShapeQuery, Tracer, WorldWithBodies};
+use planeshift::movement::{Activity, Tracer, WorldWithBodies};
 use planeshift::{CharacterController, ControllerConfig, MoveInput};
 use planeshift::{CompileOptions, build::compile_map_with};
 use planeshift::{
@@ -63,6 +66,7 @@ use planeshift::{
 use planeshift::{Crowd, CrowdConfig};
 
 use super::game::{Level, TELEPORT_HOLD, Trigger};
+use super::inside::{Inside, inside, probe_query};
 use super::mix::{Mix, blocking_pairs};
 use super::scatter::scatter_points;
 use super::shots::{PITCH_SPREAD, SHOT_EVERY, ShotCounts, fire};
@@ -102,10 +106,16 @@ pub struct SoakSummary {
     pub moves: usize,
     /// The map's player spawn points.
     pub spawns: usize,
-    /// Ticks that ended with a bot's shape overlapping solid.
+    /// Ticks that ended with a bot inside solid, in the world its movement collides with
+    /// (`inside.rs`).
     pub inside_solid: usize,
     /// Pairs of bots overlapping at the end of a tick, summed over the ticks.
     pub overlapping: usize,
+    /// Ticks of QuakeWorld's profile that ended with the bot's box overlapping the level's
+    /// brushes while its origin stood open in the clip hull the game walks (not counted
+    /// in [`Self::inside_solid`]: the game's own player stands there too); 0 for the
+    /// other movements.
+    pub inside_brushes_only: usize,
     /// Bots that ended below the world's bounds.
     pub fell_out: usize,
     /// Stuck 1-second windows.
@@ -567,6 +577,9 @@ impl<'a> Soak<'a> {
             } else {
                 self.summary.overlapping += pairs;
             }
+            if self.options.report && pairs > 0 {
+                self.report_pairs(tick);
+            }
             // Every bot as the tick left it, then the triggers (which move and respawn bots).
             for id in 0..self.bots.len() as u32 {
                 self.watch(tick, id);
@@ -642,21 +655,54 @@ impl<'a> Soak<'a> {
             // not a second the controller could have moved it in.
             let feet = c.position() - Vec3::Z * (c.config().feet_to_origin - CURRENT_SAMPLE);
             let adrift = c.state().water_level >= 2 && self.world.point_current(feet) != Vec3::ZERO;
-            let center = c.shape_center();
             let others = WorldWithBodies {
                 world: self.world,
                 bodies: self.crowd.bodies(),
                 mover: Some(id as u32),
                 ghosts: &[],
             };
-            let query = ShapeQuery::new(c.shape());
+            // In the world its movement collides with (`inside.rs`): QuakeWorld's profile
+            // walks its origin through clip hull 1 (clip brushes the brushes lack).
+            let (query, from) = probe_query(c);
+            let to = from + direction * STUCK_PROBE;
             let probe = if self.options.collide {
-                others.trace(&query, center, center + direction * STUCK_PROBE)
+                others.trace(&query, from, to)
             } else {
-                Tracer::trace(self.world, &query, center, center + direction * STUCK_PROBE)
+                Tracer::trace(self.world, &query, from, to)
             };
             let room = direction != Vec3::ZERO && !probe.hit() && !adrift;
             bot.window = Some((c.position(), bot.input.wish, room));
+        }
+    }
+
+    /// Prints, on stderr, each pair of bots overlapping at the end of `tick`: both origins,
+    /// velocities and grounds, and the gap between their boxes on each axis (negative:
+    /// the depth they overlap by).
+    fn report_pairs(&self, tick: usize) {
+        for (id, c, _) in self.crowd.iter() {
+            let others = self
+                .crowd
+                .overlapping_at(c.shape(), c.shape_center(), Some(id));
+            for &other in others.as_slice() {
+                let Some(o) = self.crowd.get(other).filter(|_| other > id) else {
+                    continue;
+                };
+                let (a, b) = (c.shape_center(), o.shape_center());
+                let reach = (c.shape().bounds().1 - c.shape().bounds().0 + o.shape().bounds().1
+                    - o.shape().bounds().0)
+                    * 0.5;
+                let gap = (a - b).abs() - reach;
+                eprintln!(
+                    "bots {id} and {other} overlap at the end of tick {tick}: origins {} and {}, \
+                     velocities {} and {}, grounds {:?} and {:?}, gap {gap}",
+                    c.position(),
+                    o.position(),
+                    c.velocity(),
+                    o.velocity(),
+                    c.ground().state,
+                    o.ground().state
+                );
+            }
         }
     }
 
@@ -677,14 +723,20 @@ impl<'a> Soak<'a> {
         if (self.count)(self.world, c) {
             self.counted += 1;
         }
-        // Inside what blocks this bot: its own mask (a monster may stand in player clip),
-        // in the world its movement collides with: Quake 3's profile meets curved patches
-        // as the game's own facets (`ShapeQuery::with_game_patches`), not planeshift's.
-        let mut query = ShapeQuery::new(c.shape()).with_mask(c.config().mask);
-        if c.config().movement == Movement::Quake3 {
-            query = query.with_game_patches();
+        // Inside what blocks this bot, in the world its movement collides with (`inside.rs`).
+        let judged = inside(self.world, c);
+        if judged == Inside::BrushesOnly {
+            summary.inside_brushes_only += 1;
+            if self.options.report {
+                let p = c.position();
+                eprintln!(
+                    "bot {id} ended tick {tick} inside the brushes, open in the clip hull: \
+                     origin {} {} {}",
+                    p.x, p.y, p.z
+                );
+            }
         }
-        if Tracer::overlaps(self.world, &query, c.shape_center()) {
+        if judged == Inside::Solid {
             summary.inside_solid += 1;
             if self.options.report {
                 let p = c.position();

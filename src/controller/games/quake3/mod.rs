@@ -24,13 +24,15 @@
 //! the 1/8 stop distance ([`ShapeQuery::with_stop_distance`]) and Quake 3's own curved patch
 //! collision ([`ShapeQuery::with_game_patches`]: the game's coarse facets made at load from
 //! the `.bsp`'s control grids, traced as `CM_TraceThroughPatchCollide` does), turned on in
-//! `trace.rs`. Measured against the game's recorded runs (`tests/it/controller/
+//! `trace.rs`; other players' boxes stop a sweep within the game's 1/8 of them, as its
+//! entity clipping does (`bodies.rs`, in a crowd only). Measured against the game's recorded runs (`tests/it/controller/
 //! reference_moves.rs`, 90 runs on six levels): every tick within 0.01, every velocity equal.
 //!
 //! [`ShapeQuery::with_stop_distance`]: crate::movement::ShapeQuery::with_stop_distance
 //! [`ShapeQuery::with_game_patches`]: crate::movement::ShapeQuery::with_game_patches
 //! [`ControllerConfig::quake3`]: crate::ControllerConfig::quake3
 
+mod bodies;
 mod ground;
 mod memo;
 mod moves;
@@ -194,7 +196,9 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
         });
         let kept = key.as_ref().and_then(|k| self.memo.trace(k));
         let t = kept.unwrap_or_else(|| {
-            trace::box_trace((self.world, self.scratch), self.mask, self.player(), start, end)
+            let found =
+                trace::box_trace((self.world, self.scratch), self.mask, self.player(), start, end);
+            bodies::nearest(self.world, self.mask, self.player(), (start, end), found)
         });
         if let (Some(key), None) = (key, kept) {
             self.memo.keep_trace(key, t);

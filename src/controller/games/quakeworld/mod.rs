@@ -7,8 +7,8 @@
 //! it) → [`tick`] (`SV_RunCmd`: a command over 50 ms runs as two halves) →
 //! `player_move.rs` (`PlayerMove`: nudge, categorize, jumps, friction, the moves) →
 //! `slide.rs` (`PM_FlyMove`, `PM_GroundMove`) → `world.rs` (the sweeps and point
-//! contents through the seam); `angles.rs` and `vec.rs` are the game's maths, `movevars.rs`
-//! its numbers.
+//! contents through the seam) → `physents.rs` (the other players past the world);
+//! `angles.rs` and `vec.rs` are the game's maths, `movevars.rs` its numbers.
 //!
 //! Guarantees: the game's steps in its order with its float precision; no platform maths
 //! (`angles.rs`); no allocation; the same inputs give the same bits on every machine.
@@ -18,6 +18,7 @@
 
 mod angles;
 mod movevars;
+mod physents;
 mod player_move;
 mod profile;
 #[cfg(test)]

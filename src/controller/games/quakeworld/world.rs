@@ -17,6 +17,7 @@
 
 use glam::Vec3;
 
+use super::physents;
 use crate::CompiledMap;
 use crate::compiled::HULL_CONTENTS_SOLID;
 use crate::contents::Contents;
@@ -209,17 +210,18 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             .through_clip_hull(PLAYER_HULL);
         let hit = self.world.trace(&query, start, end);
         let start_solid = hit.start_solid || hit.all_solid;
-        HullTrace {
+        let world = HullTrace {
             fraction: if start_solid { 0.0 } else { hit.fraction },
             end: hit.end,
             normal: hit.normal.unwrap_or(Vec3::ZERO),
             start_solid,
             all_solid: hit.all_solid,
-        }
+        };
+        physents::nearest(self.world, world, start, end)
     }
 
     /// `PM_TestPlayerPosition`: whether the player may stand at `at` (hull 1's point is
-    /// not in solid).
+    /// not in solid, nor its box in another player's: `physents.rs`).
     pub(super) fn player_fits(&self, at: Vec3) -> bool {
         if let Some((map, near)) = self.near
             && at.is_finite()
@@ -234,7 +236,7 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             .with_mask(Contents::SOLID)
             .stopped_by(StopRule::Cross)
             .through_clip_hull(PLAYER_HULL);
-        !self.world.overlaps(&query, at)
+        !self.world.overlaps(&query, at) && !physents::blocked(self.world, at)
     }
 
     /// `PM_PointContents`: hull 0's contents at `point`, as the game numbers them.

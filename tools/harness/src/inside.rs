@@ -1,0 +1,97 @@
+//! Whether a bot ended a tick inside solid, judged in the world its movement collides with.
+//!
+//! Takes the compiled level and one bot (or a spot for one, as the scatter tries it); gives
+//! [`Inside`], and the sweep that asks whether a bot has room to move ([`probe_query`]). Guarantees, per movement:
+//! - planeshift's own and the mixed crowd's: the bot's shape overlaps what its own mask
+//!   names (a monster may stand in player clip);
+//! - Quake 3's profile: the same, with curved patches met as the game's own facets
+//!   (`ShapeQuery::with_game_patches`), as its movement meets them;
+//! - QuakeWorld's profile: the player's origin in solid in the level's clip hull 1, the
+//!   query its movement asks (`pmovetst.c PM_TestPlayerPosition`: a point through the
+//!   world qbsp grew by the player's box; a level that keeps no hull answers for the point
+//!   against its brushes, as the profile's sweeps see it). qbsp grows brushes with axial
+//!   bevels only, so next to an edge the hull may be open where the player's box overlaps
+//!   a brush: the game's own player stands there too. Such a tick is [`Inside::BrushesOnly`],
+//!   counted apart, never [`Inside::Solid`].
+
+use glam::Vec3;
+use planeshift::movement::{Movement, ShapeQuery, Tracer};
+use planeshift::query::StopRule;
+use planeshift::{CharacterController, CompiledMap, Contents, ControllerConfig, TraceShape};
+
+/// The clip hull QuakeWorld's player walks (qbsp's hull 1: the world grown by the box
+/// (−16,−16,−24)–(16,16,32)).
+const QUAKEWORLD_PLAYER_HULL: u8 = 1;
+
+/// Where a bot's tick ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inside {
+    /// Clear of what its movement collides with.
+    Clear,
+    /// Inside what its movement collides with.
+    Solid,
+    /// QuakeWorld's profile only: clear in the clip hull, the box overlapping the brushes.
+    BrushesOnly,
+}
+
+/// Where `bot` stands in `world`, as its movement sees it.
+pub fn inside(world: &CompiledMap, bot: &CharacterController) -> Inside {
+    inside_at(
+        world,
+        bot.config(),
+        bot.shape(),
+        bot.position(),
+        bot.shape_center(),
+    )
+}
+
+/// Where a bot moving by `config`, its `shape` centred on `center` and its origin at
+/// `origin`, stands in `world`, as its movement sees it.
+pub fn inside_at(
+    world: &CompiledMap,
+    config: &ControllerConfig,
+    shape: &TraceShape,
+    origin: Vec3,
+    center: Vec3,
+) -> Inside {
+    let mut brushes = ShapeQuery::new(shape).with_mask(config.mask);
+    if config.movement == Movement::Quake3 {
+        brushes = brushes.with_game_patches();
+    }
+    let in_brushes = Tracer::overlaps(world, &brushes, center);
+    if config.movement != Movement::QuakeWorld {
+        return if in_brushes {
+            Inside::Solid
+        } else {
+            Inside::Clear
+        };
+    }
+    let point = TraceShape::point();
+    let hull = ShapeQuery::new(&point)
+        .with_mask(Contents::SOLID)
+        .stopped_by(StopRule::Cross)
+        .through_clip_hull(QUAKEWORLD_PLAYER_HULL);
+    if Tracer::overlaps(world, &hull, origin) {
+        Inside::Solid
+    } else if in_brushes {
+        Inside::BrushesOnly
+    } else {
+        Inside::Clear
+    }
+}
+
+/// The sweep that asks whether `bot` has room to move, in the world its movement collides
+/// with, and where it starts: its shape from its centre; for QuakeWorld's profile its
+/// origin through clip hull 1, meeting the other bots with its box (the game's `physents`).
+pub fn probe_query(bot: &CharacterController) -> (ShapeQuery<'_>, Vec3) {
+    let query = ShapeQuery::new(bot.shape());
+    if bot.config().movement == Movement::QuakeWorld {
+        let hull = query
+            .with_mask(Contents::SOLID)
+            .stopped_by(StopRule::Cross)
+            .through_clip_hull(QUAKEWORLD_PLAYER_HULL);
+        (hull, bot.position())
+    } else {
+        (query, bot.shape_center())
+    }
+}
