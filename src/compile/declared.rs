@@ -2,35 +2,33 @@
 //! (`CompileOptions::declared_shapes`, or its game's by default: [`default_shapes`]).
 //!
 //! Takes the packed tables (`MapData`, f32: the brushes as sweeps read them) and the
-//! declared shapes; gives [`DeclaredHulls`]: per upright box, a bounding-volume tree over
-//! the world's and its static models' brushes, each brush's bounds grown by what the box can
-//! reach from it, so that a sweep of that box (`trace/declared.rs`) walks it as a point.
+//! declared shapes; gives [`DeclaredHulls`]: per upright box, an axial (k-d) tree whose
+//! leaves list every world and static-model brush whose bounds, grown by what the box can
+//! reach from it and padded by `LIST_PAD`, meet the leaf's cell, so that a sweep of that box
+//! (`trace/declared.rs`) walks it as a point.
 //!
 //! Guarantees: a brush's grown bounds are those the runtime's per-brush cull
 //! (`sweep_state::brush_grow`, `tree_walk::may_block`) computes, with the same f32
-//! operations in the same order (the shape's bounds on a brush with its six axial planes,
-//! κ·R otherwise with R the largest cull radius the box can have: its own plus the longest
-//! stop distance), and a node's bounds are the exact corner-wise extremes of those under it.
-//! Since correctly rounded arithmetic is monotone, a sweep's padded segment enters a node's
-//! padded bounds no later than any brush's under it, so the walk's node test never drops a
-//! brush the per-brush cull keeps: the tree is a pure broadphase, as the main tree is.
-//! Shapes other than upright boxes get no tree (their sweeps keep the main tree's walk);
-//! the build is `O(n log n)` per box (median splits), one box per thread with `parallel`.
+//! operations in the same order (the box's bounds on a brush with its six axial planes, κ·R
+//! otherwise with R the largest cull radius the box can have: its own plus the longest stop
+//! distance), so every brush that cull keeps for a sweep is listed in each leaf its padded
+//! bounds meet; a split position is an f32 value, the one the stored node holds, and a brush
+//! meeting both sides is listed on both. Splits follow the surface-area heuristic over
+//! [`SPLIT_CANDIDATES`] positions per axis, so a node costs `O(n log n)`; one box per thread
+//! with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
+//! trees' walk).
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use crate::compiled::{
-    DeclaredHull, DeclaredHulls, DeclaredNode, MAX_DECLARED_DEPTH, MapData, ModelKind,
+    DeclaredHull, DeclaredHulls, DeclaredLeaf, DeclaredNode, MapData, ModelKind, NodeChild,
     axial_bounded,
 };
+use crate::contents::Contents;
 use crate::game::Game;
 use crate::threads::map_all;
-use crate::tolerance::MAX_STOP_DISTANCE;
+use crate::tolerance::{MAX_STOP_DISTANCE, TREE_CULL_MARGIN};
 use crate::trace::{ShapeKind, TraceShape};
-
-/// The most brushes a leaf of a declared tree lists: one node test per two brushes keeps
-/// the tree small without testing many brushes the node's bounds would have culled.
-const LEAF_BRUSHES: usize = 2;
 
 /// The shapes a level of `game` declares when the options name none: planeshift's own
 /// controller box standing and crouched (`ControllerConfig::default`: Quake 3's player,
@@ -57,6 +55,25 @@ pub(crate) fn default_shapes(game: Game) -> Vec<TraceShape> {
         .collect()
 }
 
+/// How far past its grown bounds a brush is listed, in units: the longest stop distance
+/// and twice the walk's cull margin (a sweep's segment box is padded by its stop distance
+/// and one margin, `sweep_state::stop_pad`, in f32; the second margin covers that rounding).
+const LIST_PAD: f64 = MAX_STOP_DISTANCE as f64 + 2.0 * TREE_CULL_MARGIN as f64;
+
+/// A region listing at most this many brushes is a leaf.
+const LEAF_BRUSHES: usize = 2;
+
+/// The deepest a declared tree grows (well below `MAX_TREE_DEPTH`, which loading checks).
+const MAX_DEPTH: usize = 48;
+
+/// Split positions tried per axis and node (evenly picked from the brushes' bounds there):
+/// enough for a near-best split, few enough that a node costs `O(n log n)`.
+const SPLIT_CANDIDATES: usize = 32;
+
+/// The cost of one node step, in brush tests, for the surface-area heuristic (a step is a
+/// subtraction and a compare, a brush test a bounds cull and often a clip).
+const STEP_COST: f64 = 0.3;
+
 /// The declared trees of `data` (packed: every model's brushes in place) for `shapes`; an
 /// upright box declared twice gets one tree.
 pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredHulls {
@@ -74,6 +91,11 @@ pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredH
         .filter(|m| matches!(m.kind, ModelKind::World | ModelKind::Static))
         .flat_map(|m| m.brush_range())
         .map(|b| b as u32)
+        .filter(|&b| {
+            data.brushes
+                .get(b as usize)
+                .is_some_and(|b| b.contents != Contents::EMPTY)
+        })
         .collect();
     let axial: Vec<bool> = data
         .brushes
@@ -94,84 +116,124 @@ pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredH
                     (r, r)
                 };
                 let (lo, hi) = (brush.mins - grow_low, brush.maxs + grow_high);
-                Some(Item { id, lo, hi })
+                Some(Item {
+                    id,
+                    contents: brush.contents,
+                    lo: lo.as_dvec3() - LIST_PAD,
+                    hi: hi.as_dvec3() + LIST_PAD,
+                })
             })
             .collect();
-        let mut tree = DeclaredHull {
+        let mut hull = DeclaredHull {
             mins,
             maxs,
             radius,
-            nodes: Vec::with_capacity(2 * items.len() / LEAF_BRUSHES + 1),
-            brushes: Vec::with_capacity(items.len()),
+            root: NodeChild::Leaf(0),
+            nodes: Vec::new(),
+            leaves: Vec::new(),
+            brushes: Vec::new(),
         };
-        let mut items = items;
-        if !items.is_empty() {
-            build(&mut tree, &mut items, 1);
-        }
-        tree
+        let cell = items.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
+        );
+        hull.root = build(&mut hull, items, cell, 1);
+        hull
     });
     DeclaredHulls { hulls }
 }
 
-/// One brush's grown bounds.
+/// One brush's grown and padded bounds.
 #[derive(Clone, Copy)]
 struct Item {
     id: u32,
-    lo: Vec3,
-    hi: Vec3,
+    contents: Contents,
+    lo: DVec3,
+    hi: DVec3,
 }
 
-/// Appends the subtree over `items` (not empty) to `tree` in preorder, `depth` nodes deep
-/// counting this one: a leaf of at most [`LEAF_BRUSHES`] (or of all, at the depth cap, which
-/// median splits reach only past 2^63 brushes), else the items halved at the median of
-/// their centres along the axis where the centres spread most.
-fn build(tree: &mut DeclaredHull, items: &mut [Item], depth: usize) {
-    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-    let (mut c_lo, mut c_hi) = (lo, hi);
-    for item in items.iter() {
-        lo = lo.min(item.lo);
-        hi = hi.max(item.hi);
-        let centre = centre(item);
-        c_lo = c_lo.min(centre);
-        c_hi = c_hi.max(centre);
-    }
-    let at = tree.nodes.len();
-    tree.nodes.push(DeclaredNode {
-        mins: lo,
-        maxs: hi,
-        first: 0,
-        count: 0,
-    });
-    if items.len() <= LEAF_BRUSHES || depth >= MAX_DECLARED_DEPTH {
-        tree.nodes[at].first = tree.brushes.len() as u32;
-        tree.nodes[at].count = items.len() as u32;
-        // Increasing id order within a leaf: the order the main tree's leaves list them in.
+/// The surface area of the box `lo..hi` (0 when empty).
+fn area((lo, hi): (DVec3, DVec3)) -> f64 {
+    let d = (hi - lo).max(DVec3::ZERO);
+    2.0 * (d.x * d.y + d.y * d.z + d.z * d.x)
+}
+
+/// Appends the subtree over `items` (those whose bounds meet `cell`) to `hull` in preorder
+/// and gives its root: a leaf listing them, or an axial split at the candidate position the
+/// surface-area heuristic likes best (front where the coordinate is ≥ the split, back where
+/// it is ≤; a brush meeting both sides goes to both), when that beats the leaf.
+fn build(hull: &mut DeclaredHull, items: Vec<Item>, cell: (DVec3, DVec3), depth: usize) -> NodeChild {
+    let split = if items.len() <= LEAF_BRUSHES || depth >= MAX_DEPTH {
+        None
+    } else {
+        best_split(&items, cell)
+    };
+    let Some((axis, at)) = split else {
+        let leaf = hull.leaves.len() as u32;
         let mut ids: Vec<u32> = items.iter().map(|i| i.id).collect();
         ids.sort_unstable();
-        tree.brushes.extend(ids);
-        return;
-    }
-    let spread = c_hi - c_lo;
-    let axis = if spread.x >= spread.y && spread.x >= spread.z {
-        0
-    } else if spread.y >= spread.z {
-        1
-    } else {
-        2
+        hull.leaves.push(DeclaredLeaf {
+            first: hull.brushes.len() as u32,
+            count: ids.len() as u32,
+            contents: items.iter().fold(Contents::EMPTY, |c, i| c | i.contents),
+        });
+        hull.brushes.extend(ids);
+        return NodeChild::Leaf(leaf);
     };
-    let half = items.len() / 2;
-    items.select_nth_unstable_by(half, |a, b| {
-        centre(a)[axis]
-            .total_cmp(&centre(b)[axis])
-            .then(a.id.cmp(&b.id))
+    let index = hull.nodes.len();
+    let mut normal = Vec3::ZERO;
+    normal[axis] = 1.0;
+    hull.nodes.push(DeclaredNode {
+        normal,
+        dist: at as f32,
+        children: [NodeChild::Leaf(0); 2],
     });
-    let (first, second) = items.split_at_mut(half);
-    build(tree, first, depth + 1);
-    tree.nodes[at].first = tree.nodes.len() as u32;
-    build(tree, second, depth + 1);
+    let (front, back): (Vec<Item>, Vec<Item>) = (
+        items.iter().copied().filter(|i| i.hi[axis] >= at).collect(),
+        items.into_iter().filter(|i| i.lo[axis] <= at).collect(),
+    );
+    let (mut front_cell, mut back_cell) = (cell, cell);
+    front_cell.0[axis] = at;
+    back_cell.1[axis] = at;
+    let front = build(hull, front, front_cell, depth + 1);
+    let back = build(hull, back, back_cell, depth + 1);
+    if let Some(node) = hull.nodes.get_mut(index) {
+        node.children = [front, back];
+    }
+    NodeChild::Node(index as u32)
 }
 
-/// The centre of an item's grown bounds (in f64: the sum of two large f32s stays exact).
-fn centre(item: &Item) -> Vec3 {
-    ((item.lo.as_dvec3() + item.hi.as_dvec3()) * 0.5).as_vec3()
+/// The best `(axis, position)` to split `cell` at, its position an f32 value (what the
+/// stored node holds), or `None` when no split is cheaper than a leaf.
+fn best_split(items: &[Item], cell: (DVec3, DVec3)) -> Option<(usize, f64)> {
+    let n = items.len() as f64;
+    let mut best: Option<(f64, usize, f64)> = None;
+    for axis in 0..3 {
+        let mut los: Vec<f64> = items.iter().map(|i| i.lo[axis]).collect();
+        let mut his: Vec<f64> = items.iter().map(|i| i.hi[axis]).collect();
+        los.sort_unstable_by(f64::total_cmp);
+        his.sort_unstable_by(f64::total_cmp);
+        let mut candidates: Vec<f64> = los.iter().chain(&his).copied().collect();
+        candidates.sort_unstable_by(f64::total_cmp);
+        candidates.dedup();
+        let stride = (candidates.len() / SPLIT_CANDIDATES).max(1);
+        for &c in candidates.iter().step_by(stride) {
+            let at = f64::from(c as f32);
+            if at <= cell.0[axis] || at >= cell.1[axis] {
+                continue;
+            }
+            let back = los.partition_point(|&lo| lo <= at) as f64;
+            let front = n - his.partition_point(|&hi| hi < at) as f64;
+            let (mut front_cell, mut back_cell) = (cell, cell);
+            front_cell.0[axis] = at;
+            back_cell.1[axis] = at;
+            let cost = area(front_cell) * front + area(back_cell) * back;
+            if best.is_none_or(|(b, _, _)| cost < b) {
+                best = Some((cost, axis, at));
+            }
+        }
+    }
+    let leaf_cost = area(cell) * n;
+    best.filter(|&(cost, _, _)| cost + STEP_COST * area(cell) < leaf_cost)
+        .map(|(_, axis, at)| (axis, at))
 }

@@ -1,40 +1,44 @@
 //! The declared character boxes' own trees, kept in the compiled level: [`DeclaredHulls`].
 //!
 //! Takes, per box a compile declared (`CompileOptions::declared_shapes`, built by
-//! `compile/declared.rs`), a bounding-volume tree over the world's and its static models'
-//! brushes, each brush's box grown by what that box can reach from it (the runtime's own
-//! `sweep_state::brush_grow`, in f32); gives it to `trace/declared.rs`, which walks a sweep
-//! of that box through it as a point. Guarantees after [`DeclaredHulls::validate`]: every
-//! box and bound is finite, every node's children and every brush index are in range, the
-//! nodes form one tree in preorder (each node has one parent, so a walk visits each at most
-//! once) no deeper than [`MAX_DECLARED_DEPTH`]; checked in time linear in the tables.
+//! `compile/declared.rs`), an axial tree over the world's and static models' brushes whose
+//! leaves list the brushes (by their ids in the world) whose bounds, grown by that box and
+//! padded by the longest stop distance, meet the leaf's cell; gives
+//! it to `trace/declared.rs`, which walks a sweep of that box through it as a point. Guarantees
+//! after [`DeclaredHulls::validate`]: every box, plane and radius is finite, a node's
+//! children follow it (so no walk loops), every node and leaf has at most one parent, no
+//! path is deeper than [`MAX_TREE_DEPTH`], the leaves' lists follow each other in leaf
+//! order without overlap, and every index is in range; checked in time linear in the tables.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+use super::NodeChild;
 use super::validate::LoadError;
+use crate::contents::Contents;
+use crate::tolerance::MAX_TREE_DEPTH;
 
-/// The most nodes on one path from a declared tree's root to a leaf: the walk's fixed
-/// stack holds this many. A median split halves the brushes at each level, so 2^64 brushes
-/// would be needed to reach it honestly.
-pub const MAX_DECLARED_DEPTH: usize = 64;
-
-/// A node of a declared tree: the bounds of every grown brush under it and either its
-/// brushes (a leaf) or its second child (the first is the next node, preorder).
+/// A node of a declared tree: its plane inline (front where `normal·x − dist ≥ 0`) and its
+/// children.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct DeclaredNode {
-    /// The smallest corner of the grown brushes under the node.
-    pub mins: Vec3,
-    /// The largest corner of the grown brushes under the node.
-    pub maxs: Vec3,
-    /// A leaf (`count > 0`): its brushes are `brushes[first..first + count]`; otherwise
-    /// `first` is the second child's node index.
-    pub first: u32,
-    /// How many brushes the leaf lists (0 for an inner node).
-    pub count: u32,
+    pub normal: Vec3,
+    pub dist: f32,
+    /// `[front, back]`; a child node always has a greater index than its parent.
+    pub children: [NodeChild; 2],
 }
 
-/// One declared box and its tree.
+/// A leaf of a declared tree.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct DeclaredLeaf {
+    /// The brushes are `brushes[first..first + count]`, in increasing id order.
+    pub first: u32,
+    pub count: u32,
+    /// The union of those brushes' contents (a sweep whose mask misses it skips the leaf).
+    pub contents: Contents,
+}
+
+/// One declared box and its lists.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct DeclaredHull {
     /// The box's bounds about the reference point, as `TraceShape::bounds` gives them for
@@ -46,9 +50,11 @@ pub(crate) struct DeclaredHull {
     /// (the box's own plus the longest stop distance): a sweep whose cull radius exceeds it
     /// is not routed here.
     pub radius: f32,
-    /// The tree, in preorder (the root first; empty when the world has no brush).
+    /// The tree's root, its nodes (the root first when it is a node) and its leaves.
+    pub root: NodeChild,
     pub nodes: Vec<DeclaredNode>,
-    /// The brush ids the leaves list.
+    pub leaves: Vec<DeclaredLeaf>,
+    /// The brush ids the lists hold.
     pub brushes: Vec<u32>,
 }
 
@@ -87,9 +93,9 @@ impl DeclaredHulls {
     /// Checks every declared tree against a world of `brush_count` brushes.
     ///
     /// # Errors
-    /// [`LoadError::BadValue`] for a bound that is not finite or a box turned inside out;
-    /// [`LoadError::BadIndex`] for a child or brush out of range, or nodes that are not
-    /// one tree in preorder, or a tree deeper than [`MAX_DECLARED_DEPTH`].
+    /// [`LoadError::BadValue`] for a box, radius or plane that is not finite or a box
+    /// turned inside out; [`LoadError::BadIndex`] for a child, list or brush out of range,
+    /// a child before its parent or with two parents, or a tree too deep.
     pub(crate) fn validate(&self, brush_count: usize) -> Result<(), LoadError> {
         for (index, hull) in self.hulls.iter().enumerate() {
             let finite = hull.mins.is_finite() && hull.maxs.is_finite();
@@ -99,45 +105,65 @@ impl DeclaredHulls {
             if !(hull.radius.is_finite() && hull.radius >= 0.0) {
                 return Err(bad_value(index, "declared radius not finite"));
             }
+            validate_tree(index, hull)?;
             if let Some(&b) = hull.brushes.iter().find(|&&b| b as usize >= brush_count) {
                 return Err(bad_index(index, format!("brush {b} out of range")));
             }
-            validate_tree(index, hull)?;
+            // The lists follow each other in leaf order, so none is read twice.
+            let mut next = 0usize;
+            for (at, leaf) in hull.leaves.iter().enumerate() {
+                let end = next.checked_add(leaf.count as usize);
+                if leaf.first as usize != next || end.is_none_or(|end| end > hull.brushes.len()) {
+                    return Err(bad_index(index, format!("list {at} out of range or out of order")));
+                }
+                next = end.unwrap_or(next);
+            }
         }
         Ok(())
     }
 }
 
-/// Checks that `hull.nodes` is one tree in preorder: node `i`'s subtree is exactly the
-/// range it is handed (the root all of them), an inner node's second child splits its range
-/// after the first, a leaf is a range of one; so every node has one parent and is met once.
+/// The tree of `hull`: planes finite, children in range and after their parent, one
+/// parent each, depth at most [`MAX_TREE_DEPTH`] (one forward pass: parents come first).
 fn validate_tree(index: usize, hull: &DeclaredHull) -> Result<(), LoadError> {
-    let nodes = &hull.nodes;
-    if nodes.is_empty() {
-        return Ok(());
+    let (nodes, leaves) = (hull.nodes.len(), hull.leaves.len());
+    let mut depth = vec![0u32; nodes];
+    let mut node_parent = vec![false; nodes];
+    let mut leaf_parent = vec![false; leaves];
+    match hull.root {
+        NodeChild::Node(0) if nodes > 0 => {}
+        NodeChild::Leaf(l) if (l as usize) < leaves && nodes == 0 => {}
+        _ => return Err(bad_index(index, "bad root".to_owned())),
     }
-    // (node, end of its subtree, depth)
-    let mut stack = vec![(0usize, nodes.len(), 1usize)];
-    while let Some((at, end, depth)) = stack.pop() {
-        if depth > MAX_DECLARED_DEPTH {
-            return Err(bad_index(index, format!("tree deeper than {MAX_DECLARED_DEPTH}")));
+    for (at, node) in hull.nodes.iter().enumerate() {
+        if !(node.normal.is_finite() && node.dist.is_finite()) {
+            return Err(bad_value(index, "declared plane not finite"));
         }
-        let node = &nodes[at];
-        if !(node.mins.is_finite() && node.maxs.is_finite()) {
-            return Err(bad_value(index, "declared node bounds not finite"));
+        if at > 0 && !node_parent[at] {
+            return Err(bad_index(index, format!("node {at}: no parent")));
         }
-        if node.count > 0 {
-            let range = (node.first as usize).checked_add(node.count as usize);
-            if end != at + 1 || range.is_none_or(|r| r > hull.brushes.len()) {
-                return Err(bad_index(index, format!("leaf {at} out of range")));
+        let d = depth[at] + 1;
+        if d > MAX_TREE_DEPTH {
+            return Err(bad_index(index, format!("deeper than {MAX_TREE_DEPTH}")));
+        }
+        for child in node.children {
+            match child {
+                NodeChild::Node(n) => {
+                    let n = n as usize;
+                    if n >= nodes || n <= at || node_parent[n] {
+                        return Err(bad_index(index, format!("node {at}: bad child {n}")));
+                    }
+                    node_parent[n] = true;
+                    depth[n] = d;
+                }
+                NodeChild::Leaf(l) => {
+                    let l = l as usize;
+                    if l >= leaves || leaf_parent[l] {
+                        return Err(bad_index(index, format!("node {at}: bad leaf {l}")));
+                    }
+                    leaf_parent[l] = true;
+                }
             }
-        } else {
-            let second = node.first as usize;
-            if second <= at + 1 || second >= end {
-                return Err(bad_index(index, format!("node {at}: child {second} out of range")));
-            }
-            stack.push((second, end, depth + 1));
-            stack.push((at + 1, second, depth + 1));
         }
     }
     Ok(())
@@ -147,51 +173,62 @@ fn validate_tree(index: usize, hull: &DeclaredHull) -> Result<(), LoadError> {
 mod tests {
     use super::*;
 
-    fn node(first: u32, count: u32) -> DeclaredNode {
-        DeclaredNode {
-            mins: Vec3::ZERO,
-            maxs: Vec3::ONE,
-            first,
-            count,
-        }
-    }
-
-    fn hull(nodes: Vec<DeclaredNode>) -> DeclaredHulls {
+    fn hull(leaves: Vec<(u32, u32)>) -> DeclaredHulls {
         DeclaredHulls {
             hulls: vec![DeclaredHull {
                 mins: -Vec3::ONE,
                 maxs: Vec3::ONE,
                 radius: 2.0,
-                nodes,
+                root: NodeChild::Node(0),
+                nodes: vec![DeclaredNode {
+                    normal: Vec3::X,
+                    dist: 0.0,
+                    children: [NodeChild::Leaf(0), NodeChild::Leaf(1)],
+                }],
+                leaves: leaves
+                    .into_iter()
+                    .map(|(first, count)| DeclaredLeaf {
+                        first,
+                        count,
+                        contents: Contents::SOLID,
+                    })
+                    .collect(),
                 brushes: vec![0, 1],
             }],
         }
     }
 
     #[test]
-    fn a_tree_in_preorder_passes_and_broken_ones_are_typed_errors() {
-        let good = hull(vec![node(2, 0), node(0, 1), node(1, 1)]);
+    fn lists_in_range_pass_and_broken_ones_are_typed_errors() {
+        let good = hull(vec![(0, 1), (1, 1)]);
         assert!(good.validate(2).is_ok());
+        let overlapping = hull(vec![(0, 2), (1, 1)]);
+        assert!(matches!(overlapping.validate(2), Err(LoadError::BadIndex { .. })));
+        assert!(good.find((-Vec3::ONE, Vec3::ONE), 2.0).is_some());
+        assert!(good.find((-Vec3::ONE, Vec3::ONE), 2.5).is_none());
         assert!(matches!(good.validate(1), Err(LoadError::BadIndex { .. })));
-        // The second child pointing back at its parent: a cycle.
-        let cyclic = hull(vec![node(0, 0), node(0, 1), node(1, 1)]);
-        assert!(matches!(cyclic.validate(2), Err(LoadError::BadIndex { .. })));
-        // A node no parent names.
-        let orphan = hull(vec![node(2, 0), node(0, 1), node(1, 1), node(0, 1)]);
-        assert!(matches!(orphan.validate(2), Err(LoadError::BadIndex { .. })));
-        // A leaf past the brush list.
-        let long = hull(vec![node(2, 0), node(0, 1), node(1, 2)]);
+        let long = hull(vec![(0, 1), (1, 2)]);
         assert!(matches!(long.validate(2), Err(LoadError::BadIndex { .. })));
-        let mut nan = hull(vec![node(0, 1)]);
-        nan.hulls[0].nodes[0].mins.x = f32::NAN;
+        let wrapping = hull(vec![(0, 1), (u32::MAX, u32::MAX)]);
+        assert!(matches!(wrapping.validate(2), Err(LoadError::BadIndex { .. })));
+        // A leaf with two parents, a missing leaf, a node its own child.
+        let mut twice = hull(vec![(0, 1), (1, 1)]);
+        twice.hulls[0].nodes[0].children[1] = NodeChild::Leaf(0);
+        assert!(matches!(twice.validate(2), Err(LoadError::BadIndex { .. })));
+        let mut missing = hull(vec![(0, 1)]);
+        missing.hulls[0].leaves.truncate(1);
+        assert!(matches!(missing.validate(2), Err(LoadError::BadIndex { .. })));
+        let mut cycle = hull(vec![(0, 1), (1, 1)]);
+        cycle.hulls[0].nodes[0].children[0] = NodeChild::Node(0);
+        assert!(matches!(cycle.validate(2), Err(LoadError::BadIndex { .. })));
+        let mut nan = hull(vec![(0, 1), (1, 1)]);
+        nan.hulls[0].mins.x = f32::NAN;
         assert!(matches!(nan.validate(2), Err(LoadError::BadValue { .. })));
-        // A chain deeper than the walk's stack.
-        let mut deep: Vec<DeclaredNode> = Vec::new();
-        for i in 0..=MAX_DECLARED_DEPTH as u32 {
-            deep.push(node(2 * i + 2, 0));
-            deep.push(node(0, 1));
-        }
-        deep.push(node(1, 1));
-        assert!(matches!(hull(deep).validate(2), Err(LoadError::BadIndex { .. })));
+        let mut plane = hull(vec![(0, 1), (1, 1)]);
+        plane.hulls[0].nodes[0].dist = f32::INFINITY;
+        assert!(matches!(plane.validate(2), Err(LoadError::BadValue { .. })));
+        let mut inside_out = hull(vec![(0, 1), (1, 1)]);
+        inside_out.hulls[0].mins.z = 3.0;
+        assert!(matches!(inside_out.validate(2), Err(LoadError::BadValue { .. })));
     }
 }

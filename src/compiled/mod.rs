@@ -40,7 +40,7 @@ pub(crate) use clip_hulls::{
     ClipHulls, HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID, HullNode, HullPlane,
 };
 pub use clip_hulls::{HULL_COUNT, MAX_CLIP_HULL_DEPTH};
-pub(crate) use declared::{DeclaredHull, DeclaredHulls, DeclaredNode, MAX_DECLARED_DEPTH};
+pub(crate) use declared::{DeclaredHull, DeclaredHulls, DeclaredLeaf, DeclaredNode};
 pub use entities::Entity;
 pub(crate) use game_patches::GameCollide;
 pub use game_patches::{GamePatch, GamePatches};

@@ -1,76 +1,121 @@
-//! A sweep of a declared box walked through its own tree as a point (`compile/declared.rs`
-//! builds the tree, `compiled/declared.rs` stores and checks it).
+//! A sweep of a declared box walked through the box's own tree as a point
+//! (`compile/declared.rs` builds the tree, `compiled/declared.rs` stores and checks it).
 //!
-//! Takes a sweep whose shape is an unrotated box with exactly a declared box's bounds (and
-//! a cull radius the tree allows); gives the same [`Outcome`](super::sweep_state::Outcome)
-//! as the main tree's walk, bit for bit. Guarantees: every brush the per-brush cull
-//! (`tree_walk::may_block`) would keep lies under nodes whose padded bounds the segment
-//! enters no later than the brush's own (the stored bounds cover every grown brush under
-//! them, and correctly rounded arithmetic is monotone), so the walk reaches it; each brush
-//! is listed once, and the brushes a sweep clips go through the same cull and clip as every
-//! other way of choosing brushes, whose answer does not depend on their order. Nearer
-//! children first; a node entered after the best hit so far is skipped. No allocation: the
-//! stack is fixed, as deep as the checked depth cap.
+//! Takes a world sweep whose shape is an unrotated box with exactly a declared box's bounds
+//! (and a cull radius the tree allows: `tree_walk::Sweep`); gives the same
+//! [`Outcome`](super::sweep_state::Outcome) as the main trees' walk. Why it is the same: a
+//! brush the per-brush cull (`tree_walk::may_block`) keeps has its grown bounds, padded by
+//! the sweep's stop distance, met by the segment; every leaf cell holding a point of that
+//! meeting lists the brush (the lists are padded by the longest stop distance and a margin
+//! for f32 rounding); the walk follows the reference point as a point sweep does
+//! (`TREE_CULL_MARGIN` each side of a node plane), so it reaches such a leaf no later than
+//! the segment meets the brush. The brushes it clips go through the same cull
+//! and clip as every other way of choosing brushes, whose answer does not depend on their
+//! order (bar an all-solid sweep's contents, which no walk fixes). The walk loops down nodes
+//! the segment stays on one side of, recurses only at splits, at most `MAX_TREE_DEPTH` deep
+//! (checked at load), nearer side first, and allocates nothing.
+
+use glam::Vec3;
 
 use super::shape::Support;
-use super::sweep_state::{TraceWork, stop_pad};
-use super::tree_walk::segment_enter;
-use crate::compiled::{DeclaredHull, MAX_DECLARED_DEPTH};
+use super::sweep_state::TraceWork;
+use crate::compiled::{DeclaredHull, NodeChild};
+use crate::tolerance::{TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
 impl<S: Support> TraceWork<'_, S> {
-    /// Clips every brush of `hull`'s tree the sweep may meet, nearest nodes first.
+    /// Clips every brush `hull`'s tree lists in the leaves the sweep passes through.
     pub(crate) fn walk_declared(&mut self, hull: &DeclaredHull) {
-        let nodes = hull.nodes.as_slice();
-        let pad = stop_pad(self.stop);
-        let (start, end) = (self.start, self.end);
-        let enter = |index: u32| -> Option<f32> {
-            let node = nodes.get(index as usize)?;
-            segment_enter(start, end, (node.mins - pad, node.maxs + pad))
-        };
-        // (node, where the segment enters its padded bounds)
-        let mut stack = [(0u32, 0.0f32); MAX_DECLARED_DEPTH + 1];
-        let mut top = 0usize;
-        if let Some(at) = enter(0) {
-            stack[0] = (0, at);
-            top = 1;
+        // A point's reach (`PointSupport::node_reaches`): the lists hold every brush within
+        // the longest stop distance already.
+        let reach = TREE_CULL_MARGIN;
+        self.declared_span(hull, reach, hull.root, (0.0, 1.0), (self.start, self.end));
+    }
+
+    /// Walks the subtree at `child` with the sub-segment `p1..p2` (fractions `f1..f2`).
+    fn declared_span(
+        &mut self,
+        hull: &DeclaredHull,
+        reach: f32,
+        mut child: NodeChild,
+        (f1, f2): (f32, f32),
+        (p1, p2): (Vec3, Vec3),
+    ) {
+        // As `tree_walk::walk_span`: a subtree reached only after the best hit cannot
+        // improve it.
+        if self.found.all_solid || self.found.fraction < f1 {
+            return;
         }
-        while top > 0 {
-            top -= 1;
-            let (index, at) = stack[top];
-            if at > self.found.fraction {
-                continue;
+        let nodes = hull.nodes.as_slice();
+        let (node, t1, t2) = loop {
+            let index = match child {
+                NodeChild::Leaf(leaf) => return self.declared_leaf(hull, leaf as usize),
+                NodeChild::Node(node) => node as usize,
+            };
+            // Indices are checked at load; a bad one ends the walk rather than panicking.
+            let Some(node) = nodes.get(index) else {
+                return;
+            };
+            let t1 = node.normal.dot(p1) - node.dist;
+            let t2 = node.normal.dot(p2) - node.dist;
+            if t1 >= reach && t2 >= reach {
+                child = node.children[0];
+            } else if t1 <= -reach && t2 <= -reach {
+                child = node.children[1];
+            } else {
+                break (node, t1, t2);
             }
-            // Indices are checked at load; a bad one ends this branch rather than panicking.
-            let Some(node) = nodes.get(index as usize) else {
+        };
+        let [front, back] = node.children;
+        let (front_span, back_span) = if t1 == t2 {
+            ((0.0, 1.0), (0.0, 1.0))
+        } else {
+            let s_front = (-reach - t1) / (t2 - t1);
+            let s_back = (reach - t1) / (t2 - t1);
+            if t2 > t1 {
+                ((s_front.max(0.0), 1.0), (0.0, s_back.min(1.0)))
+            } else {
+                ((0.0, s_front.min(1.0)), (s_back.max(0.0), 1.0))
+            }
+        };
+        let order = if t1 >= 0.0 {
+            [(front, front_span), (back, back_span)]
+        } else {
+            [(back, back_span), (front, front_span)]
+        };
+        for (child, (a, b)) in order {
+            if a <= b {
+                let (q1, q2) = (p1 + (p2 - p1) * a, p1 + (p2 - p1) * b);
+                let (g1, g2) = (f1 + (f2 - f1) * a, f1 + (f2 - f1) * b);
+                self.declared_span(hull, reach, child, (g1, g2), (q1, q2));
+            }
+        }
+    }
+
+    /// Clips the brushes leaf `index` of `hull`'s tree lists (as `tree_walk`'s leaf: the
+    /// bounds cull before the check for a brush clipped already).
+    fn declared_leaf(&mut self, hull: &DeclaredHull, index: usize) {
+        let Some(leaf) = hull.leaves.get(index) else {
+            return;
+        };
+        if !leaf.contents.intersects(self.mask) {
+            return;
+        }
+        let first = leaf.first as usize;
+        let ids = hull.brushes.get(first..first + leaf.count as usize);
+        for &brush_id in ids.unwrap_or(&[]) {
+            let Some(brush) = self.may_block(brush_id) else {
                 continue;
             };
-            if node.count > 0 {
-                let first = node.first as usize;
-                let ids = hull.brushes.get(first..first + node.count as usize);
-                for &brush_id in ids.unwrap_or(&[]) {
-                    self.consider(brush_id);
-                    if self.found.all_solid {
-                        return;
-                    }
-                }
+            if self.seen[..self.seen_count].contains(&brush_id) {
                 continue;
             }
-            let children = [index + 1, node.first];
-            let [a, b] = children.map(|c| enter(c).filter(|&e| e <= self.found.fraction));
-            // The farther child below the nearer on the stack, so the nearer is walked first.
-            let mut order = [(children[0], a), (children[1], b)];
-            if let (Some(x), Some(y)) = (a, b)
-                && y < x
-            {
-                order.swap(0, 1);
+            if self.seen_count < TRACE_SEEN_BRUSHES {
+                self.seen[self.seen_count] = brush_id;
+                self.seen_count += 1;
             }
-            for (child, entered) in order.into_iter().rev() {
-                if let Some(e) = entered
-                    && top < stack.len()
-                {
-                    stack[top] = (child, e);
-                    top += 1;
-                }
+            super::brush_clip::clip_brush(self, brush_id as usize, brush);
+            if self.found.all_solid {
+                return;
             }
         }
     }

@@ -263,7 +263,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
     /// sweep before the best hit so far (the culls every way of choosing brushes shares, so
     /// that each gives the same answer).
     #[inline(always)]
-    fn may_block(&self, brush_id: u32) -> Option<&'a CompiledBrush> {
+    pub(super) fn may_block(&self, brush_id: u32) -> Option<&'a CompiledBrush> {
         let map = self.map;
         let brush = map.brushes().get(brush_id as usize)?;
         if !brush.contents.intersects(self.mask)
@@ -294,7 +294,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
 
 /// Where the segment `start → end` enters the box `(lo, hi)`, as a fraction in `[0, 1]`
 /// (0 when it starts inside); `None` when it misses the box.
-pub(super) fn segment_enter(start: Vec3, end: Vec3, (lo, hi): (Vec3, Vec3)) -> Option<f32> {
+fn segment_enter(start: Vec3, end: Vec3, (lo, hi): (Vec3, Vec3)) -> Option<f32> {
     let d = end - start;
     let (mut enter, mut leave) = (0.0f32, 1.0f32);
     for axis in 0..3 {
