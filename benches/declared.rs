@@ -114,7 +114,7 @@ impl Ticked for Lone<'_> {
 /// three holds in ten, as `[tick][character]` with one character.
 fn script(ticks: usize, tick_seconds: f32) -> Vec<Vec<MoveInput>> {
     let mut out = vec![vec![MoveInput::default()]; ticks];
-    let mut rng = Pcg32(0x5eed_41);
+    let mut rng = Pcg32(0x005e_ed41);
     let mut t = 0;
     while t < ticks {
         let hold = ((rng.range(0.25, 1.5) / tick_seconds).round() as usize).max(1);
