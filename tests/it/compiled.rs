@@ -1425,19 +1425,46 @@ fn crafted_clip_hull_trees_are_typed_errors() {
 fn crafted_declared_trees_are_typed_errors() {
     let world = compile(&read(&bundled_maps()[0].1)).map;
     let body = Body::of(&world);
-    assert!(!body.declared.hulls.is_empty(), "the default boxes are declared");
+    assert!(
+        !body.declared.hulls.is_empty(),
+        "the default boxes are declared"
+    );
     assert!(!body.declared.hulls[0].nodes.is_empty());
     assert!(body.load().is_ok());
     let mut cycle = body.clone();
     cycle.declared.hulls[0].nodes[0].children[0] = NodeChild::Node(0);
-    assert!(matches!(cycle.load(), Err(LoadError::BadIndex { table: "declared", .. })));
+    assert!(matches!(
+        cycle.load(),
+        Err(LoadError::BadIndex {
+            table: "declared",
+            ..
+        })
+    ));
     let mut brush = body.clone();
     brush.declared.hulls[0].brushes[0] = u32::MAX;
-    assert!(matches!(brush.load(), Err(LoadError::BadIndex { table: "declared", .. })));
+    assert!(matches!(
+        brush.load(),
+        Err(LoadError::BadIndex {
+            table: "declared",
+            ..
+        })
+    ));
     let mut list = body.clone();
     list.declared.hulls[0].leaves[0].count = u32::MAX;
-    assert!(matches!(list.load(), Err(LoadError::BadIndex { table: "declared", .. })));
+    assert!(matches!(
+        list.load(),
+        Err(LoadError::BadIndex {
+            table: "declared",
+            ..
+        })
+    ));
     let mut plane = body.clone();
     plane.declared.hulls[0].nodes[0].dist = f32::NAN;
-    assert!(matches!(plane.load(), Err(LoadError::BadValue { table: "declared", .. })));
+    assert!(matches!(
+        plane.load(),
+        Err(LoadError::BadValue {
+            table: "declared",
+            ..
+        })
+    ));
 }
