@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use glam::{DVec3, Vec3};
 
+use super::declared::{declared_hulls, default_shapes};
 use super::models::{model_bounds, origin_key};
 use super::sides::bevels_and_sides;
 use super::tables::{append_tree, entity_records};
@@ -268,8 +269,19 @@ pub(crate) fn compile_level_stages(
         patches: patch_count,
         patch_facets: output.patch_facet_count() as u32,
     };
-    let compiled = CompiledMap::from_data(data).map_err(CompileError::Output)?;
     stopwatch.lap("pack");
+    let defaults;
+    let shapes = match &options.declared_shapes {
+        Some(shapes) => shapes.as_slice(),
+        None => {
+            defaults = default_shapes(rules.base());
+            defaults.as_slice()
+        }
+    };
+    data.declared = declared_hulls(&data, shapes);
+    stopwatch.lap("declared");
+    let compiled = CompiledMap::from_data(data).map_err(CompileError::Output)?;
+    stopwatch.lap("load");
     Ok(CompileOutput {
         map: compiled,
         diagnostics: output.diagnostics,

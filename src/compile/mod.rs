@@ -18,6 +18,7 @@
 use std::path::PathBuf;
 
 mod back_end;
+mod declared;
 mod from_bsp;
 #[cfg(feature = "mesh")]
 mod from_mesh;
@@ -208,6 +209,13 @@ pub struct CompileOptions {
     /// the rendered curve and costs more facets (about the inverse of the tolerance for a
     /// patch curved one way).
     pub patch_tolerance: f64,
+    /// The character shapes the game will sweep through the world, each compiled into a
+    /// tree of its own that an unrotated sweep of exactly that box walks as a point (the
+    /// same answers, faster); `None` (the default) declares the game's: planeshift's
+    /// controller box standing and crouched (Quake 3's player) for every level, and Quake's
+    /// two hulls for Quake (Quake 2: its player, Quake's hull 1). Only axis-aligned boxes
+    /// get a tree; other shapes sweep as they do undeclared.
+    pub declared_shapes: Option<Vec<crate::trace::TraceShape>>,
 }
 
 impl Default for CompileOptions {
@@ -220,6 +228,7 @@ impl Default for CompileOptions {
             fill_outside: false,
             custom_game: None,
             patch_tolerance: crate::tolerance::DEFAULT_PATCH_TOLERANCE,
+            declared_shapes: None,
         }
     }
 }

@@ -13,6 +13,7 @@
 
 mod clip_hulls;
 mod currents;
+mod declared;
 mod entities;
 mod features;
 mod game_patches;
@@ -39,6 +40,7 @@ pub(crate) use clip_hulls::{
     ClipHulls, HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID, HullNode, HullPlane,
 };
 pub use clip_hulls::{HULL_COUNT, MAX_CLIP_HULL_DEPTH};
+pub(crate) use declared::{DeclaredHull, DeclaredHulls, DeclaredLeaf, DeclaredNode};
 pub use entities::Entity;
 pub(crate) use game_patches::GameCollide;
 pub use game_patches::{GamePatch, GamePatches};
@@ -57,8 +59,9 @@ pub const MAGIC: [u8; 8] = *b"PLNSHIFT";
 /// kind, and the file its game; 5: the statistics count the map's patches and their facet
 /// brushes, and a brush says whether it is a patch facet; 6: a Quake 1 family level keeps its own hull
 /// trees, walked by `ShapeQuery::through_clip_hull`; 7: a Quake 3 level keeps its world's
-/// patch control grids, collided as the game collides by `ShapeQuery::with_game_patches`).
-pub const FORMAT_VERSION: u32 = 7;
+/// patch control grids, collided as the game collides by `ShapeQuery::with_game_patches`; 8: the
+/// declared character boxes' own trees, `CompileOptions::declared_shapes`).
+pub const FORMAT_VERSION: u32 = 8;
 
 /// The default file extension of compiled maps.
 pub const EXTENSION: &str = "pbsp";
@@ -343,7 +346,7 @@ fn runtime_nodes(data: &MapData) -> Vec<RuntimeNode> {
 
 /// Whether `brush` has a side on each axial plane of its bounds, or inside them (see
 /// [`CompiledMap::brush_axial_bounded`]); `sides` and `planes` are a validated world's.
-fn axial_bounded(brush: &CompiledBrush, sides: &[CompiledSide], planes: &[Plane]) -> bool {
+pub(crate) fn axial_bounded(brush: &CompiledBrush, sides: &[CompiledSide], planes: &[Plane]) -> bool {
     let start = brush.first_side as usize;
     let Some(sides) = sides.get(start..start.saturating_add(brush.side_count as usize)) else {
         return false;
@@ -387,6 +390,8 @@ pub(crate) struct MapData {
     pub clip_hulls: ClipHulls,
     /// A Quake 3 level's world patches as the game collides with them (empty otherwise).
     pub game_patches: GamePatches,
+    /// The declared character boxes' own trees (`compile/declared.rs`).
+    pub declared: DeclaredHulls,
 }
 
 /// All three points of [`CompiledMap::points_contents`].
@@ -453,6 +458,7 @@ impl CompiledMap {
     pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
         data.clip_hulls.validate()?;
+        data.declared.validate(data.brushes.len())?;
         let game_collides = data.game_patches.collides(&data.materials)?;
         let runtime_nodes = runtime_nodes(&data);
         let features = FeatureTable::build(&data.brushes, &data.sides, &data.planes);
@@ -551,6 +557,31 @@ impl CompiledMap {
     /// one, in a crafted file too, gets `false`, and sweeps cull it by its reach instead.
     pub(crate) fn brush_axial_bounded(&self, brush: usize) -> bool {
         self.axial_bounded.get(brush).copied().unwrap_or(false)
+    }
+
+    /// The declared character boxes' own trees.
+    pub(crate) fn declared(&self) -> &DeclaredHulls {
+        &self.data.declared
+    }
+
+    internal! {
+        /// The declared boxes' bounds `(mins, maxs)`, each with its own tree
+        /// (`CompileOptions::declared_shapes`), in declaration order.
+        #[must_use]
+        pub fn declared_boxes(&self) -> Vec<(Vec3, Vec3)> {
+            self.data.declared.hulls.iter().map(|h| (h.mins, h.maxs)).collect()
+        }
+    }
+
+    internal! {
+        /// This world without its declared boxes' trees: every sweep walks the main trees,
+        /// as an undeclared shape does (the reference the declared trees must match).
+        #[must_use]
+        pub fn without_declared(&self) -> CompiledMap {
+            let mut map = self.clone();
+            map.data.declared = DeclaredHulls::default();
+            map
+        }
     }
 
     /// The nodes as sweeps read them.

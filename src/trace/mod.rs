@@ -46,6 +46,7 @@ mod body;
 mod body_exact;
 mod brush_clip;
 mod clip_hull;
+mod declared;
 mod game_patch;
 mod gjk;
 mod rounded;

@@ -10,7 +10,7 @@ use crate::trace::StopRule;
 use glam::Vec3;
 
 use super::shape::{CullReach, Oriented, Support};
-use crate::compiled::{CompiledBrush, CompiledMap, Plane};
+use crate::compiled::{CompiledBrush, CompiledMap, DeclaredHull, Plane};
 use crate::contents::Contents;
 use crate::tolerance::{SURFACE_CLIP_EPSILON, TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
@@ -88,6 +88,9 @@ pub(crate) struct TraceWork<'a, S> {
     /// The brush ids whose patch facets the sweep leaves out (empty unless the query
     /// traces the game's own patches).
     pub skip_patches: std::ops::Range<u32>,
+    /// The declared box's own tree a world sweep walks instead of the main trees (`None`
+    /// unless the shape is a declared box: `tree_walk::Sweep`).
+    pub declared: Option<&'a DeclaredHull>,
 }
 
 impl<'a, S: Support> TraceWork<'a, S> {
@@ -135,6 +138,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
             seen_count: 0,
             rule: StopRule::Touch,
             skip_patches: 0..0,
+            declared: None,
         }
     }
 }

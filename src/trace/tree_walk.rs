@@ -28,7 +28,7 @@ use super::sweep_state::{Outcome, TraceWork, brush_grow, stop_pad};
 use super::tick_cache::{ShapeKey, TickCache};
 use crate::compiled::{CompiledBrush, CompiledMap, NodeChild};
 use crate::contents::Contents;
-use crate::trace::StopRule;
+use crate::trace::{ShapeKind, StopRule};
 use crate::tolerance::TRACE_SEEN_BRUSHES;
 
 /// Which brushes a sweep clips.
@@ -72,6 +72,10 @@ impl WithSupport for Sweep<'_> {
             self.map, self.shape, support, self.start, self.end, self.mask, self.stop,
         );
         work.rule = self.rule;
+        if self.shape.rotation.is_none() && self.shape.shape.kind() == ShapeKind::Box {
+            let bounds = (work.shape_mins, work.shape_maxs);
+            work.declared = self.map.declared().find(bounds, work.reach.radius());
+        }
         if self.skip_patches
             && let Some(world) = self.map.models().first()
         {
@@ -121,8 +125,12 @@ impl WithSupport for Sweep<'_> {
 }
 
 impl<'a, S: Support> TraceWork<'a, S> {
-    /// Walks the world's tree and those of the static models the sweep may reach.
+    /// Walks the world's tree and those of the static models the sweep may reach, or, for
+    /// a declared box, its own tree (`trace/declared.rs`).
     fn walk_world(&mut self) {
+        if let Some(hull) = self.declared {
+            return self.walk_declared(hull);
+        }
         let map = self.map;
         if let Some(world) = map.models().first() {
             self.walk(world.root);
@@ -255,7 +263,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
     /// sweep before the best hit so far (the culls every way of choosing brushes shares, so
     /// that each gives the same answer).
     #[inline(always)]
-    fn may_block(&self, brush_id: u32) -> Option<&'a CompiledBrush> {
+    pub(super) fn may_block(&self, brush_id: u32) -> Option<&'a CompiledBrush> {
         let map = self.map;
         let brush = map.brushes().get(brush_id as usize)?;
         if !brush.contents.intersects(self.mask)

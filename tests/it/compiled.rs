@@ -315,6 +315,41 @@ struct Body {
     stats: CompileStats,
     clip_hulls: RawClipHulls,
     game_patches: RawGamePatches,
+    declared: RawDeclaredHulls,
+}
+
+/// The declared boxes' trees as the file stores them, mirrored field for field.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+struct RawDeclaredHulls {
+    hulls: Vec<RawDeclaredHull>,
+}
+
+/// One declared box's tree as stored.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct RawDeclaredHull {
+    mins: Vec3,
+    maxs: Vec3,
+    radius: f32,
+    root: NodeChild,
+    nodes: Vec<RawDeclaredNode>,
+    leaves: Vec<RawDeclaredLeaf>,
+    brushes: Vec<u32>,
+}
+
+/// A declared tree's node as stored.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+struct RawDeclaredNode {
+    normal: Vec3,
+    dist: f32,
+    children: [NodeChild; 2],
+}
+
+/// A declared tree's leaf as stored.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+struct RawDeclaredLeaf {
+    first: u32,
+    count: u32,
+    contents: Contents,
 }
 
 /// A Quake 3 level's world patches as the file stores them, mirrored field for field.
@@ -1382,4 +1417,54 @@ fn crafted_clip_hull_trees_are_typed_errors() {
     }
     println!("mutated hull trees: {loaded} loaded, {refused} refused");
     assert!(loaded > 0 && refused > 0);
+}
+
+/// A declared box's tree that lies (a child before its parent, a brush out of range, a leaf
+/// list past the end, a plane not finite) is a typed error at load, never a panic.
+#[test]
+fn crafted_declared_trees_are_typed_errors() {
+    let world = compile(&read(&bundled_maps()[0].1)).map;
+    let body = Body::of(&world);
+    assert!(
+        !body.declared.hulls.is_empty(),
+        "the default boxes are declared"
+    );
+    assert!(!body.declared.hulls[0].nodes.is_empty());
+    assert!(body.load().is_ok());
+    let mut cycle = body.clone();
+    cycle.declared.hulls[0].nodes[0].children[0] = NodeChild::Node(0);
+    assert!(matches!(
+        cycle.load(),
+        Err(LoadError::BadIndex {
+            table: "declared",
+            ..
+        })
+    ));
+    let mut brush = body.clone();
+    brush.declared.hulls[0].brushes[0] = u32::MAX;
+    assert!(matches!(
+        brush.load(),
+        Err(LoadError::BadIndex {
+            table: "declared",
+            ..
+        })
+    ));
+    let mut list = body.clone();
+    list.declared.hulls[0].leaves[0].count = u32::MAX;
+    assert!(matches!(
+        list.load(),
+        Err(LoadError::BadIndex {
+            table: "declared",
+            ..
+        })
+    ));
+    let mut plane = body.clone();
+    plane.declared.hulls[0].nodes[0].dist = f32::NAN;
+    assert!(matches!(
+        plane.load(),
+        Err(LoadError::BadValue {
+            table: "declared",
+            ..
+        })
+    ));
 }

@@ -19,6 +19,8 @@ mod controller;
 mod corpus;
 /// A custom game in TOML: `maps/custom_game.map` by `maps/custom_game.toml`, errors, fuzzing.
 mod custom_game;
+/// Declared character boxes: their own trees answer as the main trees do.
+mod declared;
 /// Seeded mutation fuzzing of the reader and brush stage.
 mod fuzz;
 /// Game profiles: detection (the editor header, then the map) on every real map, Quake 2 and

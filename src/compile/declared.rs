@@ -1,0 +1,239 @@
+//! The compile's last stage: a tree of its own for each character box a level declares
+//! (`CompileOptions::declared_shapes`, or its game's by default: [`default_shapes`]).
+//!
+//! Takes the packed tables (`MapData`, f32: the brushes as sweeps read them) and the
+//! declared shapes; gives [`DeclaredHulls`]: per upright box, an axial (k-d) tree whose
+//! leaves list every world and static-model brush whose bounds, grown by what the box can
+//! reach from it and padded by `LIST_PAD`, meet the leaf's cell, so that a sweep of that box
+//! (`trace/declared.rs`) walks it as a point.
+//!
+//! Guarantees: a brush's grown bounds are those the runtime's per-brush cull
+//! (`sweep_state::brush_grow`, `tree_walk::may_block`) computes, with the same f32
+//! operations in the same order (the box's bounds on a brush with its six axial planes, κ·R
+//! otherwise with R the largest cull radius the box can have: its own plus the longest stop
+//! distance), so every brush that cull keeps for a sweep is listed in each leaf its padded
+//! bounds meet; a split position is an f32 value, the one the stored node holds, and a brush
+//! meeting both sides is listed on both. Splits follow the surface-area heuristic over
+//! [`SPLIT_CANDIDATES`] positions per axis, so a node costs `O(n log n)`; one box per thread
+//! with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
+//! trees' walk).
+
+use glam::{DVec3, Vec3};
+
+use crate::compiled::{
+    DeclaredHull, DeclaredHulls, DeclaredLeaf, DeclaredNode, MapData, ModelKind, NodeChild,
+    axial_bounded,
+};
+use crate::contents::Contents;
+use crate::game::Game;
+use crate::threads::map_all;
+use crate::tolerance::{MAX_STOP_DISTANCE, TREE_CULL_MARGIN};
+use crate::trace::{ShapeKind, TraceShape};
+
+/// The shapes a level of `game` declares when the options name none: planeshift's own
+/// controller box standing and crouched (`ControllerConfig::default`: Quake 3's player,
+/// `g_client.c` `playerMins`/`playerMaxs`, crouched `bg_pmove.c PM_CheckDuck` top 16) for
+/// every level, and Quake's two player hulls for a Quake level (`defs.qc`
+/// `VEC_HULL_MIN`/`VEC_HULL_MAX` and `VEC_HULL2_MIN`/`VEC_HULL2_MAX`; Quake 2's player
+/// is Quake's hull 1 box).
+#[must_use]
+pub(crate) fn default_shapes(game: Game) -> Vec<TraceShape> {
+    let (q3_mins, q3_maxs) = TraceShape::QUAKE3_PLAYER_BOUNDS;
+    let mut boxes = vec![
+        (q3_mins, q3_maxs),
+        (q3_mins, Vec3::new(q3_maxs.x, q3_maxs.y, 16.0)),
+    ];
+    if matches!(game, Game::Quake | Game::Quake2) {
+        boxes.push(TraceShape::QUAKE1_PLAYER_BOUNDS);
+    }
+    if game == Game::Quake {
+        boxes.push((Vec3::new(-32.0, -32.0, -24.0), Vec3::new(32.0, 32.0, 64.0)));
+    }
+    boxes
+        .into_iter()
+        .filter_map(|(mins, maxs)| TraceShape::aabb(mins, maxs))
+        .collect()
+}
+
+/// How far past its grown bounds a brush is listed, in units: the longest stop distance
+/// and twice the walk's cull margin (a sweep's segment box is padded by its stop distance
+/// and one margin, `sweep_state::stop_pad`, in f32; the second margin covers that rounding).
+const LIST_PAD: f64 = MAX_STOP_DISTANCE as f64 + 2.0 * TREE_CULL_MARGIN as f64;
+
+/// A region listing at most this many brushes is a leaf.
+const LEAF_BRUSHES: usize = 2;
+
+/// The deepest a declared tree grows (well below `MAX_TREE_DEPTH`, which loading checks).
+const MAX_DEPTH: usize = 48;
+
+/// Split positions tried per axis and node (evenly picked from the brushes' bounds there):
+/// enough for a near-best split, few enough that a node costs `O(n log n)`.
+const SPLIT_CANDIDATES: usize = 32;
+
+/// The cost of one node step, in brush tests, for the surface-area heuristic (a step is a
+/// subtraction and a compare, a brush test a bounds cull and often a clip).
+const STEP_COST: f64 = 0.3;
+
+/// The declared trees of `data` (packed: every model's brushes in place) for `shapes`; an
+/// upright box declared twice gets one tree.
+pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredHulls {
+    let mut boxes: Vec<(Vec3, Vec3, f32)> = Vec::new();
+    for shape in shapes.iter().filter(|s| s.kind() == ShapeKind::Box) {
+        let (mins, maxs) = shape.bounds();
+        let radius = shape.radius() + MAX_STOP_DISTANCE;
+        if !boxes.iter().any(|&(a, b, _)| a == mins && b == maxs) {
+            boxes.push((mins, maxs, radius));
+        }
+    }
+    let world_brushes: Vec<u32> = data
+        .models
+        .iter()
+        .filter(|m| matches!(m.kind, ModelKind::World | ModelKind::Static))
+        .flat_map(|m| m.brush_range())
+        .map(|b| b as u32)
+        .filter(|&b| {
+            data.brushes
+                .get(b as usize)
+                .is_some_and(|b| b.contents != Contents::EMPTY)
+        })
+        .collect();
+    let axial: Vec<bool> = data
+        .brushes
+        .iter()
+        .map(|b| b.box_exact || axial_bounded(b, &data.sides, &data.planes))
+        .collect();
+    let hulls = map_all(&boxes, |&(mins, maxs, radius)| {
+        let items: Vec<Item> = world_brushes
+            .iter()
+            .filter_map(|&id| {
+                let brush = data.brushes.get(id as usize)?;
+                // `sweep_state::brush_grow` and `tree_walk::may_block`, operation for
+                // operation (with the largest radius the box allows).
+                let (grow_low, grow_high) = if axial.get(id as usize).copied().unwrap_or(false) {
+                    (maxs, -mins)
+                } else {
+                    let r = Vec3::splat(brush.reach * radius);
+                    (r, r)
+                };
+                let (lo, hi) = (brush.mins - grow_low, brush.maxs + grow_high);
+                Some(Item {
+                    id,
+                    contents: brush.contents,
+                    lo: lo.as_dvec3() - LIST_PAD,
+                    hi: hi.as_dvec3() + LIST_PAD,
+                })
+            })
+            .collect();
+        let mut hull = DeclaredHull {
+            mins,
+            maxs,
+            radius,
+            root: NodeChild::Leaf(0),
+            nodes: Vec::new(),
+            leaves: Vec::new(),
+            brushes: Vec::new(),
+        };
+        let cell = items.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
+        );
+        hull.root = build(&mut hull, items, cell, 1);
+        hull
+    });
+    DeclaredHulls { hulls }
+}
+
+/// One brush's grown and padded bounds.
+#[derive(Clone, Copy)]
+struct Item {
+    id: u32,
+    contents: Contents,
+    lo: DVec3,
+    hi: DVec3,
+}
+
+/// The surface area of the box `lo..hi` (0 when empty).
+fn area((lo, hi): (DVec3, DVec3)) -> f64 {
+    let d = (hi - lo).max(DVec3::ZERO);
+    2.0 * (d.x * d.y + d.y * d.z + d.z * d.x)
+}
+
+/// Appends the subtree over `items` (those whose bounds meet `cell`) to `hull` in preorder
+/// and gives its root: a leaf listing them, or an axial split at the candidate position the
+/// surface-area heuristic likes best (front where the coordinate is ≥ the split, back where
+/// it is ≤; a brush meeting both sides goes to both), when that beats the leaf.
+fn build(hull: &mut DeclaredHull, items: Vec<Item>, cell: (DVec3, DVec3), depth: usize) -> NodeChild {
+    let split = if items.len() <= LEAF_BRUSHES || depth >= MAX_DEPTH {
+        None
+    } else {
+        best_split(&items, cell)
+    };
+    let Some((axis, at)) = split else {
+        let leaf = hull.leaves.len() as u32;
+        let mut ids: Vec<u32> = items.iter().map(|i| i.id).collect();
+        ids.sort_unstable();
+        hull.leaves.push(DeclaredLeaf {
+            first: hull.brushes.len() as u32,
+            count: ids.len() as u32,
+            contents: items.iter().fold(Contents::EMPTY, |c, i| c | i.contents),
+        });
+        hull.brushes.extend(ids);
+        return NodeChild::Leaf(leaf);
+    };
+    let index = hull.nodes.len();
+    let mut normal = Vec3::ZERO;
+    normal[axis] = 1.0;
+    hull.nodes.push(DeclaredNode {
+        normal,
+        dist: at as f32,
+        children: [NodeChild::Leaf(0); 2],
+    });
+    let (front, back): (Vec<Item>, Vec<Item>) = (
+        items.iter().copied().filter(|i| i.hi[axis] >= at).collect(),
+        items.into_iter().filter(|i| i.lo[axis] <= at).collect(),
+    );
+    let (mut front_cell, mut back_cell) = (cell, cell);
+    front_cell.0[axis] = at;
+    back_cell.1[axis] = at;
+    let front = build(hull, front, front_cell, depth + 1);
+    let back = build(hull, back, back_cell, depth + 1);
+    if let Some(node) = hull.nodes.get_mut(index) {
+        node.children = [front, back];
+    }
+    NodeChild::Node(index as u32)
+}
+
+/// The best `(axis, position)` to split `cell` at, its position an f32 value (what the
+/// stored node holds), or `None` when no split is cheaper than a leaf.
+fn best_split(items: &[Item], cell: (DVec3, DVec3)) -> Option<(usize, f64)> {
+    let n = items.len() as f64;
+    let mut best: Option<(f64, usize, f64)> = None;
+    for axis in 0..3 {
+        let mut los: Vec<f64> = items.iter().map(|i| i.lo[axis]).collect();
+        let mut his: Vec<f64> = items.iter().map(|i| i.hi[axis]).collect();
+        los.sort_unstable_by(f64::total_cmp);
+        his.sort_unstable_by(f64::total_cmp);
+        let mut candidates: Vec<f64> = los.iter().chain(&his).copied().collect();
+        candidates.sort_unstable_by(f64::total_cmp);
+        candidates.dedup();
+        let stride = (candidates.len() / SPLIT_CANDIDATES).max(1);
+        for &c in candidates.iter().step_by(stride) {
+            let at = f64::from(c as f32);
+            if at <= cell.0[axis] || at >= cell.1[axis] {
+                continue;
+            }
+            let back = los.partition_point(|&lo| lo <= at) as f64;
+            let front = n - his.partition_point(|&hi| hi < at) as f64;
+            let (mut front_cell, mut back_cell) = (cell, cell);
+            front_cell.0[axis] = at;
+            back_cell.1[axis] = at;
+            let cost = area(front_cell) * front + area(back_cell) * back;
+            if best.is_none_or(|(b, _, _)| cost < b) {
+                best = Some((cost, axis, at));
+            }
+        }
+    }
+    let leaf_cost = area(cell) * n;
+    best.filter(|&(cost, _, _)| cost + STEP_COST * area(cell) < leaf_cost)
+        .map(|(_, axis, at)| (axis, at))
+}

@@ -1,0 +1,122 @@
+//! A sweep of a declared box walked through the box's own tree as a point
+//! (`compile/declared.rs` builds the tree, `compiled/declared.rs` stores and checks it).
+//!
+//! Takes a world sweep whose shape is an unrotated box with exactly a declared box's bounds
+//! (and a cull radius the tree allows: `tree_walk::Sweep`); gives the same
+//! [`Outcome`](super::sweep_state::Outcome) as the main trees' walk. Why it is the same: a
+//! brush the per-brush cull (`tree_walk::may_block`) keeps has its grown bounds, padded by
+//! the sweep's stop distance, met by the segment; every leaf cell holding a point of that
+//! meeting lists the brush (the lists are padded by the longest stop distance and a margin
+//! for f32 rounding); the walk follows the reference point as a point sweep does
+//! (`TREE_CULL_MARGIN` each side of a node plane), so it reaches such a leaf no later than
+//! the segment meets the brush. The brushes it clips go through the same cull
+//! and clip as every other way of choosing brushes, whose answer does not depend on their
+//! order (bar an all-solid sweep's contents, which no walk fixes). The walk loops down nodes
+//! the segment stays on one side of, recurses only at splits, at most `MAX_TREE_DEPTH` deep
+//! (checked at load), nearer side first, and allocates nothing.
+
+use glam::Vec3;
+
+use super::shape::Support;
+use super::sweep_state::TraceWork;
+use crate::compiled::{DeclaredHull, NodeChild};
+use crate::tolerance::{TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
+
+impl<S: Support> TraceWork<'_, S> {
+    /// Clips every brush `hull`'s tree lists in the leaves the sweep passes through.
+    pub(crate) fn walk_declared(&mut self, hull: &DeclaredHull) {
+        // A point's reach (`PointSupport::node_reaches`): the lists hold every brush within
+        // the longest stop distance already.
+        let reach = TREE_CULL_MARGIN;
+        self.declared_span(hull, reach, hull.root, (0.0, 1.0), (self.start, self.end));
+    }
+
+    /// Walks the subtree at `child` with the sub-segment `p1..p2` (fractions `f1..f2`).
+    fn declared_span(
+        &mut self,
+        hull: &DeclaredHull,
+        reach: f32,
+        mut child: NodeChild,
+        (f1, f2): (f32, f32),
+        (p1, p2): (Vec3, Vec3),
+    ) {
+        // As `tree_walk::walk_span`: a subtree reached only after the best hit cannot
+        // improve it.
+        if self.found.all_solid || self.found.fraction < f1 {
+            return;
+        }
+        let nodes = hull.nodes.as_slice();
+        let (node, t1, t2) = loop {
+            let index = match child {
+                NodeChild::Leaf(leaf) => return self.declared_leaf(hull, leaf as usize),
+                NodeChild::Node(node) => node as usize,
+            };
+            // Indices are checked at load; a bad one ends the walk rather than panicking.
+            let Some(node) = nodes.get(index) else {
+                return;
+            };
+            let t1 = node.normal.dot(p1) - node.dist;
+            let t2 = node.normal.dot(p2) - node.dist;
+            if t1 >= reach && t2 >= reach {
+                child = node.children[0];
+            } else if t1 <= -reach && t2 <= -reach {
+                child = node.children[1];
+            } else {
+                break (node, t1, t2);
+            }
+        };
+        let [front, back] = node.children;
+        let (front_span, back_span) = if t1 == t2 {
+            ((0.0, 1.0), (0.0, 1.0))
+        } else {
+            let s_front = (-reach - t1) / (t2 - t1);
+            let s_back = (reach - t1) / (t2 - t1);
+            if t2 > t1 {
+                ((s_front.max(0.0), 1.0), (0.0, s_back.min(1.0)))
+            } else {
+                ((0.0, s_front.min(1.0)), (s_back.max(0.0), 1.0))
+            }
+        };
+        let order = if t1 >= 0.0 {
+            [(front, front_span), (back, back_span)]
+        } else {
+            [(back, back_span), (front, front_span)]
+        };
+        for (child, (a, b)) in order {
+            if a <= b {
+                let (q1, q2) = (p1 + (p2 - p1) * a, p1 + (p2 - p1) * b);
+                let (g1, g2) = (f1 + (f2 - f1) * a, f1 + (f2 - f1) * b);
+                self.declared_span(hull, reach, child, (g1, g2), (q1, q2));
+            }
+        }
+    }
+
+    /// Clips the brushes leaf `index` of `hull`'s tree lists (as `tree_walk`'s leaf: the
+    /// bounds cull before the check for a brush clipped already).
+    fn declared_leaf(&mut self, hull: &DeclaredHull, index: usize) {
+        let Some(leaf) = hull.leaves.get(index) else {
+            return;
+        };
+        if !leaf.contents.intersects(self.mask) {
+            return;
+        }
+        let first = leaf.first as usize;
+        let ids = hull.brushes.get(first..first + leaf.count as usize);
+        for &brush_id in ids.unwrap_or(&[]) {
+            let Some(brush) = self.may_block(brush_id) else {
+                continue;
+            };
+            if self.seen[..self.seen_count].contains(&brush_id) {
+                continue;
+            }
+            if self.seen_count < TRACE_SEEN_BRUSHES {
+                self.seen[self.seen_count] = brush_id;
+                self.seen_count += 1;
+            }
+            super::brush_clip::clip_brush(self, brush_id as usize, brush);
+            if self.found.all_solid {
+                return;
+            }
+        }
+    }
+}
