@@ -13,6 +13,7 @@
 //! memory are bounded by [`MAX_MESH_TRIANGLES`] and the file's size; the brushes are ordinary
 //! ones, so bevels, the tree and the compiled world are the compiler's own.
 
+mod cell_brush;
 mod cells;
 mod clean;
 mod gltf;

@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 
 use super::cells::MaterialMeaning;
 use super::clean::CleanTriangle;
-use super::solid_bsp::{loc_of, make_brush};
+use super::cell_brush::{loc_of, make_brush};
 use crate::brush::Brush;
 use crate::geom::BuildPlane;
 use crate::threads::map_all;

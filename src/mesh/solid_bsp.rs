@@ -44,11 +44,12 @@
 
 use glam::DVec3;
 
+use super::cell_brush::{loc_of, make_brush};
 use super::cells::{Child, MaterialMeaning, Node, PolytopeFace};
 use super::clean::{CleanMesh, CleanTriangle};
 use super::slabs::slabs;
 use super::volumes::{OpenCell, fill_volumes};
-use crate::brush::{Brush, BrushOwner, brush_from_planes};
+use crate::brush::Brush;
 use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding, cut_planes};
 use crate::map::SourceLoc;
@@ -371,50 +372,6 @@ fn box_planes(mins: DVec3, maxs: DVec3) -> [BuildPlane; 6] {
         };
     }
     out
-}
-
-/// A brush from `planes` with `meaning`, each side named by `side_material` (or the
-/// meaning's own name).
-pub(super) fn make_brush(
-    planes: &[BuildPlane],
-    meanings: &[MaterialMeaning],
-    material: u32,
-    side_material: impl Fn(&BuildPlane) -> Option<u32>,
-    loc: SourceLoc,
-) -> Option<Brush> {
-    let meaning = meanings.get(material as usize)?;
-    let brush = brush_from_planes(planes, meaning.contents, &meaning.name, loc).ok()??;
-    Some(dress(brush, meanings, meaning, side_material))
-}
-
-/// `brush` given `meaning` and each side named by `side_material` (or the meaning's own
-/// name).
-fn dress(
-    mut brush: Brush,
-    meanings: &[MaterialMeaning],
-    meaning: &MaterialMeaning,
-    side_material: impl Fn(&BuildPlane) -> Option<u32>,
-) -> Brush {
-    for side in &mut brush.sides {
-        if let Some(m) = side_material(&side.plane).and_then(|m| meanings.get(m as usize)) {
-            side.texture.clone_from(&m.name);
-            side.surface = m.surface;
-        } else {
-            side.surface = meaning.surface;
-        }
-    }
-    brush.game_contents = meaning.game_contents;
-    brush.solid = brush.contents.is_solid();
-    brush.owner = BrushOwner::World;
-    brush
-}
-
-/// A located note's place for brush `index` (a mesh has no lines: the count stands in).
-pub(super) fn loc_of(index: usize) -> SourceLoc {
-    SourceLoc {
-        line: u32::try_from(index).unwrap_or(u32::MAX).saturating_add(1),
-        column: 1,
-    }
 }
 
 /// The material of the first solid leaf the segment `a`–`b` enters in the tree `root`,

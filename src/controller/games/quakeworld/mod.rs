@@ -20,6 +20,7 @@ mod angles;
 mod movevars;
 mod physents;
 mod player_move;
+mod pmtrace;
 mod profile;
 #[cfg(test)]
 mod reference_runs;

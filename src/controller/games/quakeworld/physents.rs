@@ -26,7 +26,7 @@
 use glam::Vec3;
 
 use super::movevars::{PLAYER_MAXS_Z, PLAYER_MINS_Z};
-use super::world::HullTrace;
+use super::pmtrace::HullTrace;
 use crate::controller::{ShapeQuery, Tracer, WorldPart};
 use crate::trace::TraceShape;
 

@@ -18,11 +18,12 @@
 use glam::Vec3;
 
 use super::physents;
+use super::pmtrace::HullTrace;
 use crate::CompiledMap;
 use crate::compiled::HULL_CONTENTS_SOLID;
 use crate::contents::Contents;
 use crate::controller::{ShapeQuery, Tracer};
-use crate::trace::{HullNear, HullWalk, StopRule, TraceShape};
+use crate::trace::{HullNear, StopRule, TraceShape};
 
 /// `CONTENTS_EMPTY` (`bspfile.h`).
 pub(super) const CONTENTS_EMPTY: i32 = -1;
@@ -88,40 +89,6 @@ impl<T: Tracer + ?Sized> Clone for QuakeWorldLevel<'_, T> {
 }
 
 impl<T: Tracer + ?Sized> Copy for QuakeWorldLevel<'_, T> {}
-
-/// `pmtrace_t` as `PM_PlayerMove` gives it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct HullTrace {
-    /// 1 when nothing was hit; 0 when the start is in solid.
-    pub(super) fraction: f32,
-    /// Where the point stopped (the end when nothing was hit).
-    pub(super) end: Vec3,
-    /// The plane hit, facing the mover; zero when nothing was hit (the game clears it).
-    pub(super) normal: Vec3,
-    /// The start is in solid.
-    pub(super) start_solid: bool,
-    /// The whole sweep is in solid.
-    pub(super) all_solid: bool,
-}
-
-impl HullTrace {
-    /// The walk's answer as the seam then `PM_PlayerMove` turn it ([`HullWalk::to_trace`],
-    /// then all-solid counted as start-solid, whose fraction is 0): the plane's normal only
-    /// when not all-solid, the walk's end.
-    fn of_walk(walk: &HullWalk) -> HullTrace {
-        let start_solid = walk.start_solid || walk.all_solid;
-        HullTrace {
-            fraction: if start_solid { 0.0 } else { walk.fraction },
-            end: walk.end,
-            normal: walk
-                .plane
-                .filter(|_| !walk.all_solid)
-                .map_or(Vec3::ZERO, |p| p.normal),
-            start_solid,
-            all_solid: walk.all_solid,
-        }
-    }
-}
 
 impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
     /// The level `world`, every query through the seam.
