@@ -19,6 +19,7 @@ use glam::Vec3;
 
 use super::shape::Support;
 use super::sweep_state::TraceWork;
+use super::tree_walk::split_at_node;
 use crate::compiled::{DeclaredHull, NodeChild};
 use crate::tolerance::{TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
 
@@ -65,24 +66,7 @@ impl<S: Support> TraceWork<'_, S> {
                 break (node, t1, t2);
             }
         };
-        let [front, back] = node.children;
-        let (front_span, back_span) = if t1 == t2 {
-            ((0.0, 1.0), (0.0, 1.0))
-        } else {
-            let s_front = (-reach - t1) / (t2 - t1);
-            let s_back = (reach - t1) / (t2 - t1);
-            if t2 > t1 {
-                ((s_front.max(0.0), 1.0), (0.0, s_back.min(1.0)))
-            } else {
-                ((0.0, s_front.min(1.0)), (s_back.max(0.0), 1.0))
-            }
-        };
-        let order = if t1 >= 0.0 {
-            [(front, front_span), (back, back_span)]
-        } else {
-            [(back, back_span), (front, front_span)]
-        };
-        for (child, (a, b)) in order {
+        for (child, (a, b)) in split_at_node((t1, t2), [reach, reach], node.children) {
             if a <= b {
                 let (q1, q2) = (p1 + (p2 - p1) * a, p1 + (p2 - p1) * b);
                 let (g1, g2) = (f1 + (f2 - f1) * a, f1 + (f2 - f1) * b);

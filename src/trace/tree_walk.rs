@@ -199,24 +199,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
                 break (node, t1, t2, reaches);
             }
         };
-        let [front, back] = node.children;
-        let (front_span, back_span) = if t1 == t2 {
-            ((0.0, 1.0), (0.0, 1.0))
-        } else {
-            let s_front = (-front_reach - t1) / (t2 - t1);
-            let s_back = (back_reach - t1) / (t2 - t1);
-            if t2 > t1 {
-                ((s_front.max(0.0), 1.0), (0.0, s_back.min(1.0)))
-            } else {
-                ((0.0, s_front.min(1.0)), (s_back.max(0.0), 1.0))
-            }
-        };
-        let order = if t1 >= 0.0 {
-            [(front, front_span), (back, back_span)]
-        } else {
-            [(back, back_span), (front, front_span)]
-        };
-        for (child, (a, b)) in order {
+        for (child, (a, b)) in split_at_node((t1, t2), [front_reach, back_reach], node.children) {
             if a <= b {
                 let (q1, q2) = (p1 + (p2 - p1) * a, p1 + (p2 - p1) * b);
                 self.walk_span(child, f1 + (f2 - f1) * a, f1 + (f2 - f1) * b, q1, q2);
@@ -315,4 +298,31 @@ fn segment_enter(start: Vec3, end: Vec3, (lo, hi): (Vec3, Vec3)) -> Option<f32> 
         }
     }
     Some(enter)
+}
+
+/// The two sides of a node a sub-segment straddles, given the plane distances `t1`, `t2` of
+/// its ends: each side's child with the part of the sub-segment (fractions of it) that can
+/// reach it, the front where t > −front_reach and the back where t < back_reach (the parts
+/// overlap across the slab), the side the sub-segment starts on first.
+pub(super) fn split_at_node(
+    (t1, t2): (f32, f32),
+    [front_reach, back_reach]: [f32; 2],
+    [front, back]: [NodeChild; 2],
+) -> [(NodeChild, (f32, f32)); 2] {
+    let (front_span, back_span) = if t1 == t2 {
+        ((0.0, 1.0), (0.0, 1.0))
+    } else {
+        let s_front = (-front_reach - t1) / (t2 - t1);
+        let s_back = (back_reach - t1) / (t2 - t1);
+        if t2 > t1 {
+            ((s_front.max(0.0), 1.0), (0.0, s_back.min(1.0)))
+        } else {
+            ((0.0, s_front.min(1.0)), (s_back.max(0.0), 1.0))
+        }
+    };
+    if t1 >= 0.0 {
+        [(front, front_span), (back, back_span)]
+    } else {
+        [(back, back_span), (front, front_span)]
+    }
 }
