@@ -61,7 +61,10 @@
 //! timings differ). Exit status: 0 after a run, 2 for bad arguments or an unreadable map.
 //!
 //! `--movement planeshift|quake3|quakeworld` picks whose movement code runs, in the soak and the replay
-//! alike (over the configuration's `movement`; `ControllerConfig::movement`).
+//! alike (over the configuration's `movement`; `ControllerConfig::movement`). Without
+//! `--config` the configuration is that movement's own (`ControllerConfig::quake3()`,
+//! `ControllerConfig::quakeworld()`: QuakeWorld's 32-wide box), so a crowd's bodies are the
+//! box the game's code moves and meets.
 //!
 //! `--headless --map M.map --replay IN.jsonl --ticks-out OUT.jsonl [--config C.toml]
 //! [--movement NAME] [--state-in FILE] [--state-out FILE]` runs the replay contract instead
@@ -116,7 +119,8 @@ struct Args {
     /// ground (usually next to a leak), and where each stuck second happened.
     #[arg(long)]
     report: bool,
-    /// Controller configuration (TOML); Quake 3 defaults otherwise.
+    /// Controller configuration (TOML); otherwise the movement's own (Quake 3's defaults for
+    /// planeshift's)
     #[arg(long)]
     config: Option<String>,
     /// Whose movement code runs: planeshift (its own, the default) or a game's profile
@@ -190,11 +194,18 @@ fn parse_movement(name: &str) -> Result<Movement, String> {
     Movement::from_name(name).ok_or_else(|| format!("unknown movement `{name}`"))
 }
 
-/// The controller configuration named by `--config`, or Quake 3's defaults, with the
-/// movement `--movement` names.
+/// The controller configuration named by `--config` with the movement `--movement` names,
+/// or without `--config` that movement's own configuration (planeshift's: Quake 3's
+/// defaults). A profile's own matters in a crowd: QuakeWorld meets the other players as
+/// 32-wide boxes, so bodies of the default 30-wide box could be placed and left where each
+/// starts inside the other's and never moves.
 fn load_config(args: &Args) -> Result<ControllerConfig, String> {
     let mut config = match &args.config {
-        None => ControllerConfig::default(),
+        None => match args.movement {
+            Some(Movement::Quake3) => ControllerConfig::quake3(),
+            Some(Movement::QuakeWorld) => ControllerConfig::quakeworld(),
+            _ => ControllerConfig::default(),
+        },
         Some(file) => {
             let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
             ControllerConfig::from_toml(&text).map_err(|e| match std::error::Error::source(&e) {
