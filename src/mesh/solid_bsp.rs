@@ -136,16 +136,9 @@ const SPLIT_WEIGHT: usize = 8;
 /// split, times [`SPLIT_WEIGHT`], plus the difference between the sampled faces wholly on
 /// either side; each face's extent along the axis gives both, from two sorted lists. Ties
 /// go to the axis along which the faces' bounds are longest, then to the plane nearest
-/// their middle, the lower coordinate, +n before −n.
-fn axial_splitter(faces: &[Face]) -> Option<usize> {
-    let mut mins = DVec3::splat(f64::INFINITY);
-    let mut maxs = DVec3::splat(f64::NEG_INFINITY);
-    for face in faces {
-        for &p in &face.winding.points {
-            mins = mins.min(p);
-            maxs = maxs.max(p);
-        }
-    }
+/// their middle, the lower coordinate, +n before −n. `(mins, maxs)` are the faces' bounds
+/// ([`face_bounds`]).
+fn axial_splitter(faces: &[Face], (mins, maxs): (DVec3, DVec3)) -> Option<usize> {
     let middle = (mins + maxs) * 0.5;
     let extent = maxs - mins;
     let mut axes = [0usize, 1, 2];
@@ -198,13 +191,8 @@ fn axial_splitter(faces: &[Face]) -> Option<usize> {
     best.map(|(_, index)| index)
 }
 
-/// The face of `faces` whose plane splits them (module docs): the best axial plane
-/// (`axial_splitter`); when no face is axial, the plane nearest the middle of the faces'
-/// bounds, ties to the lower normal.
-fn choose_splitter(faces: &[Face]) -> usize {
-    if let Some(index) = axial_splitter(faces) {
-        return index;
-    }
+/// The bounds of every corner of `faces`: low and high corners.
+fn face_bounds(faces: &[Face]) -> (DVec3, DVec3) {
     let mut mins = DVec3::splat(f64::INFINITY);
     let mut maxs = DVec3::splat(f64::NEG_INFINITY);
     for face in faces {
@@ -213,6 +201,18 @@ fn choose_splitter(faces: &[Face]) -> usize {
             maxs = maxs.max(p);
         }
     }
+    (mins, maxs)
+}
+
+/// The face of `faces` whose plane splits them (module docs): the best axial plane
+/// (`axial_splitter`); when no face is axial, the plane nearest the middle of the faces'
+/// bounds, ties to the lower normal.
+fn choose_splitter(faces: &[Face]) -> usize {
+    let bounds = face_bounds(faces);
+    if let Some(index) = axial_splitter(faces, bounds) {
+        return index;
+    }
+    let (mins, maxs) = bounds;
     let middle = (mins + maxs) * 0.5;
     let off = |f: &Face| f.plane.distance(middle).abs();
     faces
