@@ -21,7 +21,7 @@ use super::shape::Support;
 use super::sweep_state::TraceWork;
 use super::tree_walk::split_at_node;
 use crate::compiled::{DeclaredHull, NodeChild};
-use crate::tolerance::{TRACE_SEEN_BRUSHES, TREE_CULL_MARGIN};
+use crate::tolerance::TREE_CULL_MARGIN;
 
 impl<S: Support> TraceWork<'_, S> {
     /// Clips every brush `hull`'s tree lists in the leaves the sweep passes through.
@@ -86,21 +86,6 @@ impl<S: Support> TraceWork<'_, S> {
         }
         let first = leaf.first as usize;
         let ids = hull.brushes.get(first..first + leaf.count as usize);
-        for &brush_id in ids.unwrap_or(&[]) {
-            let Some(brush) = self.may_block(brush_id) else {
-                continue;
-            };
-            if self.seen[..self.seen_count].contains(&brush_id) {
-                continue;
-            }
-            if self.seen_count < TRACE_SEEN_BRUSHES {
-                self.seen[self.seen_count] = brush_id;
-                self.seen_count += 1;
-            }
-            super::brush_clip::clip_brush(self, brush_id as usize, brush);
-            if self.found.all_solid {
-                return;
-            }
-        }
+        self.clip_listed(ids.unwrap_or(&[]));
     }
 }

@@ -217,7 +217,13 @@ impl<'a, S: Support> TraceWork<'a, S> {
         if !leaf.contents.intersects(self.mask) {
             return;
         }
-        for &brush_id in map.leaf_brush_ids(leaf) {
+        self.clip_listed(map.leaf_brush_ids(leaf));
+    }
+
+    /// Clips the brushes `brush_ids` lists (a leaf's, of the main tree or a declared box's)
+    /// that the sweep may meet and has not clipped yet, until the sweep is all solid.
+    pub(super) fn clip_listed(&mut self, brush_ids: &[u32]) {
+        for &brush_id in brush_ids {
             let Some(brush) = self.may_block(brush_id) else {
                 continue;
             };
