@@ -7,7 +7,14 @@
 //! counts of what was dropped and a point on each hole; and the volume faces: every liquid
 //! face once, and each two-sided face of a sky material, both sides' triangles where each
 //! side is tessellated its own way (the kept ones alone may leave parts bare), so that the
-//! volume behind them is closed (`volumes.rs`). Rules, in order: a
+//! volume behind them is closed (`volumes.rs`). A two-sided face of a volume material that
+//! encloses solid (sky; liquids enclose none) goes there only, never to the open surfaces:
+//! it is the boundary between the sky's volume and the air, and the volume's own brushes
+//! (the sky's contents, solid as the game's rules make it) stop a sweep on the face itself;
+//! a thin slab on it would have to guess which side is the volume, and a wrong guess stands
+//! [`PATCH_THICKNESS`](crate::tolerance::PATCH_THICKNESS) out into the air (e1m2's sky walls,
+//! 0.25 units, before). A two-sided sky face with no volume found on either side blocks
+//! nothing. Rules, in order: a
 //! triangle with a corner not finite or beyond [`MAX_MAP_COORD`] is dropped (`non_finite`);
 //! one whose altitudes are all below [`MESH_MIN_ALTITUDE`] is dropped (`degenerate`); one
 //! whose welded corners ([`MESH_WELD`]) repeat an earlier triangle's with the same winding
@@ -66,7 +73,8 @@ pub(crate) struct CleanTriangle {
 pub(crate) struct CleanMesh {
     /// Faces of closed shells: behind them is solid.
     pub(crate) shell: Vec<CleanTriangle>,
-    /// Faces of open surfaces: thin walls solid from both sides.
+    /// Faces of open surfaces: thin walls solid from both sides (two-sided sky faces are
+    /// in [`CleanMesh::volume`] instead, module docs).
     pub(crate) open: Vec<CleanTriangle>,
     /// Faces that bound a volume of their material's own contents (two-sided sky faces,
     /// every liquid face once): the sides of the open cells that take those contents.
@@ -448,10 +456,10 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool], volume: &[
                 .get(&root)
                 .is_some_and(|&(all, once, _)| once * OPEN_EDGE_SHARE > all)
         };
+        // A two-sided face of a volume material bounds that volume (module docs): no slab.
         if *two_sided && material_is(volume, tri.material, false) {
-            out.volume.push(clean.clone());
-        }
-        if open {
+            out.volume.push(clean);
+        } else if open {
             out.open.push(clean);
         } else {
             out.shell.push(clean);
@@ -507,6 +515,43 @@ mod tests {
             .iter()
             .flat_map(|q| [tri(q[0], q[1], q[2]), tri(q[0], q[2], q[3])])
             .collect()
+    }
+
+    /// A quad seen from both sides: its two triangles, then the same wound the other way.
+    fn two_sided_quad(material: u32) -> Vec<Triangle> {
+        let q = [[0., 0., 0.], [64., 0., 0.], [64., 0., 64.], [0., 0., 64.]];
+        let mut out = vec![tri(q[0], q[1], q[2]), tri(q[0], q[2], q[3])];
+        out.extend([tri(q[0], q[2], q[1]), tri(q[0], q[3], q[2])]);
+        for t in &mut out {
+            t.material = material;
+        }
+        out
+    }
+
+    #[test]
+    fn a_two_sided_sky_face_bounds_its_volume_and_is_no_thin_wall() {
+        // Material 0 a wall, 1 a sky (encloses solid and bounds a volume of its own).
+        let mut triangles = two_sided_quad(0);
+        triangles.extend(
+            two_sided_quad(1)
+                .into_iter()
+                .map(|t| Triangle {
+                    points: t.points.map(|p| p + DVec3::new(0.0, 256.0, 0.0)),
+                    ..t
+                }),
+        );
+        let mesh = TriangleMesh {
+            triangles,
+            materials: vec!["wall".into(), "sky".into()],
+            skipped: 0,
+        };
+        let clean = clean_triangles(&mesh, &[true, true], &[false, true]);
+        // The wall's quad is a thin wall; the sky's bounds its volume only.
+        assert_eq!(clean.open.len(), 2);
+        assert!(clean.open.iter().all(|t| t.material == 0 && t.two_sided));
+        assert_eq!(clean.volume.len(), 2);
+        assert!(clean.volume.iter().all(|t| t.material == 1 && t.two_sided));
+        assert_eq!((clean.shell.len(), clean.duplicate), (0, 4));
     }
 
     #[test]
