@@ -14,8 +14,9 @@
 //! distance), so every brush that cull keeps for a sweep is listed in each leaf its padded
 //! bounds meet; a split position is an f32 value, the one the stored node holds, and a brush
 //! meeting both sides is listed on both. Splits follow the surface-area heuristic over
-//! [`SPLIT_CANDIDATES`] positions per axis, so a node costs `O(n log n)`; one box per thread
-//! with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
+//! [`SPLIT_CANDIDATES`] positions per axis; the brushes are sorted by each bound once, and a
+//! child keeps its parent's orders, so a node costs `O(n)` plus a binary search per
+//! candidate; one box per thread with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
 //! trees' walk).
 
 use glam::{DVec3, Vec3};
@@ -67,7 +68,8 @@ const LEAF_BRUSHES: usize = 2;
 const MAX_DEPTH: usize = 48;
 
 /// Split positions tried per axis and node (evenly picked from the brushes' bounds there):
-/// enough for a near-best split, few enough that a node costs `O(n log n)`.
+/// enough for a near-best split, few enough that scoring them costs less than sorting the
+/// node's brushes would.
 const SPLIT_CANDIDATES: usize = 32;
 
 /// The cost of one node step, in brush tests, for the surface-area heuristic (a step is a
