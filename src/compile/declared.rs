@@ -259,9 +259,9 @@ fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(us
     let n = node[0][0].len() as f64;
     let mut best: Option<(f64, usize, f64)> = None;
     let mut candidates: Vec<f64> = Vec::with_capacity(2 * node[0][0].len());
-    for axis in 0..3 {
-        let los: Vec<f64> = node[axis][0].iter().map(|&k| bound(items, k, axis, false)).collect();
-        let his: Vec<f64> = node[axis][1].iter().map(|&k| bound(items, k, axis, true)).collect();
+    for (axis, [by_low, by_high]) in node.iter().enumerate() {
+        let los: Vec<f64> = by_low.iter().map(|&k| bound(items, k, axis, false)).collect();
+        let his: Vec<f64> = by_high.iter().map(|&k| bound(items, k, axis, true)).collect();
         // The two sorted lists merged, each value once.
         candidates.clear();
         let (mut a, mut b) = (0, 0);
