@@ -297,6 +297,21 @@ pub fn brush_from_planes(
             })
         })
         .collect();
+    brush_from_sides(sides, contents, loc)
+}
+
+/// The convex region bounded by `sides` (each plane once, facing out, with its polygon on
+/// the region: what [`cut_planes`] gives, or a cut of the same region) as a world brush of
+/// `contents` located at `loc`, checked as [`brush_from_planes`] checks its own: `Ok(None)`
+/// for fewer than four sides, the same errors otherwise.
+///
+/// # Errors
+/// What [`brush_from_planes`] gives.
+pub(crate) fn brush_from_sides(
+    sides: Vec<BrushSide>,
+    contents: Contents,
+    loc: SourceLoc,
+) -> Result<Option<Brush>, Rejection> {
     if sides.len() < 4 {
         return Ok(None);
     }

@@ -14,8 +14,9 @@
 //! distance), so every brush that cull keeps for a sweep is listed in each leaf its padded
 //! bounds meet; a split position is an f32 value, the one the stored node holds, and a brush
 //! meeting both sides is listed on both. Splits follow the surface-area heuristic over
-//! [`SPLIT_CANDIDATES`] positions per axis, so a node costs `O(n log n)`; one box per thread
-//! with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
+//! [`SPLIT_CANDIDATES`] positions per axis; the brushes are sorted by each bound once, and a
+//! child keeps its parent's orders, so a node costs `O(n)` plus a binary search per
+//! candidate; one box per thread with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
 //! trees' walk).
 
 use glam::{DVec3, Vec3};
@@ -67,7 +68,8 @@ const LEAF_BRUSHES: usize = 2;
 const MAX_DEPTH: usize = 48;
 
 /// Split positions tried per axis and node (evenly picked from the brushes' bounds there):
-/// enough for a near-best split, few enough that a node costs `O(n log n)`.
+/// enough for a near-best split, few enough that scoring them costs less than sorting the
+/// node's brushes would.
 const SPLIT_CANDIDATES: usize = 32;
 
 /// The cost of one node step, in brush tests, for the surface-area heuristic (a step is a
@@ -137,7 +139,8 @@ pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredH
             (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
             |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
         );
-        hull.root = build(&mut hull, items, cell, 1);
+        let node = sorted(&items);
+        hull.root = build(&mut hull, &items, node, cell, 1);
         hull
     });
     DeclaredHulls { hulls }
@@ -158,24 +161,61 @@ fn area((lo, hi): (DVec3, DVec3)) -> f64 {
     2.0 * (d.x * d.y + d.y * d.z + d.z * d.x)
 }
 
-/// Appends the subtree over `items` (those whose bounds meet `cell`) to `hull` in preorder
-/// and gives its root: a leaf listing them, or an axial split at the candidate position the
-/// surface-area heuristic likes best (front where the coordinate is ≥ the split, back where
-/// it is ≤; a brush meeting both sides goes to both), when that beats the leaf.
-fn build(hull: &mut DeclaredHull, items: Vec<Item>, cell: (DVec3, DVec3), depth: usize) -> NodeChild {
-    let split = if items.len() <= LEAF_BRUSHES || depth >= MAX_DEPTH {
+/// A node's brushes, as indices into the hull's items, six times over: for each axis, by
+/// their low bound and by their high bound (`[axis][0]` low, `[axis][1]` high). A child's
+/// lists are its parent's filtered in order, so they stay sorted and no node sorts.
+type Sorted = [[Vec<u32>; 2]; 3];
+
+/// `items`' indices sorted by each bound on each axis ([`Sorted`]).
+fn sorted(items: &[Item]) -> Sorted {
+    let all: Vec<u32> = (0..items.len() as u32).collect();
+    let by = |axis: usize, high: bool| {
+        let mut order = all.clone();
+        order.sort_by(|&a, &b| bound(items, a, axis, high).total_cmp(&bound(items, b, axis, high)));
+        order
+    };
+    [0, 1, 2].map(|axis| [by(axis, false), by(axis, true)])
+}
+
+/// Item `index`'s low (or, `high`, high) bound along `axis`.
+fn bound(items: &[Item], index: u32, axis: usize, high: bool) -> f64 {
+    items
+        .get(index as usize)
+        .map_or(0.0, |i| if high { i.hi[axis] } else { i.lo[axis] })
+}
+
+/// Appends the subtree over `node` (the indices into `items` of the brushes whose bounds
+/// meet `cell`, [`Sorted`]) to `hull` in preorder and gives its root: a leaf listing them,
+/// or an axial split at the candidate position the surface-area heuristic likes best (front
+/// where the coordinate is ≥ the split, back where it is ≤; a brush meeting both sides goes
+/// to both), when that beats the leaf.
+fn build(
+    hull: &mut DeclaredHull,
+    items: &[Item],
+    node: Sorted,
+    cell: (DVec3, DVec3),
+    depth: usize,
+) -> NodeChild {
+    let count = node[0][0].len();
+    let split = if count <= LEAF_BRUSHES || depth >= MAX_DEPTH {
         None
     } else {
-        best_split(&items, cell)
+        best_split(items, &node, cell)
     };
     let Some((axis, at)) = split else {
         let leaf = hull.leaves.len() as u32;
-        let mut ids: Vec<u32> = items.iter().map(|i| i.id).collect();
+        let mut ids: Vec<u32> = node[0][0]
+            .iter()
+            .filter_map(|&k| items.get(k as usize).map(|i| i.id))
+            .collect();
         ids.sort_unstable();
         hull.leaves.push(DeclaredLeaf {
             first: hull.brushes.len() as u32,
             count: ids.len() as u32,
-            contents: items.iter().fold(Contents::EMPTY, |c, i| c | i.contents),
+            contents: node[0][0]
+                .iter()
+                .filter_map(|&k| items.get(k as usize))
+                .fold(Contents::EMPTY, |c, i| c | i.contents),
         });
         hull.brushes.extend(ids);
         return NodeChild::Leaf(leaf);
@@ -188,15 +228,23 @@ fn build(hull: &mut DeclaredHull, items: Vec<Item>, cell: (DVec3, DVec3), depth:
         dist: at as f32,
         children: [NodeChild::Leaf(0); 2],
     });
-    let (front, back): (Vec<Item>, Vec<Item>) = (
-        items.iter().copied().filter(|i| i.hi[axis] >= at).collect(),
-        items.into_iter().filter(|i| i.lo[axis] <= at).collect(),
-    );
+    let keep = |node: &Sorted, side: &dyn Fn(u32) -> bool| -> Sorted {
+        node.each_ref().map(|pair| {
+            pair.each_ref().map(|list| {
+                let mut kept = Vec::with_capacity(list.len());
+                kept.extend(list.iter().copied().filter(|&k| side(k)));
+                kept
+            })
+        })
+    };
+    let front = keep(&node, &|k| bound(items, k, axis, true) >= at);
+    let back = keep(&node, &|k| bound(items, k, axis, false) <= at);
+    drop(node);
     let (mut front_cell, mut back_cell) = (cell, cell);
     front_cell.0[axis] = at;
     back_cell.1[axis] = at;
-    let front = build(hull, front, front_cell, depth + 1);
-    let back = build(hull, back, back_cell, depth + 1);
+    let front = build(hull, items, front, front_cell, depth + 1);
+    let back = build(hull, items, back, back_cell, depth + 1);
     if let Some(node) = hull.nodes.get_mut(index) {
         node.children = [front, back];
     }
@@ -204,18 +252,37 @@ fn build(hull: &mut DeclaredHull, items: Vec<Item>, cell: (DVec3, DVec3), depth:
 }
 
 /// The best `(axis, position)` to split `cell` at, its position an f32 value (what the
-/// stored node holds), or `None` when no split is cheaper than a leaf.
-fn best_split(items: &[Item], cell: (DVec3, DVec3)) -> Option<(usize, f64)> {
-    let n = items.len() as f64;
+/// stored node holds), or `None` when no split is cheaper than a leaf. The candidates are
+/// every distinct bound of `node`'s brushes along the axis, in order, every
+/// `len / SPLIT_CANDIDATES`-th tried.
+fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(usize, f64)> {
+    let n = node[0][0].len() as f64;
     let mut best: Option<(f64, usize, f64)> = None;
-    for axis in 0..3 {
-        let mut los: Vec<f64> = items.iter().map(|i| i.lo[axis]).collect();
-        let mut his: Vec<f64> = items.iter().map(|i| i.hi[axis]).collect();
-        los.sort_unstable_by(f64::total_cmp);
-        his.sort_unstable_by(f64::total_cmp);
-        let mut candidates: Vec<f64> = los.iter().chain(&his).copied().collect();
-        candidates.sort_unstable_by(f64::total_cmp);
-        candidates.dedup();
+    let mut candidates: Vec<f64> = Vec::with_capacity(2 * node[0][0].len());
+    for (axis, [by_low, by_high]) in node.iter().enumerate() {
+        let los: Vec<f64> = by_low.iter().map(|&k| bound(items, k, axis, false)).collect();
+        let his: Vec<f64> = by_high.iter().map(|&k| bound(items, k, axis, true)).collect();
+        // The two sorted lists merged, each value once.
+        candidates.clear();
+        let (mut a, mut b) = (0, 0);
+        while a < los.len() || b < his.len() {
+            let take_low = match (los.get(a), his.get(b)) {
+                (Some(x), Some(y)) => x.total_cmp(y).is_le(),
+                (Some(_), None) => true,
+                _ => false,
+            };
+            let value = if take_low {
+                a += 1;
+                los[a - 1]
+            } else {
+                b += 1;
+                his[b - 1]
+            };
+            // `dedup`'s test: equal values (−0 and +0 too) once, the first kept.
+            if candidates.last().is_none_or(|&last| last != value) {
+                candidates.push(value);
+            }
+        }
         let stride = (candidates.len() / SPLIT_CANDIDATES).max(1);
         for &c in candidates.iter().step_by(stride) {
             let at = f64::from(c as f32);

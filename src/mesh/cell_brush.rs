@@ -1,13 +1,14 @@
 //! A convex cell of the mesh's tree (or a slab's planes) as a brush that means what its
 //! material means: shared by the solid cells (`solid_bsp.rs`) and the slabs (`slabs.rs`).
 //!
-//! Takes the cell's planes, the materials' meanings and which material names each side;
+//! Takes the cell's planes (or its region's faces, already cut), the materials' meanings and which material names each side;
 //! gives the brush with its contents, game contents, surface flags and side textures, owned
 //! by the world, and the source location a mesh's brush reports (its index standing in for
 //! a line). Guarantees: no panic; a degenerate cell or an unknown material gives `None`.
 
-use super::cells::MaterialMeaning;
-use crate::brush::{Brush, BrushOwner, brush_from_planes};
+use super::cells::{MaterialMeaning, PolytopeFace};
+use crate::brush::{Brush, BrushOwner, BrushSide, brush_from_planes, brush_from_sides};
+use crate::surface::SurfaceFlags;
 use crate::geom::BuildPlane;
 use crate::map::SourceLoc;
 
@@ -22,6 +23,36 @@ pub(super) fn make_brush(
 ) -> Option<Brush> {
     let meaning = meanings.get(material as usize)?;
     let brush = brush_from_planes(planes, meaning.contents, &meaning.name, loc).ok()??;
+    Some(dress(brush, meanings, meaning, side_material))
+}
+
+/// The brush of a tree cell's region `faces` (its polygons already cut, each plane once)
+/// with `material`'s meaning, each side named by the material of the face that gave its
+/// plane (or the meaning's own name): [`make_brush`] without cutting the polygons again.
+pub(super) fn region_brush(
+    faces: &[PolytopeFace],
+    meanings: &[MaterialMeaning],
+    material: u32,
+    loc: SourceLoc,
+) -> Option<Brush> {
+    let meaning = meanings.get(material as usize)?;
+    let sides: Vec<BrushSide> = faces
+        .iter()
+        .map(|f| BrushSide {
+            plane: f.plane,
+            winding: f.winding.clone(),
+            texture: meaning.name.clone(),
+            surface: SurfaceFlags::EMPTY,
+            loc,
+        })
+        .collect();
+    let brush = brush_from_sides(sides, meaning.contents, loc).ok()??;
+    let side_material = |plane: &BuildPlane| {
+        faces
+            .iter()
+            .find(|f| f.plane.is_same(plane))
+            .and_then(|f| f.material)
+    };
     Some(dress(brush, meanings, meaning, side_material))
 }
 

@@ -1,4 +1,4 @@
-//! Open surfaces to thin brushes: each face of an open surface as a slab, two triangles of
+//! Open surfaces to thin brushes: each face of an open surface as a slab, the triangles of
 //! one flat convex polygon as one.
 //!
 //! Takes the open surfaces' triangles (`CleanMesh::open`), each already turned to face out
@@ -7,11 +7,14 @@
 //! a border through each edge perpendicular to the face, as a patch facet is. A triangle
 //! is joined with the neighbour across one of its edges (the edge run the other way, as
 //! two triangles of a quad wound alike share it) when both are of one material and on one
-//! plane and their union turns the same way at every corner (convex): a quad an exporter
-//! split in two is one slab, half the brushes, with no edge across its diagonal.
+//! plane and their union turns the same way at every corner (convex), and the polygon
+//! grows so, a triangle at a time, up to `MAX_JOINED_CORNERS` corners: a quad or a fan an
+//! exporter split into triangles is one slab, fewer brushes, with no edge across its
+//! diagonals.
 //!
 //! Guarantees: linear in the triangles (edges hashed by their corners' exact bits);
-//! deterministic (each triangle, in order, joins the first free neighbour that fits); a
+//! deterministic (each triangle, in order, takes the first free neighbour that fits across
+//! its polygon's edges in order, again until none fits); a
 //! slab the brush stage rejects is counted in `dropped`.
 
 use glam::DVec3;
@@ -60,13 +63,19 @@ fn convex(points: &[DVec3], normal: DVec3) -> bool {
     })
 }
 
-/// The union of `t` and `u` across `t`'s edge `k` (which `u` runs the other way), when the
-/// two are joined (module docs).
-fn joined(t: &CleanTriangle, k: usize, u: &CleanTriangle) -> Option<Vec<DVec3>> {
+/// Most corners a joined polygon grows to: with its front, back and a border per edge, a
+/// slab stays well within the brush stage's face limit and its bevels few.
+const MAX_JOINED_CORNERS: usize = 12;
+
+/// `polygon` (wound as its triangles, on `t`'s plane) grown across its edge `k` (from
+/// corner `k` to the next) by `u`, which runs that edge the other way, when the two are
+/// joined (module docs): the same material and plane, `u`'s third corner on the plane, and
+/// the union convex.
+fn joined(polygon: &[DVec3], k: usize, t: &CleanTriangle, u: &CleanTriangle) -> Option<Vec<DVec3>> {
     if u.material != t.material || !u.plane.is_same(&t.plane) {
         return None;
     }
-    let (a, b, c) = (t.points[k], t.points[(k + 1) % 3], t.points[(k + 2) % 3]);
+    let (a, b) = (polygon[k], polygon[(k + 1) % polygon.len()]);
     let m = (0..3).find(|&m| {
         corner(u.points[m]) == corner(b) && corner(u.points[(m + 1) % 3]) == corner(a)
     })?;
@@ -74,8 +83,11 @@ fn joined(t: &CleanTriangle, k: usize, u: &CleanTriangle) -> Option<Vec<DVec3>> 
     if t.plane.distance(d).abs() > MESH_ON_PLANE_EPSILON {
         return None;
     }
-    let polygon = vec![a, d, b, c];
-    convex(&polygon, t.plane.normal).then_some(polygon)
+    let mut grown = Vec::with_capacity(polygon.len() + 1);
+    grown.extend_from_slice(&polygon[..=k]);
+    grown.push(d);
+    grown.extend_from_slice(&polygon[k + 1..]);
+    convex(&grown, t.plane.normal).then_some(grown)
 }
 
 /// The slab of the convex polygon `points` on `tri`'s plane, of its material (module docs).
@@ -118,22 +130,29 @@ pub(super) fn slabs(tris: &[CleanTriangle], meanings: &[MaterialMeaning]) -> Sla
             continue;
         }
         taken[index] = true;
-        let mut polygon = None;
-        for k in 0..3 {
-            let reverse = (corner(t.points[(k + 1) % 3]), corner(t.points[k]));
-            let Some(&other) = edges.get(&reverse) else {
-                continue;
-            };
-            if taken[other] {
-                continue;
-            }
-            if let Some(p) = tris.get(other).and_then(|u| joined(t, k, u)) {
-                taken[other] = true;
-                polygon = Some(p);
-                break;
+        let mut polygon = t.points.to_vec();
+        // Grow across the first edge that joins, from the first edge again, until none
+        // does or the polygon is full.
+        let mut grew = true;
+        while grew && polygon.len() < MAX_JOINED_CORNERS {
+            grew = false;
+            for k in 0..polygon.len() {
+                let reverse = (corner(polygon[(k + 1) % polygon.len()]), corner(polygon[k]));
+                let Some(&other) = edges.get(&reverse) else {
+                    continue;
+                };
+                if taken.get(other).is_none_or(|&t| t) {
+                    continue;
+                }
+                if let Some(p) = tris.get(other).and_then(|u| joined(&polygon, k, t, u)) {
+                    taken[other] = true;
+                    polygon = p;
+                    grew = true;
+                    break;
+                }
             }
         }
-        polygons.push((polygon.unwrap_or_else(|| t.points.to_vec()), t, index));
+        polygons.push((polygon, t, index));
     }
     let made = map_all(&polygons, |(points, t, index)| slab(points, t, meanings, *index));
     let dropped = made.iter().filter(|b| b.is_none()).count();

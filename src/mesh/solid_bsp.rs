@@ -16,11 +16,13 @@
 //! are used up, the others sorted or split to either side. A side left with no face is a
 //! leaf: in front, air (the faces' normals point into the air); behind, solid, of the
 //! material of the node's faces. The leaves' convex regions are the level's box (the faces'
-//! bounds grown by `REGION_BOX_PAD`) cut by the planes on their path; a solid region with a
-//! side on the box is the void around the level and is tagged [`Contents::OUTSIDE`] as
-//! well, as the Quake importer tags the void its compiler filled. Each side of a region
-//! takes the material of a face on its plane. Regions are then brushes
-//! (`brush_from_planes`), merged where their union is convex (the importer's merge).
+//! bounds grown by `REGION_BOX_PAD`) cut by the planes on their path. Each side of a region
+//! takes the material of a face on its plane. Regions are then brushes (the walk's cut
+//! polygons, checked as `brush_from_planes` checks its own: `cell_brush.rs`), merged where
+//! their union is convex (the importer's merge); a merged region with a side on the box is
+//! the void around the level and is tagged [`Contents::OUTSIDE`] as well, as the Quake
+//! importer tags the void its compiler filled (tagged after the merge: a mesh does not say
+//! where a wall's solid ends and the void's begins).
 //! Volume faces (sky, liquids: `CleanMesh::volume`) split the tree as the others do, but the
 //! side behind one is open (a solid face on the same plane decides first); the open cells,
 //! their regions kept with the node each side lies on, go to `volumes.rs`, and those it
@@ -44,7 +46,7 @@
 
 use glam::DVec3;
 
-use super::cell_brush::{loc_of, make_brush};
+use super::cell_brush::{loc_of, region_brush};
 use super::cells::{Child, MaterialMeaning, Node, PolytopeFace};
 use super::clean::{CleanMesh, CleanTriangle};
 use super::slabs::slabs;
@@ -52,7 +54,6 @@ use super::volumes::{OpenCell, fill_volumes};
 use crate::brush::Brush;
 use crate::contents::Contents;
 use crate::geom::{BuildPlane, Winding, cut_planes};
-use crate::map::SourceLoc;
 use crate::threads::{join, map_all};
 use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON};
 
@@ -505,8 +506,15 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
         || {
             let numbered: Vec<(usize, &SolidLeaf)> = solid.iter().enumerate().collect();
             let made = map_all(&numbered, |&(index, (faces, material))| {
-                let mut brush =
-                    region_brush(faces.as_deref()?, meanings, *material, loc_of(index + 1))?;
+                region_brush(faces.as_deref()?, meanings, *material, loc_of(index + 1))
+            });
+            let dropped = made.iter().filter(|b| b.is_none()).count();
+            let regions: Vec<Brush> = made.into_iter().flatten().collect();
+            // The void is tagged after the merge: the mesh does not say where a wall's
+            // solid ends and the void's begins, so a merged region that reaches the box is
+            // the void's, and regions either side of that line may merge.
+            let mut merged = crate::import::merge_regions(regions);
+            for brush in &mut merged {
                 let on_box = brush
                     .sides
                     .iter()
@@ -514,11 +522,8 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
                 if on_box && brush.solid {
                     brush.contents |= Contents::OUTSIDE;
                 }
-                Some(brush)
-            });
-            let dropped = made.iter().filter(|b| b.is_none()).count();
-            let regions: Vec<Brush> = made.into_iter().flatten().collect();
-            (crate::import::merge_regions(regions), dropped)
+            }
+            (merged, dropped)
         },
         || {
             join(
@@ -635,22 +640,4 @@ fn walk(
         }
     }
     out
-}
-
-/// The brush of the region `faces` with `material`'s meaning, each side named by the face
-/// that gave its plane.
-fn region_brush(
-    faces: &[PolytopeFace],
-    meanings: &[MaterialMeaning],
-    material: u32,
-    loc: SourceLoc,
-) -> Option<Brush> {
-    let planes: Vec<BuildPlane> = faces.iter().map(|f| f.plane).collect();
-    let side_material = |plane: &BuildPlane| {
-        faces
-            .iter()
-            .find(|f| f.plane.is_same(plane))
-            .and_then(|f| f.material)
-    };
-    make_brush(&planes, meanings, material, side_material, loc)
 }
