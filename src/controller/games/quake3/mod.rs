@@ -34,6 +34,7 @@
 
 mod bodies;
 mod ground;
+mod liquids;
 mod memo;
 mod moves;
 mod slide;
@@ -50,7 +51,7 @@ use crate::controller::tick::{Activity, CharacterState, MoveInput, MoveOutcome, 
 use crate::controller::tracer::Tracer;
 use crate::surface::SurfaceFlags;
 use crate::trace::TickCache;
-use trace::{PlayerBox, Q3Trace};
+use trace::{PlayerBox, Swept};
 use usercmd::UserCmd;
 
 pub(crate) use memo::Memo;
@@ -166,7 +167,7 @@ struct Pmove<'a, T: Tracer + ?Sized> {
     msec: i32,
     walking: bool,
     ground_plane: bool,
-    ground_trace: Option<Q3Trace>,
+    ground_trace: Option<Swept>,
     previous_velocity: Vec3,
     jumped: bool,
     outcome: &'a mut MoveOutcome,
@@ -186,7 +187,7 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
     ///
     /// A trace asked again in a world that is one map alone gives the kept answer
     /// ([`Memo`]).
-    fn trace(&mut self, start: Vec3, end: Vec3) -> Q3Trace {
+    fn trace(&mut self, start: Vec3, end: Vec3) -> Swept {
         let key = self.trace_world.map(|world| memo::TraceKey {
             world,
             mask: self.mask,
@@ -198,13 +199,13 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
         let t = kept.unwrap_or_else(|| {
             let found =
                 trace::box_trace((self.world, self.scratch), self.mask, self.player(), start, end);
-            bodies::nearest(self.world, self.mask, self.player(), (start, end), found)
+            Swept::from(bodies::nearest(self.world, self.mask, self.player(), (start, end), found))
         });
         if let (Some(key), None) = (key, kept) {
             self.memo.keep_trace(key, t);
         }
         if t.fraction < 1.0 {
-            self.outcome.touches.push(&t.raw);
+            self.outcome.touches.push(&t.touch());
         }
         t
     }
@@ -374,10 +375,10 @@ pub(super) fn step<T: Tracer + ?Sized>(
                 GroundState::Steep
             },
             normal: Some(t.normal),
-            plane: t.raw.plane,
-            target: t.raw.target,
+            plane: t.plane,
+            target: t.target,
             surface: t.surface,
-            material: t.raw.material,
+            material: t.material,
         },
         _ => Ground::AIR,
     };
