@@ -84,10 +84,12 @@ pub(super) const KEPT_TRACES: usize = 8;
 pub(super) type Boxes = ([u32; 4], PlayerBox, PlayerBox);
 
 impl Memo {
-    /// The kept answer of the trace `key`.
+    /// The kept answer of the trace `key`, looked for from the newest kept (a key is kept
+    /// once: the answer does not depend on the order). The command's first ground trace,
+    /// the trace found most often, is the last one kept by the command before.
     pub(super) fn trace(&self, key: &TraceKey) -> Option<Swept> {
-        self.traces
-            .iter()
+        (1..=KEPT_TRACES)
+            .filter_map(|back| self.traces.get((self.next_trace + KEPT_TRACES - back) % KEPT_TRACES))
             .flatten()
             .find(|(k, _)| k == key)
             .map(|&(_, t)| t)
