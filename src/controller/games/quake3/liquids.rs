@@ -100,3 +100,71 @@ impl Liquids {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::XorShift;
+
+    /// On a map with water, "surely dry" is said only where the point contents hold no
+    /// liquid, and it is said often (away from the pool) while the pool's points are wet.
+    #[test]
+    fn surely_dry_only_where_the_point_contents_hold_no_liquid() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/movement.map");
+        let Ok(src) = std::fs::read(path) else {
+            panic!("maps/movement.map is bundled");
+        };
+        let Ok(compiled) = crate::compile::compile_map(&src) else {
+            panic!("movement.map compiles");
+        };
+        let map = compiled.map;
+        let mut liquids = Liquids::of(&map);
+        assert!(!liquids.dry && liquids.listed && !liquids.bounds.is_empty());
+        let Some(world) = map.models().first() else {
+            panic!("a world model");
+        };
+        let (lo, hi) = (world.mins, world.maxs);
+        let mut rng = XorShift::new(37);
+        let mut draw = |a: f32, b: f32| a + (b - a) * (rng.unit() * 0.5 + 0.5);
+        let (mut dry, mut wet, mut unknown) = (0, 0, 0);
+        // A walk of nearby points (as a player's feet go), jumping elsewhere now and then.
+        let mut at = Vec3::new(draw(lo.x, hi.x), draw(lo.y, hi.y), draw(lo.z, hi.z));
+        for step in 0..20_000 {
+            if step % 50 == 0 {
+                at = Vec3::new(draw(lo.x, hi.x), draw(lo.y, hi.y), draw(lo.z, hi.z));
+            }
+            at += Vec3::new(draw(-3.0, 3.0), draw(-3.0, 3.0), draw(-1.0, 1.0));
+            let liquid = map.point_contents(at).intersects(Contents::MASK_LIQUID);
+            if liquids.surely_dry(at) {
+                assert!(!liquid, "{at} said dry, holds liquid");
+                dry += 1;
+            } else if liquid {
+                wet += 1;
+            } else {
+                unknown += 1;
+            }
+        }
+        // And points in and about each liquid brush.
+        for (b_lo, b_hi) in liquids.bounds.clone() {
+            for _ in 0..200 {
+                let at = Vec3::new(
+                    draw(b_lo.x - 8.0, b_hi.x + 8.0),
+                    draw(b_lo.y - 8.0, b_hi.y + 8.0),
+                    draw(b_lo.z - 8.0, b_hi.z + 8.0),
+                );
+                let liquid = map.point_contents(at).intersects(Contents::MASK_LIQUID);
+                if liquids.surely_dry(at) {
+                    assert!(!liquid, "{at} said dry, holds liquid");
+                    dry += 1;
+                } else if liquid {
+                    wet += 1;
+                } else {
+                    unknown += 1;
+                }
+            }
+        }
+        assert!(dry > 1000 && wet > 100 && unknown > 10, "{dry} {wet} {unknown}");
+        // Not finite: nothing known.
+        assert!(!liquids.surely_dry(Vec3::NAN));
+    }
+}

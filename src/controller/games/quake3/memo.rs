@@ -12,7 +12,8 @@
 //!   a world whose point contents are one compiled map's ([`SpeedFacts::contents_are_map`],
 //!   the map named by its contents id). A command starts where the last ended, with the
 //!   flags it ended with, so its first sample is the last command's final one; and in such
-//!   a world whose map holds no liquid in any leaf or brush, no sample is asked at all;
+//!   a world whose map holds no liquid in any leaf or brush, no sample is asked at all, nor
+//!   far from every liquid brush of a map that holds some (`liquids.rs`);
 //! - the last few traces (`pm->trace`), each of its two points, the box (ducked or not) and
 //!   the mask, in a world that is one compiled map and nothing else
 //!   ([`SpeedFacts::moves_nothing`]): the ground trace that ends a command is the one the
