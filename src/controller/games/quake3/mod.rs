@@ -268,8 +268,8 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
 /// beyond it walks the tree, with the same answer.
 const GATHER_SLACK: f32 = 8.0;
 
-/// The tick cache gathered near the player for this command's sweeps (both boxes, Quake 3's
-/// stop distance), when the world names a map to gather from.
+/// The tick cache gathered near the player for this command's sweeps (the box it starts
+/// with, Quake 3's stop distance), when the world names a map to gather from.
 fn gather<'c, T: Tracer + ?Sized>(
     world: &T,
     cache: Option<&'c mut TickCache>,
@@ -287,8 +287,17 @@ fn gather<'c, T: Tracer + ?Sized>(
         + Vec3::splat(GATHER_SLACK);
     let (a, b) = (stand.offset(), crouch.offset());
     let (low, high) = (state.position + a.min(b) - reach, state.position + a.max(b) + reach);
+    // The box the command starts with only, as planeshift's own tick gathers its current
+    // shape: the other box's sweeps (a duck or a stand this command) walk the tree, with
+    // the same answers. Both boxes walked the trees twice per gather (measured on kaos:
+    // the gather cost 6 % of a tick).
+    let current = if state.profile.flags & PMF_DUCKED != 0 {
+        crouch
+    } else {
+        stand
+    };
     map.gather_near_stopping(
-        &[stand.shape(), crouch.shape()],
+        &[current.shape()],
         (low, high),
         config.mask,
         crate::QUAKE3_STOP_DISTANCE,
