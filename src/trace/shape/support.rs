@@ -579,8 +579,10 @@ impl Support for Oriented<'_> {
     }
 
     fn bounds(&self) -> (Vec3, Vec3) {
+        // An upright box's and hull's kept bounds are these very bits: a box's support is
+        // `BoxSupport`'s formula (`TraceShape::support_distance`), which `box_bounds` used.
         match (&self.shape.0, self.rotation) {
-            (Repr::Hull { bounds, .. }, None) => *bounds,
+            (Repr::Hull { bounds, .. } | Repr::Box { bounds, .. }, None) => *bounds,
             _ => axis_bounds(self),
         }
     }

@@ -45,7 +45,18 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
             self.water_type = kept.water_type;
             return;
         }
-        self.sample_water_level(view_height);
+        let feet = Vec3::new(self.origin.x, self.origin.y, self.origin.z + self.n.mins_z + 1.0);
+        let far_from_liquid = match (self.contents_world, self.memo.liquids.as_mut()) {
+            (Some(world), Some(liquids)) if liquids.is_of(world) => liquids.surely_dry(feet),
+            _ => false,
+        };
+        if far_from_liquid {
+            // What the samples give where the first holds no liquid.
+            self.water_level = 0;
+            self.water_type = Contents::EMPTY;
+        } else {
+            self.sample_water_level(view_height);
+        }
         self.memo.water = self.contents_world.map(|world| WaterSample {
             world,
             origin,
@@ -147,7 +158,7 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
     /// `PM_CorrectAllSolid`: the first of the 27 spots within a unit (x, y, z each −1, 0, 1,
     /// in the game's order) where the box is not all-solid gives the ground trace, from the
     /// origin (which stays) 0.25 down; none: in the air.
-    fn correct_all_solid(&mut self) -> Option<super::Q3Trace> {
+    fn correct_all_solid(&mut self) -> Option<super::Swept> {
         for i in -1..=1 {
             for j in -1..=1 {
                 for k in -1..=1 {

@@ -12,7 +12,8 @@
 //!   a world whose point contents are one compiled map's ([`SpeedFacts::contents_are_map`],
 //!   the map named by its contents id). A command starts where the last ended, with the
 //!   flags it ended with, so its first sample is the last command's final one; and in such
-//!   a world whose map holds no liquid in any leaf or brush, no sample is asked at all;
+//!   a world whose map holds no liquid in any leaf or brush, no sample is asked at all, nor
+//!   far from every liquid brush of a map that holds some (`liquids.rs`);
 //! - the last few traces (`pm->trace`), each of its two points, the box (ducked or not) and
 //!   the mask, in a world that is one compiled map and nothing else
 //!   ([`SpeedFacts::moves_nothing`]): the ground trace that ends a command is the one the
@@ -25,7 +26,8 @@
 
 use glam::Vec3;
 
-use super::trace::{PlayerBox, Q3Trace};
+use super::liquids::Liquids;
+use super::trace::{PlayerBox, Swept};
 use crate::CompiledMap;
 use crate::contents::Contents;
 
@@ -45,10 +47,10 @@ pub(crate) struct Memo {
     pub(super) water: Option<WaterSample>,
     /// The last [`KEPT_TRACES`] traces asked, each with its key; the next kept replaces
     /// the entry `next_trace`.
-    pub(super) traces: [Option<(TraceKey, Q3Trace)>; KEPT_TRACES],
+    pub(super) traces: [Option<(TraceKey, Swept)>; KEPT_TRACES],
     pub(super) next_trace: usize,
-    /// A map's contents id and whether no leaf and no brush of it holds a liquid.
-    pub(super) dry: Option<(u64, bool)>,
+    /// The liquids of the map whose point contents are the world's.
+    pub(super) liquids: Option<Liquids>,
 }
 
 /// One `PM_SetWaterLevel` and what it was computed from.
@@ -83,33 +85,33 @@ pub(super) const KEPT_TRACES: usize = 8;
 pub(super) type Boxes = ([u32; 4], PlayerBox, PlayerBox);
 
 impl Memo {
-    /// The kept answer of the trace `key`.
-    pub(super) fn trace(&self, key: &TraceKey) -> Option<Q3Trace> {
-        self.traces
-            .iter()
+    /// The kept answer of the trace `key`, looked for from the newest kept (a key is kept
+    /// once: the answer does not depend on the order). The command's first ground trace,
+    /// the trace found most often, is the last one kept by the command before.
+    pub(super) fn trace(&self, key: &TraceKey) -> Option<Swept> {
+        (1..=KEPT_TRACES)
+            .filter_map(|back| self.traces.get((self.next_trace + KEPT_TRACES - back) % KEPT_TRACES))
             .flatten()
             .find(|(k, _)| k == key)
             .map(|&(_, t)| t)
     }
 
     /// Keeps `trace` as the answer of `key`, over the oldest kept.
-    pub(super) fn keep_trace(&mut self, key: TraceKey, trace: Q3Trace) {
+    pub(super) fn keep_trace(&mut self, key: TraceKey, trace: Swept) {
         self.traces[self.next_trace] = Some((key, trace));
         self.next_trace = (self.next_trace + 1) % KEPT_TRACES;
     }
 
     /// Whether no point of `map` has liquid contents: no leaf's contents and no brush's
     /// (a point's contents are its leaf's, or those of the leaf's brushes it is inside:
-    /// `CompiledMap::point_contents`), found once per map.
+    /// `CompiledMap::point_contents`), found once per map with its liquids' bounds.
     pub(super) fn is_dry(&mut self, map: &CompiledMap) -> bool {
-        let id = map.contents_id();
-        match self.dry {
-            Some((kept, dry)) if kept == id => dry,
+        match &self.liquids {
+            Some(kept) if kept.is_of(map.contents_id()) => kept.dry,
             _ => {
-                let wet = |c: Contents| c.intersects(Contents::MASK_LIQUID);
-                let dry = !map.leaves().iter().any(|l| wet(l.contents))
-                    && !map.brushes().iter().any(|b| wet(b.contents));
-                self.dry = Some((id, dry));
+                let liquids = Liquids::of(map);
+                let dry = liquids.dry;
+                self.liquids = Some(liquids);
                 dry
             }
         }

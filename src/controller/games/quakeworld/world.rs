@@ -165,9 +165,7 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
     /// `PM_PlayerMove`: the player's point from `start` to `end` through hull 1.
     pub(super) fn player_move(&self, start: Vec3, end: Vec3) -> HullTrace {
         if let Some((map, near)) = self.near {
-            let walk = map
-                .clip_hulls()
-                .walk_from(near.head, near.start_for(start, end), start, end);
+            let walk = map.clip_hulls().walk_near(&near, start, end);
             return HullTrace::of_walk(&walk);
         }
         let point = TraceShape::point();
