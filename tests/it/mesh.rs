@@ -640,8 +640,9 @@ fn finely_tessellated_surfaces_move_a_character_as_one_polygon_does() {
 
 /// Brushes per thousand the oracle may fail to represent on a mesh world (parry refuses a
 /// few slivers whose corners, cut in f64 from planes of f32 vertices, sit 1e-5 off its
-/// hull; sweeps near them are left out and counted): dm6 has 4 of 863.
-const MESH_ORACLE_REJECTED_PER_MILLE: usize = 10;
+/// hull; sweeps near them are left out and counted): dm6 has 3 of 676, e2m2 23 of 2,255
+/// (its two-sided sky faces no longer give slabs, so fewer brushes hold the same slivers).
+const MESH_ORACLE_REJECTED_PER_MILLE: usize = 15;
 
 /// The oracle suites on every shared mesh: sweeps of every shape kind never end inside the
 /// exact oracle (over the brushes the mesh stage built), never stop later than its first
