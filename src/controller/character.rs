@@ -103,9 +103,9 @@ impl CharacterController {
             rule: "a valid sweep shape",
         };
         let (stand_shape, stand_offset) =
-            shape_for(&config, config.stand_height).ok_or(invalid.clone())?;
+            body_for(&config, config.stand_height).ok_or(invalid.clone())?;
         let (crouch_shape, crouch_offset) =
-            shape_for(&config, config.crouch_height).ok_or(invalid.clone())?;
+            body_for(&config, config.crouch_height).ok_or(invalid.clone())?;
         let (dead_shape, dead_offset) = shape_for(&config, config.dead_height).ok_or(invalid)?;
         let unstuck = UnstuckTable::new(config.step_height);
         Ok(CharacterController {
@@ -1232,6 +1232,16 @@ const MAX_COMMAND_MSEC: u32 = 200;
 
 /// [`CharacterState::air_ticks`] after a jump, launch or teleport: no coyote jump.
 pub(crate) const LAUNCHED: u32 = u32::MAX;
+
+/// The living character's shape `height` tall and its offset, as [`shape_for`] gives it,
+/// but for QuakeWorld's movement the box its clip hull 1 was grown by, whatever the
+/// configuration says (`games/quakeworld/physents.rs`: the body a crowd meets).
+fn body_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3)> {
+    if config.movement == Movement::QuakeWorld {
+        return super::games::quakeworld::quakeworld_body().map(|b| (b, Vec3::ZERO));
+    }
+    shape_for(config, height)
+}
 
 /// The shape for a character of `height`, and where its centre sits above the origin.
 fn shape_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3)> {

@@ -184,6 +184,34 @@ fn inside_collide(c: &PatchCollide, at: Vec3, half: Vec3) -> bool {
     })
 }
 
+/// Whether the box centred at `at` lies strictly inside some facet's pushed-out planes
+/// (every plane's distance below zero) of `patches` (those `mask_meets` lets through): the
+/// box overlaps the facet with depth. [`patch_containing`] is the game's own test, which
+/// counts a box exactly on a plane (distance 0) as inside; the game's sweeps never stop
+/// short of a facet's back plane, so a player may rest exactly on one (dm17ish's double
+/// banner: two flat patches 1/8 apart, facing through each other, so the stop 1/8 in front
+/// of the outer one is the inner one's back plane). Judges, not movement, ask this.
+pub(crate) fn patch_penetrated(
+    patches: &[GameCollide],
+    at: Vec3,
+    half: Vec3,
+    mask_meets: impl Fn(&GameCollide) -> bool,
+) -> bool {
+    let corners = offsets(half);
+    let p = at.to_array();
+    patches.iter().filter(|g| mask_meets(g)).any(|g| {
+        let c = &g.collide;
+        c.facets.iter().any(|facet| {
+            let plane = pushed(c, facet.surface_plane, false, &corners, true);
+            dot3(&p, &plane) - plane[3] < 0.0
+                && facet.borders.iter().all(|border| {
+                    let plane = pushed(c, border.plane, border.inward, &corners, false);
+                    dot3(&p, &plane) - plane[3] < 0.0
+                })
+        })
+    })
+}
+
 /// The first of `patches` (those `mask_meets` lets through; only those `listed`, increasing,
 /// when given) that the box of half extents `half` enters sweeping `start → end` before
 /// `fraction`, in the game's order (each patch's hit taken only when strictly closer than
@@ -252,7 +280,7 @@ pub(crate) fn patch_containing(
 mod tests {
     use glam::Vec3;
 
-    use super::{patch_containing, trace_patches};
+    use super::{patch_containing, patch_penetrated, trace_patches};
     use crate::compiled::GameCollide;
     use crate::contents::Contents;
     use crate::patch::quake3::patch_collide;
@@ -320,5 +348,22 @@ mod tests {
         assert_eq!(patch_containing(&patches, Vec3::new(32.0, 32.0, 20.0 * side), HALF, |_| true), Some(0));
         assert_eq!(patch_containing(&patches, Vec3::new(32.0, 32.0, 40.0 * side), HALF, |_| true), None);
         assert_eq!(patch_containing(&patches, Vec3::new(32.0, 32.0, 20.0 * side), HALF, |_| false), None);
+    }
+
+    #[test]
+    fn a_box_exactly_on_a_facet_plane_is_in_the_games_test_but_not_penetrating() {
+        let patches = floor();
+        let side = up(&patches);
+        // The box's face exactly on the facet's front (28 above) and on its back (28 below).
+        for z in [28.0 * side, -28.0 * side] {
+            let at = Vec3::new(32.0, 32.0, z);
+            assert_eq!(patch_containing(&patches, at, HALF, |_| true), Some(0), "{z}");
+            assert!(!patch_penetrated(&patches, at, HALF, |_| true), "{z}");
+        }
+        // Crossing it by any depth, from either side, penetrates.
+        for z in [27.75 * side, -27.75 * side, 0.0] {
+            assert!(patch_penetrated(&patches, Vec3::new(32.0, 32.0, z), HALF, |_| true), "{z}");
+        }
+        assert!(!patch_penetrated(&patches, Vec3::new(32.0, 32.0, 0.0), HALF, |_| false));
     }
 }

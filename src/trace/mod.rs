@@ -768,6 +768,40 @@ fn out_of_range(start: Vec3) -> Trace {
 }
 
 impl CompiledMap {
+    /// Whether `shape`, an upright box placed at `at`, is inside what `mask` names in the
+    /// world Quake 3's movement meets ([`ShapeQuery::with_game_patches`]): overlapping the
+    /// brushes (touching counts, as [`Tracer::overlaps`]) or a patch facet of the game's own
+    /// collision with depth (`game_patch::patch_penetrated`: a box resting exactly on a
+    /// facet's plane, where the game's sweeps may leave it, touches and is not inside,
+    /// though the game's position test counts it). For judging a soak's ticks; movement
+    /// keeps the game's test. `None` when the level keeps no game patches or `shape` is not
+    /// a box (ask [`Tracer::overlaps`]).
+    ///
+    /// [`ShapeQuery::with_game_patches`]: crate::movement::ShapeQuery::with_game_patches
+    /// [`Tracer::overlaps`]: crate::movement::Tracer::overlaps
+    #[must_use]
+    pub fn inside_game_world(&self, shape: &TraceShape, at: Vec3, mask: Contents) -> Option<bool> {
+        if self.game_collides().is_empty() || shape.kind() != ShapeKind::Box {
+            return None;
+        }
+        let brushes = self.sweep_oriented(
+            shape,
+            None,
+            at,
+            at,
+            mask,
+            (Through::World, StopRule::Touch, true),
+            STOP,
+        );
+        if brushes.start_solid || !in_range(at) {
+            return Some(true);
+        }
+        let (mins, maxs) = shape.bounds();
+        let (centre, half) = ((mins + maxs) * 0.5, (maxs - mins) * 0.5);
+        let meets = |p: &GameCollide| p.contents.intersects(mask);
+        Some(game_patch::patch_penetrated(self.game_collides(), at + centre, half, meets))
+    }
+
     /// An upright box swept `start → end` as Quake 3 sweeps it among curved patches: the
     /// world's brushes but its patch facets (the cached sweep when `cache` is given,
     /// stopping `stop` in front as [`Self::trace_stopping`]), then the game's own patch

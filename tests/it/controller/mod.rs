@@ -57,6 +57,8 @@ mod replay_commands;
 mod slopes;
 /// The soak contract of the `fps_movement` example, its deaths in `trigger_hurt` volumes.
 pub(crate) mod soak;
+/// The profiles' full-size soak residuals, each cause on its spot.
+mod soak_profiles;
 /// Stairs and steps.
 mod stairs;
 /// The tick cache: cached ticks equal walked ticks to the bit (issue 18).

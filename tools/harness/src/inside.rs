@@ -5,7 +5,12 @@
 //! - planeshift's own and the mixed crowd's: the bot's shape overlaps what its own mask
 //!   names (a monster may stand in player clip);
 //! - Quake 3's profile: the same, with curved patches met as the game's own facets
-//!   (`ShapeQuery::with_game_patches`), as its movement meets them;
+//!   (`ShapeQuery::with_game_patches`), as its movement meets them, a facet counted only
+//!   when the box crosses its planes with depth (`CompiledMap::inside_game_world`): the
+//!   game's sweeps stop 1/8 in front of a facet but never short of one's back plane, so a
+//!   box may rest exactly on it (dm17ish's banner of two flat patches 1/8 apart facing
+//!   through each other: the stop in front of one is the other's back plane), which the
+//!   game's own position test (`CM_PositionTestInPatchCollide`, `<= 0`) counts as inside;
 //! - QuakeWorld's profile: the player's origin in solid in the level's clip hull 1, the
 //!   query its movement asks (`pmovetst.c PM_TestPlayerPosition`: a point through the
 //!   world qbsp grew by the player's box; a level that keeps no hull answers for the point
@@ -58,7 +63,13 @@ pub fn inside_at(
     if config.movement == Movement::Quake3 {
         brushes = brushes.with_game_patches();
     }
-    let in_brushes = Tracer::overlaps(world, &brushes, center);
+    let in_brushes = match config.movement {
+        // Patch facets with depth: a box exactly on a facet's plane touches it.
+        Movement::Quake3 => world
+            .inside_game_world(shape, center, config.mask)
+            .unwrap_or_else(|| Tracer::overlaps(world, &brushes, center)),
+        _ => Tracer::overlaps(world, &brushes, center),
+    };
     if config.movement != Movement::QuakeWorld {
         return if in_brushes {
             Inside::Solid

@@ -19,7 +19,9 @@
 //!   of a whole tick and the parallel plan's statistics.
 //! - Each bot holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps or
 //!   crouches. It looks along its wish (the yaw of the direction drawn, even standing still)
-//!   at a seeded pitch in [-30°, 30°] (drawn apart, so the moves are those without shots).
+//!   at a seeded pitch in [-30°, 30°] (drawn apart, so the moves are those without shots);
+//!   a game's profile is sent that view as a player's command, level ([`facing_wish`]), so
+//!   its water jump and ladders face the wish as planeshift's own movement's do.
 //! - Shots (`shots.rs`): every 10 ticks each bot fires a hitscan, a point with
 //!   `Contents::MASK_SHOT` skipping itself, from its eye (`eye_position`) along its view
 //!   through a `Scene` over the world and the crowd's bodies; `shots`, `shots_hit_world`
@@ -55,8 +57,8 @@ use std::time::Instant;
 use glam::Vec3;
 use planeshift::build::BspFormat;
 use planeshift::build::import_bsp;
-use planeshift::movement::{Activity, Tracer, WorldWithBodies};
-use planeshift::{CharacterController, ControllerConfig, MoveInput};
+use planeshift::movement::{Activity, Movement, Tracer, WorldWithBodies};
+use planeshift::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
 use planeshift::{CompileOptions, build::compile_map_with};
 use planeshift::{
     CompiledMap,
@@ -274,6 +276,30 @@ impl Driver {
         // Tap jump now and then (pressed for one tick, so it can jump again).
         self.input.jump = self.rng.unit() < JUMP_CHANCE;
         self.input
+    }
+}
+
+/// A bot's tick input for `movement`, looking along its wish (yaw `yaw` in degrees, level):
+/// a game's profile reads a wish without a view as seen from yaw 0, so a profile's bot is
+/// sent a player's command (that yaw, pitch 0, forward the wish's strength, the buttons
+/// kept; `wish` stays for the stuck watch). Its water jump and ladders then face where it
+/// goes, as planeshift's own movement faces its wish: before, every profile bot faced +x,
+/// and one at water level 2 in e2m2's pool, a ledge ahead on +x under a downward sloped
+/// ceiling, took Quake 3's water jump (`PM_CheckWaterJump`) into that ceiling every tick
+/// whatever its wish, 28 stuck seconds. planeshift's own movement takes `input` as it is.
+pub fn facing_wish(input: MoveInput, yaw: f32, movement: Movement) -> MoveInput {
+    if movement == Movement::Planeshift {
+        return input;
+    }
+    let strength = input.wish.length().min(1.0);
+    MoveInput {
+        command: Some(MoveCommand {
+            pitch: 0.0,
+            yaw,
+            forward: strength,
+            ..MoveCommand::default()
+        }),
+        ..input
     }
 }
 
@@ -636,7 +662,11 @@ impl<'a> Soak<'a> {
     fn decide(&mut self, tick: usize) {
         let new_window = tick.is_multiple_of(self.ticks_per_second);
         for (id, bot) in self.bots.iter_mut().enumerate() {
-            bot.input = bot.driver.next();
+            let movement = self
+                .configs
+                .get(id)
+                .map_or(self.options.config.movement, |c| c.movement);
+            bot.input = facing_wish(bot.driver.next(), bot.driver.view.1, movement);
             if let Some((_, wish, _)) = bot.window
                 && wish != bot.input.wish
             {

@@ -31,6 +31,7 @@ mod world;
 
 use glam::Vec3;
 
+pub(crate) use physents::body as quakeworld_body;
 pub use usercmd::UserCmd;
 pub use world::{QuakeWorldLevel, QuakeWorldMemo};
 pub(in crate::controller) use profile::step;

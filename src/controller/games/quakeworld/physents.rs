@@ -40,6 +40,16 @@ fn player_box<T: Tracer + ?Sized>(world: &T) -> Option<TraceShape> {
     if facts.moves_nothing || !facts.map_is_fixed {
         return None;
     }
+    body()
+}
+
+/// A QuakeWorld character's body: the player's box about its origin, the box qbsp grew the
+/// world by for clip hull 1, which its movement walks. `CharacterController::new` gives a
+/// character moving by [`Movement::QuakeWorld`](crate::movement::Movement::QuakeWorld) this
+/// shape whatever its configuration's `shape` and heights say, so a crowd places, separates
+/// and meets it as the game's `physents` do (a 30-wide body placed 30 apart from another
+/// would start inside the other's 32-wide physent and never move).
+pub(crate) fn body() -> Option<TraceShape> {
     TraceShape::aabb(
         Vec3::new(-PLAYER_HALF_WIDTH, -PLAYER_HALF_WIDTH, PLAYER_MINS_Z),
         Vec3::new(PLAYER_HALF_WIDTH, PLAYER_HALF_WIDTH, PLAYER_MAXS_Z),
