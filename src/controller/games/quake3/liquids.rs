@@ -127,13 +127,8 @@ mod tests {
         let mut rng = XorShift::new(37);
         let mut draw = |a: f32, b: f32| a + (b - a) * (rng.unit() * 0.5 + 0.5);
         let (mut dry, mut wet, mut unknown) = (0, 0, 0);
-        // A walk of nearby points (as a player's feet go), jumping elsewhere now and then.
-        let mut at = Vec3::new(draw(lo.x, hi.x), draw(lo.y, hi.y), draw(lo.z, hi.z));
-        for step in 0..20_000 {
-            if step % 50 == 0 {
-                at = Vec3::new(draw(lo.x, hi.x), draw(lo.y, hi.y), draw(lo.z, hi.z));
-            }
-            at += Vec3::new(draw(-3.0, 3.0), draw(-3.0, 3.0), draw(-1.0, 1.0));
+        // Judges one point: "surely dry" must hold no liquid; counts what was said.
+        let mut judge = |liquids: &mut Liquids, at: Vec3| {
             let liquid = map.point_contents(at).intersects(Contents::MASK_LIQUID);
             if liquids.surely_dry(at) {
                 assert!(!liquid, "{at} said dry, holds liquid");
@@ -143,6 +138,15 @@ mod tests {
             } else {
                 unknown += 1;
             }
+        };
+        // A walk of nearby points (as a player's feet go), jumping elsewhere now and then.
+        let mut at = Vec3::new(draw(lo.x, hi.x), draw(lo.y, hi.y), draw(lo.z, hi.z));
+        for step in 0..20_000 {
+            if step % 50 == 0 {
+                at = Vec3::new(draw(lo.x, hi.x), draw(lo.y, hi.y), draw(lo.z, hi.z));
+            }
+            at += Vec3::new(draw(-3.0, 3.0), draw(-3.0, 3.0), draw(-1.0, 1.0));
+            judge(&mut liquids, at);
         }
         // And points in and about each liquid brush.
         for (b_lo, b_hi) in liquids.bounds.clone() {
@@ -152,15 +156,7 @@ mod tests {
                     draw(b_lo.y - 8.0, b_hi.y + 8.0),
                     draw(b_lo.z - 8.0, b_hi.z + 8.0),
                 );
-                let liquid = map.point_contents(at).intersects(Contents::MASK_LIQUID);
-                if liquids.surely_dry(at) {
-                    assert!(!liquid, "{at} said dry, holds liquid");
-                    dry += 1;
-                } else if liquid {
-                    wet += 1;
-                } else {
-                    unknown += 1;
-                }
+                judge(&mut liquids, at);
             }
         }
         assert!(dry > 1000 && wet > 100 && unknown > 10, "{dry} {wet} {unknown}");
