@@ -24,6 +24,10 @@ const SAME_PLANE: f32 = 0.99;
 /// A velocity whose dot product with a plane's normal is at least this does not move into
 /// it, units/s.
 const INTO_PLANE: f32 = 0.1;
+/// `PM_StepSlideMove`'s test of the ground below the start while moving up: a plane whose
+/// normal's z is below this is not ground to step from (the game's literal 0.7, not
+/// `MIN_WALK_NORMAL`).
+const WALKABLE_STEP_NORMAL_Z: f32 = 0.7;
 
 impl<T: Tracer + ?Sized> Pmove<'_, T> {
     /// `PM_SlideMove`: whether the move was clipped in some way.
@@ -152,11 +156,17 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
         if !self.slide_move(gravity) {
             return;
         }
-        let down = Vec3::new(start_o.x, start_o.y, start_o.z - self.n.step_size);
-        let trace = self.trace(start_o, down);
-        // Never step up while still moving up (unless standing on walkable ground).
-        if self.velocity.z > 0.0 && (trace.fraction == 1.0 || trace.normal.z < 0.7) {
-            return;
+        // Never step up while still moving up (unless a step down from the start meets
+        // walkable ground). The game sweeps that step down before it looks at the velocity
+        // and reads the answer only when moving up; the sweep records no touch in the game
+        // (only `PM_SlideMove`'s impacts call `PM_AddTouchEnt`), so it is swept here only
+        // when its answer is read: the same bits, one sweep fewer on most blocked moves.
+        if self.velocity.z > 0.0 {
+            let down = Vec3::new(start_o.x, start_o.y, start_o.z - self.n.step_size);
+            let trace = self.trace(start_o, down);
+            if trace.fraction == 1.0 || trace.normal.z < WALKABLE_STEP_NORMAL_Z {
+                return;
+            }
         }
         let up = Vec3::new(start_o.x, start_o.y, start_o.z + self.n.step_size);
         let trace = self.trace(start_o, up);
