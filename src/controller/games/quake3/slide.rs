@@ -187,3 +187,50 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
+    use glam::Vec3;
+
+    /// Falling into a wall with the floor ten units below: the game's `PM_StepSlideMove`
+    /// reads its step down from the start only while moving up and records no touch from
+    /// it, so the tick touches the wall it was blocked by and not the floor it never met
+    /// (that step down, swept anyway, touched it); the step up and across is still taken.
+    #[test]
+    fn a_blocked_fall_touches_the_wall_and_not_the_floor_below() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/box_room.map");
+        let Ok(src) = std::fs::read(path) else {
+            panic!("maps/box_room.map is bundled");
+        };
+        let Ok(compiled) = crate::compile::compile_map(&src) else {
+            panic!("box_room.map compiles");
+        };
+        let world = compiled.map;
+        let config = ControllerConfig::quake3();
+        let feet = config.feet_to_origin;
+        // The room's inside wall at x = -256, its floor at z = 0; the box 2 units from the
+        // wall, its feet 10 above the floor, falling slowly and running into the wall.
+        let half = config.shape.half_width();
+        let start = Vec3::new(-256.0 + half + 2.0, 0.0, feet + 10.0);
+        let Ok(mut player) = CharacterController::new(config, start) else {
+            panic!("the Quake 3 profile is valid");
+        };
+        let mut state = player.state().clone();
+        state.velocity = Vec3::new(-320.0, 0.0, -20.0);
+        assert!(player.set_state(state));
+        let run = MoveInput::from_command(MoveCommand {
+            yaw: 180.0,
+            forward: 1.0,
+            ..MoveCommand::default()
+        });
+        let outcome = player.step(&world, &run);
+        let normals: Vec<Vec3> = outcome.touches.as_slice().iter().map(|t| t.normal).collect();
+        assert!(normals.iter().any(|n| n.x > 0.99), "the wall is touched: {normals:?}");
+        assert!(normals.iter().all(|n| n.z < 0.7), "no floor is touched: {normals:?}");
+        // Still in the air, against the wall, lower than it started.
+        let end = player.position();
+        assert!(end.z < start.z && end.z > feet, "{end}");
+        assert!((end.x - (-256.0 + half + 0.125)).abs() < 0.01, "{end}");
+    }
+}
