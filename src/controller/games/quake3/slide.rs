@@ -225,9 +225,20 @@ mod tests {
             ..MoveCommand::default()
         });
         let outcome = player.step(&world, &run);
-        let normals: Vec<Vec3> = outcome.touches.as_slice().iter().map(|t| t.normal).collect();
-        assert!(normals.iter().any(|n| n.x > 0.99), "the wall is touched: {normals:?}");
-        assert!(normals.iter().all(|n| n.z < 0.7), "no floor is touched: {normals:?}");
+        let normals: Vec<Vec3> = outcome
+            .touches
+            .as_slice()
+            .iter()
+            .map(|t| t.normal)
+            .collect();
+        assert!(
+            normals.iter().any(|n| n.x > 0.99),
+            "the wall is touched: {normals:?}"
+        );
+        assert!(
+            normals.iter().all(|n| n.z < 0.7),
+            "no floor is touched: {normals:?}"
+        );
         // Still in the air, against the wall, lower than it started.
         let end = player.position();
         assert!(end.z < start.z && end.z > feet, "{end}");
