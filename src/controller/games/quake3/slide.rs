@@ -7,7 +7,9 @@
 //! the slide, the ground plane and the original velocity never turned against, a plane met
 //! again nudging the velocity out along it, creases followed by the cross product, three
 //! planes stopping the player dead, and the velocity kept as it started while `pm_time`
-//! runs (the landing timer's overbounce).
+//! runs (the landing timer's overbounce). One sweep the game makes is made only when the
+//! game reads it: `PM_StepSlideMove`'s step down from the start, read only while moving up
+//! and recording no touch in the game; so the same bits, and no touch from it.
 
 use glam::Vec3;
 
