@@ -7,7 +7,9 @@
 //! the slide, the ground plane and the original velocity never turned against, a plane met
 //! again nudging the velocity out along it, creases followed by the cross product, three
 //! planes stopping the player dead, and the velocity kept as it started while `pm_time`
-//! runs (the landing timer's overbounce).
+//! runs (the landing timer's overbounce). One sweep the game makes is made only when the
+//! game reads it: `PM_StepSlideMove`'s step down from the start, read only while moving up
+//! and recording no touch in the game; so the same bits, and no touch from it.
 
 use glam::Vec3;
 
@@ -24,6 +26,10 @@ const SAME_PLANE: f32 = 0.99;
 /// A velocity whose dot product with a plane's normal is at least this does not move into
 /// it, units/s.
 const INTO_PLANE: f32 = 0.1;
+/// `PM_StepSlideMove`'s test of the ground below the start while moving up: a plane whose
+/// normal's z is below this is not ground to step from (the game's literal 0.7, not
+/// `MIN_WALK_NORMAL`).
+const WALKABLE_STEP_NORMAL_Z: f32 = 0.7;
 
 impl<T: Tracer + ?Sized> Pmove<'_, T> {
     /// `PM_SlideMove`: whether the move was clipped in some way.
@@ -152,11 +158,17 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
         if !self.slide_move(gravity) {
             return;
         }
-        let down = Vec3::new(start_o.x, start_o.y, start_o.z - self.n.step_size);
-        let trace = self.trace(start_o, down);
-        // Never step up while still moving up (unless standing on walkable ground).
-        if self.velocity.z > 0.0 && (trace.fraction == 1.0 || trace.normal.z < 0.7) {
-            return;
+        // Never step up while still moving up (unless a step down from the start meets
+        // walkable ground). The game sweeps that step down before it looks at the velocity
+        // and reads the answer only when moving up; the sweep records no touch in the game
+        // (only `PM_SlideMove`'s impacts call `PM_AddTouchEnt`), so it is swept here only
+        // when its answer is read: the same bits, one sweep fewer on most blocked moves.
+        if self.velocity.z > 0.0 {
+            let down = Vec3::new(start_o.x, start_o.y, start_o.z - self.n.step_size);
+            let trace = self.trace(start_o, down);
+            if trace.fraction == 1.0 || trace.normal.z < WALKABLE_STEP_NORMAL_Z {
+                return;
+            }
         }
         let up = Vec3::new(start_o.x, start_o.y, start_o.z + self.n.step_size);
         let trace = self.trace(start_o, up);
@@ -175,5 +187,63 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
         if trace.fraction < 1.0 {
             self.velocity = clip_velocity(self.velocity, trace.normal, OVERCLIP);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
+    use glam::Vec3;
+
+    /// Falling into a wall with the floor ten units below: the game's `PM_StepSlideMove`
+    /// reads its step down from the start only while moving up and records no touch from
+    /// it, so the tick touches the wall it was blocked by and not the floor it never met
+    /// (that step down, swept anyway, touched it); the step up and across is still taken.
+    #[test]
+    fn a_blocked_fall_touches_the_wall_and_not_the_floor_below() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/box_room.map");
+        let Ok(src) = std::fs::read(path) else {
+            panic!("maps/box_room.map is bundled");
+        };
+        let Ok(compiled) = crate::compile::compile_map(&src) else {
+            panic!("box_room.map compiles");
+        };
+        let world = compiled.map;
+        let config = ControllerConfig::quake3();
+        let feet = config.feet_to_origin;
+        // The room's inside wall at x = -256, its floor at z = 0; the box 2 units from the
+        // wall, its feet 10 above the floor, falling slowly and running into the wall.
+        let half = config.shape.half_width();
+        let start = Vec3::new(-256.0 + half + 2.0, 0.0, feet + 10.0);
+        let Ok(mut player) = CharacterController::new(config, start) else {
+            panic!("the Quake 3 profile is valid");
+        };
+        let mut state = player.state().clone();
+        state.velocity = Vec3::new(-320.0, 0.0, -20.0);
+        assert!(player.set_state(state));
+        let run = MoveInput::from_command(MoveCommand {
+            yaw: 180.0,
+            forward: 1.0,
+            ..MoveCommand::default()
+        });
+        let outcome = player.step(&world, &run);
+        let normals: Vec<Vec3> = outcome
+            .touches
+            .as_slice()
+            .iter()
+            .map(|t| t.normal)
+            .collect();
+        assert!(
+            normals.iter().any(|n| n.x > 0.99),
+            "the wall is touched: {normals:?}"
+        );
+        assert!(
+            normals.iter().all(|n| n.z < 0.7),
+            "no floor is touched: {normals:?}"
+        );
+        // Still in the air, against the wall, lower than it started.
+        let end = player.position();
+        assert!(end.z < start.z && end.z > feet, "{end}");
+        assert!((end.x - (-256.0 + half + 0.125)).abs() < 0.01, "{end}");
     }
 }
