@@ -21,7 +21,9 @@
 //!   crouches. It looks along its wish (the yaw of the direction drawn, even standing still)
 //!   at a seeded pitch in [-30°, 30°] (drawn apart, so the moves are those without shots);
 //!   a game's profile is sent that view as a player's command, level ([`facing_wish`]), so
-//!   its water jump and ladders face the wish as planeshift's own movement's do.
+//!   its water jump and ladders face the wish as planeshift's own movement's do. A bot
+//!   whose watched second ended stuck holds jump until one in which it moved
+//!   ([`struggling`]).
 //! - Shots (`shots.rs`): every 10 ticks each bot fires a hitscan, a point with
 //!   `Contents::MASK_SHOT` skipping itself, from its eye (`eye_position`) along its view
 //!   through a `Scene` over the world and the crowd's bodies; `shots`, `shots_hit_world`
