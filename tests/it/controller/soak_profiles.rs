@@ -9,6 +9,11 @@
 //!   the water jump (`PM_CheckWaterJump`) into the ceiling on +x whatever its wish; the soak
 //!   now sends a profile bot a player's command looking along its wish
 //!   (`planeshift_harness::soak::facing_wish`).
+//! - end (QuakeWorld): a bot at water level 2 took the water jump (`CheckWaterJump`) into a
+//!   ledge it cannot clear and kept its velocity (50, 5, 310) 30 seconds whatever its wish:
+//!   id's `pmove.c` runs the jump's clock only with jump down (`JumpButton`), so a player who
+//!   does not press it stays too; the soak's bot now holds jump after a stuck second
+//!   (`planeshift_harness::soak::struggling`).
 //! - QuakeWorld characters whose configuration names another box: their body is the box
 //!   clip hull 1 was grown by, so a crowd places and meets them as the game's `physents`.
 //!
@@ -23,7 +28,8 @@ use planeshift::{
     MoveInput,
 };
 use planeshift_harness::inside::{Inside, inside};
-use planeshift_harness::soak::facing_wish;
+use planeshift_harness::mix::Mix;
+use planeshift_harness::soak::{SoakOptions, facing_wish, soak, struggling};
 
 use crate::support::{read, real_maps_dir, repo_root};
 
@@ -145,4 +151,40 @@ fn a_quakeworld_characters_body_is_its_hull_box_whatever_the_configuration_says(
         moved(0, a),
         moved(1, b)
     );
+}
+
+#[test]
+fn a_quakeworld_bot_wedged_in_its_water_jump_on_end_holds_jump_and_gets_out() {
+    let Some(dir) = real_maps_dir("a_quakeworld_bot_wedged") else {
+        return;
+    };
+    let Ok(bytes) = std::fs::read(dir.join("id-quake-1996/end.bsp")) else {
+        println!("skipped: no id-quake-1996/end.bsp under {}", dir.display());
+        return;
+    };
+    // The full-size soak's start (seed 11, 64 bots, scattered) for 16 s: its bot 39 is
+    // wedged in its water jump from tick ~1,000, at water level 2 with (50, 5, 310) kept
+    // whatever its wish. Tapping jump once in 500 ticks it stood there every second it
+    // held a wish (4 stuck seconds by tick 2,000, 30 by 20,000); holding jump after the
+    // first, its 2 s clock runs out and it swims off: the stuck second, and one more
+    // while the clock runs.
+    let options = SoakOptions {
+        bots: 64,
+        ticks: 2_000,
+        seed: 11,
+        config: ControllerConfig::quakeworld(),
+        report: false,
+        compile: CompileOptions::default(),
+        collide: true,
+        threads: None,
+        scatter: true,
+        mix: Mix::default(),
+    };
+    let summary = soak(&bytes, &options).unwrap();
+    assert_eq!(summary.stuck, 2, "stuck seconds");
+    assert_eq!(summary.inside_solid, 0);
+    // `struggling` only adds the jump key.
+    let plain = MoveInput::default();
+    assert_eq!(struggling(plain, false), plain);
+    assert!(struggling(plain, true).jump);
 }

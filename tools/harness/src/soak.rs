@@ -21,7 +21,9 @@
 //!   crouches. It looks along its wish (the yaw of the direction drawn, even standing still)
 //!   at a seeded pitch in [-30°, 30°] (drawn apart, so the moves are those without shots);
 //!   a game's profile is sent that view as a player's command, level ([`facing_wish`]), so
-//!   its water jump and ladders face the wish as planeshift's own movement's do.
+//!   its water jump and ladders face the wish as planeshift's own movement's do. A bot
+//!   whose watched second ended stuck holds jump until one in which it moved
+//!   ([`struggling`]).
 //! - Shots (`shots.rs`): every 10 ticks each bot fires a hitscan, a point with
 //!   `Contents::MASK_SHOT` skipping itself, from its eye (`eye_position`) along its view
 //!   through a `Scene` over the world and the crowd's bodies; `shots`, `shots_hit_world`
@@ -303,6 +305,23 @@ pub fn facing_wish(input: MoveInput, yaw: f32, movement: Movement) -> MoveInput 
     }
 }
 
+/// A bot's tick input when it `struggles` (its last watched second ended stuck): the jump
+/// key held down, as a player who cannot move tries jumping or swimming up. In id's
+/// QuakeWorld `pmove.c` a water jump (`CheckWaterJump`: velocity 50 toward the ledge and
+/// 310 up, `waterjumptime` 2 s) ignores the wish (`PM_Accelerate` and `PM_Friction` return,
+/// `PM_FlyMove` restores the velocity it began with) and its clock runs down only in
+/// `JumpButton`, with the key down; it ends only falling (`velocity[2] < 0`) or on the
+/// ground. A water jump wedged under a ledge keeps its upward velocity, never falls and
+/// never lands, so a player who does not hold jump stays there: end.bsp's bot 39 stood 30
+/// seconds at water level 2 whatever its wish, tapping jump once in 500 ticks. A bot that
+/// moves again stops struggling.
+pub fn struggling(input: MoveInput, struggles: bool) -> MoveInput {
+    MoveInput {
+        jump: input.jump || struggles,
+        ..input
+    }
+}
+
 /// One bot's inputs and its watch for stuck seconds.
 struct Bot {
     driver: Driver,
@@ -313,6 +332,8 @@ struct Bot {
     last_ground: (usize, Vec3),
     /// Where the bot stood after the last tick (or was placed since).
     position: Vec3,
+    /// Its last watched second ended stuck: it holds jump ([`struggling`]).
+    struggles: bool,
 }
 
 /// Nanoseconds since `started`, saturated to `u32`.
@@ -536,6 +557,7 @@ impl<'a> Soak<'a> {
                 window: None,
                 last_ground: (0, spawn),
                 position: spawn,
+                struggles: false,
             });
         }
         Ok(Soak {
@@ -666,7 +688,10 @@ impl<'a> Soak<'a> {
                 .configs
                 .get(id)
                 .map_or(self.options.config.movement, |c| c.movement);
-            bot.input = facing_wish(bot.driver.next(), bot.driver.view.1, movement);
+            bot.input = struggling(
+                facing_wish(bot.driver.next(), bot.driver.view.1, movement),
+                bot.struggles,
+            );
             if let Some((_, wish, _)) = bot.window
                 && wish != bot.input.wish
             {
@@ -813,6 +838,10 @@ impl<'a> Soak<'a> {
             }
         }
         if tick % self.ticks_per_second == self.ticks_per_second - 1 {
+            // Struggles after a stuck second, until a watched second in which it moved.
+            if let Some((start, _, true)) = bot.window {
+                bot.struggles = (c.position() - start).length() < STUCK_DISTANCE;
+            }
             bot.window = None;
         }
     }
@@ -917,6 +946,7 @@ impl<'a> Soak<'a> {
         bot.driver.ticks_left = 0;
         bot.window = None;
         bot.position = spawn;
+        bot.struggles = false;
         Ok(())
     }
 }
