@@ -167,19 +167,25 @@ fn trace_collide(c: &PatchCollide, (start, end): (Vec3, Vec3), half: Vec3, best:
     found
 }
 
-/// `CM_PositionTestInPatchCollide`: whether the box centred at `at` lies within some
-/// facet's pushed-out planes.
-fn inside_collide(c: &PatchCollide, at: Vec3, half: Vec3) -> bool {
+/// Whether the box centred at `at` lies within some facet's pushed-out planes. With
+/// `TOUCH_COUNTS` a box exactly on a plane is within, as the game's
+/// `CM_PositionTestInPatchCollide` has it (the movement's test); without, only a box crossing
+/// every plane with depth is ([`patch_penetrated`], for judges).
+fn inside_collide<const TOUCH_COUNTS: bool>(c: &PatchCollide, at: Vec3, half: Vec3) -> bool {
     let corners = offsets(half);
     let p = at.to_array();
+    // The same comparisons as the game's for the movement's test, NaN included.
+    let within = |d: f32| if TOUCH_COUNTS { d <= 0.0 } else { d < 0.0 };
     c.facets.iter().any(|facet| {
         let plane = pushed(c, facet.surface_plane, false, &corners, true);
-        if dot3(&p, &plane) - plane[3] > 0.0 {
+        let d = dot3(&p, &plane) - plane[3];
+        let in_front = if TOUCH_COUNTS { d > 0.0 } else { !within(d) };
+        if in_front {
             return false;
         }
         facet.borders.iter().all(|border| {
             let plane = pushed(c, border.plane, border.inward, &corners, false);
-            dot3(&p, &plane) - plane[3] <= 0.0
+            within(dot3(&p, &plane) - plane[3])
         })
     })
 }
@@ -197,19 +203,9 @@ pub(crate) fn patch_penetrated(
     half: Vec3,
     mask_meets: impl Fn(&GameCollide) -> bool,
 ) -> bool {
-    let corners = offsets(half);
-    let p = at.to_array();
-    patches.iter().filter(|g| mask_meets(g)).any(|g| {
-        let c = &g.collide;
-        c.facets.iter().any(|facet| {
-            let plane = pushed(c, facet.surface_plane, false, &corners, true);
-            dot3(&p, &plane) - plane[3] < 0.0
-                && facet.borders.iter().all(|border| {
-                    let plane = pushed(c, border.plane, border.inward, &corners, false);
-                    dot3(&p, &plane) - plane[3] < 0.0
-                })
-        })
-    })
+    patches
+        .iter()
+        .any(|g| mask_meets(g) && inside_collide::<false>(&g.collide, at, half))
 }
 
 /// The first of `patches` (those `mask_meets` lets through; only those `listed`, increasing,
@@ -273,7 +269,7 @@ pub(crate) fn patch_containing(
 ) -> Option<usize> {
     patches
         .iter()
-        .position(|p| mask_meets(p) && inside_collide(&p.collide, at, half))
+        .position(|p| mask_meets(p) && inside_collide::<true>(&p.collide, at, half))
 }
 
 #[cfg(test)]
