@@ -103,6 +103,8 @@ macro_rules! internal {
 
 mod bit_set;
 #[cfg(test)]
+mod test_maps;
+#[cfg(test)]
 mod test_rng;
 mod threads;
 internal_mod! { mod game; }

@@ -688,14 +688,7 @@ mod tests {
     /// away from them, for the gathered shapes and for others; both ways are exercised.
     #[test]
     fn triggers_through_a_gather_are_the_plain_query_s() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/many_triggers.map");
-        let Ok(src) = std::fs::read(path) else {
-            panic!("maps/many_triggers.map is bundled");
-        };
-        let Ok(compiled) = crate::compile::compile_map(&src) else {
-            panic!("many_triggers.map compiles");
-        };
-        let map = compiled.map;
+        let map = crate::test_maps::bundled("many_triggers.map");
         assert!(!map.trigger_models().is_empty());
         let Some(world) = map.models().first() else {
             panic!("a world model");

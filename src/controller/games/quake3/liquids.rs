@@ -110,14 +110,7 @@ mod tests {
     /// liquid, and it is said often (away from the pool) while the pool's points are wet.
     #[test]
     fn surely_dry_only_where_the_point_contents_hold_no_liquid() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/movement.map");
-        let Ok(src) = std::fs::read(path) else {
-            panic!("maps/movement.map is bundled");
-        };
-        let Ok(compiled) = crate::compile::compile_map(&src) else {
-            panic!("movement.map compiles");
-        };
-        let map = compiled.map;
+        let map = crate::test_maps::bundled("movement.map");
         let mut liquids = Liquids::of(&map);
         assert!(!liquids.dry && liquids.listed && !liquids.bounds.is_empty());
         let Some(world) = map.models().first() else {

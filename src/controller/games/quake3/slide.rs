@@ -201,14 +201,7 @@ mod tests {
     /// (that step down, swept anyway, touched it); the step up and across is still taken.
     #[test]
     fn a_blocked_fall_touches_the_wall_and_not_the_floor_below() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/box_room.map");
-        let Ok(src) = std::fs::read(path) else {
-            panic!("maps/box_room.map is bundled");
-        };
-        let Ok(compiled) = crate::compile::compile_map(&src) else {
-            panic!("box_room.map compiles");
-        };
-        let world = compiled.map;
+        let world = crate::test_maps::bundled("box_room.map");
         let config = ControllerConfig::quake3();
         let feet = config.feet_to_origin;
         // The room's inside wall at x = -256, its floor at z = 0; the box 2 units from the
