@@ -188,18 +188,21 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
     /// A trace asked again in a world that is one map alone gives the kept answer
     /// ([`Memo`]).
     fn trace(&mut self, start: Vec3, end: Vec3) -> Swept {
-        let key = self.trace_world.map(|world| memo::TraceKey {
-            world,
-            mask: self.mask,
-            ducked: self.flags & PMF_DUCKED != 0,
-            start: memo::bits(start),
-            end: memo::bits(end),
-        });
+        let ducked = self.flags & PMF_DUCKED != 0;
+        let key = self
+            .trace_world
+            .map(|world| memo::TraceKey::new(world, self.mask, ducked, start, end));
         let kept = key.as_ref().and_then(|k| self.memo.trace(k));
         let t = kept.unwrap_or_else(|| {
             let found =
                 trace::box_trace((self.world, self.scratch), self.mask, self.player(), start, end);
-            Swept::from(bodies::nearest(self.world, self.mask, self.player(), (start, end), found))
+            // A world that is one map and nothing else holds no bodies: `nearest` would
+            // give `found` back (its first test), so it is not asked.
+            Swept::from(if self.trace_world.is_some() {
+                found
+            } else {
+                bodies::nearest(self.world, self.mask, self.player(), (start, end), found)
+            })
         });
         if let (Some(key), None) = (key, kept) {
             self.memo.keep_trace(key, t);
@@ -333,7 +336,7 @@ pub(super) fn step<T: Tracer + ?Sized>(
     }) else {
         return;
     };
-    let (_, stand, crouch) = &boxes;
+    let (_, stand, crouch) = &*boxes;
     let msec = (config.tick * 1000.0).round().clamp(MIN_MSEC, MAX_MSEC) as i32;
     let scratch = gather(world, cache, config, state, (stand, crouch));
     let facts = world.speed_facts();

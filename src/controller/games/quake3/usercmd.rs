@@ -108,6 +108,11 @@ pub(super) fn angle_vectors([pitch, yaw]: [f32; 2]) -> (Vec3, Vec3, Vec3) {
 /// `angle = degrees × (2π/360)` in double stored as float, then `(float)sin(angle)` and
 /// `(float)cos(angle)` (Quake 3 `AngleVectors`).
 fn sin_cos_of_degrees(degrees: f32) -> (f32, f32) {
+    // A level view (pitch 0, most commands): `sin_cos(+0)` reduces nothing (k = 0, r = +0)
+    // and gives exactly (+0, 1).
+    if degrees.to_bits() == 0 {
+        return (0.0, 1.0);
+    }
     let angle = (f64::from(degrees) * (std::f64::consts::PI * 2.0 / 360.0)) as f32;
     let (s, c) = sin_cos(f64::from(angle));
     (s as f32, c as f32)
@@ -118,19 +123,41 @@ fn sin_cos_of_degrees(degrees: f32) -> (f32, f32) {
 const PIO2_HI: f64 = 1.570_796_326_734_125_6;
 const PIO2_LO: f64 = 6.077_100_506_506_192e-11;
 
+/// The Taylor series' nesting factors, n = 1..=9: `1/((2n)(2n + 1))` for the sine,
+/// `1/((2n − 1)(2n))` for the cosine. Divisions of exact small integers made once at compile
+/// time: IEEE division, the same bits as the division at run time.
+const SIN_STEPS: [f64; 9] = steps(false);
+const COS_STEPS: [f64; 9] = steps(true);
+
+/// The sine's (`cosine` false) or the cosine's nesting factors.
+const fn steps(cosine: bool) -> [f64; 9] {
+    let mut out = [0.0; 9];
+    let mut i = 0;
+    while i < 9 {
+        let n = (i + 1) as f64;
+        out[i] = if cosine {
+            1.0 / ((2.0 * n - 1.0) * (2.0 * n))
+        } else {
+            1.0 / ((2.0 * n) * (2.0 * n + 1.0))
+        };
+        i += 1;
+    }
+    out
+}
+
 /// Sine and cosine of `x` radians (|x| up to a few turns), in f64 with additions and
 /// multiplications only.
 fn sin_cos(x: f64) -> (f64, f64) {
     let k = (x * std::f64::consts::FRAC_2_PI).round();
     let r = (x - k * PIO2_HI) - k * PIO2_LO;
     let r2 = r * r;
-    // Taylor series to r¹⁹ and r¹⁸ (|r| ≤ π/4: the next terms are below 1e-21).
+    // Taylor series to r¹⁹ and r¹⁸ (|r| ≤ π/4: the next terms are below 1e-21), nested
+    // from the highest term.
     let mut sin = 0.0;
     let mut cos = 0.0;
-    for n in (1..=9).rev() {
-        let n = f64::from(n);
-        sin = 1.0 / ((2.0 * n) * (2.0 * n + 1.0)) * (1.0 - r2 * sin);
-        cos = 1.0 / ((2.0 * n - 1.0) * (2.0 * n)) * (1.0 - r2 * cos);
+    for (s, c) in SIN_STEPS.iter().zip(&COS_STEPS).rev() {
+        sin = s * (1.0 - r2 * sin);
+        cos = c * (1.0 - r2 * cos);
     }
     let sin = r * (1.0 - r2 * sin);
     let cos = 1.0 - r2 * cos;
@@ -160,6 +187,23 @@ mod tests {
             }
         }
         assert_eq!(differ, 0);
+    }
+
+    /// The compile-time nesting factors are the run-time divisions, and a level view's
+    /// shortcut is what the series gives for +0.
+    #[test]
+    fn the_series_constants_and_the_level_view_are_the_computed_ones() {
+        for n in 1..=9 {
+            let (i, m) = (n - 1, f64::from(n));
+            let sin = std::hint::black_box(2.0 * m) * (2.0 * m + 1.0);
+            let cos = std::hint::black_box(2.0 * m - 1.0) * (2.0 * m);
+            assert_eq!(SIN_STEPS[i].to_bits(), (1.0 / sin).to_bits());
+            assert_eq!(COS_STEPS[i].to_bits(), (1.0 / cos).to_bits());
+        }
+        let (s, c) = sin_cos(0.0);
+        assert_eq!(((s as f32).to_bits(), (c as f32).to_bits()), (0, 1.0f32.to_bits()));
+        let (s, c) = sin_cos_of_degrees(0.0);
+        assert_eq!((s.to_bits(), c.to_bits()), (0, 1.0f32.to_bits()));
     }
 
     #[test]
