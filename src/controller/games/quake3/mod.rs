@@ -194,15 +194,15 @@ impl<T: Tracer + ?Sized> Pmove<'_, T> {
             .map(|world| memo::TraceKey::new(world, self.mask, ducked, start, end));
         let kept = key.as_ref().and_then(|k| self.memo.trace(k));
         let t = kept.unwrap_or_else(|| {
-            let found =
-                trace::box_trace((self.world, self.scratch), self.mask, self.player(), start, end);
-            // A world that is one map and nothing else holds no bodies: `nearest` would
-            // give `found` back (its first test), so it is not asked.
-            Swept::from(if self.trace_world.is_some() {
-                found
-            } else {
-                bodies::nearest(self.world, self.mask, self.player(), (start, end), found)
-            })
+            let world = (self.world, self.scratch);
+            if self.trace_world.is_some() {
+                // A world that is one map and nothing else holds no bodies: `nearest`
+                // would give the trace back (its first test), so it is not asked.
+                let raw = trace::raw_trace(world, self.mask, self.player(), start, end);
+                return Swept::of_raw(&raw, start, end);
+            }
+            let found = trace::box_trace(world, self.mask, self.player(), start, end);
+            Swept::from(bodies::nearest(self.world, self.mask, self.player(), (start, end), found))
         });
         if let (Some(key), None) = (key, kept) {
             self.memo.keep_trace(key, t);

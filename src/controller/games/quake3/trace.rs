@@ -93,6 +93,21 @@ pub(super) struct Swept {
     pub material: Option<MaterialId>,
 }
 
+/// `CM_Trace`'s end from the uncentred points: `end` itself when nothing was hit,
+/// otherwise `start + fraction·(end − start)` per axis.
+#[inline]
+fn game_end(fraction: f32, start: Vec3, end: Vec3) -> Vec3 {
+    if fraction == 1.0 {
+        end
+    } else {
+        Vec3::new(
+            start.x + fraction * (end.x - start.x),
+            start.y + fraction * (end.y - start.y),
+            start.z + fraction * (end.z - start.z),
+        )
+    }
+}
+
 impl From<Q3Trace> for Swept {
     fn from(t: Q3Trace) -> Swept {
         Swept {
@@ -111,6 +126,26 @@ impl From<Q3Trace> for Swept {
 }
 
 impl Swept {
+    /// What a command keeps of planeshift's answer `raw` for the sweep `start → end`:
+    /// field for field what [`Swept::from`] keeps of [`box_trace`]'s [`Q3Trace`] (made from
+    /// `raw` the same way), without the whole answer copied into one on the way (a world
+    /// with no bodies, whose answer is `raw`'s alone).
+    #[inline]
+    pub(super) fn of_raw(raw: &Trace, start: Vec3, end: Vec3) -> Swept {
+        Swept {
+            fraction: raw.fraction,
+            end: game_end(raw.fraction, start, end),
+            normal: raw.normal.unwrap_or(Vec3::ZERO),
+            all_solid: raw.all_solid,
+            surface: raw.surface,
+            has_normal: raw.normal.is_some(),
+            plane: raw.plane,
+            contents: raw.contents,
+            target: raw.target,
+            material: raw.material,
+        }
+    }
+
     /// planeshift's answer as the outcome's touch list reads it ([`Trace::normal`],
     /// [`Trace::plane`], [`Trace::contents`], [`Trace::target`], [`Trace::surface`],
     /// [`Trace::material`] as they were; the rest is not read).
@@ -127,33 +162,36 @@ impl Swept {
     }
 }
 
-/// `pm->trace(start, mins, maxs, end)` of `player` among what `mask` names.
-pub(super) fn box_trace<T: Tracer + ?Sized>(
+/// planeshift's answer for `pm->trace(start, mins, maxs, end)` of `player` among what
+/// `mask` names: the centred box swept by the centre.
+#[inline]
+pub(super) fn raw_trace<T: Tracer + ?Sized>(
     (world, scratch): (&T, Option<&TickCache>),
     mask: Contents,
     player: &PlayerBox,
     start: Vec3,
     end: Vec3,
-) -> Q3Trace {
+) -> Trace {
     let query = ShapeQuery::new(&player.shape)
         .with_mask(mask)
         .with_stop_distance(QUAKE3_STOP_DISTANCE)
         .with_game_patches()
         .with_scratch(scratch);
-    let raw = world.trace(&query, start + player.offset, end + player.offset);
-    let fraction = raw.fraction;
-    let end = if fraction == 1.0 {
-        end
-    } else {
-        Vec3::new(
-            start.x + fraction * (end.x - start.x),
-            start.y + fraction * (end.y - start.y),
-            start.z + fraction * (end.z - start.z),
-        )
-    };
+    world.trace(&query, start + player.offset, end + player.offset)
+}
+
+/// `pm->trace(start, mins, maxs, end)` of `player` among what `mask` names.
+pub(super) fn box_trace<T: Tracer + ?Sized>(
+    world: (&T, Option<&TickCache>),
+    mask: Contents,
+    player: &PlayerBox,
+    start: Vec3,
+    end: Vec3,
+) -> Q3Trace {
+    let raw = raw_trace(world, mask, player, start, end);
     Q3Trace {
-        fraction,
-        end,
+        fraction: raw.fraction,
+        end: game_end(raw.fraction, start, end),
         normal: raw.normal.unwrap_or(Vec3::ZERO),
         all_solid: raw.all_solid,
         surface: raw.surface,
