@@ -166,3 +166,36 @@ impl Memo {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::TraceKey;
+    use crate::contents::Contents;
+    use glam::Vec3;
+
+    /// Each input has its own bits in the packed key: changing any one of them (the world,
+    /// the mask's top bit, the box, one coordinate of either point, a zero's sign) changes
+    /// the key, and the same inputs give the same key.
+    #[test]
+    fn trace_keys_are_equal_exactly_when_every_input_is() {
+        let (a, b) = (Vec3::new(1.0, -2.0, 3.5), Vec3::new(1.0, -2.0, -0.25));
+        let mask = Contents::MASK_PLAYER_SOLID;
+        let key = TraceKey::new(7, mask, false, a, b);
+        assert_eq!(key, TraceKey::new(7, mask, false, a, b));
+        let others = [
+            TraceKey::new(8, mask, false, a, b),
+            TraceKey::new(7, Contents(mask.0 | 1 << 31), false, a, b),
+            TraceKey::new(7, mask, true, a, b),
+            TraceKey::new(7, mask, false, b, a),
+            TraceKey::new(7, mask, false, a.with_x(1.5), b),
+            TraceKey::new(7, mask, false, a, b.with_y(-2.5)),
+            TraceKey::new(7, mask, false, a, b.with_z(0.25)),
+            TraceKey::new(7, mask, false, Vec3::ZERO, b),
+            TraceKey::new(7, mask, false, Vec3::new(-0.0, 0.0, 0.0), b),
+        ];
+        for (i, other) in others.iter().enumerate() {
+            assert_ne!(key, *other, "change {i}");
+        }
+        assert_ne!(others[7], others[8], "a zero's sign");
+    }
+}

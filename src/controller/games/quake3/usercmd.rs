@@ -193,8 +193,8 @@ mod tests {
     /// shortcut is what the series gives for +0.
     #[test]
     fn the_series_constants_and_the_level_view_are_the_computed_ones() {
-        for n in 1..=9 {
-            let (i, m) = (n - 1, f64::from(n));
+        for n in 1..=9u8 {
+            let (i, m) = (usize::from(n - 1), f64::from(n));
             let sin = std::hint::black_box(2.0 * m) * (2.0 * m + 1.0);
             let cos = std::hint::black_box(2.0 * m - 1.0) * (2.0 * m);
             assert_eq!(SIN_STEPS[i].to_bits(), (1.0 / sin).to_bits());
