@@ -1385,8 +1385,9 @@ fn crafted_clip_hull_trees_are_typed_errors() {
 
     let mut rng = Pcg32::new(37);
     let (mut loaded, mut refused) = (0usize, 0usize);
+    let chain = arena_with_hull_chain(16);
     for _ in 0..mutated_files() {
-        let mut body = arena_with_hull_chain(16);
+        let mut body = chain.clone();
         for _ in 0..1 + rng.below(3) {
             let a = rng.below(16);
             let value = match rng.below(4) {
