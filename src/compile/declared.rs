@@ -134,6 +134,7 @@ pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredH
             nodes: Vec::new(),
             leaves: Vec::new(),
             brushes: Vec::new(),
+            entries: Vec::new(),
         };
         let cell = items.iter().fold(
             (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
@@ -252,9 +253,14 @@ fn build(
 }
 
 /// The best `(axis, position)` to split `cell` at, its position an f32 value (what the
-/// stored node holds), or `None` when no split is cheaper than a leaf. The candidates are
-/// every distinct bound of `node`'s brushes along the axis, in order, every
-/// `len / SPLIT_CANDIDATES`-th tried.
+/// stored node holds), or `None` when no split is cheaper than a leaf. The candidates lie
+/// just outside the brushes' bounds along the axis, in order, every
+/// `len / SPLIT_CANDIDATES`-th tried: the nearest f32 value below a low bound (the brush
+/// then lies in front only) and above a high bound (behind only). A split exactly at a
+/// bound would list that brush on both sides (the cells are closed), so that no split
+/// ever separated a brush from its neighbours and leaves in open air kept the lists of
+/// the walls around them (measured: 8 to 10 brushes scanned per short sweep on dm4 and
+/// kaos, 0.2 of them near the sweep).
 fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(usize, f64)> {
     let n = node[0][0].len() as f64;
     let mut best: Option<(f64, usize, f64)> = None;
@@ -273,10 +279,10 @@ fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(us
             };
             let value = if take_low {
                 a += 1;
-                los[a - 1]
+                f32_below(los[a - 1])
             } else {
                 b += 1;
-                his[b - 1]
+                f32_above(his[b - 1])
             };
             // `dedup`'s test: equal values (−0 and +0 too) once, the first kept.
             if candidates.last().is_none_or(|&last| last != value) {
@@ -284,8 +290,7 @@ fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(us
             }
         }
         let stride = (candidates.len() / SPLIT_CANDIDATES).max(1);
-        for &c in candidates.iter().step_by(stride) {
-            let at = f64::from(c as f32);
+        for &at in candidates.iter().step_by(stride) {
             if at <= cell.0[axis] || at >= cell.1[axis] {
                 continue;
             }
@@ -303,4 +308,26 @@ fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(us
     let leaf_cost = area(cell) * n;
     best.filter(|&(cost, _, _)| cost + STEP_COST * area(cell) < leaf_cost)
         .map(|(_, axis, at)| (axis, at))
+}
+
+/// The greatest f32 value below `x` (as f64), for a finite `x` within f32 range.
+fn f32_below(x: f64) -> f64 {
+    let near = x as f32;
+    let below = if f64::from(near) < x {
+        near
+    } else {
+        near.next_down()
+    };
+    f64::from(below)
+}
+
+/// The least f32 value above `x` (as f64), for a finite `x` within f32 range.
+fn f32_above(x: f64) -> f64 {
+    let near = x as f32;
+    let above = if f64::from(near) > x {
+        near
+    } else {
+        near.next_up()
+    };
+    f64::from(above)
 }

@@ -76,7 +76,10 @@ impl<S: Support> TraceWork<'_, S> {
     }
 
     /// Clips the brushes leaf `index` of `hull`'s tree lists (as `tree_walk`'s leaf: the
-    /// bounds cull before the check for a brush clipped already).
+    /// bounds cull before the check for a brush clipped already). The scan reads the leaf's
+    /// `DeclaredEntry` records (`compiled/declared.rs`) in order and leaves out a
+    /// brush the mask or its grown bounds rule out, which the per-brush cull would too;
+    /// the rest go through that cull and the clip as any other way of choosing brushes.
     fn declared_leaf(&mut self, hull: &DeclaredHull, index: usize) {
         let Some(leaf) = hull.leaves.get(index) else {
             return;
@@ -85,7 +88,19 @@ impl<S: Support> TraceWork<'_, S> {
             return;
         }
         let first = leaf.first as usize;
-        let ids = hull.brushes.get(first..first + leaf.count as usize);
-        self.clip_listed(ids.unwrap_or(&[]));
+        let entries = hull.entries.get(first..first + leaf.count as usize);
+        let (segment_mins, segment_maxs) = (self.segment_mins, self.segment_maxs);
+        for entry in entries.unwrap_or(&[]) {
+            if !entry.contents.intersects(self.mask)
+                || entry.lo.cmpgt(segment_maxs).any()
+                || entry.hi.cmplt(segment_mins).any()
+            {
+                continue;
+            }
+            self.clip_listed(std::slice::from_ref(&entry.id));
+            if self.found.all_solid {
+                return;
+            }
+        }
     }
 }
