@@ -331,3 +331,69 @@ fn f32_above(x: f64) -> f64 {
     };
     f64::from(above)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(id: u32, lo: f64, hi: f64) -> Item {
+        Item {
+            id,
+            contents: Contents::SOLID,
+            lo: DVec3::new(lo, 0.0, 0.0),
+            hi: DVec3::new(hi, 10.0, 10.0),
+        }
+    }
+
+    /// The tree over `items`, as `declared_hulls` builds it.
+    fn tree(items: &[Item]) -> DeclaredHull {
+        let mut hull = DeclaredHull {
+            mins: Vec3::ZERO,
+            maxs: Vec3::ZERO,
+            radius: 0.0,
+            root: NodeChild::Leaf(0),
+            nodes: Vec::new(),
+            leaves: Vec::new(),
+            brushes: Vec::new(),
+            entries: Vec::new(),
+        };
+        let cell = items.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
+        );
+        hull.root = build(&mut hull, items, sorted(items), cell, 1);
+        hull
+    }
+
+    #[test]
+    fn candidates_lie_strictly_outside_the_bounds_they_come_from() {
+        for x in [0.0, -0.0, 1.0, -24.0, 0.1, 1e-30, 4096.3, -131_072.0] {
+            let (below, above) = (f32_below(x), f32_above(x));
+            assert!(below < x && x < above, "{x}: {below} {above}");
+            // f32 values, the nearest ones.
+            assert_eq!(f64::from(below as f32), below);
+            assert_eq!(f64::from(above as f32), above);
+            assert!(f64::from((below as f32).next_up()) >= x);
+            assert!(f64::from((above as f32).next_down()) <= x);
+        }
+    }
+
+    #[test]
+    fn apart_boxes_are_split_in_the_gaps_and_listed_once() {
+        // Eight boxes 10 wide, 10 apart, along x: the splits fall in the gaps, never on a
+        // box's bound (which would list that box on both sides), so each box is listed in
+        // one leaf.
+        let items: Vec<Item> = (0..8)
+            .map(|k| item(k, 20.0 * f64::from(k), 20.0 * f64::from(k) + 10.0))
+            .collect();
+        let hull = tree(&items);
+        assert!(!hull.nodes.is_empty());
+        for node in &hull.nodes {
+            let at = f64::from(node.dist);
+            assert!(items.iter().all(|i| at < i.lo.x || at > i.hi.x), "{at}");
+        }
+        let mut listed = hull.brushes.clone();
+        listed.sort_unstable();
+        assert_eq!(listed, (0..8).collect::<Vec<u32>>());
+    }
+}
