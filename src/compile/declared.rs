@@ -14,7 +14,8 @@
 //! distance), so every brush that cull keeps for a sweep is listed in each leaf its padded
 //! bounds meet; a split position is an f32 value, the one the stored node holds, and a brush
 //! meeting both sides is listed on both. Splits follow the surface-area heuristic over
-//! [`SPLIT_CANDIDATES`] positions per axis; the brushes are sorted by each bound once, and a
+//! [`SPLIT_CANDIDATES`] positions per axis, each the nearest f32 value just outside a
+//! brush's bound (so that brush lies on one side only); the brushes are sorted by each bound once, and a
 //! child keeps its parent's orders, so a node costs `O(n)` plus a binary search per
 //! candidate; one box per thread with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
 //! trees' walk).

@@ -9,6 +9,9 @@
 //! children follow it (so no walk loops), every node and leaf has at most one parent, no
 //! path is deeper than [`MAX_TREE_DEPTH`], the leaves' lists follow each other in leaf
 //! order without overlap, and every index is in range; checked in time linear in the tables.
+//! Then [`DeclaredHulls::derive`] gives each list entry its record for the leaf scan
+//! (`DeclaredEntry`: id, contents, bounds grown by the box), derived at load, never read
+//! from the file.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};

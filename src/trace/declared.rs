@@ -9,8 +9,10 @@
 //! meeting lists the brush (the lists are padded by the longest stop distance and a margin
 //! for f32 rounding); the walk follows the reference point as a point sweep does
 //! (`TREE_CULL_MARGIN` each side of a node plane), so it reaches such a leaf no later than
-//! the segment meets the brush. The brushes it clips go through the same cull
-//! and clip as every other way of choosing brushes, whose answer does not depend on their
+//! the segment meets the brush. A leaf's scan first leaves out, from the list's own
+//! records, a brush whose grown bounds (no smaller than the cull's) miss the padded segment
+//! box or whose contents miss the mask, as the cull would; the brushes it clips go through
+//! the same cull and clip as every other way of choosing brushes, whose answer does not depend on their
 //! order (bar an all-solid sweep's contents, which no walk fixes). The walk loops down nodes
 //! the segment stays on one side of, recurses only at splits, at most `MAX_TREE_DEPTH` deep
 //! (checked at load), nearer side first, and allocates nothing.
