@@ -14,7 +14,8 @@
 //! distance), so every brush that cull keeps for a sweep is listed in each leaf its padded
 //! bounds meet; a split position is an f32 value, the one the stored node holds, and a brush
 //! meeting both sides is listed on both. Splits follow the surface-area heuristic over
-//! [`SPLIT_CANDIDATES`] positions per axis; the brushes are sorted by each bound once, and a
+//! [`SPLIT_CANDIDATES`] positions per axis, each the nearest f32 value just outside a
+//! brush's bound (so that brush lies on one side only); the brushes are sorted by each bound once, and a
 //! child keeps its parent's orders, so a node costs `O(n)` plus a binary search per
 //! candidate; one box per thread with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
 //! trees' walk).
@@ -134,6 +135,7 @@ pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredH
             nodes: Vec::new(),
             leaves: Vec::new(),
             brushes: Vec::new(),
+            entries: Vec::new(),
         };
         let cell = items.iter().fold(
             (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
@@ -252,9 +254,14 @@ fn build(
 }
 
 /// The best `(axis, position)` to split `cell` at, its position an f32 value (what the
-/// stored node holds), or `None` when no split is cheaper than a leaf. The candidates are
-/// every distinct bound of `node`'s brushes along the axis, in order, every
-/// `len / SPLIT_CANDIDATES`-th tried.
+/// stored node holds), or `None` when no split is cheaper than a leaf. The candidates lie
+/// just outside the brushes' bounds along the axis, in order, every
+/// `len / SPLIT_CANDIDATES`-th tried: the nearest f32 value below a low bound (the brush
+/// then lies in front only) and above a high bound (behind only). A split exactly at a
+/// bound would list that brush on both sides (the cells are closed), so that no split
+/// ever separated a brush from its neighbours and leaves in open air kept the lists of
+/// the walls around them (measured: 8 to 10 brushes scanned per short sweep on dm4 and
+/// kaos, 0.2 of them near the sweep).
 fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(usize, f64)> {
     let n = node[0][0].len() as f64;
     let mut best: Option<(f64, usize, f64)> = None;
@@ -273,10 +280,10 @@ fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(us
             };
             let value = if take_low {
                 a += 1;
-                los[a - 1]
+                f32_below(los[a - 1])
             } else {
                 b += 1;
-                his[b - 1]
+                f32_above(his[b - 1])
             };
             // `dedup`'s test: equal values (−0 and +0 too) once, the first kept.
             if candidates.last().is_none_or(|&last| last != value) {
@@ -284,8 +291,7 @@ fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(us
             }
         }
         let stride = (candidates.len() / SPLIT_CANDIDATES).max(1);
-        for &c in candidates.iter().step_by(stride) {
-            let at = f64::from(c as f32);
+        for &at in candidates.iter().step_by(stride) {
             if at <= cell.0[axis] || at >= cell.1[axis] {
                 continue;
             }
@@ -303,4 +309,92 @@ fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(us
     let leaf_cost = area(cell) * n;
     best.filter(|&(cost, _, _)| cost + STEP_COST * area(cell) < leaf_cost)
         .map(|(_, axis, at)| (axis, at))
+}
+
+/// The greatest f32 value below `x` (as f64), for a finite `x` within f32 range.
+fn f32_below(x: f64) -> f64 {
+    let near = x as f32;
+    let below = if f64::from(near) < x {
+        near
+    } else {
+        near.next_down()
+    };
+    f64::from(below)
+}
+
+/// The least f32 value above `x` (as f64), for a finite `x` within f32 range.
+fn f32_above(x: f64) -> f64 {
+    let near = x as f32;
+    let above = if f64::from(near) > x {
+        near
+    } else {
+        near.next_up()
+    };
+    f64::from(above)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(id: u32, lo: f64, hi: f64) -> Item {
+        Item {
+            id,
+            contents: Contents::SOLID,
+            lo: DVec3::new(lo, 0.0, 0.0),
+            hi: DVec3::new(hi, 10.0, 10.0),
+        }
+    }
+
+    /// The tree over `items`, as `declared_hulls` builds it.
+    fn tree(items: &[Item]) -> DeclaredHull {
+        let mut hull = DeclaredHull {
+            mins: Vec3::ZERO,
+            maxs: Vec3::ZERO,
+            radius: 0.0,
+            root: NodeChild::Leaf(0),
+            nodes: Vec::new(),
+            leaves: Vec::new(),
+            brushes: Vec::new(),
+            entries: Vec::new(),
+        };
+        let cell = items.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
+        );
+        hull.root = build(&mut hull, items, sorted(items), cell, 1);
+        hull
+    }
+
+    #[test]
+    fn candidates_lie_strictly_outside_the_bounds_they_come_from() {
+        for x in [0.0, -0.0, 1.0, -24.0, 0.1, 1e-30, 4096.3, -131_072.0] {
+            let (below, above) = (f32_below(x), f32_above(x));
+            assert!(below < x && x < above, "{x}: {below} {above}");
+            // f32 values, the nearest ones.
+            assert_eq!(f64::from(below as f32), below);
+            assert_eq!(f64::from(above as f32), above);
+            assert!(f64::from((below as f32).next_up()) >= x);
+            assert!(f64::from((above as f32).next_down()) <= x);
+        }
+    }
+
+    #[test]
+    fn apart_boxes_are_split_in_the_gaps_and_listed_once() {
+        // Eight boxes 10 wide, 10 apart, along x: the splits fall in the gaps, never on a
+        // box's bound (which would list that box on both sides), so each box is listed in
+        // one leaf.
+        let items: Vec<Item> = (0..8)
+            .map(|k| item(k, 20.0 * f64::from(k), 20.0 * f64::from(k) + 10.0))
+            .collect();
+        let hull = tree(&items);
+        assert!(!hull.nodes.is_empty());
+        for node in &hull.nodes {
+            let at = f64::from(node.dist);
+            assert!(items.iter().all(|i| at < i.lo.x || at > i.hi.x), "{at}");
+        }
+        let mut listed = hull.brushes.clone();
+        listed.sort_unstable();
+        assert_eq!(listed, (0..8).collect::<Vec<u32>>());
+    }
 }

@@ -9,11 +9,14 @@
 //! children follow it (so no walk loops), every node and leaf has at most one parent, no
 //! path is deeper than [`MAX_TREE_DEPTH`], the leaves' lists follow each other in leaf
 //! order without overlap, and every index is in range; checked in time linear in the tables.
+//! Then [`DeclaredHulls::derive`] gives each list entry its record for the leaf scan
+//! (`DeclaredEntry`: id, contents, bounds grown by the box), derived at load, never read
+//! from the file.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use super::NodeChild;
+use super::{CompiledBrush, NodeChild};
 use super::validate::LoadError;
 use crate::contents::Contents;
 use crate::tolerance::MAX_TREE_DEPTH;
@@ -38,6 +41,25 @@ pub(crate) struct DeclaredLeaf {
     pub contents: Contents,
 }
 
+/// One brush of a leaf's list as a sweep's scan reads it, derived at load
+/// ([`DeclaredHulls::derive`]): its contents and its bounds grown by the declared box the
+/// way `sweep_state::brush_grow` grows them, with the hull's radius (the largest a routed
+/// sweep may have) for a brush without its six axial planes. In one 32-byte record, so a
+/// leaf's scan reads its list in order instead of a brush record and a flag per id.
+///
+/// Guarantees: a sweep routed to the hull (its bounds those of the box, its cull radius at
+/// most the hull's) whose padded segment box misses `lo..hi`, or whose mask misses
+/// `contents`, is one the per-brush cull (`tree_walk::may_block`) leaves the brush out of:
+/// the box's grow is the same f32 value, the radius grow no smaller (f32 products and
+/// differences are monotone), the comparisons the same.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct DeclaredEntry {
+    pub lo: Vec3,
+    pub id: u32,
+    pub hi: Vec3,
+    pub contents: Contents,
+}
+
 /// One declared box and its lists.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct DeclaredHull {
@@ -56,6 +78,9 @@ pub(crate) struct DeclaredHull {
     pub leaves: Vec<DeclaredLeaf>,
     /// The brush ids the lists hold.
     pub brushes: Vec<u32>,
+    /// Derived at load, one per entry of `brushes` ([`DeclaredHulls::derive`]).
+    #[serde(skip)]
+    pub entries: Vec<DeclaredEntry>,
 }
 
 /// Every declared box of the level with its tree (empty when none was declared).
@@ -88,6 +113,39 @@ impl DeclaredHulls {
         self.hulls
             .iter()
             .find(|h| h.mins == mins && h.maxs == maxs && radius <= h.radius)
+    }
+
+    /// Fills each hull's [`DeclaredEntry`] list from a validated world's `brushes`, with
+    /// `axial[b]` whether brush `b` keeps a shape's blocking region within its bounds grown
+    /// by the shape's (`CompiledMap::brush_axial_bounded`, the same flags). Call after
+    /// [`Self::validate`]: every listed id is then in range (one that is not would be left
+    /// out of its leaf's scan, never read).
+    pub(crate) fn derive(&mut self, brushes: &[CompiledBrush], axial: &[bool]) {
+        for hull in &mut self.hulls {
+            let (mins, maxs, radius) = (hull.mins, hull.maxs, hull.radius);
+            hull.entries = hull
+                .brushes
+                .iter()
+                .filter_map(|&id| {
+                    let brush = brushes.get(id as usize)?;
+                    // `sweep_state::brush_grow`, operation for operation, with the hull's
+                    // radius.
+                    let (grow_low, grow_high) = if axial.get(id as usize).copied().unwrap_or(false)
+                    {
+                        (maxs, -mins)
+                    } else {
+                        let r = Vec3::splat(brush.reach * radius);
+                        (r, r)
+                    };
+                    Some(DeclaredEntry {
+                        lo: brush.mins - grow_low,
+                        id,
+                        hi: brush.maxs + grow_high,
+                        contents: brush.contents,
+                    })
+                })
+                .collect();
+        }
     }
 
     /// Checks every declared tree against a world of `brush_count` brushes.
@@ -194,6 +252,7 @@ mod tests {
                     })
                     .collect(),
                 brushes: vec![0, 1],
+                entries: Vec::new(),
             }],
         }
     }

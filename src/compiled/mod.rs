@@ -455,7 +455,7 @@ impl PartialEq for CompiledMap {
 
 impl CompiledMap {
     /// Validates `data` and wraps it.
-    pub(crate) fn from_data(data: MapData) -> Result<CompiledMap, LoadError> {
+    pub(crate) fn from_data(mut data: MapData) -> Result<CompiledMap, LoadError> {
         validate(&data)?;
         data.clip_hulls.validate()?;
         data.declared.validate(data.brushes.len())?;
@@ -496,7 +496,8 @@ impl CompiledMap {
             .brushes
             .iter()
             .map(|b| b.box_exact || axial_bounded(b, &data.sides, &data.planes))
-            .collect();
+            .collect::<Vec<bool>>();
+        data.declared.derive(&data.brushes, &axial_bounded);
         let mut map = CompiledMap {
             data,
             runtime_nodes,

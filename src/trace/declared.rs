@@ -9,8 +9,10 @@
 //! meeting lists the brush (the lists are padded by the longest stop distance and a margin
 //! for f32 rounding); the walk follows the reference point as a point sweep does
 //! (`TREE_CULL_MARGIN` each side of a node plane), so it reaches such a leaf no later than
-//! the segment meets the brush. The brushes it clips go through the same cull
-//! and clip as every other way of choosing brushes, whose answer does not depend on their
+//! the segment meets the brush. A leaf's scan first leaves out, from the list's own
+//! records, a brush whose grown bounds (no smaller than the cull's) miss the padded segment
+//! box or whose contents miss the mask, as the cull would; the brushes it clips go through
+//! the same cull and clip as every other way of choosing brushes, whose answer does not depend on their
 //! order (bar an all-solid sweep's contents, which no walk fixes). The walk loops down nodes
 //! the segment stays on one side of, recurses only at splits, at most `MAX_TREE_DEPTH` deep
 //! (checked at load), nearer side first, and allocates nothing.
@@ -76,7 +78,10 @@ impl<S: Support> TraceWork<'_, S> {
     }
 
     /// Clips the brushes leaf `index` of `hull`'s tree lists (as `tree_walk`'s leaf: the
-    /// bounds cull before the check for a brush clipped already).
+    /// bounds cull before the check for a brush clipped already). The scan reads the leaf's
+    /// `DeclaredEntry` records (`compiled/declared.rs`) in order and leaves out a
+    /// brush the mask or its grown bounds rule out, which the per-brush cull would too;
+    /// the rest go through that cull and the clip as any other way of choosing brushes.
     fn declared_leaf(&mut self, hull: &DeclaredHull, index: usize) {
         let Some(leaf) = hull.leaves.get(index) else {
             return;
@@ -85,7 +90,19 @@ impl<S: Support> TraceWork<'_, S> {
             return;
         }
         let first = leaf.first as usize;
-        let ids = hull.brushes.get(first..first + leaf.count as usize);
-        self.clip_listed(ids.unwrap_or(&[]));
+        let entries = hull.entries.get(first..first + leaf.count as usize);
+        let (segment_mins, segment_maxs) = (self.segment_mins, self.segment_maxs);
+        for entry in entries.unwrap_or(&[]) {
+            if !entry.contents.intersects(self.mask)
+                || entry.lo.cmpgt(segment_maxs).any()
+                || entry.hi.cmplt(segment_mins).any()
+            {
+                continue;
+            }
+            self.clip_listed(std::slice::from_ref(&entry.id));
+            if self.found.all_solid {
+                return;
+            }
+        }
     }
 }
