@@ -293,6 +293,10 @@ fn run(args: &Args) -> Result<(), String> {
             summary.inside_brushes_only
         );
         println!(
+            "  ticks ending with the origin in the clip hull, within the game's 1/8 nudge (QuakeWorld): {}",
+            summary.inside_nudged
+        );
+        println!(
             "  bot pairs overlapping at a tick's end: {}",
             summary.overlapping
         );

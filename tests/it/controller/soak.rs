@@ -726,10 +726,12 @@ fn soak_every_bsp_with_each_profile() {
         let (summary, ran) = result.unwrap_or_else(|e| panic!("{label} {name}: {e}"));
         println!(
             "{label} {name}: {ran} bots, {} moves, inside {} (box in the brushes, open in the \
-             clip hull: {}), overlapping {}, stuck {}, fell out {}",
+             clip hull: {}; in the clip hull within the game's nudge: {}), overlapping {}, \
+             stuck {}, fell out {}",
             summary.moves,
             summary.inside_solid,
             summary.inside_brushes_only,
+            summary.inside_nudged,
             summary.overlapping,
             summary.stuck,
             summary.fell_out

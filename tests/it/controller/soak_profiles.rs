@@ -14,6 +14,11 @@
 //!   id's `pmove.c` runs the jump's clock only with jump down (`JumpButton`), so a player who
 //!   does not press it stays too; the soak's bot now holds jump after a stuck second
 //!   (`planeshift_harness::soak::struggling`).
+//! - dm6, e2m1, e2m2, lq_e0m3 (QuakeWorld): ticks ending with the origin in solid in clip
+//!   hull 1 where the game's own walk leaves its player, which the game's next command
+//!   nudges out (`pmove.c NudgePosition`): e2m2's bot 10 at tick 11,928 ran a sweep whose
+//!   impact `PM_RecursiveHullCheck` backed off past the segment's start and kept the last
+//!   solid point ("backup past 0"); such a tick is `Inside::Nudged`, counted apart.
 //! - QuakeWorld characters whose configuration names another box: their body is the box
 //!   clip hull 1 was grown by, so a crowd places and meets them as the game's `physents`.
 //!
@@ -46,6 +51,16 @@ fn shared_level(test: &str, folder: &str, name: &str) -> Option<CompiledMap> {
         ..CompileOptions::default()
     };
     Some(compile_level(&bytes, &options).unwrap().map)
+}
+
+/// A point from its coordinates' f32 bits.
+fn from_bits(bits: [u32; 3]) -> Vec3 {
+    Vec3::from_array(bits.map(f32::from_bits))
+}
+
+/// A QuakeWorld profile bot with its origin at `at`.
+fn quakeworld_at(at: Vec3) -> CharacterController {
+    CharacterController::new(ControllerConfig::quakeworld(), at).unwrap()
 }
 
 /// A Quake 3 profile bot with its origin at `at`.
@@ -187,4 +202,36 @@ fn a_quakeworld_bot_wedged_in_its_water_jump_on_end_holds_jump_and_gets_out() {
     let plain = MoveInput::default();
     assert_eq!(struggling(plain, false), plain);
     assert!(struggling(plain, true).jump);
+}
+
+#[test]
+fn a_quakeworld_bot_the_games_walk_leaves_in_solid_is_nudged_not_inside() {
+    let Some(world) = shared_level(
+        "a_quakeworld_bot_the_games_walk",
+        "id-quake-1996",
+        "e2m2.bsp",
+    ) else {
+        return;
+    };
+    // e2m2's bot 10 before and after tick 11,928 of the full-size soak (seed 11): wading at
+    // water level 2 along (50.13, 233.94) near the corner of two hull-1 walls.
+    let before = from_bits([0x4496_f861, 0x41f5_f778, 0xc357_ffbd]);
+    let after = from_bits([0x4496_ff3e, 0x41ff_20dd, 0xc357_ffbd]);
+    let Some(walk) = world.walk_clip_hull(1, before, Vec3::new(1208.1143, 32.62778, -215.99898))
+    else {
+        panic!("e2m2.bsp keeps clip hull 1");
+    };
+    // The game's walk: an impact, backed off by tenths past the start, keeps its last point,
+    // which the game's point test finds solid.
+    assert_eq!(walk.end, after);
+    assert!(!walk.all_solid && walk.fraction > 0.0);
+    assert_eq!(world.clip_hull_contents(1, before), Some(-1));
+    assert_eq!(world.clip_hull_contents(1, after), Some(-2));
+    // The game's next command nudges it 1/8 out: counted apart, not inside.
+    assert_eq!(inside(&world, &quakeworld_at(after)), Inside::Nudged);
+    assert_eq!(inside(&world, &quakeworld_at(before)), Inside::Clear);
+    // Deep in the wall no nudge frees it: inside.
+    let deep = after + Vec3::new(8.0, 8.0, 0.0);
+    assert_eq!(world.clip_hull_contents(1, deep), Some(-2));
+    assert_eq!(inside(&world, &quakeworld_at(deep)), Inside::Solid);
 }

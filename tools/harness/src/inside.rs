@@ -17,7 +17,19 @@
 //!   against its brushes, as the profile's sweeps see it). qbsp grows brushes with axial
 //!   bevels only, so next to an edge the hull may be open where the player's box overlaps
 //!   a brush: the game's own player stands there too. Such a tick is [`Inside::BrushesOnly`],
-//!   counted apart, never [`Inside::Solid`].
+//!   counted apart, never [`Inside::Solid`]. An origin in solid in the hull that the
+//!   game's next command frees is [`Inside::Nudged`], counted apart too: every command of
+//!   the game begins with `pmove.c NudgePosition`, which moves an origin in solid to the
+//!   first of the 27 spots 1/8 unit away on each axis (the base first) that
+//!   `PM_TestPlayerPosition` finds open. The game's own walk leaves its player in solid
+//!   that way: `pmovetst.c PM_RecursiveHullCheck` backs an impact off by tenths of the
+//!   segment while the point is solid and, backed past the segment's start, keeps the last
+//!   solid point ("backup past 0"); and its split points lie 1/32 (`DIST_EPSILON`) on the
+//!   near side of a node's plane, the band between them and the plane walked in the far
+//!   side's subtree, so a sweep the walk finds open may pass points its point test finds
+//!   solid, and `PM_PlayerMove` keeps a nearer physent's (another player's) stop there
+//!   without a test in the world. A hull-1 origin that no nudge frees is
+//!   [`Inside::Solid`].
 
 use glam::Vec3;
 use planeshift::movement::{Movement, ShapeQuery, Tracer};
@@ -37,7 +49,18 @@ pub enum Inside {
     Solid,
     /// QuakeWorld's profile only: clear in the clip hull, the box overlapping the brushes.
     BrushesOnly,
+    /// QuakeWorld's profile only: the origin in solid in the clip hull, and one of the
+    /// spots the game's next command tries (`NudgePosition`, [`NUDGE`]) open.
+    Nudged,
 }
+
+/// `pmove.c NudgePosition`'s step: 1/8 unit on each axis, a network coordinate's
+/// precision, the most an origin the game repairs is off.
+pub const NUDGE: f64 = 1.0 / 8.0;
+
+/// `NudgePosition`'s signs per axis, in its order (the base first), z the outer loop, then
+/// x, then y.
+const NUDGE_SIGNS: [f64; 3] = [0.0, -1.0, 1.0];
 
 /// Where `bot` stands in `world`, as its movement sees it.
 pub fn inside(world: &CompiledMap, bot: &CharacterController) -> Inside {
@@ -83,12 +106,35 @@ pub fn inside_at(
         .stopped_by(StopRule::Cross)
         .through_clip_hull(QUAKEWORLD_PLAYER_HULL);
     if Tracer::overlaps(world, &hull, origin) {
-        Inside::Solid
+        if nudged_free(world, &hull, origin) {
+            Inside::Nudged
+        } else {
+            Inside::Solid
+        }
     } else if in_brushes {
         Inside::BrushesOnly
     } else {
         Inside::Clear
     }
+}
+
+/// Whether one of the spots `NudgePosition` tries from `origin` (each coordinate moved by
+/// −1/8, 0 or +1/8, summed in double as the game's C does, then stored as float) is open
+/// in `hull`, the player's point through clip hull 1.
+fn nudged_free(world: &CompiledMap, hull: &ShapeQuery<'_>, origin: Vec3) -> bool {
+    let nudged = |b: f32, s: f64| (f64::from(b) + s * NUDGE) as f32;
+    NUDGE_SIGNS.iter().any(|&z| {
+        NUDGE_SIGNS.iter().any(|&x| {
+            NUDGE_SIGNS.iter().any(|&y| {
+                let at = Vec3::new(
+                    nudged(origin.x, x),
+                    nudged(origin.y, y),
+                    nudged(origin.z, z),
+                );
+                !Tracer::overlaps(world, hull, at)
+            })
+        })
+    })
 }
 
 /// The sweep that asks whether `bot` has room to move, in the world its movement collides

@@ -38,7 +38,9 @@
 //!   the bot's movement collides with (`inside.rs`: its shape under its own mask, as a
 //!   monster may stand in player clip; Quake 3's profile meets curved patches as the game's
 //!   facets; QuakeWorld's profile is its origin in the level's clip hull 1, and its ticks
-//!   with the box in the brushes but the origin open in the hull are `inside_brushes_only`);
+//!   with the box in the brushes but the origin open in the hull are `inside_brushes_only`,
+//!   those with the origin in the hull within the game's next `NudgePosition` of open are
+//!   `inside_nudged`);
 //!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
@@ -120,6 +122,11 @@ pub struct SoakSummary {
     /// in [`Self::inside_solid`]: the game's own player stands there too); 0 for the
     /// other movements.
     pub inside_brushes_only: usize,
+    /// Ticks of QuakeWorld's profile that ended with the bot's origin in solid in the clip
+    /// hull, at a spot the game's next command nudges it out of (`inside.rs`,
+    /// [`Inside::Nudged`]: the game's own walk ends its player there); not counted in
+    /// [`Self::inside_solid`]; 0 for the other movements.
+    pub inside_nudged: usize,
     /// Bots that ended below the world's bounds.
     pub fell_out: usize,
     /// Stuck 1-second windows.
@@ -628,6 +635,9 @@ impl<'a> Soak<'a> {
             if self.options.report && pairs > 0 {
                 self.report_pairs(tick);
             }
+            if self.options.report {
+                self.report_traced(tick);
+            }
             // Every bot as the tick left it, then the triggers (which move and respawn bots).
             for id in 0..self.bots.len() as u32 {
                 self.watch(tick, id);
@@ -761,6 +771,30 @@ impl<'a> Soak<'a> {
         }
     }
 
+    /// With [`SoakOptions::report`] and `PLANESHIFT_SOAK_TRACE=BOT:FIRST:LAST` in the
+    /// environment: bot `BOT`'s input and state after each tick `FIRST..=LAST`, on stderr
+    /// (the positions as f32 bits too), to study one spot the report named.
+    fn report_traced(&self, tick: usize) {
+        let Some((bot, first, last)) = traced() else {
+            return;
+        };
+        if !(first..=last).contains(&tick) {
+            return;
+        }
+        let (Some(c), Some(b)) = (self.crowd.get(bot), self.bots.get(bot as usize)) else {
+            return;
+        };
+        let p = c.position();
+        eprintln!(
+            "trace bot {bot} tick {tick}: input {:?}, origin {p:?} bits {:08x?}, state {:?}, \
+             judged {:?}",
+            b.input,
+            p.to_array().map(f32::to_bits),
+            c.state(),
+            inside(self.world, c)
+        );
+    }
+
     /// The checks after a tick for bot `id`.
     fn watch(&mut self, tick: usize, id: u32) {
         let (Some(c), Some(outcome)) = (self.crowd.get(id), self.crowd.outcome(id)) else {
@@ -786,6 +820,17 @@ impl<'a> Soak<'a> {
                 let p = c.position();
                 eprintln!(
                     "bot {id} ended tick {tick} inside the brushes, open in the clip hull: \
+                     origin {} {} {}",
+                    p.x, p.y, p.z
+                );
+            }
+        }
+        if judged == Inside::Nudged {
+            summary.inside_nudged += 1;
+            if self.options.report {
+                let p = c.position();
+                eprintln!(
+                    "bot {id} ended tick {tick} inside the clip hull within the game's nudge: \
                      origin {} {} {}",
                     p.x, p.y, p.z
                 );
@@ -949,6 +994,19 @@ impl<'a> Soak<'a> {
         bot.struggles = false;
         Ok(())
     }
+}
+
+/// `PLANESHIFT_SOAK_TRACE=BOT:FIRST:LAST`, read once ([`Soak::report_traced`]).
+fn traced() -> Option<(u32, usize, usize)> {
+    static TRACED: std::sync::OnceLock<Option<(u32, usize, usize)>> = std::sync::OnceLock::new();
+    *TRACED.get_or_init(|| {
+        let value = std::env::var("PLANESHIFT_SOAK_TRACE").ok()?;
+        let mut parts = value.split(':');
+        let bot = parts.next()?.parse().ok()?;
+        let first = parts.next()?.parse().ok()?;
+        let last = parts.next()?.parse().ok()?;
+        Some((bot, first, last))
+    })
 }
 
 /// The origins of the map's player spawn points.
