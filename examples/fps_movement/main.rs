@@ -293,7 +293,7 @@ fn run(args: &Args) -> Result<(), String> {
             summary.inside_brushes_only
         );
         println!(
-            "  ticks ending with the origin in the clip hull, within the game's 1/8 nudge (QuakeWorld): {}",
+            "  of those, with the origin in the clip hull within the game's 1/8 nudge of open (QuakeWorld): {}",
             summary.inside_nudged
         );
         println!(

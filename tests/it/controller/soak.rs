@@ -726,7 +726,7 @@ fn soak_every_bsp_with_each_profile() {
         let (summary, ran) = result.unwrap_or_else(|e| panic!("{label} {name}: {e}"));
         println!(
             "{label} {name}: {ran} bots, {} moves, inside {} (box in the brushes, open in the \
-             clip hull: {}; in the clip hull within the game's nudge: {}), overlapping {}, \
+             clip hull: {}; of the inside, within the game's nudge: {}), overlapping {}, \
              stuck {}, fell out {}",
             summary.moves,
             summary.inside_solid,

@@ -227,7 +227,7 @@ fn a_quakeworld_bot_the_games_walk_leaves_in_solid_is_nudged_not_inside() {
     assert!(!walk.all_solid && walk.fraction > 0.0);
     assert_eq!(world.clip_hull_contents(1, before), Some(-1));
     assert_eq!(world.clip_hull_contents(1, after), Some(-2));
-    // The game's next command nudges it 1/8 out: counted apart, not inside.
+    // The game's next command nudges it 1/8 out: named apart (and still inside solid).
     assert_eq!(inside(&world, &quakeworld_at(after)), Inside::Nudged);
     assert_eq!(inside(&world, &quakeworld_at(before)), Inside::Clear);
     // Deep in the wall no nudge frees it: inside.

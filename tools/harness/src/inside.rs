@@ -18,8 +18,8 @@
 //!   bevels only, so next to an edge the hull may be open where the player's box overlaps
 //!   a brush: the game's own player stands there too. Such a tick is [`Inside::BrushesOnly`],
 //!   counted apart, never [`Inside::Solid`]. An origin in solid in the hull that the
-//!   game's next command frees is [`Inside::Nudged`], counted apart too: every command of
-//!   the game begins with `pmove.c NudgePosition`, which moves an origin in solid to the
+//!   game's next command frees is [`Inside::Nudged`]: inside all the same (the soak counts
+//!   it in `inside_solid`), and named apart, since every command of the game begins with `pmove.c NudgePosition`, which moves an origin in solid to the
 //!   first of the 27 spots 1/8 unit away on each axis (the base first) that
 //!   `PM_TestPlayerPosition` finds open. The game's own walk leaves its player in solid
 //!   that way: `pmovetst.c PM_RecursiveHullCheck` backs an impact off by tenths of the

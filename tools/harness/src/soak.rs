@@ -40,7 +40,7 @@
 //!   facets; QuakeWorld's profile is its origin in the level's clip hull 1, and its ticks
 //!   with the box in the brushes but the origin open in the hull are `inside_brushes_only`,
 //!   those with the origin in the hull within the game's next `NudgePosition` of open are
-//!   `inside_nudged`);
+//!   `inside_solid` and also `inside_nudged`);
 //!   `overlapping` counts pairs of bots overlapping at the end of a tick, summed over the
 //!   ticks; `fell_out` counts bots that end below the world's bounds; `stuck` counts
 //!   1-second windows in which a bot's wish stayed the same, a 16-unit sweep of its shape
@@ -124,8 +124,9 @@ pub struct SoakSummary {
     pub inside_brushes_only: usize,
     /// Ticks of QuakeWorld's profile that ended with the bot's origin in solid in the clip
     /// hull, at a spot the game's next command nudges it out of (`inside.rs`,
-    /// [`Inside::Nudged`]: the game's own walk ends its player there); not counted in
-    /// [`Self::inside_solid`]; 0 for the other movements.
+    /// [`Inside::Nudged`]: the game's own walk ends its player there); these ticks are in
+    /// [`Self::inside_solid`] too (the player is in solid for a command, in the game as
+    /// well), named apart; 0 for the other movements.
     pub inside_nudged: usize,
     /// Bots that ended below the world's bounds.
     pub fell_out: usize,
@@ -826,6 +827,8 @@ impl<'a> Soak<'a> {
             }
         }
         if judged == Inside::Nudged {
+            // In solid all the same: counted in `inside_solid`, and named apart.
+            summary.inside_solid += 1;
             summary.inside_nudged += 1;
             if self.options.report {
                 let p = c.position();
