@@ -127,25 +127,30 @@ pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredH
                 })
             })
             .collect();
-        let mut hull = DeclaredHull {
-            mins,
-            maxs,
-            radius,
-            root: NodeChild::Leaf(0),
-            nodes: Vec::new(),
-            leaves: Vec::new(),
-            brushes: Vec::new(),
-            entries: Vec::new(),
-        };
-        let cell = items.iter().fold(
-            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-            |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
-        );
-        let node = sorted(&items);
-        hull.root = build(&mut hull, &items, node, cell, 1);
-        hull
+        tree_over(&items, mins, maxs, radius)
     });
     DeclaredHulls { hulls }
+}
+
+/// The tree over `items` (brush bounds grown by the box `mins`..`maxs` of hull radius
+/// `radius`), its root cell their union.
+fn tree_over(items: &[Item], mins: Vec3, maxs: Vec3, radius: f32) -> DeclaredHull {
+    let mut hull = DeclaredHull {
+        mins,
+        maxs,
+        radius,
+        root: NodeChild::Leaf(0),
+        nodes: Vec::new(),
+        leaves: Vec::new(),
+        brushes: Vec::new(),
+        entries: Vec::new(),
+    };
+    let cell = items.iter().fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
+    );
+    hull.root = build(&mut hull, items, sorted(items), cell, 1);
+    hull
 }
 
 /// One brush's grown and padded bounds.
@@ -348,22 +353,7 @@ mod tests {
 
     /// The tree over `items`, as `declared_hulls` builds it.
     fn tree(items: &[Item]) -> DeclaredHull {
-        let mut hull = DeclaredHull {
-            mins: Vec3::ZERO,
-            maxs: Vec3::ZERO,
-            radius: 0.0,
-            root: NodeChild::Leaf(0),
-            nodes: Vec::new(),
-            leaves: Vec::new(),
-            brushes: Vec::new(),
-            entries: Vec::new(),
-        };
-        let cell = items.iter().fold(
-            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-            |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
-        );
-        hull.root = build(&mut hull, items, sorted(items), cell, 1);
-        hull
+        tree_over(items, Vec3::ZERO, Vec3::ZERO, 0.0)
     }
 
     #[test]
