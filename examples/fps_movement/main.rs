@@ -289,12 +289,12 @@ fn run(args: &Args) -> Result<(), String> {
         );
         println!("  ticks ending inside solid: {}", summary.inside_solid);
         println!(
-            "  ticks ending with the box in the brushes, the origin open in the clip hull (QuakeWorld): {}",
-            summary.inside_brushes_only
-        );
-        println!(
             "  of those, with the origin in the clip hull within the game's 1/8 nudge of open (QuakeWorld): {}",
             summary.inside_nudged
+        );
+        println!(
+            "  ticks ending with the box in the brushes, the origin open in the clip hull (QuakeWorld): {}",
+            summary.inside_brushes_only
         );
         println!(
             "  bot pairs overlapping at a tick's end: {}",
