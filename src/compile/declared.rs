@@ -112,12 +112,8 @@ pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredH
                 let brush = data.brushes.get(id as usize)?;
                 // `sweep_state::brush_grow` and `tree_walk::may_block`, operation for
                 // operation (with the largest radius the box allows).
-                let (grow_low, grow_high) = if axial.get(id as usize).copied().unwrap_or(false) {
-                    (maxs, -mins)
-                } else {
-                    let r = Vec3::splat(brush.reach * radius);
-                    (r, r)
-                };
+                let axial_bounded = axial.get(id as usize).copied().unwrap_or(false);
+                let (grow_low, grow_high) = brush.grow(axial_bounded, (mins, maxs), radius);
                 let (lo, hi) = (brush.mins - grow_low, brush.maxs + grow_high);
                 Some(Item {
                     id,

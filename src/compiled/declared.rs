@@ -117,32 +117,35 @@ impl DeclaredHulls {
 
     /// Fills each hull's [`DeclaredEntry`] list from a validated world's `brushes`, with
     /// `axial[b]` whether brush `b` keeps a shape's blocking region within its bounds grown
-    /// by the shape's (`CompiledMap::brush_axial_bounded`, the same flags). Call after
-    /// [`Self::validate`]: every listed id is then in range (one that is not would be left
-    /// out of its leaf's scan, never read).
+    /// by the shape's (`CompiledMap::brush_axial_bounded`, the same flags). One record per
+    /// listed id, so a leaf's range reads its own; call after [`Self::validate`], which
+    /// keeps every id in range (one that were not would get a record with no contents,
+    /// which no scan keeps).
     pub(crate) fn derive(&mut self, brushes: &[CompiledBrush], axial: &[bool]) {
         for hull in &mut self.hulls {
-            let (mins, maxs, radius) = (hull.mins, hull.maxs, hull.radius);
+            let bounds = (hull.mins, hull.maxs);
+            let radius = hull.radius;
             hull.entries = hull
                 .brushes
                 .iter()
-                .filter_map(|&id| {
-                    let brush = brushes.get(id as usize)?;
-                    // `sweep_state::brush_grow`, operation for operation, with the hull's
-                    // radius.
-                    let (grow_low, grow_high) = if axial.get(id as usize).copied().unwrap_or(false)
-                    {
-                        (maxs, -mins)
-                    } else {
-                        let r = Vec3::splat(brush.reach * radius);
-                        (r, r)
-                    };
-                    Some(DeclaredEntry {
-                        lo: brush.mins - grow_low,
+                .map(|&id| match brushes.get(id as usize) {
+                    Some(brush) => {
+                        // `sweep_state::brush_grow` with the hull's radius.
+                        let axial_bounded = axial.get(id as usize).copied().unwrap_or(false);
+                        let (grow_low, grow_high) = brush.grow(axial_bounded, bounds, radius);
+                        DeclaredEntry {
+                            lo: brush.mins - grow_low,
+                            id,
+                            hi: brush.maxs + grow_high,
+                            contents: brush.contents,
+                        }
+                    }
+                    None => DeclaredEntry {
+                        lo: Vec3::ZERO,
                         id,
-                        hi: brush.maxs + grow_high,
-                        contents: brush.contents,
-                    })
+                        hi: Vec3::ZERO,
+                        contents: Contents::EMPTY,
+                    },
                 })
                 .collect();
         }

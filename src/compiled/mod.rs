@@ -142,6 +142,29 @@ internal! {
     }
 }
 
+impl CompiledBrush {
+    /// How far below and above its bounds this brush can block a shape with bounds
+    /// `shape_bounds` and circumradius `radius`: by the shape's bounds when the brush has
+    /// all six axial planes (`axial_bounded`: box-exact brushes do, and most brushes the
+    /// compiler makes; `CompiledMap::brush_axial_bounded`), and within κ·R of itself
+    /// always. The one rule the per-brush cull (`sweep_state::brush_grow`) and the
+    /// declared boxes' lists (`compile/declared.rs`, [`DeclaredHulls::derive`]) share.
+    #[inline]
+    pub(crate) fn grow(
+        &self,
+        axial_bounded: bool,
+        (shape_mins, shape_maxs): (Vec3, Vec3),
+        radius: f32,
+    ) -> (Vec3, Vec3) {
+        if axial_bounded {
+            (shape_maxs, -shape_mins)
+        } else {
+            let r = Vec3::splat(self.reach * radius);
+            (r, r)
+        }
+    }
+}
+
 internal! {
     /// A convex brush: sides (faces, then bevels) and bounds.
     #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -23,24 +23,18 @@ pub(crate) fn stop_pad(stop: f32) -> Vec3 {
 }
 
 /// How far below and above its bounds brush `brush_id` can block a shape with bounds
-/// `shape_bounds` and circumradius `radius`: by the shape's bounds when the brush has all
-/// six axial planes (box-exact brushes do, and most brushes the compiler makes: one flag
-/// derived at load), and within κ·R of itself always. The per-brush cull every way of
-/// choosing brushes shares (the tree's leaves, a tick cache's list, its gather).
+/// `shape_bounds` and circumradius `radius` ([`CompiledBrush::grow`] with the flag derived
+/// at load). The per-brush cull every way of choosing brushes shares (the tree's leaves, a
+/// tick cache's list, its gather).
 #[inline]
 pub(crate) fn brush_grow(
     map: &CompiledMap,
     brush_id: u32,
     brush: &CompiledBrush,
-    (shape_mins, shape_maxs): (Vec3, Vec3),
+    shape_bounds: (Vec3, Vec3),
     radius: f32,
 ) -> (Vec3, Vec3) {
-    if map.brush_axial_bounded(brush_id as usize) {
-        (shape_maxs, -shape_mins)
-    } else {
-        let r = Vec3::splat(brush.reach * radius);
-        (r, r)
-    }
+    brush.grow(map.brush_axial_bounded(brush_id as usize), shape_bounds, radius)
 }
 
 /// What a sweep found, in the model's frame.

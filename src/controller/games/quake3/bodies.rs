@@ -20,7 +20,7 @@
 
 use glam::Vec3;
 
-use super::trace::{PlayerBox, Q3Trace};
+use super::trace::{PlayerBox, Q3Trace, game_end};
 use crate::QUAKE3_STOP_DISTANCE;
 use crate::contents::Contents;
 use crate::controller::tracer::{ShapeQuery, Tracer, WorldPart};
@@ -55,11 +55,8 @@ pub(super) fn nearest<T: Tracer + ?Sized>(
     let fraction = raw.fraction;
     Q3Trace {
         fraction,
-        end: Vec3::new(
-            start.x + fraction * (end.x - start.x),
-            start.y + fraction * (end.y - start.y),
-            start.z + fraction * (end.z - start.z),
-        ),
+        // `fraction` is below `found`'s, so below 1: the game's interpolated end.
+        end: game_end(fraction, start, end),
         normal: raw.normal.unwrap_or(Vec3::ZERO),
         all_solid: false,
         surface: raw.surface,

@@ -96,7 +96,7 @@ pub(super) struct Swept {
 /// `CM_Trace`'s end from the uncentred points: `end` itself when nothing was hit,
 /// otherwise `start + fraction·(end − start)` per axis.
 #[inline]
-fn game_end(fraction: f32, start: Vec3, end: Vec3) -> Vec3 {
+pub(super) fn game_end(fraction: f32, start: Vec3, end: Vec3) -> Vec3 {
     if fraction == 1.0 {
         end
     } else {
@@ -116,20 +116,17 @@ impl From<Q3Trace> for Swept {
             normal: t.normal,
             all_solid: t.all_solid,
             surface: t.surface,
-            has_normal: t.raw.normal.is_some(),
-            plane: t.raw.plane,
-            contents: t.raw.contents,
-            target: t.raw.target,
-            material: t.raw.material,
+            ..Swept::of_raw(&t.raw, t.end, t.end)
         }
     }
 }
 
 impl Swept {
-    /// What a command keeps of planeshift's answer `raw` for the sweep `start → end`:
-    /// field for field what [`Swept::from`] keeps of [`box_trace`]'s [`Q3Trace`] (made from
-    /// `raw` the same way), without the whole answer copied into one on the way (a world
-    /// with no bodies, whose answer is `raw`'s alone).
+    /// What a command keeps of planeshift's answer `raw` for the sweep `start → end`: what
+    /// [`box_trace`] makes of it, and of `raw` itself what the outcome reads. Without the
+    /// whole answer copied into a [`Q3Trace`] on the way (a world with no bodies, whose
+    /// answer is `raw`'s alone); [`Swept::from`] keeps a [`Q3Trace`]'s own game fields
+    /// over these.
     #[inline]
     pub(super) fn of_raw(raw: &Trace, start: Vec3, end: Vec3) -> Swept {
         Swept {
