@@ -1,7 +1,7 @@
 //! What the C ABI costs over Rust: the same sweeps and the same ticks, called directly in
 //! Rust and through the `ps_*` entry points (handle lookup, the panic guard, the checks).
 //!
-//! `cargo bench -p planeshift-c --bench capi`: per group, `rust` and `c_api` on the same
+//! `cargo bench --bench capi`: per group, `rust` and `c_api` on the same
 //! inputs; the bar is c_api <= 1.05 x rust for a sweep and for a tick. The level is
 //! the shared `q3dm6ish.bsp` when `$PLANESHIFT_REAL_MAPS` has it, else `maps/arena.map`.
 
