@@ -67,6 +67,12 @@ pub struct HullNode {
 pub const HULL_CONTENTS_SOLID: i32 = -2;
 /// The game's CONTENTS_EMPTY.
 pub const HULL_CONTENTS_EMPTY: i32 = -1;
+/// A head the file does not give: a `.bsp` written without clip nodes (qbsp's `-noclip`)
+/// has no clip hulls 1 to 3, and [`ClipHulls::head`] answers `None` for them, so a query
+/// through one sweeps its shape through the brushes instead
+/// ([`ShapeQuery::through_clip_hull`](crate::movement::ShapeQuery::through_clip_hull)).
+/// No contents value of the game's (they run from −1 to −15).
+pub const HULL_ABSENT: i32 = i32::MIN;
 
 /// Every hull tree of a Quake 1 family level; empty for other formats and for `.map`
 /// sources (they have no such trees).
@@ -82,10 +88,15 @@ pub struct ClipHulls {
 }
 
 impl ClipHulls {
-    /// The head of `hull` of model `model`, if the level holds it.
+    /// The head of `hull` of model `model`, if the level holds it ([`HULL_ABSENT`] is
+    /// not held).
     #[must_use]
     pub fn head(&self, model: usize, hull: usize) -> Option<i32> {
-        self.heads.get(model)?.get(hull).copied()
+        self.heads
+            .get(model)?
+            .get(hull)
+            .copied()
+            .filter(|&head| head != HULL_ABSENT)
     }
 
     /// The contents the tree under `num` gives `p` (`PM_HullPointContents`): on a plane

@@ -37,7 +37,7 @@ internal! {
     pub use features::{BrushFeatures, Edge, FacePlane, StoredPlane, wide};
 }
 pub(crate) use clip_hulls::{
-    ClipHulls, HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID, HullNode, HullPlane,
+    ClipHulls, HULL_ABSENT, HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID, HullNode, HullPlane,
 };
 pub use clip_hulls::{HULL_COUNT, MAX_CLIP_HULL_DEPTH};
 pub(crate) use declared::{DeclaredHull, DeclaredHulls, DeclaredLeaf, DeclaredNode};

@@ -50,7 +50,8 @@ pub enum Movement {
     Quake3,
     /// QuakeWorld's `SV_RunCmd` and `PlayerMove` (id's `pmove.c`, `pmovetst.c`), the player
     /// walked through the level's own clip hull 1 when it keeps one (an imported Quake 1
-    /// family `.bsp`): TOML `movement = "quakeworld"`, [`ControllerConfig::quakeworld`].
+    /// family `.bsp`), otherwise the hull's box swept through the brushes (a `.map`, any
+    /// other level): TOML `movement = "quakeworld"`, [`ControllerConfig::quakeworld`].
     /// The character's body is then the box hull 1 was grown by, (−16,−16,−24)–(16,16,32)
     /// about the origin, whatever `shape` and the heights say, so a crowd meets it as the
     /// game's `physents` do.

@@ -44,6 +44,46 @@ fn quake1_files(test: &str) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
+/// Whether a Quake 1 family `.bsp` stores clip nodes (its `clipnodes` lump, the tenth, is
+/// not empty). Bsp29, BSP2 and Half-Life's version 30 share the header: a 4-byte version,
+/// then 15 lumps of offset and length.
+fn stores_clip_nodes(bytes: &[u8]) -> bool {
+    /// Where the `clipnodes` lump's length lies in the header: after the version and nine
+    /// lumps, and the lump's own offset.
+    const CLIPNODES_LENGTH_AT: usize = 4 + 9 * 8 + 4;
+    bytes
+        .get(CLIPNODES_LENGTH_AT..CLIPNODES_LENGTH_AT + 4)
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .is_some_and(|b| i32::from_le_bytes(b) > 0)
+}
+
+/// A Quake 1 family level keeps clip hull 1 exactly when its file stores clip nodes:
+/// qbsp's `-noclip` writes none, and such a level answers a query through hull 1 by
+/// sweeping the query's shape through its brushes. It once kept a hull that was empty
+/// everywhere (the file's heads out of range, read as empty), and every QuakeWorld player
+/// on it fell through the floor.
+#[test]
+fn a_file_without_clip_nodes_keeps_no_clip_hull() {
+    use planeshift::CompileOptions;
+    use planeshift::build::import_bsp;
+    let files = quake1_files("a_file_without_clip_nodes_keeps_no_clip_hull");
+    let mut without = 0;
+    for (name, bytes) in &files {
+        let map = import_bsp(bytes, &CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .map;
+        let keeps = map
+            .walk_clip_hull(1, glam::Vec3::ZERO, glam::Vec3::ZERO)
+            .is_some();
+        assert_eq!(keeps, stores_clip_nodes(bytes), "{name}");
+        without += usize::from(!keeps);
+    }
+    println!(
+        "{} Quake 1 family files, {without} without clip nodes",
+        files.len()
+    );
+}
+
 fn point_count() -> usize {
     crate::support::cases(POINTS_PER_MAP / 4, POINTS_PER_MAP)
 }

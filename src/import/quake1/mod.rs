@@ -23,7 +23,7 @@ mod regions;
 use super::{BspFormat, ImportError, ImportedLevel, entities_from_lump};
 use lumps::Child;
 use crate::brush::{Brush, BrushOutput, BrushOwner, Diagnostic, DiagnosticKind, Severity};
-use crate::compiled::{ClipHulls, HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID, HullNode};
+use crate::compiled::{ClipHulls, HULL_ABSENT, HULL_CONTENTS_EMPTY, HULL_CONTENTS_SOLID, HullNode};
 use crate::contents::Contents;
 use crate::game::Game;
 use crate::game::custom::CustomRules;
@@ -162,7 +162,8 @@ pub(super) fn read_hull(
 /// written, then hull 0 made from the nodes and leaves (`model.c Mod_MakeHull0`: a leaf
 /// child becomes the leaf's contents), and each model's four heads. A leaf contents value
 /// that is not negative (no contents the game knows) is read as solid; a clip head the
-/// file gives out of range (the hull-0 import does not refuse it) as empty.
+/// file gives out of range (the hull-0 import does not refuse it) as empty. A file with no
+/// clip nodes at all (qbsp's `-noclip`) has no clip hulls: their heads are [`HULL_ABSENT`].
 fn hull_trees(file: &lumps::Q1File<'_>) -> ClipHulls {
     let clip = |child: Child| -> i32 {
         match child {
@@ -201,7 +202,11 @@ fn hull_trees(file: &lumps::Q1File<'_>) -> ClipHulls {
         .models
         .iter()
         .map(|m| {
-            let [h1, h2, h3] = m.clip_heads.map(|h| h.map_or(HULL_CONTENTS_EMPTY, clip));
+            let [h1, h2, h3] = m.clip_heads.map(|h| match h {
+                _ if file.clip_nodes.is_empty() => HULL_ABSENT,
+                Some(h) => clip(h),
+                None => HULL_CONTENTS_EMPTY,
+            });
             [drawn(m.head), h1, h2, h3]
         })
         .collect();

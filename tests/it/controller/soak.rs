@@ -636,38 +636,22 @@ fn profile_soak_size() -> (usize, usize) {
     )
 }
 
-/// Whether a Quake 1 family `.bsp` stores clip nodes (its `clipnodes` lump, the tenth, is
-/// not empty). qbsp's `-noclip` writes none: the hull heads then name no tree QuakeWorld
-/// could walk (the game's `PM_HullPointContents` would read past the table), so such a file
-/// is no level QuakeWorld's player can move in. Bsp29, BSP2 and Half-Life's version 30 share
-/// the header: a 4-byte version, then 15 lumps of offset and length.
-fn stores_clip_nodes(bytes: &[u8]) -> bool {
-    /// Where the `clipnodes` lump's length lies in the header: after the version and nine
-    /// lumps, and the lump's own offset.
-    const CLIPNODES_LENGTH_AT: usize = 4 + 9 * 8 + 4;
-    bytes
-        .get(CLIPNODES_LENGTH_AT..CLIPNODES_LENGTH_AT + 4)
-        .and_then(|b| <[u8; 4]>::try_from(b).ok())
-        .is_some_and(|b| i32::from_le_bytes(b) > 0)
-}
-
 /// Every shared `.bsp` (a Quake 3 level compiled with the shaders of its folder's
 /// `scripts`), soaked by scattered bots moving by each game's movement profile (issue 37):
 /// no tick ends inside solid or with two bots overlapping, none falls out, none is stuck,
 /// "inside" judged in the world the movement collides with (`planeshift_harness::inside`):
 /// - `ControllerConfig::quake3` on every shared `.bsp`, curved patches met as the game's
 ///   facets;
-/// - `ControllerConfig::quakeworld` on every shared `.bsp` of the Quake 1 family that stores
-///   the clip hulls its player walks ([`stores_clip_nodes`]; on the others it would sweep a
-///   point through unexpanded brushes, which no QuakeWorld level is), the other bots met as
-///   the game's `physents`, inside being the origin in solid in clip hull 1. Ticks whose box
-///   overlaps the brushes while the origin stands open in the hull (qbsp's hull, and brush
-///   entities the profile does not meet: a `func_wall` the game keeps out of deathmatch on
-///   e2m2, one it keeps only in deathmatch on end) are printed, not asserted: the game's
-///   own player stands there too.
+/// - `ControllerConfig::quakeworld` on every shared `.bsp`, the other bots met as the game's
+///   `physents`: on a Quake 1 family file that stores clip hull 1, its origin walks that
+///   hull and inside is the origin in solid there; on the others (Quake 2 and 3 files, the
+///   qbsp crate's `-noclip` rooms) hull 1's box is swept through the brushes, and inside is
+///   that box in them. Ticks whose box overlaps the brushes while the origin stands open in
+///   the hull (qbsp's hull, and brush entities the profile does not meet: a `func_wall` the
+///   game keeps out of deathmatch on e2m2, one it keeps only in deathmatch on end) are
+///   printed, not asserted: the game's own player stands there too.
 #[test]
 fn soak_every_bsp_with_each_profile() {
-    use planeshift::build::BspFormat;
     use planeshift::movement::Movement;
     let Some(dir) = crate::support::real_maps_dir("soak_every_bsp_with_each_profile") else {
         return;
@@ -686,20 +670,11 @@ fn soak_every_bsp_with_each_profile() {
         })
         .collect();
     assert!(!files.is_empty(), "no shared .bsp");
-    let quake1 = |bytes: &[u8]| {
-        BspFormat::detect(bytes).is_some_and(|f| {
-            matches!(
-                f,
-                BspFormat::Bsp29 | BspFormat::Bsp2 | BspFormat::Bsp2Psb | BspFormat::HalfLife30
-            )
-        })
-    };
     let mut runs = Vec::new();
     for movement in [Movement::Quake3, Movement::QuakeWorld] {
         for (name, bytes, compile) in &files {
             let config = match movement {
                 Movement::Quake3 => ControllerConfig::quake3(),
-                _ if !quake1(bytes) || !stores_clip_nodes(bytes) => continue,
                 _ => ControllerConfig::quakeworld(),
             };
             let run = SoakOptions {

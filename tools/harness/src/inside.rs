@@ -13,7 +13,7 @@
 //!   game's own position test (`CM_PositionTestInPatchCollide`, `<= 0`) counts as inside;
 //! - QuakeWorld's profile: the player's origin in solid in the level's clip hull 1, the
 //!   query its movement asks (`pmovetst.c PM_TestPlayerPosition`: a point through the
-//!   world qbsp grew by the player's box; a level that keeps no hull answers for the point
+//!   world qbsp grew by the player's box; a level that keeps no hull answers for that box
 //!   against its brushes, as the profile's sweeps see it). qbsp grows brushes with axial
 //!   bevels only, so next to an edge the hull may be open where the player's box overlaps
 //!   a brush: the game's own player stands there too. Such a tick is [`Inside::BrushesOnly`],
@@ -33,7 +33,6 @@
 
 use glam::Vec3;
 use planeshift::movement::{Movement, ShapeQuery, Tracer};
-use planeshift::query::StopRule;
 use planeshift::{CharacterController, CompiledMap, Contents, ControllerConfig, TraceShape};
 
 /// The clip hull QuakeWorld's player walks (qbsp's hull 1: the world grown by the box
@@ -100,10 +99,11 @@ pub fn inside_at(
             Inside::Clear
         };
     }
-    let point = TraceShape::point();
-    let hull = ShapeQuery::new(&point)
+    // The hull's point where the level keeps clip hull 1; where it keeps none, the box
+    // the hull would have grown the brushes by, as the profile's sweeps meet them.
+    let player = TraceShape::quake1_player();
+    let hull = ShapeQuery::new(&player)
         .with_mask(Contents::SOLID)
-        .stopped_by(StopRule::Cross)
         .through_clip_hull(QUAKEWORLD_PLAYER_HULL);
     if Tracer::overlaps(world, &hull, origin) {
         if nudged_free(world, &hull, origin) {
@@ -145,7 +145,6 @@ pub fn probe_query(bot: &CharacterController) -> (ShapeQuery<'_>, Vec3) {
     if bot.config().movement == Movement::QuakeWorld {
         let hull = query
             .with_mask(Contents::SOLID)
-            .stopped_by(StopRule::Cross)
             .through_clip_hull(QUAKEWORLD_PLAYER_HULL);
         (hull, bot.position())
     } else {

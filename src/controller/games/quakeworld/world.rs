@@ -6,10 +6,14 @@
 //! file's hull trees); gives [`HullTrace`] (`pmtrace_t`: fraction, end, plane normal,
 //! start-solid and all-solid as `PM_PlayerMove` fills them) and the game's contents
 //! numbers. Guarantees: the player's sweeps are the query option
-//! [`ShapeQuery::through_clip_hull`] with hull 1, the game's own walk of its tree (a world
-//! that keeps no hull trees, such as a game's own [`Tracer`], is swept by the point under
-//! [`StopRule::Cross`] instead, as a world of clip hull 1's brushes wants); a start in solid
-//! gives fraction 0 and no move, as the game's. The water is the world's
+//! [`ShapeQuery::through_clip_hull`] with hull 1, the game's own walk of its point through
+//! its tree, and the query's shape is hull 1's box (−16, −16, −24)–(16, 16, 32) about the
+//! origin: a world that keeps no hull trees (a level compiled from a `.map`, a Quake 2 or
+//! Quake 3 `.bsp`, a mesh) sweeps that box through its brushes with planeshift's exact
+//! sweep, stopping 1/32 in front as the hull walk does (`DIST_EPSILON`): the space the hull
+//! would be had qbsp grown those brushes, so the player's box never enters a wall there
+//! either (such a level was once swept by the origin alone, the box standing 16 units into
+//! walls and 24 into floors); a start in solid gives fraction 0 and no move, as the game's. The water is the world's
 //! [`Tracer::contents`] (a `.bsp`'s hull-0 leaves rebuilt as brushes, the same regions as
 //! the game's hull-0 tree but for points exactly on a split plane).
 //!
@@ -23,7 +27,7 @@ use crate::CompiledMap;
 use crate::compiled::HULL_CONTENTS_SOLID;
 use crate::contents::Contents;
 use crate::controller::{ShapeQuery, Tracer};
-use crate::trace::{HullNear, StopRule, TraceShape};
+use crate::trace::{HullNear, TraceShape};
 
 /// `CONTENTS_EMPTY` (`bspfile.h`).
 pub(super) const CONTENTS_EMPTY: i32 = -1;
@@ -42,6 +46,14 @@ pub(super) const CONTENTS_SKY: i32 = -6;
 /// The clip hull the player walks: qbsp's world grown by the player's box
 /// (−16,−16,−24)–(16,16,32), in which the player is a point.
 const PLAYER_HULL: u8 = 1;
+
+/// The shape of the player's sweeps through the world: hull 1's box about the origin. A
+/// world that walks clip hull 1 takes the query's shape as the hull's point
+/// ([`ShapeQuery::through_clip_hull`]); one that keeps no hull sweeps this box through its
+/// brushes, the same space the hull would be.
+fn hull_box() -> TraceShape {
+    TraceShape::quake1_player()
+}
 
 /// A QuakeWorld level: any world (`T`, by default any [`Tracer`] behind a pointer), so
 /// the controller's tick walks its own world type without dynamic calls.
@@ -168,10 +180,9 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             let walk = map.clip_hulls().walk_near(&near, start, end);
             return HullTrace::of_walk(&walk);
         }
-        let point = TraceShape::point();
-        let query = ShapeQuery::new(&point)
+        let player = hull_box();
+        let query = ShapeQuery::new(&player)
             .with_mask(Contents::SOLID)
-            .stopped_by(StopRule::Cross)
             .through_clip_hull(PLAYER_HULL);
         let hit = self.world.trace(&query, start, end);
         let start_solid = hit.start_solid || hit.all_solid;
@@ -196,10 +207,9 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             let hulls = map.clip_hulls();
             return hulls.point_contents(near.start_for(at, at), at) != HULL_CONTENTS_SOLID;
         }
-        let point = TraceShape::point();
-        let query = ShapeQuery::new(&point)
+        let player = hull_box();
+        let query = ShapeQuery::new(&player)
             .with_mask(Contents::SOLID)
-            .stopped_by(StopRule::Cross)
             .through_clip_hull(PLAYER_HULL);
         !self.world.overlaps(&query, at) && !physents::blocked(self.world, at)
     }
@@ -220,5 +230,39 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
         } else {
             CONTENTS_EMPTY
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{CharacterController, ControllerConfig, MoveCommand, MoveInput};
+    use glam::Vec3;
+
+    /// A level compiled from a `.map` keeps no clip hull: QuakeWorld's player is hull 1's
+    /// box swept through its brushes, stopping 1/32 off them as the hull walk does. Run into
+    /// the room's wall at x = −256 across its floor at z = 0, it stands with the box's face
+    /// 1/32 off the wall and its feet (24 below the origin) 1/32 above the floor; swept as
+    /// the origin alone, it stood with the origin there, the box 16 units into the wall and
+    /// 24 into the floor.
+    #[test]
+    fn on_a_level_without_a_clip_hull_the_box_stays_out_of_walls_and_floors() {
+        let world = crate::test_maps::bundled("box_room.map");
+        let Ok(mut player) =
+            CharacterController::new(ControllerConfig::quakeworld(), Vec3::new(0.0, 0.0, 40.0))
+        else {
+            panic!("the QuakeWorld profile is valid");
+        };
+        let run = MoveInput::from_command(MoveCommand {
+            yaw: 180.0,
+            forward: 1.0,
+            ..MoveCommand::default()
+        });
+        for _ in 0..400 {
+            player.step(&world, &run);
+        }
+        let at = player.position();
+        let off = 1.0 / 32.0;
+        assert!((at.x - (-256.0 + 16.0 + off)).abs() < 1e-3, "{at}");
+        assert!((at.z - (24.0 + off)).abs() < 1e-3, "{at}");
     }
 }
