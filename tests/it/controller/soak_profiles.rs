@@ -235,3 +235,38 @@ fn a_quakeworld_bot_the_games_walk_leaves_in_solid_is_nudged_not_inside() {
     assert_eq!(world.clip_hull_contents(1, deep), Some(-2));
     assert_eq!(inside(&world, &quakeworld_at(deep)), Inside::Solid);
 }
+
+/// void2 keeps no clip hull (a Quake 3 level): QuakeWorld's player is hull 1's box swept
+/// through the brushes. The full-size soak's bot 41 (seed 11, `--no-collide`, tick 1,480)
+/// fell beside a wall of normal (0.894, 0.447, 0) with its velocity exactly along it, the
+/// box 1/32 off the wall: the exact sweep met the wall at fraction 0 in every `PM_FlyMove`
+/// bump (the distances of a move along a plane round either way), and it hung in the air
+/// for two seconds. A move along the plane it met at its start is swept again from just
+/// beyond it (`games/quakeworld/world.rs`, `WALL_LIFT`): it falls, and never into the wall.
+#[test]
+fn a_quakeworld_bot_falling_along_a_wall_of_a_level_without_a_hull_does_not_hang() {
+    let Some(world) = shared_level(
+        "a_quakeworld_bot_falling_along_a_wall",
+        "openarena-lostlevels",
+        "void2.bsp",
+    ) else {
+        return;
+    };
+    assert!(world.walk_clip_hull(1, Vec3::ZERO, Vec3::ZERO).is_none());
+    let start = Vec3::new(776.60077, -801.13165, -6.8327456);
+    let mut bot = quakeworld_at(start);
+    let mut state = bot.state().clone();
+    state.velocity = Vec3::new(202.7436, -405.4872, -1003.60144);
+    assert!(bot.set_state(state));
+    let input = MoveInput::from_command(planeshift::MoveCommand {
+        yaw: 305.281,
+        forward: 1.0,
+        ..planeshift::MoveCommand::default()
+    });
+    for _ in 0..4 {
+        bot.step(&world, &input);
+        assert_eq!(inside(&world, &bot), Inside::Clear, "{}", bot.position());
+    }
+    let end = bot.position();
+    assert!(end.z < start.z - 10.0, "it falls: {start} to {end}");
+}

@@ -47,6 +47,15 @@ pub(super) const CONTENTS_SKY: i32 = -6;
 /// (−16,−16,−24)–(16,16,32), in which the player is a point.
 const PLAYER_HULL: u8 = 1;
 
+/// Whether `world` walks clip hull 1 for the player: the map it names keeps the hull. A
+/// world that names no map is taken to sweep the box through its brushes.
+fn walks_hull<T: Tracer + ?Sized>(world: &T) -> bool {
+    world
+        .speed_facts()
+        .map
+        .is_some_and(|map| map.clip_hulls().head(0, usize::from(PLAYER_HULL)).is_some())
+}
+
 /// The shape of the player's sweeps through the world: hull 1's box about the origin. A
 /// world that walks clip hull 1 takes the query's shape as the hull's point
 /// ([`ShapeQuery::through_clip_hull`]); one that keeps no hull sweeps this box through its
@@ -72,7 +81,25 @@ pub struct QuakeWorldLevel<'w, T: Tracer + ?Sized = dyn Tracer + 'w> {
     /// ([`SpeedFacts::contents_are_map`](crate::controller::SpeedFacts::contents_are_map)),
     /// for [`QuakeWorldMemo`]'s kept sample.
     contents_map: Option<u64>,
+    /// Whether the world walks clip hull 1 for the player (its map keeps the hull): if
+    /// not, the player's box is swept through the brushes (see [`WALL_LIFT`]).
+    walks_hull: bool,
 }
+
+/// How far a sweep through a level without clip hull 1 starts off the plane it met at its
+/// start, when the move runs along that plane (approaching it by less than this), in map
+/// units: 1/256. The exact sweep stops a box within 1/32 of a plane as soon as it
+/// approaches it, and the f32 distances of a move that runs exactly along a plane round
+/// either way by up to a few thousandths at a level's coordinates; the game's hull walk
+/// stops only a point that crosses a plane. Unlifted, `PM_FlyMove` met that plane at
+/// fraction 0 in each of its bumps and a falling player hung in the air beside a wall
+/// (64 bots × 20,000 ticks, seed 11: 131 stuck seconds over the ten shared Quake 2 and 3
+/// files; lifted, 3, one bot of am_underworks). Lifted, the move is swept again from a
+/// start this much farther off the plane: exact again, so never inside, and the player
+/// ends at most this much farther from the wall. Lifting by up to the whole stop distance
+/// (for a box nearer than it) freed that bot too but left one box touching a brush and one
+/// pair of bots touching (am_icyhell, am_underworks), so the lift stays this small.
+const WALL_LIFT: f32 = 1.0 / 256.0;
 
 /// What one QuakeWorld command may reuse from the commands before it: answers that are
 /// pure functions of inputs that often repeat. A command starts where the last ended
@@ -109,6 +136,7 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             world,
             near: None,
             contents_map: None,
+            walks_hull: walks_hull(world),
         }
     }
 
@@ -136,6 +164,7 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             world,
             near,
             contents_map,
+            walks_hull: walks_hull(world),
         }
     }
 
@@ -184,7 +213,19 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
         let query = ShapeQuery::new(&player)
             .with_mask(Contents::SOLID)
             .through_clip_hull(PLAYER_HULL);
-        let hit = self.world.trace(&query, start, end);
+        let mut hit = self.world.trace(&query, start, end);
+        if !self.walks_hull
+            && hit.fraction == 0.0
+            && !hit.start_solid
+            && let Some(normal) = hit.normal
+            && (end - start).dot(normal) > -WALL_LIFT
+        {
+            let lift = normal * WALL_LIFT;
+            let lifted = self.world.trace(&query, start + lift, end + lift);
+            if !lifted.start_solid {
+                hit = lifted;
+            }
+        }
         let start_solid = hit.start_solid || hit.all_solid;
         let world = HullTrace {
             fraction: if start_solid { 0.0 } else { hit.fraction },
