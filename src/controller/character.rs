@@ -1238,7 +1238,7 @@ pub(crate) const LAUNCHED: u32 = u32::MAX;
 /// configuration says (`games/quakeworld/physents.rs`: the body a crowd meets).
 fn body_for(config: &ControllerConfig, height: f32) -> Option<(TraceShape, Vec3)> {
     if config.movement == Movement::QuakeWorld {
-        return super::games::quakeworld::quakeworld_body().map(|b| (b, Vec3::ZERO));
+        return Some((super::games::quakeworld::quakeworld_body(), Vec3::ZERO));
     }
     shape_for(config, height)
 }

@@ -202,11 +202,11 @@ fn hull_trees(file: &lumps::Q1File<'_>) -> ClipHulls {
         .models
         .iter()
         .map(|m| {
-            let [h1, h2, h3] = m.clip_heads.map(|h| match h {
-                _ if file.clip_nodes.is_empty() => HULL_ABSENT,
-                Some(h) => clip(h),
-                None => HULL_CONTENTS_EMPTY,
-            });
+            let [h1, h2, h3] = if file.clip_nodes.is_empty() {
+                [HULL_ABSENT; 3]
+            } else {
+                m.clip_heads.map(|h| h.map_or(HULL_CONTENTS_EMPTY, clip))
+            };
             [drawn(m.head), h1, h2, h3]
         })
         .collect();

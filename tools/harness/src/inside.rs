@@ -99,10 +99,9 @@ pub fn inside_at(
             Inside::Clear
         };
     }
-    // The hull's point where the level keeps clip hull 1; where it keeps none, the box
-    // the hull would have grown the brushes by, as the profile's sweeps meet them.
-    let player = TraceShape::quake1_player();
-    let hull = ShapeQuery::new(&player)
+    // The hull's point where the level keeps clip hull 1; where it keeps none, the bot's
+    // body (hull 1's box), as the profile's sweeps meet the brushes.
+    let hull = ShapeQuery::new(shape)
         .with_mask(Contents::SOLID)
         .through_clip_hull(QUAKEWORLD_PLAYER_HULL);
     if Tracer::overlaps(world, &hull, origin) {

@@ -25,14 +25,9 @@
 
 use glam::Vec3;
 
-use super::movevars::{PLAYER_MAXS_Z, PLAYER_MINS_Z};
 use super::pmtrace::HullTrace;
 use crate::controller::{ShapeQuery, Tracer, WorldPart};
 use crate::trace::TraceShape;
-
-/// The player's box about its origin, across (`player_mins`, `player_maxs` in `pmove.c`):
-/// half its width.
-const PLAYER_HALF_WIDTH: f32 = 16.0;
 
 /// The player's box about its origin, or `None` when `world` holds no bodies to meet.
 fn player_box<T: Tracer + ?Sized>(world: &T) -> Option<TraceShape> {
@@ -40,7 +35,7 @@ fn player_box<T: Tracer + ?Sized>(world: &T) -> Option<TraceShape> {
     if facts.moves_nothing || !facts.map_is_fixed {
         return None;
     }
-    body()
+    Some(body())
 }
 
 /// A QuakeWorld character's body: the player's box about its origin, the box qbsp grew the
@@ -48,12 +43,12 @@ fn player_box<T: Tracer + ?Sized>(world: &T) -> Option<TraceShape> {
 /// character moving by [`Movement::QuakeWorld`](crate::movement::Movement::QuakeWorld) this
 /// shape whatever its configuration's `shape` and heights say, so a crowd places, separates
 /// and meets it as the game's `physents` do (a 30-wide body placed 30 apart from another
-/// would start inside the other's 32-wide physent and never move).
-pub(crate) fn body() -> Option<TraceShape> {
-    TraceShape::aabb(
-        Vec3::new(-PLAYER_HALF_WIDTH, -PLAYER_HALF_WIDTH, PLAYER_MINS_Z),
-        Vec3::new(PLAYER_HALF_WIDTH, PLAYER_HALF_WIDTH, PLAYER_MAXS_Z),
-    )
+/// would start inside the other's 32-wide physent and never move). `pmove.c`'s
+/// `player_mins` and `player_maxs`, (−16, −16, −24)–(16, 16, 32): Quake's player box,
+/// [`TraceShape::quake1_player`]. On a level that keeps no clip hull, the world's sweeps
+/// of the player are this box too (`world.rs`).
+pub(crate) fn body() -> TraceShape {
+    TraceShape::quake1_player()
 }
 
 /// `PM_PlayerMove` past the world: `world_trace`, the world's answer for the player's point

@@ -8,12 +8,13 @@
 //! numbers. Guarantees: the player's sweeps are the query option
 //! [`ShapeQuery::through_clip_hull`] with hull 1, the game's own walk of its point through
 //! its tree, and the query's shape is hull 1's box (−16, −16, −24)–(16, 16, 32) about the
-//! origin: a world that keeps no hull trees (a level compiled from a `.map`, a Quake 2 or
-//! Quake 3 `.bsp`, a mesh) sweeps that box through its brushes with planeshift's exact
-//! sweep, stopping 1/32 in front as the hull walk does (`DIST_EPSILON`): the space the hull
-//! would be had qbsp grown those brushes, so the player's box never enters a wall there
-//! either (such a level was once swept by the origin alone, the box standing 16 units into
-//! walls and 24 into floors); a start in solid gives fraction 0 and no move, as the game's. The water is the world's
+//! origin (`physents::body`): a world that keeps no hull trees (a level compiled from a
+//! `.map`, a Quake 2 or Quake 3 `.bsp`, a mesh) sweeps that box through its brushes with
+//! planeshift's exact sweep, stopping 1/32 in front as the hull walk does
+//! (`DIST_EPSILON`): the space the hull would be had qbsp grown those brushes, so the
+//! player's box never enters a wall there either (such a level was once swept by the
+//! origin alone, the box standing 16 units into walls and 24 into floors); a start in
+//! solid gives fraction 0 and no move, as the game's. The water is the world's
 //! [`Tracer::contents`] (a `.bsp`'s hull-0 leaves rebuilt as brushes, the same regions as
 //! the game's hull-0 tree but for points exactly on a split plane).
 //!
@@ -56,12 +57,14 @@ fn walks_hull<T: Tracer + ?Sized>(world: &T) -> bool {
         .is_some_and(|map| map.clip_hulls().head(0, usize::from(PLAYER_HULL)).is_some())
 }
 
-/// The shape of the player's sweeps through the world: hull 1's box about the origin. A
-/// world that walks clip hull 1 takes the query's shape as the hull's point
-/// ([`ShapeQuery::through_clip_hull`]); one that keeps no hull sweeps this box through its
-/// brushes, the same space the hull would be.
-fn hull_box() -> TraceShape {
-    TraceShape::quake1_player()
+/// The query of the player's sweeps and position tests through the world, `player` being
+/// its body ([`physents::body`]): a world that walks clip hull 1 takes the shape as the
+/// hull's point ([`ShapeQuery::through_clip_hull`]); one that keeps no hull sweeps the box
+/// through its brushes, the same space the hull would be.
+fn hull_query(player: &TraceShape) -> ShapeQuery<'_> {
+    ShapeQuery::new(player)
+        .with_mask(Contents::SOLID)
+        .through_clip_hull(PLAYER_HULL)
 }
 
 /// A QuakeWorld level: any world (`T`, by default any [`Tracer`] behind a pointer), so
@@ -81,9 +84,6 @@ pub struct QuakeWorldLevel<'w, T: Tracer + ?Sized = dyn Tracer + 'w> {
     /// ([`SpeedFacts::contents_are_map`](crate::controller::SpeedFacts::contents_are_map)),
     /// for [`QuakeWorldMemo`]'s kept sample.
     contents_map: Option<u64>,
-    /// Whether the world walks clip hull 1 for the player (its map keeps the hull): if
-    /// not, the player's box is swept through the brushes (see [`WALL_LIFT`]).
-    walks_hull: bool,
 }
 
 /// How far a sweep through a level without clip hull 1 starts off the plane it met at its
@@ -97,8 +97,8 @@ pub struct QuakeWorldLevel<'w, T: Tracer + ?Sized = dyn Tracer + 'w> {
 /// files; lifted, 3, one bot of am_underworks). Lifted, the move is swept again from a
 /// start this much farther off the plane: exact again, so never inside, and the player
 /// ends at most this much farther from the wall. Lifting by up to the whole stop distance
-/// (for a box nearer than it) freed that bot too but left one box touching a brush and one
-/// pair of bots touching (am_icyhell, am_underworks), so the lift stays this small.
+/// (for a box nearer than it) freed that bot too, but a bot of am_icyhell then ended a
+/// tick with its box in a brush (not traced), so the lift stays this small.
 const WALL_LIFT: f32 = 1.0 / 256.0;
 
 /// What one QuakeWorld command may reuse from the commands before it: answers that are
@@ -136,7 +136,6 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             world,
             near: None,
             contents_map: None,
-            walks_hull: walks_hull(world),
         }
     }
 
@@ -164,7 +163,6 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             world,
             near,
             contents_map,
-            walks_hull: walks_hull(world),
         }
     }
 
@@ -209,16 +207,16 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             let walk = map.clip_hulls().walk_near(&near, start, end);
             return HullTrace::of_walk(&walk);
         }
-        let player = hull_box();
-        let query = ShapeQuery::new(&player)
-            .with_mask(Contents::SOLID)
-            .through_clip_hull(PLAYER_HULL);
+        let player = physents::body();
+        let query = hull_query(&player);
         let mut hit = self.world.trace(&query, start, end);
-        if !self.walks_hull
-            && hit.fraction == 0.0
+        // Rare (a stop at the start along the plane met), so the world is asked only then
+        // whether it walks the hull, where the game's walk decides and nothing is lifted.
+        if hit.fraction == 0.0
             && !hit.start_solid
             && let Some(normal) = hit.normal
             && (end - start).dot(normal) > -WALL_LIFT
+            && !walks_hull(self.world)
         {
             let lift = normal * WALL_LIFT;
             let lifted = self.world.trace(&query, start + lift, end + lift);
@@ -248,11 +246,8 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             let hulls = map.clip_hulls();
             return hulls.point_contents(near.start_for(at, at), at) != HULL_CONTENTS_SOLID;
         }
-        let player = hull_box();
-        let query = ShapeQuery::new(&player)
-            .with_mask(Contents::SOLID)
-            .through_clip_hull(PLAYER_HULL);
-        !self.world.overlaps(&query, at) && !physents::blocked(self.world, at)
+        let player = physents::body();
+        !self.world.overlaps(&hull_query(&player), at) && !physents::blocked(self.world, at)
     }
 
     /// `PM_PointContents`: hull 0's contents at `point`, as the game numbers them.
