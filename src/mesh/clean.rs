@@ -32,6 +32,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{Triangle, TriangleMesh};
 use crate::geom::BuildPlane;
+use crate::threads::map_all;
 use crate::tolerance::{MAX_MAP_COORD, MESH_MIN_ALTITUDE, MESH_PLANE_NORMAL_GRID, MESH_WELD};
 
 /// A piece counts as an open surface when more than one of this many of its edges is used
@@ -224,33 +225,62 @@ struct Dropped {
     repeats: Vec<(Triangle, BuildPlane)>,
 }
 
+/// What one triangle is on its own (module docs' first two rules), with its welded corners
+/// and plane when it is worth building from.
+enum Verdict {
+    NonFinite,
+    Degenerate,
+    /// Three distinct welded corners but no altitude of [`MESH_MIN_ALTITUDE`].
+    Sliver([Key; 3]),
+    Kept([Key; 3], BuildPlane),
+}
+
+/// `tri`'s [`Verdict`].
+fn verdict(tri: &Triangle) -> Verdict {
+    let finite = tri
+        .points
+        .iter()
+        .all(|p| p.is_finite() && p.abs().max_element() <= MAX_MAP_COORD);
+    if !finite {
+        return Verdict::NonFinite;
+    }
+    let keys = tri.points.map(key);
+    if keys[0] == keys[1] || keys[1] == keys[2] || keys[2] == keys[0] {
+        return Verdict::Degenerate;
+    }
+    match triangle_plane(&tri.points).filter(|(altitude, _)| *altitude >= MESH_MIN_ALTITUDE) {
+        Some((_, plane)) => Verdict::Kept(keys, plane),
+        None => Verdict::Sliver(keys),
+    }
+}
+
 /// The triangles of `triangles` worth building from (module docs: not finite, degenerate,
 /// repeated), each pair of a surface seen from both sides made one two-sided face.
-fn pair_up<'a>(triangles: impl Iterator<Item = &'a Triangle>, dropped: &mut Dropped) -> Kept {
+fn pair_up(triangles: &[&Triangle], dropped: &mut Dropped) -> Kept {
+    // Each triangle's own verdict and plane, on every core; the pairing below is in file
+    // order.
+    let verdicts = map_all(triangles, |tri| verdict(tri));
     let mut kept: Kept = Vec::new();
     let mut seen: FxHashMap<[Key; 3], usize> = FxHashMap::default();
-    for tri in triangles {
-        let finite = tri
-            .points
-            .iter()
-            .all(|p| p.is_finite() && p.abs().max_element() <= MAX_MAP_COORD);
-        if !finite {
-            dropped.non_finite += 1;
-            continue;
-        }
-        let keys = tri.points.map(key);
-        if keys[0] == keys[1] || keys[1] == keys[2] || keys[2] == keys[0] {
-            dropped.degenerate += 1;
-            continue;
-        }
-        let plane = triangle_plane(&tri.points).filter(|(altitude, _)| *altitude >= MESH_MIN_ALTITUDE);
-        let Some((_, plane)) = plane else {
-            // A sliver with three distinct corners (a T-junction fix fans a face through a
-            // point on its edge) still joins its neighbours' edges: counted for the
-            // topology, never built.
-            dropped.degenerate += 1;
-            dropped.slivers.push(keys);
-            continue;
+    for (tri, verdict) in triangles.iter().zip(verdicts) {
+        let (keys, plane) = match verdict {
+            Verdict::NonFinite => {
+                dropped.non_finite += 1;
+                continue;
+            }
+            Verdict::Degenerate => {
+                dropped.degenerate += 1;
+                continue;
+            }
+            Verdict::Sliver(keys) => {
+                // A sliver with three distinct corners (a T-junction fix fans a face through
+                // a point on its edge) still joins its neighbours' edges: counted for the
+                // topology, never built.
+                dropped.degenerate += 1;
+                dropped.slivers.push(keys);
+                continue;
+            }
+            Verdict::Kept(keys, plane) => (keys, plane),
         };
         // The same cycle starts at its least corner; the reverse cycle names the flip.
         let canonical = |k: [Key; 3]| -> [Key; 3] {
@@ -271,7 +301,7 @@ fn pair_up<'a>(triangles: impl Iterator<Item = &'a Triangle>, dropped: &mut Drop
             continue;
         }
         seen.insert(same, kept.len());
-        kept.push((*tri, plane, keys, false));
+        kept.push((**tri, plane, keys, false));
     }
     // Two-sided surfaces tessellated differently on each side: a triangle whose centroid
     // lies on a triangle of the opposite plane. The earlier of the two in file order stays,
@@ -289,18 +319,20 @@ fn pair_up<'a>(triangles: impl Iterator<Item = &'a Triangle>, dropped: &mut Drop
             .entries
             .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     }
-    let mut repeat = vec![false; kept.len()];
-    for index in 0..kept.len() {
+    let indices: Vec<usize> = (0..kept.len()).collect();
+    // For each, the first in file order of the opposite plane's triangles that covers its
+    // centroid, on every core.
+    let covered = map_all(&indices, |&index| {
         let (tri, plane, _, _) = &kept[index];
-        let Some(opposite) = by_plane.get(&plane_key(&plane.flipped())) else {
-            continue;
-        };
+        let opposite = by_plane.get(&plane_key(&plane.flipped()))?;
         let centroid = (tri.points[0] + tri.points[1] + tri.points[2]) / 3.0;
-        // The first in file order that covers it.
-        let covered_by = opposite
+        opposite
             .near(centroid)
             .filter(|&j| covers(&kept[j].0.points, plane.normal, centroid))
-            .min();
+            .min()
+    });
+    let mut repeat = vec![false; kept.len()];
+    for (index, covered_by) in covered.into_iter().enumerate() {
         match covered_by {
             Some(j) if j < index => repeat[index] = true,
             Some(_) => kept[index].3 = true,
@@ -342,7 +374,7 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool], volume: &[
         }
     }
     let mut dropped = Dropped::default();
-    let kept = pair_up(solids.into_iter(), &mut dropped);
+    let kept = pair_up(&solids, &mut dropped);
     let Dropped {
         non_finite,
         degenerate,
@@ -365,7 +397,7 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool], volume: &[
     // The liquids' surfaces, each once (drawn from both sides, as Quake draws them): what
     // they drop is theirs, not the solid's, and not reported.
     let mut liquid_dropped = Dropped::default();
-    let liquid_kept = pair_up(liquids.into_iter(), &mut liquid_dropped);
+    let liquid_kept = pair_up(&liquids, &mut liquid_dropped);
     let liquid_repeats = liquid_dropped.repeats.into_iter().map(|(t, p)| (t, p, true));
     for (tri, plane, two_sided) in liquid_kept
         .into_iter()
