@@ -198,14 +198,16 @@ fn axial_splitter(faces: &[Face], (mins, maxs): (DVec3, DVec3)) -> Option<usize>
     best.map(|(_, index)| index)
 }
 
-/// A face of `faces` to peel first (module docs), `None` when there is none: a solid face on
-/// one of the faces' bounds (`(mins, maxs)`, [`face_bounds`]), axial and facing the others,
-/// on a bound where no face faces away. Its plane splits nothing and nothing lies behind it,
-/// so the whole part of the node's region behind it is one solid leaf: the void beyond the
-/// level's extreme walls, or a wall's solid out to the last splitter, stays in one cell
-/// instead of being cut by every splitter below. Of the bounds that have one, the one across
-/// the faces' largest cross-section is peeled (ties to the lower axis, then the low bound).
-fn peeling_face(faces: &[Face], (mins, maxs): (DVec3, DVec3)) -> Option<usize> {
+/// The faces of `faces` to peel first (module docs), as many as there are bounds to peel:
+/// for each of the faces' bounds (`(mins, maxs)`, [`face_bounds`]) where a solid face lies,
+/// axial and facing the others, and no face faces away, that face. Its plane splits nothing
+/// and nothing lies behind it, so the whole part of the node's region behind it is one solid
+/// leaf: the void beyond the level's extreme walls, or a wall's solid out to the last
+/// splitter, stays in one cell instead of being cut by every splitter below. Peeling one
+/// bound leaves the others bounds with nothing behind, so they are peeled in one pass, the
+/// one across the faces' largest cross-section first (ties to the lower axis, then the low
+/// bound).
+fn peeling_faces(faces: &[Face], (mins, maxs): (DVec3, DVec3)) -> Vec<usize> {
     // Per axis and end (0 the low bound, facing +n; 1 the high, facing −n): the first
     // solid face on that bound facing the level, and whether a face on it faces away.
     let mut found: [[Option<usize>; 2]; 3] = [[None; 2]; 3];
@@ -231,18 +233,62 @@ fn peeling_face(faces: &[Face], (mins, maxs): (DVec3, DVec3)) -> Option<usize> {
         }
     }
     let extent = maxs - mins;
-    let mut best: Option<(f64, usize)> = None;
+    let mut peels: Vec<(f64, usize)> = Vec::with_capacity(6);
     for axis in 0..3 {
         let area = extent[(axis + 1) % 3] * extent[(axis + 2) % 3];
         for end in 0..2 {
-            if let Some(index) = found[axis][end].filter(|_| !away[axis][end])
-                && best.is_none_or(|(a, _)| area > a)
-            {
-                best = Some((area, index));
+            if let Some(index) = found[axis][end].filter(|_| !away[axis][end]) {
+                peels.push((area, index));
             }
         }
     }
-    best.map(|(_, i)| i)
+    // Stable: equal areas keep the axis and end order.
+    peels.sort_by(|a, b| b.0.total_cmp(&a.0));
+    peels.into_iter().map(|(_, index)| index).collect()
+}
+
+/// The chain of peeling nodes over `faces` ([`peeling_faces`], again on what is left until
+/// no bound can be peeled), and the faces left. Each node's children are the next node in
+/// front (`Child::Node` of its index in the chain, local) and solid behind; the last one's
+/// front is air until its caller hangs the rest there.
+fn peel_chain(mut faces: Vec<Face>) -> (Vec<Node>, Vec<Face>) {
+    let mut chain: Vec<Node> = Vec::new();
+    loop {
+        let peels = peeling_faces(&faces, face_bounds(&faces));
+        if peels.is_empty() {
+            return (chain, faces);
+        }
+        let planes: Vec<(BuildPlane, u32)> = peels
+            .iter()
+            .filter_map(|&i| faces.get(i).map(|f| (f.plane, f.material)))
+            .collect();
+        let mut on: Vec<Vec<Winding>> = vec![Vec::new(); planes.len()];
+        let mut rest = Vec::with_capacity(faces.len());
+        for face in faces {
+            match planes
+                .iter()
+                .position(|(plane, _)| matches!(side_of(&face, plane), Side::On))
+            {
+                Some(k) => on[k].push(face.winding),
+                None => rest.push(face),
+            }
+        }
+        faces = rest;
+        for ((plane, material), on) in planes.into_iter().zip(on) {
+            if let Some(last) = chain.len().checked_sub(1) {
+                chain[last].children[0] = Child::Node(chain.len());
+            }
+            chain.push(Node {
+                plane,
+                material,
+                children: [Child::Air, Child::Solid(material)],
+                on,
+            });
+        }
+        if faces.is_empty() {
+            return (chain, faces);
+        }
+    }
 }
 
 /// The bounds of every corner of `faces`: low and high corners.
@@ -263,9 +309,6 @@ fn face_bounds(faces: &[Face]) -> (DVec3, DVec3) {
 /// bounds, ties to the lower normal.
 fn choose_splitter(faces: &[Face]) -> usize {
     let bounds = face_bounds(faces);
-    if let Some(index) = peeling_face(faces, bounds) {
-        return index;
-    }
     if let Some(index) = axial_splitter(faces, bounds) {
         return index;
     }
@@ -316,6 +359,10 @@ fn build_subtree(faces: Vec<Face>, (depth, forks): (usize, usize)) -> Vec<Node> 
     if forks >= PARALLEL_BUILD_FORKS || depth >= MAX_PARALLEL_RECURSION {
         return build_serially(faces);
     }
+    let (mut chain, faces) = peel_chain(faces);
+    if faces.is_empty() {
+        return chain;
+    }
     let (node, front, back) = split(faces);
     let fork = !front.is_empty() && !back.is_empty();
     let next = (depth + 1, forks + usize::from(fork));
@@ -339,23 +386,49 @@ fn build_subtree(faces: Vec<Face>, (depth, forks): (usize, usize)) -> Vec<Node> 
         }
         let offset = nodes.len();
         nodes[0].children[k] = Child::Node(offset);
-        nodes.extend(subtree.into_iter().map(|mut n| {
-            for c in &mut n.children {
-                if let Child::Node(i) = c {
-                    *i += offset;
-                }
-            }
-            n
-        }));
+        nodes.extend(offset_by(subtree, offset));
+    }
+    let offset = chain.len();
+    if let Some(last) = chain.last_mut() {
+        // The split's node follows the chain: every index moves past it.
+        last.children[0] = Child::Node(offset);
+        chain.extend(offset_by(nodes, offset));
+        return chain;
     }
     nodes
+}
+
+/// `nodes` with every child index moved by `offset` (a subtree appended after that many).
+fn offset_by(nodes: Vec<Node>, offset: usize) -> impl Iterator<Item = Node> {
+    nodes.into_iter().map(move |mut n| {
+        for c in &mut n.children {
+            if let Child::Node(i) = c {
+                *i += offset;
+            }
+        }
+        n
+    })
 }
 
 /// [`build_subtree`] on one thread, with an explicit stack.
 fn build_serially(faces: Vec<Face>) -> Vec<Node> {
     let mut nodes: Vec<Node> = Vec::new();
     let mut stack: Vec<Pending> = vec![(faces, None)];
-    while let Some((faces, slot)) = stack.pop() {
+    while let Some((faces, mut slot)) = stack.pop() {
+        let (chain, faces) = peel_chain(faces);
+        for mut node in chain {
+            // The chain's own links are rebuilt here, in the list's indices.
+            node.children[0] = Child::Air;
+            let index = nodes.len();
+            nodes.push(node);
+            if let Some((parent, side)) = slot {
+                nodes[parent].children[side] = Child::Node(index);
+            }
+            slot = Some((index, 0));
+        }
+        if faces.is_empty() {
+            continue;
+        }
         let (node, front, back) = split(faces);
         let index = nodes.len();
         nodes.push(node);
