@@ -13,8 +13,9 @@
 //! never reaches beyond the two, and misses at most a sliver that thin.
 //!
 //! Guarantees: every merged region is a valid brush (`brush_from_planes`, within the face
-//! limit; a union it rejects is not merged); each side keeps the texture one of the two
-//! had on its plane; deterministic (regions are visited in order, candidates by plane in
+//! limit; a union it rejects is not merged); each side keeps the texture and the surface
+//! flags one of the two had on its plane (a mesh's sky and slick sides stay so where a
+//! trace hits the union); deterministic (regions are visited in order, candidates by plane in
 //! the order they were made); each merge removes a region, so the work ends.
 
 use glam::DVec3;
@@ -82,14 +83,14 @@ fn merged(a: &Brush, b: &Brush, plane: &BuildPlane) -> Option<Brush> {
     }
     let mut brush = brush_from_planes(&planes, a.contents, "", a.loc.min(b.loc)).ok()??;
     for side in &mut brush.sides {
-        if let Some(texture) = a
+        if let Some(own) = a
             .sides
             .iter()
             .chain(&b.sides)
             .find(|s| s.plane.is_same(&side.plane))
-            .map(|s| &s.texture)
         {
-            side.texture.clone_from(texture);
+            side.texture.clone_from(&own.texture);
+            side.surface = own.surface;
         }
     }
     brush.game_contents = a.game_contents;
@@ -170,4 +171,57 @@ pub(crate) fn merge_regions(regions: Vec<Brush>) -> Vec<Brush> {
         }
     }
     slots.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contents::Contents;
+    use crate::map::SourceLoc;
+    use crate::surface::SurfaceFlags;
+
+    /// The box `lo`–`hi` as a solid region, every side named `texture` with `surface`.
+    fn region(lo: DVec3, hi: DVec3, texture: &str, surface: SurfaceFlags) -> Option<Brush> {
+        let mut planes = Vec::new();
+        for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
+            planes.push(BuildPlane::from_normal_dist(axis, hi.dot(axis))?);
+            planes.push(BuildPlane::from_normal_dist(-axis, -lo.dot(axis))?);
+        }
+        let loc = SourceLoc { line: 1, column: 1 };
+        let mut brush = brush_from_planes(&planes, Contents::SOLID, texture, loc).ok()??;
+        for side in &mut brush.sides {
+            side.surface = surface;
+        }
+        Some(brush)
+    }
+
+    /// Two boxes that make one: the union is one brush, and each of its sides keeps the
+    /// texture and the surface flags (a sky's, a slick floor's) of the region's side on its
+    /// plane, which a trace reports where it hits.
+    #[test]
+    fn a_merged_region_keeps_its_sides_textures_and_surface_flags() {
+        let (Some(a), Some(b)) = (
+            region(DVec3::ZERO, DVec3::new(64.0, 64.0, 64.0), "sky1", SurfaceFlags::SKY),
+            region(
+                DVec3::new(64.0, 0.0, 0.0),
+                DVec3::new(128.0, 64.0, 64.0),
+                "ice",
+                SurfaceFlags::SLICK,
+            ),
+        ) else {
+            panic!("the regions are boxes");
+        };
+        let merged = merge_regions(vec![a, b]);
+        assert_eq!(merged.len(), 1, "{merged:?}");
+        let union = &merged[0];
+        assert_eq!(union.sides.len(), 6);
+        for side in &union.sides {
+            let (texture, surface) = if side.plane.normal == DVec3::X {
+                ("ice", SurfaceFlags::SLICK)
+            } else {
+                ("sky1", SurfaceFlags::SKY)
+            };
+            assert_eq!((side.texture.as_str(), side.surface), (texture, surface), "{side:?}");
+        }
+    }
 }
