@@ -99,6 +99,28 @@ struct Face {
     /// A face of a volume (sky, liquid: `CleanMesh::volume`): it splits, but behind it is
     /// open, not solid.
     volume: bool,
+    /// The winding's bounds, low and high corners: a node reads every face's extent along
+    /// axes several times (its bounds, its peels, its splitter's score, the side of an
+    /// axial splitter), from here rather than from the corners behind the winding's pointer.
+    bounds: (DVec3, DVec3),
+}
+
+impl Face {
+    fn new(winding: Winding, plane: BuildPlane, material: u32, volume: bool) -> Face {
+        let mut lo = DVec3::splat(f64::INFINITY);
+        let mut hi = DVec3::splat(f64::NEG_INFINITY);
+        for &p in &winding.points {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        Face {
+            winding,
+            plane,
+            material,
+            volume,
+            bounds: (lo, hi),
+        }
+    }
 }
 
 
@@ -113,10 +135,21 @@ enum Side {
 
 fn side_of(face: &Face, plane: &BuildPlane) -> Side {
     let (mut front, mut back) = (false, false);
-    for &p in &face.winding.points {
-        let d = plane.distance(p);
-        front |= d > MESH_ON_PLANE_EPSILON;
-        back |= d < -MESH_ON_PLANE_EPSILON;
+    if let Some(axis) = (0..3).find(|&a| plane.normal[a].abs() == 1.0) {
+        // An axial plane's distance is ± one coordinate less its own, exactly as the dot
+        // product gives it (the other components are zero): the bounds' ends are the
+        // corners' extremes.
+        let along = plane.normal[axis];
+        let (lo, hi) = face.bounds;
+        let (a, b) = (along * lo[axis] - plane.dist, along * hi[axis] - plane.dist);
+        front = a.max(b) > MESH_ON_PLANE_EPSILON;
+        back = a.min(b) < -MESH_ON_PLANE_EPSILON;
+    } else {
+        for &p in &face.winding.points {
+            let d = plane.distance(p);
+            front |= d > MESH_ON_PLANE_EPSILON;
+            back |= d < -MESH_ON_PLANE_EPSILON;
+        }
     }
     match (front, back) {
         (false, false) => Side::On,
@@ -171,9 +204,8 @@ fn axial_splitter(faces: &[Face], (mins, maxs): (DVec3, DVec3)) -> Option<usize>
         lo.clear();
         hi.clear();
         for face in faces.iter().step_by(stride) {
-            let along = face.winding.points.iter().map(|p| p[axis]);
-            lo.push(along.clone().fold(f64::INFINITY, f64::min));
-            hi.push(along.fold(f64::NEG_INFINITY, f64::max));
+            lo.push(face.bounds.0[axis]);
+            hi.push(face.bounds.1[axis]);
         }
         lo.sort_unstable_by(f64::total_cmp);
         hi.sort_unstable_by(f64::total_cmp);
@@ -296,10 +328,8 @@ fn face_bounds(faces: &[Face]) -> (DVec3, DVec3) {
     let mut mins = DVec3::splat(f64::INFINITY);
     let mut maxs = DVec3::splat(f64::NEG_INFINITY);
     for face in faces {
-        for &p in &face.winding.points {
-            mins = mins.min(p);
-            maxs = maxs.max(p);
-        }
+        mins = mins.min(face.bounds.0);
+        maxs = maxs.max(face.bounds.1);
     }
     (mins, maxs)
 }
@@ -478,16 +508,12 @@ fn split(faces: Vec<Face>) -> (Node, Vec<Face>, Vec<Face>) {
                     plane: own,
                     material,
                     volume,
+                    ..
                 } = face;
                 let (f, b) = winding.into_split(&plane, CLIP_EPSILON);
                 for (part, list) in [(f, &mut front), (b, &mut back)] {
                     if let Some(w) = part.filter(|w| w.points.len() >= 3) {
-                        list.push(Face {
-                            winding: w,
-                            plane: own,
-                            material,
-                            volume,
-                        });
+                        list.push(Face::new(w, own, material, volume));
                     }
                 }
             }
@@ -655,13 +681,11 @@ pub(crate) fn mesh_brushes(clean: &CleanMesh, meanings: &[MaterialMeaning]) -> M
             maxs = maxs.max(p);
         }
     }
-    let face = |t: &CleanTriangle, volume: bool| Face {
-        winding: Winding {
+    let face = |t: &CleanTriangle, volume: bool| {
+        let winding = Winding {
             points: t.points.to_vec(),
-        },
-        plane: t.plane,
-        material: t.material,
-        volume,
+        };
+        Face::new(winding, t.plane, t.material, volume)
     };
     let faces: Vec<Face> = clean
         .shell
