@@ -6,11 +6,11 @@
 //! game's value, surface flags, as the game's rules give them); gives `MeshBrushes`: world
 //! brushes that cover exactly the solid space, the same kind of brush a `.map` gives.
 //!
-//! The tree: splitting planes are only the faces' own planes. At each node a face on the
-//! node's faces' bounds with nothing behind it is peeled first (`peeling_face`): the solid
-//! behind it becomes one leaf, where a splitter through the middle would cut it, and every
-//! splitter below would cut it again (Quake levels are mostly void around their rooms: this
-//! makes 11–22 % fewer brushes on id's levels). Otherwise the splitter is
+//! The tree: splitting planes are only the faces' own planes. At each node the faces on the
+//! node's faces' bounds with nothing behind them are peeled first (`peeling_faces`,
+//! `peel_chain`): the solid behind each becomes one leaf, where a splitter through the middle
+//! would cut it, and every splitter below would cut it again (Quake levels are mostly void
+//! around their rooms: this makes 11–22 % fewer brushes on id's levels). Then the splitter is
 //! an axial face's plane that splits few faces and leaves the two sides near even, scored
 //! on a sample of the node's faces (`axial_splitter`; the plane nearest the middle when no
 //! face is axial): fewer splits make fewer, larger regions, so fewer brushes for the
@@ -41,9 +41,9 @@
 //! other; `slabs.rs` makes the slabs.
 //!
 //! Work on two cores and more (`threads`, with the `parallel` feature): the build's and
-//! the walk's subtrees down to [`PARALLEL_WALK_DEPTH`] forks, the regions' brushes, the solid regions'
-//! merge beside the volumes and the slabs; every list is joined in the serial walk's order,
-//! so the brushes are the same on any number of cores.
+//! the walk's subtrees down to [`PARALLEL_WALK_DEPTH`] forks, the regions' brushes, the
+//! solid regions' merge beside the volumes and the slabs; every list is joined in the
+//! serial walk's order, so the brushes are the same on any number of cores.
 //!
 //! Guarantees: the build and the walk use explicit stacks (their parallel tops are a
 //! recursion at most [`MAX_PARALLEL_RECURSION`] deep); each face is split only by planes it
@@ -236,7 +236,7 @@ fn axial_splitter(faces: &[Face], (mins, maxs): (DVec3, DVec3)) -> Option<usize>
 /// and nothing lies behind it, so the whole part of the node's region behind it is one solid
 /// leaf: the void beyond the level's extreme walls, or a wall's solid out to the last
 /// splitter, stays in one cell instead of being cut by every splitter below. Peeling one
-/// bound leaves the others bounds with nothing behind, so they are peeled in one pass, the
+/// bound leaves the other bounds with nothing behind, so they are peeled in one pass, the
 /// one across the faces' largest cross-section first (ties to the lower axis, then the low
 /// bound).
 fn peeling_faces(faces: &[Face], (mins, maxs): (DVec3, DVec3)) -> Vec<usize> {
