@@ -17,6 +17,17 @@ pub struct Winding {
     pub points: Vec<DVec3>,
 }
 
+/// What of a winding lies behind a plane ([`Winding::part_behind`]).
+#[derive(Debug)]
+pub(crate) enum PartBehind {
+    /// All of it.
+    Whole,
+    /// This part of it.
+    Part(Winding),
+    /// Nothing.
+    Nothing,
+}
+
 /// Which side of a plane a point lies on, within an epsilon.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Side {
@@ -44,6 +55,19 @@ impl Winding {
             Cut::On | Cut::Front => None,
             Cut::Back => Some(self.clone()),
             Cut::Spanning => Winding::from_points(back),
+        }
+    }
+
+    /// How much of the winding lies behind `plane` ([`clipped_behind`](Self::clipped_behind)'s
+    /// answer, told apart): all of it (no copy is made), a part (the clipped winding), or
+    /// nothing.
+    #[must_use]
+    pub(crate) fn part_behind(&self, plane: &BuildPlane, epsilon: f64) -> PartBehind {
+        let mut back = Vec::new();
+        match cut(&self.points, plane, epsilon, None, Some(&mut back)) {
+            Cut::On | Cut::Front => PartBehind::Nothing,
+            Cut::Back => PartBehind::Whole,
+            Cut::Spanning => Winding::from_points(back).map_or(PartBehind::Nothing, PartBehind::Part),
         }
     }
 

@@ -207,9 +207,14 @@ impl PlaneGroup {
     }
 }
 
+/// A welded corner's number: welded corners numbered in the order first met, so that a
+/// triangle's and an edge's keys are a few bytes to hash rather than the corners' grid
+/// coordinates.
+type Corner = u32;
+
 /// Triangles kept so far: each with its plane, its welded corners and whether it is one
 /// side of a two-sided surface.
-type Kept = Vec<(Triangle, BuildPlane, [Key; 3], bool)>;
+type Kept = Vec<(Triangle, BuildPlane, [Corner; 3], bool)>;
 
 /// What [`pair_up`] dropped, and where.
 #[derive(Default)]
@@ -218,7 +223,7 @@ struct Dropped {
     degenerate: usize,
     duplicate: usize,
     /// Welded corners of slivers (counted as degenerate; their edges still join others).
-    slivers: Vec<[Key; 3]>,
+    slivers: Vec<[Corner; 3]>,
     /// The repeats of two-sided surfaces tessellated differently on each side, with their
     /// planes: where each side's triangles interleave in file order, the kept ones alone may
     /// leave parts of the surface bare.
@@ -260,8 +265,17 @@ fn pair_up(triangles: &[&Triangle], dropped: &mut Dropped) -> Kept {
     // Each triangle's own verdict and plane, on every core; the pairing below is in file
     // order.
     let verdicts = map_all(triangles, |tri| verdict(tri));
-    let mut kept: Kept = Vec::new();
-    let mut seen: FxHashMap<[Key; 3], usize> = FxHashMap::default();
+    let mut kept: Kept = Vec::with_capacity(triangles.len());
+    let mut seen: FxHashMap<[Corner; 3], usize> =
+        FxHashMap::with_capacity_and_hasher(triangles.len(), Default::default());
+    let mut corners: FxHashMap<Key, Corner> =
+        FxHashMap::with_capacity_and_hasher(triangles.len(), Default::default());
+    // More welded corners than `u32` numbers would need more triangles than the mesh may
+    // hold (`MAX_MESH_TRIANGLES`); the number saturates rather than wraps.
+    let mut number = |k: Key| -> Corner {
+        let next = Corner::try_from(corners.len()).unwrap_or(Corner::MAX);
+        *corners.entry(k).or_insert(next)
+    };
     for (tri, verdict) in triangles.iter().zip(verdicts) {
         let (keys, plane) = match verdict {
             Verdict::NonFinite => {
@@ -277,13 +291,13 @@ fn pair_up(triangles: &[&Triangle], dropped: &mut Dropped) -> Kept {
                 // a point on its edge) still joins its neighbours' edges: counted for the
                 // topology, never built.
                 dropped.degenerate += 1;
-                dropped.slivers.push(keys);
+                dropped.slivers.push(keys.map(&mut number));
                 continue;
             }
-            Verdict::Kept(keys, plane) => (keys, plane),
+            Verdict::Kept(keys, plane) => (keys.map(&mut number), plane),
         };
         // The same cycle starts at its least corner; the reverse cycle names the flip.
-        let canonical = |k: [Key; 3]| -> [Key; 3] {
+        let canonical = |k: [Corner; 3]| -> [Corner; 3] {
             let start = (0..3).min_by_key(|&i| k[i]).unwrap_or(0);
             [k[start], k[(start + 1) % 3], k[(start + 2) % 3]]
         };
@@ -412,8 +426,9 @@ pub(crate) fn clean_triangles(mesh: &TriangleMesh, encloses: &[bool], volume: &[
         });
     }
     // Edge uses over the one-sided triangles, and the pieces they join.
-    let mut edges: FxHashMap<(Key, Key), (u32, usize)> = FxHashMap::default();
-    let undirected = |a: Key, b: Key| if a < b { (a, b) } else { (b, a) };
+    let mut edges: FxHashMap<(Corner, Corner), (u32, usize)> =
+        FxHashMap::with_capacity_and_hasher(3 * kept.len(), Default::default());
+    let undirected = |a: Corner, b: Corner| if a < b { (a, b) } else { (b, a) };
     for (index, (_, _, keys, two_sided)) in kept.iter().enumerate() {
         if *two_sided {
             continue;

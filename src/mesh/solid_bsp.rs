@@ -59,7 +59,7 @@ use super::slabs::slabs;
 use super::volumes::{OpenCell, fill_volumes};
 use crate::brush::Brush;
 use crate::contents::Contents;
-use crate::geom::{BuildPlane, Winding, cut_planes};
+use crate::geom::{BuildPlane, PartBehind, Winding, cut_planes};
 use crate::threads::{join, map_all};
 use crate::tolerance::{CLIP_EPSILON, MESH_ON_PLANE_EPSILON};
 
@@ -549,19 +549,21 @@ fn cut(
     if faces.iter().any(|f| f.plane.is_same(&plane.flipped())) {
         return None;
     }
-    let mut cap = Some(Winding::base_for_plane(&plane));
+    let cap = Winding::base_for_plane(&plane)
+        .into_clipped_behind_all(faces.iter().map(|f| &f.plane), CLIP_EPSILON);
     let mut out: Vec<PolytopeFace> = Vec::with_capacity(faces.len() + 1);
     for face in faces {
-        cap = cap.and_then(|w| w.into_clipped_behind(&face.plane, CLIP_EPSILON));
-        if let Some(winding) = face
-            .winding
-            .clipped_behind(&plane, CLIP_EPSILON)
-            .filter(|w| w.area() > 0.0)
-        {
-            out.push(PolytopeFace {
+        // Every face of a region has area (the box's, and those kept below), so a face
+        // wholly behind is kept as it is.
+        match face.winding.part_behind(&plane, CLIP_EPSILON) {
+            PartBehind::Whole => out.push(face.clone()),
+            PartBehind::Part(winding) if winding.area() > 0.0 => out.push(PolytopeFace {
+                plane: face.plane,
                 winding,
-                ..face.clone()
-            });
+                material: face.material,
+                node: face.node,
+            }),
+            PartBehind::Part(_) | PartBehind::Nothing => {}
         }
     }
     if let Some(winding) = cap.filter(|w| w.area() > 0.0) {

@@ -209,36 +209,28 @@ pub(super) fn fill_volumes(
     let cell_of: FxHashMap<(usize, usize), usize> =
         cells.iter().enumerate().map(|(i, c)| (c.slot, i)).collect();
     // The cells' sides on each node's plane: behind it (facing along its normal), in front.
-    let mut sides: FxHashMap<usize, [Vec<CellSide<'_>>; 2]> = FxHashMap::default();
+    let mut sides: Vec<[Vec<CellSide<'_>>; 2]> = Vec::new();
+    sides.resize_with(nodes.len(), Default::default);
     for (index, cell) in cells.iter().enumerate() {
         for face in &cell.faces {
-            let Some(node) = face.node.and_then(|n| nodes.get(n).map(|x| (n, x))) else {
+            let Some((node, sides)) = face.node.and_then(|n| Some((nodes.get(n)?, sides.get_mut(n)?)))
+            else {
                 continue;
             };
-            let behind = usize::from(face.plane.normal.dot(node.1.plane.normal) > 0.0);
-            sides.entry(node.0).or_default()[behind].push((
-                index,
-                &face.winding,
-                bounds(&face.winding),
-            ));
+            let behind = usize::from(face.plane.normal.dot(node.plane.normal) > 0.0);
+            sides[behind].push((index, &face.winding, bounds(&face.winding)));
         }
     }
     let mut parent: Vec<usize> = (0..cells.len()).collect();
     let mut tests = 0usize;
     let slack = DVec3::splat(CLIP_EPSILON);
-    let mut order: Vec<&usize> = sides.keys().collect();
-    order.sort_unstable();
-    'nodes: for &node_index in order {
-        let (Some([front, back]), Some(node)) = (sides.get(&node_index), nodes.get(node_index))
-        else {
-            continue;
-        };
+    'nodes: for ([front, back], node) in sides.iter().zip(nodes) {
         for &(a, wa, (alo, ahi)) in back {
             for &(b, wb, (blo, bhi)) in front {
-                if find(&mut parent, a) == find(&mut parent, b) {
+                if !(alo - slack).cmple(bhi).all() || !(blo - slack).cmple(ahi).all() {
                     continue;
                 }
-                if !(alo - slack).cmple(bhi).all() || !(blo - slack).cmple(ahi).all() {
+                if find(&mut parent, a) == find(&mut parent, b) {
                     continue;
                 }
                 tests += 1;
