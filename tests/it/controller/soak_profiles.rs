@@ -270,3 +270,44 @@ fn a_quakeworld_bot_falling_along_a_wall_of_a_level_without_a_hull_does_not_hang
     let end = bot.position();
     assert!(end.z < start.z - 10.0, "it falls: {start} to {end}");
 }
+
+/// am_underworks keeps no clip hull either. The full-size soak's bot 21 (seed 11, tick
+/// 6,499), launched by a jump pad, fell along a wall of normal (0.707, 0.707, 0) with its box
+/// 0.014 off it, nearer than the stop distance: every move met the wall at fraction 0, and a
+/// start lifted by 1/256 was still nearer than 1/32, so it met it again; it hung in the air
+/// for three seconds. A start nearer the plane it met than the stop distance is lifted back
+/// out to it (`games/quakeworld/world.rs`, `DRIFT_TOLERANCE`): it falls, and never into the
+/// wall.
+#[test]
+fn a_quakeworld_bot_nearer_a_wall_than_the_stop_distance_does_not_hang() {
+    let Some(world) = shared_level(
+        "a_quakeworld_bot_nearer_a_wall_than_the_stop_distance",
+        "openarena-lostlevels",
+        "am_underworks.bsp",
+    ) else {
+        return;
+    };
+    assert!(world.walk_clip_hull(1, Vec3::ZERO, Vec3::ZERO).is_none());
+    let start = Vec3::new(-126.95647, 47.985966, -982.8327);
+    // Nearer the wall than the stop distance: a sweep toward it stops where it starts.
+    let player = planeshift::TraceShape::quake1_player();
+    let toward = start - Vec3::new(1.0, 1.0, 0.0);
+    let wall = world.trace(&player, start, toward, planeshift::Contents::SOLID);
+    assert_eq!(wall.fraction, 0.0, "{wall:?}");
+    assert_eq!(inside(&world, &quakeworld_at(start)), Inside::Clear);
+    let mut bot = quakeworld_at(start);
+    let mut state = bot.state().clone();
+    state.velocity = Vec3::new(-281.40546, 281.40546, -1509.2034);
+    assert!(bot.set_state(state));
+    let input = MoveInput::from_command(planeshift::MoveCommand {
+        yaw: 85.63847,
+        forward: 1.0,
+        ..planeshift::MoveCommand::default()
+    });
+    for _ in 0..4 {
+        bot.step(&world, &input);
+        assert_eq!(inside(&world, &bot), Inside::Clear, "{}", bot.position());
+    }
+    let end = bot.position();
+    assert!(end.z < start.z - 10.0, "it falls: {start} to {end}");
+}
