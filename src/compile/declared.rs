@@ -15,10 +15,11 @@
 //! bounds meet; a split position is an f32 value, the one the stored node holds, and a brush
 //! meeting both sides is listed on both. Splits follow the surface-area heuristic over
 //! [`SPLIT_CANDIDATES`] positions per axis, each the nearest f32 value just outside a
-//! brush's bound (so that brush lies on one side only); the brushes are sorted by each bound once, and a
-//! child keeps its parent's orders, so a node costs `O(n)` plus a binary search per
-//! candidate; one box per thread with `parallel`. Shapes other than upright boxes get no tree (their sweeps keep the main
-//! trees' walk).
+//! brush's bound (so that brush lies on one side only); the brushes are sorted by each bound
+//! once and their candidates found once, and a child keeps its parent's orders, so a node
+//! costs `O(n)` plus a binary search per candidate, in buffers reused from node to node;
+//! one box per thread with `parallel`. Shapes other than upright boxes get no tree (their
+//! sweeps keep the main trees' walk).
 
 use glam::{DVec3, Vec3};
 
@@ -115,12 +116,12 @@ pub(crate) fn declared_hulls(data: &MapData, shapes: &[TraceShape]) -> DeclaredH
                 let axial_bounded = axial.get(id as usize).copied().unwrap_or(false);
                 let (grow_low, grow_high) = brush.grow(axial_bounded, (mins, maxs), radius);
                 let (lo, hi) = (brush.mins - grow_low, brush.maxs + grow_high);
-                Some(Item {
+                Some(Item::new(
                     id,
-                    contents: brush.contents,
-                    lo: lo.as_dvec3() - LIST_PAD,
-                    hi: hi.as_dvec3() + LIST_PAD,
-                })
+                    brush.contents,
+                    lo.as_dvec3() - LIST_PAD,
+                    hi.as_dvec3() + LIST_PAD,
+                ))
             })
             .collect();
         tree_over(&items, mins, maxs, radius)
@@ -145,18 +146,61 @@ fn tree_over(items: &[Item], mins: Vec3, maxs: Vec3, radius: f32) -> DeclaredHul
         (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
         |(lo, hi), i| (lo.min(i.lo), hi.max(i.hi)),
     );
-    hull.root = build(&mut hull, items, sorted(items), cell, 1);
+    let mut scratch = Scratch {
+        sides: vec![0; items.len()],
+        ..Scratch::default()
+    };
+    hull.root = build(&mut hull, (items, &mut scratch), sorted(items), cell, 1);
     hull
 }
 
-/// One brush's grown and padded bounds.
+/// One brush's grown and padded bounds, and the split candidates they give.
 #[derive(Clone, Copy)]
 struct Item {
     id: u32,
     contents: Contents,
     lo: DVec3,
     hi: DVec3,
+    /// Per axis, the nearest f32 value below `lo` ([`f32_below`]): the candidate split
+    /// with the brush in front only, found once rather than at every node.
+    lo_split: DVec3,
+    /// Per axis, the nearest f32 value above `hi` ([`f32_above`]).
+    hi_split: DVec3,
 }
+
+impl Item {
+    fn new(id: u32, contents: Contents, lo: DVec3, hi: DVec3) -> Item {
+        Item {
+            id,
+            contents,
+            lo,
+            hi,
+            lo_split: DVec3::from_array(lo.to_array().map(f32_below)),
+            hi_split: DVec3::from_array(hi.to_array().map(f32_above)),
+        }
+    }
+}
+
+/// What one node's work reuses from the last one's: the bounds and candidates of its
+/// brushes along an axis, in order, and which side of the split each item goes to.
+#[derive(Default)]
+struct Scratch {
+    /// Low bounds in the low-bound order, and the candidates below them.
+    los: Vec<f64>,
+    lo_splits: Vec<f64>,
+    /// High bounds in the high-bound order, and the candidates above them.
+    his: Vec<f64>,
+    hi_splits: Vec<f64>,
+    /// The merged candidates, each value once.
+    candidates: Vec<f64>,
+    /// Per item of the tree, [`FRONT`] and [`BACK`] at the node being split.
+    sides: Vec<u8>,
+}
+
+/// [`Scratch::sides`]' bit for an item whose high bound is at or past the split.
+const FRONT: u8 = 1;
+/// [`Scratch::sides`]' bit for an item whose low bound is at or before the split.
+const BACK: u8 = 2;
 
 /// The surface area of the box `lo..hi` (0 when empty).
 fn area((lo, hi): (DVec3, DVec3)) -> f64 {
@@ -194,7 +238,7 @@ fn bound(items: &[Item], index: u32, axis: usize, high: bool) -> f64 {
 /// to both), when that beats the leaf.
 fn build(
     hull: &mut DeclaredHull,
-    items: &[Item],
+    (items, scratch): (&[Item], &mut Scratch),
     node: Sorted,
     cell: (DVec3, DVec3),
     depth: usize,
@@ -203,7 +247,7 @@ fn build(
     let split = if count <= LEAF_BRUSHES || depth >= MAX_DEPTH {
         None
     } else {
-        best_split(items, &node, cell)
+        best_split(items, &node, cell, scratch)
     };
     let Some((axis, at)) = split else {
         let leaf = hull.leaves.len() as u32;
@@ -231,27 +275,57 @@ fn build(
         dist: at as f32,
         children: [NodeChild::Leaf(0); 2],
     });
-    let keep = |node: &Sorted, side: &dyn Fn(u32) -> bool| -> Sorted {
-        node.each_ref().map(|pair| {
-            pair.each_ref().map(|list| {
-                let mut kept = Vec::with_capacity(list.len());
-                kept.extend(list.iter().copied().filter(|&k| side(k)));
-                kept
-            })
-        })
-    };
-    let front = keep(&node, &|k| bound(items, k, axis, true) >= at);
-    let back = keep(&node, &|k| bound(items, k, axis, false) <= at);
+    let (front, back) = part(items, &mut scratch.sides, &node, (axis, at));
     drop(node);
     let (mut front_cell, mut back_cell) = (cell, cell);
     front_cell.0[axis] = at;
     back_cell.1[axis] = at;
-    let front = build(hull, items, front, front_cell, depth + 1);
-    let back = build(hull, items, back, back_cell, depth + 1);
+    let front = build(hull, (items, scratch), front, front_cell, depth + 1);
+    let back = build(hull, (items, scratch), back, back_cell, depth + 1);
     if let Some(node) = hull.nodes.get_mut(index) {
         node.children = [front, back];
     }
     NodeChild::Node(index as u32)
+}
+
+/// `node`'s brushes parted at `at` along `axis`: the front (high bound `≥ at`) and the
+/// back (low bound `≤ at`), a brush meeting both in both, each list in its parent's order.
+/// Each brush's side is found once (into `sides`, indexed by item), then each of the six
+/// lists is read once for both children, each made its size once.
+fn part(items: &[Item], sides: &mut [u8], node: &Sorted, (axis, at): (usize, f64)) -> (Sorted, Sorted) {
+    let (mut fronts, mut backs) = (0, 0);
+    for &k in &node[0][0] {
+        let (Some(item), Some(side)) = (items.get(k as usize), sides.get_mut(k as usize)) else {
+            continue;
+        };
+        let front = if item.hi[axis] >= at { FRONT } else { 0 };
+        let back = if item.lo[axis] <= at { BACK } else { 0 };
+        fronts += usize::from(front != 0);
+        backs += usize::from(back != 0);
+        *side = front | back;
+    }
+    let sides = &*sides;
+    let split = |list: &Vec<u32>| {
+        let (mut front, mut back) = (Vec::with_capacity(fronts), Vec::with_capacity(backs));
+        for &k in list {
+            let side = sides.get(k as usize).copied().unwrap_or(0);
+            if side & FRONT != 0 {
+                front.push(k);
+            }
+            if side & BACK != 0 {
+                back.push(k);
+            }
+        }
+        (front, back)
+    };
+    let mut front = Sorted::default();
+    let mut back = Sorted::default();
+    for (axis, pair) in node.iter().enumerate() {
+        for (order, list) in pair.iter().enumerate() {
+            (front[axis][order], back[axis][order]) = split(list);
+        }
+    }
+    (front, back)
 }
 
 /// The best `(axis, position)` to split `cell` at, its position an f32 value (what the
@@ -263,13 +337,35 @@ fn build(
 /// ever separated a brush from its neighbours and leaves in open air kept the lists of
 /// the walls around them (measured: 8 to 10 brushes scanned per short sweep on dm4 and
 /// kaos, 0.2 of them near the sweep).
-fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(usize, f64)> {
+fn best_split(
+    items: &[Item],
+    node: &Sorted,
+    cell: (DVec3, DVec3),
+    scratch: &mut Scratch,
+) -> Option<(usize, f64)> {
     let n = node[0][0].len() as f64;
     let mut best: Option<(f64, usize, f64)> = None;
-    let mut candidates: Vec<f64> = Vec::with_capacity(2 * node[0][0].len());
+    let Scratch {
+        los,
+        lo_splits,
+        his,
+        hi_splits,
+        candidates,
+        ..
+    } = scratch;
     for (axis, [by_low, by_high]) in node.iter().enumerate() {
-        let los: Vec<f64> = by_low.iter().map(|&k| bound(items, k, axis, false)).collect();
-        let his: Vec<f64> = by_high.iter().map(|&k| bound(items, k, axis, true)).collect();
+        los.clear();
+        lo_splits.clear();
+        for item in by_low.iter().filter_map(|&k| items.get(k as usize)) {
+            los.push(item.lo[axis]);
+            lo_splits.push(item.lo_split[axis]);
+        }
+        his.clear();
+        hi_splits.clear();
+        for item in by_high.iter().filter_map(|&k| items.get(k as usize)) {
+            his.push(item.hi[axis]);
+            hi_splits.push(item.hi_split[axis]);
+        }
         // The two sorted lists merged, each value once.
         candidates.clear();
         let (mut a, mut b) = (0, 0);
@@ -281,10 +377,10 @@ fn best_split(items: &[Item], node: &Sorted, cell: (DVec3, DVec3)) -> Option<(us
             };
             let value = if take_low {
                 a += 1;
-                f32_below(los[a - 1])
+                lo_splits[a - 1]
             } else {
                 b += 1;
-                f32_above(his[b - 1])
+                hi_splits[b - 1]
             };
             // `dedup`'s test: equal values (−0 and +0 too) once, the first kept.
             if candidates.last().is_none_or(|&last| last != value) {
@@ -339,12 +435,12 @@ mod tests {
     use super::*;
 
     fn item(id: u32, lo: f64, hi: f64) -> Item {
-        Item {
+        Item::new(
             id,
-            contents: Contents::SOLID,
-            lo: DVec3::new(lo, 0.0, 0.0),
-            hi: DVec3::new(hi, 10.0, 10.0),
-        }
+            Contents::SOLID,
+            DVec3::new(lo, 0.0, 0.0),
+            DVec3::new(hi, 10.0, 10.0),
+        )
     }
 
     /// The tree over `items`, as `declared_hulls` builds it.
