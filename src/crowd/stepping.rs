@@ -7,12 +7,13 @@
 //! 1. characters that overlap another (spawned or teleported into each other) are reported,
 //!    and handled by the [`Arrival`] policy: each is moved to the nearest free spot
 //!    reachable through the world by sweeps (a flood over open floor, never through a wall,
-//!    resumed by the next arrival onto the same point, so a pile of n costs O(n)), the
-//!    lower id staying; a pair no free spot separates passes through each other until it
-//!    parts, and is reported every tick. Or, [`Arrival::Telefrag`], the characters an
-//!    arrival overlaps are killed ([`Crowd::telefrags`]). Only characters the game changed
-//!    since the last tick, or that ended it overlapping, are checked: the others cannot
-//!    overlap anyone;
+//!    resumed by the next arrival onto the same point, so a pile of n costs O(n)), or,
+//!    when every spot of that floor is taken, on top of the pile (the lowest free spot
+//!    straight above, reached without crossing a ceiling), the lower id staying; a pair no
+//!    free spot separates passes through each other until it parts, and is reported every
+//!    tick. Or, [`Arrival::Telefrag`], the characters an arrival overlaps are killed
+//!    ([`Crowd::telefrags`]). Only characters the game changed since the last tick, or
+//!    that ended it overlapping, are checked: the others cannot overlap anyone;
 //! 2. in increasing id order, each character steps against the world and the others where
 //!    they stand now ([`WorldWithBodies`] over a grid broadphase, so the cost grows with the
 //!    characters near each one, not the crowd);
@@ -58,10 +59,15 @@ pub const PARALLEL_MIN_CHARACTERS: usize = 64;
 /// is smaller.
 const MAX_SEPARATION_SPOTS: usize = 16384;
 
+/// How many spots on top of a pile separation tries, about a character height apart, when the
+/// floor its flood reaches is full (10,000 bots scattered on e2m2 left a respawn on a
+/// packed spawn point overlapping for two ticks): a few heads' worth.
+const MAX_STACKED_SPOTS: usize = 8;
+
 /// The flood's steps between neighbouring spots, on the grid of the separation spacing:
 /// across the floor, and down (a spawn over a shaft). Never up: a spot above a crowd would
 /// stack a character on a head, and take the room the one below needs to step out of its
-/// floor.
+/// floor (a pile is stacked only once this floor is full: [`MAX_STACKED_SPOTS`]).
 const FLOOD_STEPS: [(i32, i32, i32); 5] =
     [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, -1)];
 
@@ -589,7 +595,8 @@ impl Crowd {
     /// straight away from each partner it overlaps, then a flood over a grid of spots one
     /// character apart, breadth first, each reached from its neighbour by a sweep (or a
     /// step up, across and down), so the spot found is the nearest by way of open floor
-    /// and no wall is ever crossed.
+    /// and no wall is ever crossed; when that floor is full, the lowest free spot straight
+    /// above the start.
     fn free_spot<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
@@ -669,7 +676,7 @@ impl Crowd {
                 }
             }
             if flood.head >= flood.spots.len() || flood.spots.len() >= limit {
-                return None;
+                break;
             }
             let (cell, at) = flood.spots[flood.head];
             flood.head += 1;
@@ -692,6 +699,20 @@ impl Crowd {
                 }
             }
         }
+        // Every spot of the floor the flood reaches is taken (a room packed to its walls):
+        // on top of the pile, the lowest free spot straight above the start, the spacing's
+        // height apart (clear of any body level with the start), reached by a sweep up
+        // through the world (never through a ceiling).
+        for k in 1..=MAX_STACKED_SPOTS {
+            let target = from + Vec3::Z * (k as f32 * spacing.z);
+            if world.trace(shape, from, target).hit() {
+                return None;
+            }
+            if free(target) {
+                return Some(target);
+            }
+        }
+        None
     }
 
     /// Gives the characters member `i` walked into a share of its speed into them.

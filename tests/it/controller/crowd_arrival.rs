@@ -36,6 +36,68 @@ fn ring_radius(n: u32) -> u32 {
 }
 
 #[test]
+fn an_arrival_onto_a_room_packed_to_its_walls_is_put_on_a_head() {
+    // Regression from 10,000 bots scattered on e2m2: a respawn onto a spawn point whose
+    // room was packed found no free floor spot and stayed in another bot for two ticks.
+    // Here a room 160 square inside holds 5 × 5 characters 32 apart (2 units between
+    // boxes 30 wide: no box fits anywhere on its floor); one more arrives on the middle
+    // one and is put on top of it, the tick it arrives, then stands on its head.
+    let world = boxes(&[
+        ([-96.0, -96.0, -16.0], [96.0, 96.0, 0.0]),
+        ([-96.0, -96.0, 0.0], [-80.0, 96.0, 256.0]),
+        ([80.0, -96.0, 0.0], [96.0, 96.0, 256.0]),
+        ([-80.0, -96.0, 0.0], [80.0, -80.0, 256.0]),
+        ([-80.0, 80.0, 0.0], [80.0, 96.0, 256.0]),
+        ([-96.0, -96.0, 256.0], [96.0, 96.0, 272.0]),
+    ]);
+    let mut crowd = Crowd::new(CrowdConfig::default());
+    let rows = [-64.0, -32.0, 0.0, 32.0, 64.0];
+    let mut id = 0;
+    for x in rows {
+        for y in rows {
+            crowd.insert(id, player(Vec3::new(x, y, 0.0)));
+            id += 1;
+        }
+    }
+    crowd.step(&world, |_| MoveInput::default());
+    assert_eq!(crowd.overlapping_pairs(), 0, "the packed room itself");
+    let middle = 12;
+    let before = crowd.get(middle).unwrap().position();
+    assert_eq!((before.x, before.y), (0.0, 0.0));
+    crowd.insert(100, player(Vec3::ZERO));
+    crowd.step(&world, |_| MoveInput::default());
+    assert_eq!(
+        crowd.overlapping_pairs(),
+        0,
+        "separated the tick it arrived"
+    );
+    let outcome = crowd.outcome(100).unwrap();
+    assert_eq!(outcome.overlapped.as_slice(), &[middle]);
+    let moved = outcome.separated.expect("the arrival moved");
+    assert!(
+        moved.z > 56.0 && moved.truncate().length() < 1.0,
+        "straight up onto the head: {moved}"
+    );
+    assert_eq!(
+        crowd.get(middle).unwrap().position(),
+        before,
+        "the lower id stays"
+    );
+    for tick in 0..50 {
+        crowd.step(&world, |_| MoveInput::default());
+        assert_eq!(crowd.overlapping_pairs(), 0, "tick {tick}");
+    }
+    let top = crowd.get(100).unwrap();
+    assert_eq!(
+        top.ground().target,
+        Some(planeshift::HitTarget::Character(middle)),
+        "stands on the middle one's head at {}",
+        top.position()
+    );
+    assert!(!top.overlaps(&world));
+}
+
+#[test]
 fn a_pile_of_1000_on_one_spawn_point_is_separated_in_one_tick() {
     let world = floor();
     let spawn = Vec3::new(100.0, -50.0, 0.0);
