@@ -235,14 +235,7 @@ fn s77_spawned_overlapping_are_reported_and_separated_never_through_a_wall() {
     // to stand on the other's head: 96 against two heights of 56 and the spacing's margin):
     // no free spot, so they stay together, reported every tick, and pass through each other
     // until they part.
-    let closet = boxes(&[
-        ([-64.0, -64.0, -16.0], [64.0, 64.0, 0.0]),
-        ([-64.0, -64.0, 0.0], [-16.0, 64.0, 96.0]),
-        ([16.0, -64.0, 0.0], [64.0, 64.0, 96.0]),
-        ([-16.0, -64.0, 0.0], [16.0, -16.0, 96.0]),
-        ([-16.0, 16.0, 0.0], [16.0, 64.0, 96.0]),
-        ([-64.0, -64.0, 96.0], [64.0, 64.0, 112.0]),
-    ]);
+    let closet = square_room(16.0, 64.0, 96.0);
     let mut stuck = crowd_of(&[Vec3::ZERO, Vec3::ZERO]);
     for _ in 0..3 {
         stuck.step(&closet, |_| MoveInput::default());

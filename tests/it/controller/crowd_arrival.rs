@@ -42,14 +42,7 @@ fn an_arrival_onto_a_room_packed_to_its_walls_is_put_on_a_head() {
     // Here a room 160 square inside holds 5 × 5 characters 32 apart (2 units between
     // boxes 30 wide: no box fits anywhere on its floor); one more arrives on the middle
     // one and is put on top of it, the tick it arrives, then stands on its head.
-    let world = boxes(&[
-        ([-96.0, -96.0, -16.0], [96.0, 96.0, 0.0]),
-        ([-96.0, -96.0, 0.0], [-80.0, 96.0, 256.0]),
-        ([80.0, -96.0, 0.0], [96.0, 96.0, 256.0]),
-        ([-80.0, -96.0, 0.0], [80.0, -80.0, 256.0]),
-        ([-80.0, 80.0, 0.0], [80.0, 96.0, 256.0]),
-        ([-96.0, -96.0, 256.0], [96.0, 96.0, 272.0]),
-    ]);
+    let world = square_room(80.0, 96.0, 256.0);
     let mut crowd = Crowd::new(CrowdConfig::default());
     let rows = [-64.0, -32.0, 0.0, 32.0, 64.0];
     let mut id = 0;

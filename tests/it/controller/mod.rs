@@ -97,6 +97,20 @@ pub fn boxes(list: &[([f64; 3], [f64; 3])]) -> CompiledMap {
     crate::support::compile(crate::support::box_map(&with_texture).as_bytes()).map
 }
 
+/// A closed square room centred on the origin: its floor's top at z 0, its walls from
+/// `inner` to `outer` either side of the centre on both axes, its ceiling `height` above
+/// the floor, every slab 16 thick below and above.
+pub fn square_room(inner: f64, outer: f64, height: f64) -> CompiledMap {
+    boxes(&[
+        ([-outer, -outer, -16.0], [outer, outer, 0.0]),
+        ([-outer, -outer, 0.0], [-inner, outer, height]),
+        ([inner, -outer, 0.0], [outer, outer, height]),
+        ([-inner, -outer, 0.0], [inner, -inner, height]),
+        ([-inner, inner, 0.0], [inner, outer, height]),
+        ([-outer, -outer, height], [outer, outer, height + 16.0]),
+    ])
+}
+
 /// A character with the given configuration whose feet rest on `feet` (one skin above).
 pub fn standing(config: ControllerConfig, feet: Vec3) -> CharacterController {
     let origin = feet + Vec3::Z * (config.feet_to_origin + SKIN);
