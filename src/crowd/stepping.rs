@@ -8,8 +8,8 @@
 //!    and handled by the [`Arrival`] policy: each is moved to the nearest free spot
 //!    reachable through the world by sweeps (a flood over open floor, never through a wall,
 //!    resumed by the next arrival onto the same point, so a pile of n costs O(n)), or,
-//!    when every spot of that floor is taken, on top of the pile (the lowest free spot
-//!    straight above, reached without crossing a ceiling), the lower id staying; a pair no
+//!    when every spot of that floor is taken, over the pile's heads, a layer at a time
+//!    (reached without crossing a ceiling), the lower id staying; a pair no
 //!    free spot separates passes through each other until it parts, and is reported every
 //!    tick. Or, [`Arrival::Telefrag`], the characters an arrival overlaps are killed
 //!    ([`Crowd::telefrags`]). Only characters the game changed since the last tick, or
@@ -59,15 +59,16 @@ pub const PARALLEL_MIN_CHARACTERS: usize = 64;
 /// is smaller.
 const MAX_SEPARATION_SPOTS: usize = 16384;
 
-/// How many spots on top of a pile separation tries, about a character height apart, when the
-/// floor its flood reaches is full (10,000 bots scattered on e2m2 left a respawn on a
-/// packed spawn point overlapping for two ticks): a few heads' worth.
-const MAX_STACKED_SPOTS: usize = 8;
+/// How many layers over a pile's heads separation floods, about a character height apart,
+/// when the floor its flood reaches is full (10,000 bots scattered on e2m2 left a respawn
+/// on a packed spawn point overlapping for two ticks): a tall room's worth, each layer's
+/// flood bounded as the floor's ([`MAX_SEPARATION_SPOTS`]).
+const MAX_STACKED_LAYERS: usize = 8;
 
 /// The flood's steps between neighbouring spots, on the grid of the separation spacing:
 /// across the floor, and down (a spawn over a shaft). Never up: a spot above a crowd would
 /// stack a character on a head, and take the room the one below needs to step out of its
-/// floor (a pile is stacked only once this floor is full: [`MAX_STACKED_SPOTS`]).
+/// floor (a pile is stacked only once this floor is full: [`MAX_STACKED_LAYERS`]).
 const FLOOD_STEPS: [(i32, i32, i32); 5] =
     [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, -1)];
 
@@ -595,8 +596,8 @@ impl Crowd {
     /// straight away from each partner it overlaps, then a flood over a grid of spots one
     /// character apart, breadth first, each reached from its neighbour by a sweep (or a
     /// step up, across and down), so the spot found is the nearest by way of open floor
-    /// and no wall is ever crossed; when that floor is full, the lowest free spot straight
-    /// above the start.
+    /// and no wall is ever crossed; when that floor is full, the same over the pile's
+    /// heads, a layer at a time.
     fn free_spot<T: Tracer + ?Sized>(
         &mut self,
         world: &T,
@@ -663,53 +664,58 @@ impl Crowd {
         ) + Vec3::splat(SEPARATION_MARGIN);
         // The flood from this start, resumed where the last arrival onto it stopped: the
         // spots it handed out are taken (a fresh flood would find them taken too), so the
-        // k-th of a pile starts at the k-th candidate, not at the first.
-        let flood = self.floods.get(from, spacing, step, shape);
-        let limit = MAX_SEPARATION_SPOTS + flood.served;
-        loop {
-            while flood.cursor < flood.spots.len() {
-                let spot = flood.spots[flood.cursor].1;
-                flood.cursor += 1;
-                if free(spot) {
-                    flood.served += 1;
-                    return Some(spot);
+        // k-th of a pile starts at the k-th candidate, not at the first. When every spot of
+        // the floor it reaches is taken (a room packed to its walls), the same over the
+        // pile's heads, layer by layer: from the spot the spacing's height above the last
+        // layer's start (clear of any body level with it), reached by a sweep straight up
+        // (never through a ceiling), a flood across that height that never steps down (the
+        // layers below are full).
+        let mut start = from;
+        for layer in 0..=MAX_STACKED_LAYERS {
+            if layer > 0 {
+                let above = from + Vec3::Z * (layer as f32 * spacing.z);
+                if world.trace(shape, from, above).hit() {
+                    return None;
+                }
+                start = above;
+                if free(start) {
+                    return Some(start);
                 }
             }
-            if flood.head >= flood.spots.len() || flood.spots.len() >= limit {
-                break;
-            }
-            let (cell, at) = flood.spots[flood.head];
-            flood.head += 1;
-            for (dx, dy, dz) in FLOOD_STEPS {
-                let next = (cell.0 + dx, cell.1 + dy, cell.2 + dz);
-                if flood.seen.contains(&next) {
-                    continue;
+            let flood = self.floods.get(start, spacing, step, shape);
+            let limit = MAX_SEPARATION_SPOTS + flood.served;
+            loop {
+                while flood.cursor < flood.spots.len() {
+                    let spot = flood.spots[flood.cursor].1;
+                    flood.cursor += 1;
+                    if free(spot) {
+                        flood.served += 1;
+                        return Some(spot);
+                    }
                 }
-                let spot = if dz == 0 {
-                    let offset = Vec3::new(next.0 as f32, next.1 as f32, 0.0) * spacing;
-                    reach(&world, shape, at, (from + offset).with_z(at.z), step)
-                } else {
-                    let target = at + Vec3::Z * (dz as f32 * spacing.z);
-                    let sweep = world.trace(shape, at, target);
-                    (!sweep.hit()).then_some(target)
-                };
-                if let Some(spot) = spot {
-                    flood.seen.insert(next);
-                    flood.spots.push((next, spot));
+                if flood.head >= flood.spots.len() || flood.spots.len() >= limit {
+                    break;
                 }
-            }
-        }
-        // Every spot of the floor the flood reaches is taken (a room packed to its walls):
-        // on top of the pile, the lowest free spot straight above the start, the spacing's
-        // height apart (clear of any body level with the start), reached by a sweep up
-        // through the world (never through a ceiling).
-        for k in 1..=MAX_STACKED_SPOTS {
-            let target = from + Vec3::Z * (k as f32 * spacing.z);
-            if world.trace(shape, from, target).hit() {
-                return None;
-            }
-            if free(target) {
-                return Some(target);
+                let (cell, at) = flood.spots[flood.head];
+                flood.head += 1;
+                for (dx, dy, dz) in FLOOD_STEPS {
+                    let next = (cell.0 + dx, cell.1 + dy, cell.2 + dz);
+                    if flood.seen.contains(&next) || (layer > 0 && dz != 0) {
+                        continue;
+                    }
+                    let spot = if dz == 0 {
+                        let offset = Vec3::new(next.0 as f32, next.1 as f32, 0.0) * spacing;
+                        reach(&world, shape, at, (start + offset).with_z(at.z), step)
+                    } else {
+                        let target = at + Vec3::Z * (dz as f32 * spacing.z);
+                        let sweep = world.trace(shape, at, target);
+                        (!sweep.hit()).then_some(target)
+                    };
+                    if let Some(spot) = spot {
+                        flood.seen.insert(next);
+                        flood.spots.push((next, spot));
+                    }
+                }
             }
         }
         None

@@ -250,16 +250,8 @@ fn s77_spawned_overlapping_are_reported_and_separated_never_through_a_wall() {
 fn a_crowd_spawned_on_one_point_spreads_over_the_floor_within_its_room() {
     // box_room.map is 512 square inside: 64 characters created on its one start are all
     // separated on the first tick, on the floor, inside the room, none in another.
-    let map = world("box_room");
-    let spawn = map.player_spawns().next().unwrap();
-    let mut crowd = Crowd::new(CrowdConfig::default());
-    for id in 0..64 {
-        crowd.insert(
-            id,
-            CharacterController::new(ControllerConfig::default(), spawn).unwrap(),
-        );
-    }
-    crowd.step(map, |_| MoveInput::default());
+    let (crowd, map) = box_room_pile(64);
+    assert_eq!(crowd.len(), 64);
     assert_eq!(crowd.overlapping_pairs(), 0);
     let mut moved = 0;
     for (id, c, outcome) in crowd.iter() {

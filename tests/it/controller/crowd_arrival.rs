@@ -91,6 +91,32 @@ fn an_arrival_onto_a_room_packed_to_its_walls_is_put_on_a_head() {
 }
 
 #[test]
+fn a_pile_larger_than_its_rooms_floor_is_separated_in_layers() {
+    // box_room.map's floor (512 square inside) holds 17 × 17 characters on the flood's grid:
+    // 400 created on its one start are all apart after one tick, those the floor cannot
+    // hold in layers over the heads, none in a wall or the ceiling, and stay apart as they
+    // settle (before the layers, 36 pairs of 300 and 5,886 of 400 stayed overlapping).
+    let (mut crowd, map) = box_room_pile(400);
+    assert_eq!(crowd.len(), 400);
+    assert_eq!(crowd.overlapping_pairs(), 0, "apart after one tick");
+    let mut layered = 0;
+    for (id, c, _) in crowd.iter() {
+        assert!(!c.overlaps(map), "{id} in the world at {}", c.position());
+        let p = c.position();
+        assert!(
+            p.x.abs() < 256.0 - 15.0 && p.y.abs() < 256.0 - 15.0,
+            "{id} at {p}"
+        );
+        layered += usize::from(feet(c).z > 1.0);
+    }
+    assert!(layered >= 400 - 17 * 17, "{layered} over the heads");
+    for tick in 0..20 {
+        crowd.step(map, |_| MoveInput::default());
+        assert_eq!(crowd.overlapping_pairs(), 0, "tick {tick}");
+    }
+}
+
+#[test]
 fn a_pile_of_1000_on_one_spawn_point_is_separated_in_one_tick() {
     let world = floor();
     let spawn = Vec3::new(100.0, -50.0, 0.0);

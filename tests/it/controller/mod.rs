@@ -111,6 +111,22 @@ pub fn square_room(inner: f64, outer: f64, height: f64) -> CompiledMap {
     ])
 }
 
+/// `count` default characters (ids from 0) created on box_room.map's one start, in a
+/// crowd of the default configuration, after its first tick; with the room's world.
+pub fn box_room_pile(count: u32) -> (planeshift::Crowd, &'static CompiledMap) {
+    let map = world("box_room");
+    let mut crowd = planeshift::Crowd::new(planeshift::CrowdConfig::default());
+    if let Some(spawn) = map.player_spawns().next() {
+        for id in 0..count {
+            if let Ok(c) = CharacterController::new(ControllerConfig::default(), spawn) {
+                crowd.insert(id, c);
+            }
+        }
+    }
+    crowd.step(map, |_| MoveInput::default());
+    (crowd, map)
+}
+
 /// A character with the given configuration whose feet rest on `feet` (one skin above).
 pub fn standing(config: ControllerConfig, feet: Vec3) -> CharacterController {
     let origin = feet + Vec3::Z * (config.feet_to_origin + SKIN);
