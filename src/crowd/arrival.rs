@@ -53,8 +53,8 @@ use crate::trace::TraceShape;
 #[serde(rename_all = "snake_case")]
 pub enum Arrival {
     /// The arrivals are placed at the nearest free spots reachable through the world from
-    /// where they arrived (the lower id stays), however many arrived on one point, or on
-    /// top of the pile when the floor they can reach is full: the default.
+    /// where they arrived (the lower id stays), however many arrived on one point, or over
+    /// the pile's heads, layer by layer, when the floor they can reach is full: the default.
     #[default]
     Separate,
     /// Quake 3 `G_KillBox`: every solid character an arrival overlaps is killed (its mode
