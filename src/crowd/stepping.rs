@@ -665,8 +665,9 @@ impl Crowd {
         // The flood from this start, resumed where the last arrival onto it stopped: the
         // spots it handed out are taken (a fresh flood would find them taken too), so the
         // k-th of a pile starts at the k-th candidate, not at the first. When every spot of
-        // the floor it reaches is taken (a room packed to its walls), the same over the
-        // pile's heads, layer by layer: from the spot the spacing's height above the last
+        // the floor it reaches is taken (a room packed to its walls; or the flood reached
+        // its bound, [`MAX_SEPARATION_SPOTS`]), the same over the pile's heads, layer by
+        // layer: from the spot the spacing's height above the last
         // layer's start (clear of any body level with it), reached by a sweep straight up
         // (never through a ceiling), a flood across that height that never steps down (the
         // layers below are full).
