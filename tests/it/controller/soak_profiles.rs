@@ -245,14 +245,11 @@ fn a_quakeworld_bot_the_games_walk_leaves_in_solid_is_nudged_not_inside() {
 /// beyond it (`games/quakeworld/world.rs`, `WALL_LIFT`): it falls, and never into the wall.
 #[test]
 fn a_quakeworld_bot_falling_along_a_wall_of_a_level_without_a_hull_does_not_hang() {
-    let Some(world) = shared_level(
-        "a_quakeworld_bot_falling_along_a_wall",
-        "openarena-lostlevels",
-        "void2.bsp",
-    ) else {
+    let Some(world) =
+        lost_level_without_a_hull("a_quakeworld_bot_falling_along_a_wall", "void2.bsp")
+    else {
         return;
     };
-    assert!(world.walk_clip_hull(1, Vec3::ZERO, Vec3::ZERO).is_none());
     let start = Vec3::new(776.60077, -801.13165, -6.8327456);
     falls_clear(
         &world,
@@ -260,6 +257,14 @@ fn a_quakeworld_bot_falling_along_a_wall_of_a_level_without_a_hull_does_not_hang
         Vec3::new(202.7436, -405.4872, -1003.60144),
         305.281,
     );
+}
+
+/// The OpenArena lost level `name` (as [`shared_level`]), checked to keep no clip hull 1,
+/// so QuakeWorld's player is its box swept through the brushes.
+fn lost_level_without_a_hull(test: &str, name: &str) -> Option<CompiledMap> {
+    let world = shared_level(test, "openarena-lostlevels", name)?;
+    assert!(world.walk_clip_hull(1, Vec3::ZERO, Vec3::ZERO).is_none());
+    Some(world)
 }
 
 /// A QuakeWorld bot at `start` moving at `velocity`, running forward toward `yaw`: four
@@ -291,14 +296,12 @@ fn falls_clear(world: &CompiledMap, start: Vec3, velocity: Vec3, yaw: f32) {
 /// wall.
 #[test]
 fn a_quakeworld_bot_nearer_a_wall_than_the_stop_distance_does_not_hang() {
-    let Some(world) = shared_level(
+    let Some(world) = lost_level_without_a_hull(
         "a_quakeworld_bot_nearer_a_wall_than_the_stop_distance",
-        "openarena-lostlevels",
         "am_underworks.bsp",
     ) else {
         return;
     };
-    assert!(world.walk_clip_hull(1, Vec3::ZERO, Vec3::ZERO).is_none());
     let start = Vec3::new(-126.95647, 47.985966, -982.8327);
     // Nearer the wall than the stop distance: a sweep toward it stops where it starts.
     let player = planeshift::TraceShape::quake1_player();

@@ -28,7 +28,7 @@ use crate::CompiledMap;
 use crate::compiled::HULL_CONTENTS_SOLID;
 use crate::contents::Contents;
 use crate::controller::{ShapeQuery, Tracer};
-use crate::trace::{HullNear, TraceShape};
+use crate::trace::{HullNear, Trace, TraceShape};
 
 /// `CONTENTS_EMPTY` (`bspfile.h`).
 pub(super) const CONTENTS_EMPTY: i32 = -1;
@@ -224,32 +224,8 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
         let player = physents::body();
         let query = hull_query(&player);
         let mut hit = self.world.trace(&query, start, end);
-        // Rare (a stop at the start along the plane met, or nearer it than the stop
-        // distance), so the world is asked only then whether it walks the hull, where the
-        // game's walk decides and nothing is lifted. The lift is swept first and taken as
-        // far as it goes, so it never carries the box into anything.
-        if hit.fraction == 0.0
-            && !hit.start_solid
-            && let (Some(normal), Some(plane)) = (hit.normal, hit.plane)
-        {
-            // The box's gap to the plane: its point nearest the plane is its support
-            // point along −normal. Met at an edge or a corner, the plane is the tangent
-            // plane through the contact on the box, so the gap reads 0 and the box (1/32
-            // off the edge) is lifted the whole stop distance and `WALL_LIFT` more.
-            let gap = plane.distance(start + player.support_point(-normal));
-            let along = (end - start).dot(normal) > -WALL_LIFT;
-            let drifted = gap < crate::STOP_DISTANCE - DRIFT_TOLERANCE;
-            if (along || drifted) && !walks_hull(self.world) {
-                let wanted = normal * ((crate::STOP_DISTANCE - gap).max(0.0) + WALL_LIFT);
-                let lift_move = self.world.trace(&query, start, start + wanted);
-                if lift_move.fraction > 0.0 && !lift_move.start_solid {
-                    let lift = lift_move.end - start;
-                    let lifted = self.world.trace(&query, start + lift, end + lift);
-                    if !lifted.start_solid {
-                        hit = lifted;
-                    }
-                }
-            }
+        if let Some(lifted) = self.lifted_off(&query, &hit, start, end) {
+            hit = lifted;
         }
         let start_solid = hit.start_solid || hit.all_solid;
         let world = HullTrace {
@@ -260,6 +236,41 @@ impl<'w, T: Tracer + ?Sized> QuakeWorldLevel<'w, T> {
             all_solid: hit.all_solid,
         };
         physents::nearest(self.world, world, start, end)
+    }
+
+    /// On a level that keeps no hull, the sweep `start → end` whose answer `hit` stopped at
+    /// its start along the plane met, or nearer that plane than the stop distance, swept
+    /// again from a start lifted back out to the stop distance and [`WALL_LIFT`] more; `None`
+    /// otherwise (`hit` stands). Rare, so the world is asked only then whether it walks the
+    /// hull, where the game's walk decides and nothing is lifted. The lift is swept first
+    /// and taken as far as it goes, so it never carries the box into anything.
+    fn lifted_off(
+        &self,
+        query: &ShapeQuery<'_>,
+        hit: &Trace,
+        start: Vec3,
+        end: Vec3,
+    ) -> Option<Trace> {
+        if hit.fraction != 0.0 || hit.start_solid {
+            return None;
+        }
+        let (normal, plane) = (hit.normal?, hit.plane?);
+        // The box's gap to the plane: its point nearest the plane is its support point
+        // along −normal. Met at an edge or a corner, the plane is the tangent plane through
+        // the contact on the box, so the gap reads 0 and the box (1/32 off the edge) is
+        // lifted the whole stop distance and `WALL_LIFT` more.
+        let gap = plane.distance(start + query.shape.support_point(-normal));
+        let along = (end - start).dot(normal) > -WALL_LIFT;
+        let drifted = gap < crate::STOP_DISTANCE - DRIFT_TOLERANCE;
+        if !(along || drifted) || walks_hull(self.world) {
+            return None;
+        }
+        let wanted = normal * ((crate::STOP_DISTANCE - gap).max(0.0) + WALL_LIFT);
+        let lift_move = self.world.trace(query, start, start + wanted);
+        let free = lift_move.fraction > 0.0 && !lift_move.start_solid;
+        let lift = free.then(|| lift_move.end - start)?;
+        let lifted = self.world.trace(query, start + lift, end + lift);
+        (!lifted.start_solid).then_some(lifted)
     }
 
     /// `PM_TestPlayerPosition`: whether the player may stand at `at` (hull 1's point is
