@@ -8,7 +8,10 @@
 //!   the end is never inside this brush; a start within that distance moving inward stops at
 //!   fraction 0 with a valid plane and is not start-solid; moving away never hits.
 //! - A start inside the brush sets `start_solid` and the brush does not block a sweep that
-//!   leaves it; start and end inside set `all_solid` with fraction 0.
+//!   leaves it; start and end inside set `all_solid` with fraction 0, naming the lowest
+//!   brush index the sweep is all-solid in, so that, as for hits, the answer does not
+//!   depend on the order brushes are visited in (the tree's, a tick's gathered list's, a
+//!   declared box's tree's).
 //! - The hit normal is a brush side's unit normal facing the mover (`d1 > d2`). For points,
 //!   spheres, cylinders, capsules, hulls and rotated boxes the plane-shifted hit is kept where the shape meets the
 //!   entered face inside its outline (exact there) and otherwise refined on the exact
@@ -382,6 +385,11 @@ fn set_all_solid(
     work: &mut TraceWork<'_, impl Support>,
     (brush_id, brush): (usize, &CompiledBrush),
 ) {
+    // The lowest brush of those the sweep is all-solid in (a hit never replaces an
+    // all-solid answer: nothing precedes fraction 0 without a plane, `precedes`).
+    if work.found.all_solid && work.found.hit_brush.is_some_and(|b| b as usize <= brush_id) {
+        return;
+    }
     work.found.all_solid = true;
     work.found.fraction = 0.0;
     work.found.contents = brush.contents;

@@ -13,7 +13,7 @@
 //! records, a brush whose grown bounds (no smaller than the cull's) miss the padded segment
 //! box or whose contents miss the mask, as the cull would; the brushes it clips go through
 //! the same cull and clip as every other way of choosing brushes, whose answer does not depend on their
-//! order (bar an all-solid sweep's contents, which no walk fixes). The walk loops down nodes
+//! order (an all-solid sweep names the lowest brush: `brush_clip.rs`). The walk loops down nodes
 //! the segment stays on one side of, recurses only at splits, at most `MAX_TREE_DEPTH` deep
 //! (checked at load), nearer side first, and allocates nothing.
 
@@ -45,7 +45,7 @@ impl<S: Support> TraceWork<'_, S> {
     ) {
         // As `tree_walk::walk_span`: a subtree reached only after the best hit cannot
         // improve it.
-        if self.found.all_solid || self.found.fraction < f1 {
+        if self.found.fraction < f1 {
             return;
         }
         let nodes = hull.nodes.as_slice();
@@ -100,9 +100,6 @@ impl<S: Support> TraceWork<'_, S> {
                 continue;
             }
             self.clip_listed(std::slice::from_ref(&entry.id));
-            if self.found.all_solid {
-                return;
-            }
         }
     }
 }

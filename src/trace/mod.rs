@@ -19,7 +19,8 @@
 //!   well.
 //! - `fraction == 1` returns `end` exactly; otherwise `end = start + fraction·(end − start)`.
 //! - `start_solid` / `all_solid` follow Quake 2/3: a sweep leaving a brush it starts in is not
-//!   blocked by it; starting and ending inside gives fraction 0.
+//!   blocked by it; starting and ending inside gives fraction 0 and names the lowest brush
+//!   it is all-solid in, whichever way the brushes were found.
 //! - No heap allocation per sweep; [`CompiledMap`] is `Send + Sync`; results of
 //!   [`CompiledMap::trace_batch`] come back in query order.
 //! - Input out of range (a coordinate that is not finite or beyond [`MAX_COORD`](crate::query::MAX_COORD),

@@ -91,9 +91,6 @@ impl WithSupport for Sweep<'_> {
                     Some(brushes) => {
                         for &brush_id in brushes {
                             work.consider(brush_id);
-                            if work.found.all_solid {
-                                break;
-                            }
                         }
                     }
                     None => work.walk_world(),
@@ -112,9 +109,6 @@ impl WithSupport for Sweep<'_> {
                         let skipped = brush.patch && work.skip_patches.contains(&(brush_id as u32));
                         if brush.contents.intersects(self.mask) && !skipped {
                             clip_brush(&mut work, brush_id, brush);
-                        }
-                        if work.found.all_solid {
-                            return work.found;
                         }
                     }
                 }
@@ -139,9 +133,6 @@ impl<'a, S: Support> TraceWork<'a, S> {
             let Some(model) = map.models().get(model as usize) else {
                 continue;
             };
-            if self.found.all_solid {
-                break;
-            }
             if self.may_reach(model.mins, model.maxs, reach) {
                 self.walk(model.root);
             }
@@ -170,8 +161,9 @@ impl<'a, S: Support> TraceWork<'a, S> {
     fn walk_span(&mut self, mut child: NodeChild, f1: f32, f2: f32, p1: Vec3, p2: Vec3) {
         // A subtree reached only after the best hit so far cannot improve it. Strictly after:
         // a hit at fraction 0 (starting within the stop distance of a surface) must not hide
-        // a brush the shape starts inside, which is only reachable from fraction 0.
-        if self.found.all_solid || self.found.fraction < f1 {
+        // a brush the shape starts inside, which is only reachable from fraction 0; nor must
+        // an all-solid answer hide a lower brush the sweep is all-solid in (`brush_clip.rs`).
+        if self.found.fraction < f1 {
             return;
         }
         let nodes = self.map.runtime_nodes();
@@ -221,7 +213,7 @@ impl<'a, S: Support> TraceWork<'a, S> {
     }
 
     /// Clips the brushes `brush_ids` lists (a leaf's, of the main tree or a declared box's)
-    /// that the sweep may meet and has not clipped yet, until the sweep is all solid.
+    /// that the sweep may meet and has not clipped yet.
     pub(super) fn clip_listed(&mut self, brush_ids: &[u32]) {
         for &brush_id in brush_ids {
             let Some(brush) = self.may_block(brush_id) else {
@@ -235,9 +227,6 @@ impl<'a, S: Support> TraceWork<'a, S> {
                 self.seen_count += 1;
             }
             clip_brush(self, brush_id as usize, brush);
-            if self.found.all_solid {
-                return;
-            }
         }
     }
 

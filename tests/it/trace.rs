@@ -189,13 +189,13 @@ fn tree_equals_brute_force_over_all_brushes() {
 /// The tree is a pure broadphase down to the last bit: a sweep through it gives the whole
 /// result brute force gives (the hit brush's contents and side too, where several brushes
 /// meet the sweep at the same fraction on the same plane: ties go to the lower plane, then
-/// the lower brush, whatever order the tree visits them in). The one field left to the
-/// order is an all-solid sweep's contents: those of the first brush found to hold it, where
-/// the sweep stops looking. This is what lets the walk's culling change (issue 18: a round
-/// shape's reach bounded by its bounding box too) without changing an answer.
+/// the lower brush, whatever order the tree visits them in; an all-solid sweep names the
+/// lowest brush it is all-solid in, where solid and clip brushes overlap). This is what lets
+/// the walk's culling change (issue 18: a round shape's reach bounded by its bounding box
+/// too) without changing an answer.
 #[test]
 fn the_tree_gives_brute_force_results_bit_for_bit() {
-    let mut cases = 0;
+    let (mut cases, mut all_solid) = (0, 0);
     for (name, map) in property_maps("the_tree_gives_brute_force_results_bit_for_bit") {
         let mut rng = Pcg32::new(1818);
         for kind in KINDS {
@@ -204,25 +204,21 @@ fn the_tree_gives_brute_force_results_bit_for_bit() {
                 let (start, end) = random_sweep(&mut rng, &map, 256.0);
                 let tree = map.trace(&shape, start, end, Contents::MASK_ANY_BLOCKING);
                 let brute = map.trace_all_brushes(&shape, start, end, Contents::MASK_ANY_BLOCKING);
+                assert_eq!(tree, brute, "{name} {kind:?} {start} {end}");
                 if tree.all_solid {
                     assert!(
                         tree.contents.intersects(Contents::MASK_ANY_BLOCKING),
                         "{name}"
                     );
-                    let tree = Trace {
-                        contents: brute.contents,
-                        ..tree
-                    };
-                    assert_eq!(tree, brute, "{name} {kind:?} {start} {end}");
-                } else {
-                    assert_eq!(tree, brute, "{name} {kind:?} {start} {end}");
+                    all_solid += 1;
                 }
                 cases += 1;
             }
         }
     }
-    println!("tree vs brute force, bit for bit: {cases} cases");
+    println!("tree vs brute force, bit for bit: {cases} cases, {all_solid} all-solid");
     assert!(cases >= 2_500);
+    assert!(all_solid > 0, "some sweeps start and end in solid");
 }
 
 #[test]
