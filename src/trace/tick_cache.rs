@@ -17,7 +17,11 @@
 //!   (`sweep_state::brush_grow`, the sweep's padding) to the gathered box, which by
 //!   monotone rounding rejects only brushes the sweep would reject. Clipping that list in
 //!   increasing id order with the walk's own per-brush culls gives the tree's answer (ties
-//!   go to the lower plane, then the lower brush, whatever the order: invariant I3);
+//!   go to the lower plane, then the lower brush, and an all-solid sweep names the lowest
+//!   brush it is all-solid in, whatever the order: invariant I3);
+//! - a list made for the game's patches (`CompiledMap::gather_game_patches`) holds no
+//!   patch facet of the world model, which the sweeps that meet the game's patches skip
+//!   before any other test; any other sweep walks the tree instead;
 //! - a list kept from an earlier tick serves only a region inside the one it was gathered
 //!   for, from the same map (immutable once loaded, named by its contents id), with the same
 //!   mask and shape figures: exactly what a fresh gather would accept;
@@ -156,6 +160,11 @@ pub struct TickCache {
     patches: Vec<u32>,
     /// Whether `patches` was gathered for the current gather (cleared with it).
     patches_ready: bool,
+    /// Whether the world model's patch facets were taken out of `brushes`
+    /// ([`CompiledMap::gather_game_patches`]: sweeps that meet the game's own patches skip
+    /// those facets, so scanning them cost a load and a test each for nothing). Only a
+    /// sweep that skips them then uses the list; any other walks the tree.
+    facets_left_out: bool,
     /// How far the gathered shapes' bounds reach from their reference point on each axis
     /// (the largest of `−mins` and `maxs` over them).
     shape_extent: Vec3,
@@ -217,6 +226,7 @@ impl TickCache {
             brushes: Vec::new(),
             patches: Vec::new(),
             patches_ready: false,
+            facets_left_out: false,
             shape_extent: Vec3::ZERO,
             triggers_near: true,
             cached: AtomicU64::new(0),
@@ -235,6 +245,7 @@ impl TickCache {
         self.brushes.clear();
         self.patches.clear();
         self.patches_ready = false;
+        self.facets_left_out = false;
         self.triggers_near = true;
     }
 
@@ -291,15 +302,19 @@ impl TickCache {
     }
 
     /// The gathered brushes, increasing, when a sweep of `key` through `map` with `mask`
-    /// whose padded segment box is `segment` may use them (counted either way).
+    /// whose padded segment box is `segment` may use them (counted either way);
+    /// `skips_facets`: whether the sweep skips the world model's patch facets (it meets
+    /// the game's own patches instead), as a list without them requires.
     pub(crate) fn brushes_for(
         &self,
         map: &CompiledMap,
         mask: Contents,
         key: &ShapeKey,
         segment: (Vec3, Vec3),
+        skips_facets: bool,
     ) -> Option<&[u32]> {
         let fits = self.map == Some(map.contents_id())
+            && (skips_facets || !self.facets_left_out)
             && self.mask == mask
             && self.region.0.cmple(segment.0).all()
             && segment.1.cmple(self.region.1).all()
@@ -434,8 +449,26 @@ impl CompiledMap {
     /// a sweep served lies inside that grown region, so a patch left out fails that test).
     /// Nothing when the cache holds no gather from this map, already holds the patches, or
     /// they would overflow [`MAX_TICK_PATCHES`] (its sweeps then test every patch).
+    ///
+    /// Also, on a map with game patches, takes the world model's patch facets out of the
+    /// gathered brushes: the sweeps that meet the game's patches skip them (`tree_walk.rs`, before any other test, so
+    /// the answer is the same without them), and from then on the list serves only such
+    /// sweeps ([`TickCache::brushes_for`]).
     pub(crate) fn gather_game_patches(&self, cache: &mut TickCache) {
-        if cache.patches_ready || cache.map != Some(self.contents_id()) {
+        if cache.map != Some(self.contents_id()) {
+            return;
+        }
+        if !cache.facets_left_out && self.has_game_patches() {
+            let facets = self.models().first().map_or(0..0, |world| {
+                world.first_brush..world.first_brush.saturating_add(world.brush_count)
+            });
+            let brushes = self.brushes();
+            cache.brushes.retain(|&id| {
+                !(facets.contains(&id) && brushes.get(id as usize).is_some_and(|b| b.patch))
+            });
+            cache.facets_left_out = true;
+        }
+        if cache.patches_ready {
             return;
         }
         let grow = cache.shape_extent + Vec3::splat(PATCH_GATHER_SLACK);
@@ -682,6 +715,86 @@ mod tests {
     /// A seeded uniform draw in `[lo, hi)`.
     fn draw(rng: &mut XorShift, lo: f32, hi: f32) -> f32 {
         lo + (hi - lo) * (rng.unit() * 0.5 + 0.5)
+    }
+
+    /// A Quake 3 level from the shared real maps (`$PLANESHIFT_REAL_MAPS`, default
+    /// `../shared/maps`) with its shaders; `None`, printed, when it is not there.
+    fn real_quake3_level(level: &str) -> Option<CompiledMap> {
+        let root = std::env::var_os("PLANESHIFT_REAL_MAPS").map_or_else(
+            || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"),
+            std::path::PathBuf::from,
+        );
+        let dir = root.join("openarena-lostlevels");
+        let Ok(bytes) = std::fs::read(dir.join(format!("{level}.bsp"))) else {
+            println!("skipped: no {level}.bsp under {}", dir.display());
+            return None;
+        };
+        let options = crate::CompileOptions {
+            shader_folders: vec![dir.join("scripts")],
+            ..crate::CompileOptions::default()
+        };
+        match crate::build::compile_level(&bytes, &options) {
+            Ok(compiled) => Some(compiled.map),
+            Err(e) => panic!("{level}.bsp compiles: {e}"),
+        }
+    }
+
+    /// Near kaos's curves, a gather for the game's patches keeps none of the world's patch
+    /// facets (it held some before), its game-patch sweeps answer as the same sweeps
+    /// without a gather, bit for bit (all-solid ones too, where solid and player clip
+    /// overlap: both name the lowest brush), and a sweep that meets the facets (no game
+    /// patches) through the same gather walks the tree and answers as without it.
+    #[test]
+    fn a_gather_for_the_game_s_patches_leaves_the_facets_to_the_sweeps_that_meet_them() {
+        let Some(map) = real_quake3_level("kaos") else {
+            return;
+        };
+        assert!(map.has_game_patches());
+        let player = TraceShape::aabb(Vec3::new(-15.0, -15.0, -28.0), Vec3::new(15.0, 15.0, 28.0))
+            .unwrap_or_else(TraceShape::point);
+        let mask = Contents::MASK_PLAYER_SOLID;
+        let stop = crate::QUAKE3_STOP_DISTANCE;
+        let plain = ShapeQuery::new(&player).with_stop_distance(stop);
+        let game = plain.with_game_patches();
+        let is_facet = |id: u32| map.brushes().get(id as usize).is_some_and(|b| b.patch);
+        let mut rng = XorShift::new(41);
+        let mut cache = TickCache::new();
+        let (mut facets_before, mut served, mut sweeps) = (0usize, 0u64, 0usize);
+        let mut all_solid = 0usize;
+        for patch in map.game_collides().iter().step_by(7) {
+            let centre = (patch.collide.mins + patch.collide.maxs) * 0.5;
+            let region = (centre - Vec3::splat(40.0), centre + Vec3::splat(40.0));
+            cache.clear();
+            map.gather_near_stopping(&[&player], region, mask, stop, &mut cache);
+            facets_before += cache.brushes.iter().filter(|&&id| is_facet(id)).count();
+            map.gather_game_patches(&mut cache);
+            assert!(!cache.brushes.iter().any(|&id| is_facet(id)), "{centre}");
+            for _ in 0..16 {
+                let spread = |rng: &mut XorShift| {
+                    Vec3::new(
+                        draw(rng, -36.0, 36.0),
+                        draw(rng, -36.0, 36.0),
+                        draw(rng, -36.0, 36.0),
+                    )
+                };
+                let (start, end) = (centre + spread(&mut rng), centre + spread(&mut rng));
+                let (cached_before, _) = cache.counts();
+                let through = Tracer::trace(&map, &game.with_scratch(Some(&cache)), start, end);
+                let walked_trace = Tracer::trace(&map, &game, start, end);
+                assert_eq!(through, walked_trace, "{start} {end}");
+                all_solid += usize::from(through.all_solid);
+                served += cache.counts().0 - cached_before;
+                let walked = cache.counts().1;
+                let facets = Tracer::trace(&map, &plain.with_scratch(Some(&cache)), start, end);
+                assert_eq!(facets, Tracer::trace(&map, &plain, start, end), "{start} {end}");
+                assert_eq!(cache.counts().1, walked + 1, "the facets' sweep walked the tree");
+                sweeps += 1;
+            }
+        }
+        assert!(facets_before > 0, "the gathers met facets");
+        assert!(all_solid > 0, "some sweeps were all-solid");
+        println!("{sweeps} sweeps, {served} served by the list, {all_solid} all-solid");
+        assert!(served > sweeps as u64 / 2, "{served} of {sweeps} game-patch sweeps served");
     }
 
     /// The trigger query through a gather gives the plain query's lists, near triggers and

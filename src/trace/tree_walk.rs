@@ -87,7 +87,8 @@ impl WithSupport for Sweep<'_> {
             Through::Cached(cache) => {
                 let key = ShapeKey::new::<S>(work.reach, (work.shape_mins, work.shape_maxs));
                 let segment = (work.segment_mins, work.segment_maxs);
-                match cache.brushes_for(self.map, self.mask, &key, segment) {
+                let skips_facets = !work.skip_patches.is_empty();
+                match cache.brushes_for(self.map, self.mask, &key, segment, skips_facets) {
                     Some(brushes) => {
                         for &brush_id in brushes {
                             work.consider(brush_id);
