@@ -114,7 +114,11 @@ impl ShapeKey {
 
 impl PartialEq for ShapeKey {
     fn eq(&self, other: &ShapeKey) -> bool {
-        self.boxed == other.boxed && self.words() == other.words()
+        // The differences of all the words folded into one, tested once: inline and branch
+        // free (the arrays' own `==` called libc's `memcmp`, about 2 % of a tick).
+        let (mine, theirs) = (self.words(), other.words());
+        let differ = mine.iter().zip(&theirs).fold(0, |d, (a, b)| d | (a ^ b));
+        self.boxed == other.boxed && differ == 0
     }
 }
 
