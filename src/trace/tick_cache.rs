@@ -455,9 +455,9 @@ impl CompiledMap {
     /// they would overflow [`MAX_TICK_PATCHES`] (its sweeps then test every patch).
     ///
     /// Also, on a map with game patches, takes the world model's patch facets out of the
-    /// gathered brushes: the sweeps that meet the game's patches skip them (`tree_walk.rs`, before any other test, so
-    /// the answer is the same without them), and from then on the list serves only such
-    /// sweeps ([`TickCache::brushes_for`]).
+    /// gathered brushes: the sweeps that meet the game's patches skip them before any other
+    /// test (`tree_walk.rs`), so their answers are the same without them, and from then on
+    /// the list serves only such sweeps ([`TickCache::brushes_for`]).
     pub(crate) fn gather_game_patches(&self, cache: &mut TickCache) {
         if cache.map != Some(self.contents_id()) {
             return;
