@@ -721,16 +721,12 @@ mod tests {
         lo + (hi - lo) * (rng.unit() * 0.5 + 0.5)
     }
 
-    /// A Quake 3 level from the shared real maps (`$PLANESHIFT_REAL_MAPS`, default
-    /// `../shared/maps`) with its shaders; `None`, printed, when it is not there.
-    fn real_quake3_level(level: &str) -> Option<CompiledMap> {
-        let root = std::env::var_os("PLANESHIFT_REAL_MAPS").map_or_else(
-            || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/maps"),
-            std::path::PathBuf::from,
-        );
-        let dir = root.join("openarena-lostlevels");
+    /// A Quake 3 level from the shared real maps (`planeshift_testkit::real_maps_dir`) with
+    /// its shaders; `None`, printed, when it is not there.
+    fn real_quake3_level(test: &str, level: &str) -> Option<CompiledMap> {
+        let dir = planeshift_testkit::real_maps_dir(test)?.join("openarena-lostlevels");
         let Ok(bytes) = std::fs::read(dir.join(format!("{level}.bsp"))) else {
-            println!("skipped: no {level}.bsp under {}", dir.display());
+            println!("{test}: skipped, no {level}.bsp under {}", dir.display());
             return None;
         };
         let options = crate::CompileOptions {
@@ -750,7 +746,8 @@ mod tests {
     /// patches) through the same gather walks the tree and answers as without it.
     #[test]
     fn a_gather_for_the_game_s_patches_leaves_the_facets_to_the_sweeps_that_meet_them() {
-        let Some(map) = real_quake3_level("kaos") else {
+        let test = "a_gather_for_the_game_s_patches_leaves_the_facets_to_the_sweeps_that_meet_them";
+        let Some(map) = real_quake3_level(test, "kaos") else {
             return;
         };
         assert!(map.has_game_patches());
