@@ -31,7 +31,7 @@
 
 use glam::Vec3;
 
-use super::arrival::{Arrival, Floods, Telefrag};
+use super::arrival::{Arrival, Cell, Flood, Floods, Telefrag};
 use super::bodies::{Bodies, CharacterIds, Near, WorldWithBodies, horizontal_reach};
 use super::members::{
     CrowdConfig, CrowdOutcome, CrowdSchedule, Member, MoverPush, body_contents, is_solid, shoves,
@@ -667,10 +667,10 @@ impl Crowd {
         // k-th of a pile starts at the k-th candidate, not at the first. When every spot of
         // the floor it reaches is taken (a room packed to its walls; or the flood reached
         // its bound, [`MAX_SEPARATION_SPOTS`]), the same over the pile's heads, layer by
-        // layer: from the spot the spacing's height above the last
-        // layer's start (clear of any body level with it), reached by a sweep straight up
-        // (never through a ceiling), a flood across that height that never steps down (the
-        // layers below are full).
+        // layer: from the spot the spacing's height above the last layer's start (clear of
+        // any body level with it), reached by a sweep straight up (never through a
+        // ceiling), a flood across that height that never steps down (the layers below are
+        // full).
         let mut start = from;
         for layer in 0..=MAX_STACKED_LAYERS {
             if layer > 0 {
@@ -684,39 +684,15 @@ impl Crowd {
                 }
             }
             let flood = self.floods.get(start, spacing, step, shape);
-            let limit = MAX_SEPARATION_SPOTS + flood.served;
-            loop {
-                while flood.cursor < flood.spots.len() {
-                    let spot = flood.spots[flood.cursor].1;
-                    flood.cursor += 1;
-                    if free(spot) {
-                        flood.served += 1;
-                        return Some(spot);
-                    }
-                }
-                if flood.head >= flood.spots.len() || flood.spots.len() >= limit {
-                    break;
-                }
-                let (cell, at) = flood.spots[flood.head];
-                flood.head += 1;
-                for (dx, dy, dz) in FLOOD_STEPS {
-                    let next = (cell.0 + dx, cell.1 + dy, cell.2 + dz);
-                    if flood.seen.contains(&next) || (layer > 0 && dz != 0) {
-                        continue;
-                    }
-                    let spot = if dz == 0 {
-                        let offset = Vec3::new(next.0 as f32, next.1 as f32, 0.0) * spacing;
-                        reach(&world, shape, at, (start + offset).with_z(at.z), step)
-                    } else {
-                        let target = at + Vec3::Z * (dz as f32 * spacing.z);
-                        let sweep = world.trace(shape, at, target);
-                        (!sweep.hit()).then_some(target)
-                    };
-                    if let Some(spot) = spot {
-                        flood.seen.insert(next);
-                        flood.spots.push((next, spot));
-                    }
-                }
+            let grid = FloodGrid {
+                shape,
+                start,
+                spacing,
+                step,
+                down: layer == 0,
+            };
+            if let Some(spot) = next_free_spot(flood, &world, &grid, free) {
+                return Some(spot);
             }
         }
         None
@@ -841,6 +817,70 @@ impl Crowd {
 
 /// Where `shape` gets going from `from` to `target` (level with it): straight across, or up
 /// a step, across and back down onto the floor; `None` when a wall is in the way.
+/// What a separation flood steps over: the grid of `spacing` about `start` for `shape`,
+/// reached across with steps up to `step` high, and downwards too when `down` (a pile's
+/// layers over the heads never step down: the layers below are full).
+struct FloodGrid<'a> {
+    shape: &'a TraceShape,
+    start: Vec3,
+    spacing: Vec3,
+    step: f32,
+    down: bool,
+}
+
+/// The next spot of `flood` that `free` accepts, its candidates offered in the order found
+/// and the flood grown breadth first over `grid` while none is: `None` when the flood is
+/// exhausted or holds [`MAX_SEPARATION_SPOTS`] more spots than it has served.
+fn next_free_spot<S: Sweeps + ?Sized>(
+    flood: &mut Flood,
+    world: &S,
+    grid: &FloodGrid<'_>,
+    free: impl Fn(Vec3) -> bool,
+) -> Option<Vec3> {
+    let limit = MAX_SEPARATION_SPOTS + flood.served;
+    loop {
+        while let Some(&(_, spot)) = flood.spots.get(flood.cursor) {
+            flood.cursor += 1;
+            if free(spot) {
+                flood.served += 1;
+                return Some(spot);
+            }
+        }
+        if flood.head >= flood.spots.len() || flood.spots.len() >= limit {
+            return None;
+        }
+        let (cell, at) = flood.spots[flood.head];
+        flood.head += 1;
+        for (dx, dy, dz) in FLOOD_STEPS {
+            let next = (cell.0 + dx, cell.1 + dy, cell.2 + dz);
+            if flood.seen.contains(&next) || (!grid.down && dz != 0) {
+                continue;
+            }
+            if let Some(spot) = flood_step(world, grid, at, (next, dz)) {
+                flood.seen.insert(next);
+                flood.spots.push((next, spot));
+            }
+        }
+    }
+}
+
+/// The spot of grid cell `next`, reached from the spot `at` of its neighbour by a step of
+/// `dz` cells in height: across the floor (0, climbing a step) or straight down; `None`
+/// when the way is blocked.
+fn flood_step<S: Sweeps + ?Sized>(
+    world: &S,
+    grid: &FloodGrid<'_>,
+    at: Vec3,
+    (next, dz): (Cell, i32),
+) -> Option<Vec3> {
+    if dz == 0 {
+        let offset = Vec3::new(next.0 as f32, next.1 as f32, 0.0) * grid.spacing;
+        return reach(world, grid.shape, at, (grid.start + offset).with_z(at.z), grid.step);
+    }
+    let target = at + Vec3::Z * (dz as f32 * grid.spacing.z);
+    (!world.trace(grid.shape, at, target).hit()).then_some(target)
+}
+
 fn reach<S: Sweeps + ?Sized>(
     world: &S,
     shape: &TraceShape,
