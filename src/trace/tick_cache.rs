@@ -463,12 +463,11 @@ impl CompiledMap {
             return;
         }
         if !cache.facets_left_out && self.has_game_patches() {
-            let facets = self.models().first().map_or(0..0, |world| {
-                world.first_brush..world.first_brush.saturating_add(world.brush_count)
-            });
+            let facets = self.models().first().map_or(0..0, |world| world.brush_range());
             let brushes = self.brushes();
             cache.brushes.retain(|&id| {
-                !(facets.contains(&id) && brushes.get(id as usize).is_some_and(|b| b.patch))
+                let id = id as usize;
+                !(facets.contains(&id) && brushes.get(id).is_some_and(|b| b.patch))
             });
             cache.facets_left_out = true;
         }
