@@ -36,6 +36,8 @@ mod leak;
 mod level_loading;
 /// Levels made of triangles: the shared meshes against their `.bsp`, bad input, mutated files.
 mod mesh;
+/// Meshes exported from the other Quake 1 family `.bsp` files, held to the same bars.
+mod mesh_held_back;
 /// Reader: dialects, lexical details and exact error messages.
 mod parse;
 /// Quake 3 curved patches: facets against the true surface, semantics, seams, limits.

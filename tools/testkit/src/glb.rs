@@ -1,9 +1,10 @@
-//! Binary glTF files written by tests: one mesh of triangles, one material.
+//! Binary glTF files written by tests: one mesh of triangles, of one material or of one
+//! primitive per material.
 //!
-//! Takes corner positions, `u16` triangle indices and a material name; gives the bytes of a
-//! valid `.glb` (glTF 2.0: the JSON chunk padded with spaces, the binary chunk with zeros, to
-//! four bytes; the positions' accessor with the `min` and `max` the format requires), one
-//! scene of one node of one mesh. Guarantees nothing beyond that: a test that wants a bad
+//! Takes corner positions and triangle indices (`u16` for one material, `u32` per material
+//! for several); gives the bytes of a valid `.glb` (glTF 2.0: the JSON chunk padded with
+//! spaces, the binary chunk with zeros, to four bytes; the positions' accessor with the
+//! `min` and `max` the format requires), one scene of one node of one mesh. Guarantees nothing beyond that: a test that wants a bad
 //! file mutates these bytes.
 
 /// The `.glb` bytes of the triangles `indices` (three per triangle) over `positions`, all
@@ -21,19 +22,81 @@ pub fn glb_of_triangles(positions: &[[f32; 3]], indices: &[u16], material: &str)
         bin.extend_from_slice(&i.to_le_bytes());
     }
     let indices_len = bin.len() - positions_len;
-    let bound = |pick: fn(f32, f32) -> f32, start: f32| -> [f32; 3] {
-        std::array::from_fn(|a| positions.iter().fold(start, |m, p| pick(m, p[a])))
-    };
-    let (min, max) = (
-        bound(f32::min, f32::INFINITY),
-        bound(f32::max, f32::NEG_INFINITY),
-    );
+    let (min, max) = bounds(positions);
     let json = format!(
         r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1,"material":0}}]}}],"materials":[{{"name":"{material}"}}],"buffers":[{{"byteLength":{}}}],"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{positions_len}}},{{"buffer":0,"byteOffset":{positions_len},"byteLength":{indices_len}}}],"accessors":[{{"bufferView":0,"componentType":5126,"count":{},"type":"VEC3","min":{min:?},"max":{max:?}}},{{"bufferView":1,"componentType":5123,"count":{},"type":"SCALAR"}}]}}"#,
         bin.len(),
         positions.len(),
         indices.len()
     );
+    framed(json, bin)
+}
+
+/// The `.glb` bytes of one mesh with a primitive per group: each group's material name and
+/// its triangles' `u32` indices (three per triangle) over the shared `positions`.
+#[must_use]
+pub fn glb_of_groups(positions: &[[f32; 3]], groups: &[(&str, &[u32])]) -> Vec<u8> {
+    let mut bin: Vec<u8> = Vec::new();
+    for p in positions {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    let positions_len = bin.len();
+    let (min, max) = bounds(positions);
+    let mut views = vec![format!(
+        r#"{{"buffer":0,"byteOffset":0,"byteLength":{positions_len}}}"#
+    )];
+    let mut accessors = vec![format!(
+        r#"{{"bufferView":0,"componentType":5126,"count":{},"type":"VEC3","min":{min:?},"max":{max:?}}}"#,
+        positions.len()
+    )];
+    let (mut primitives, mut materials) = (Vec::new(), Vec::new());
+    for (k, (name, indices)) in groups.iter().enumerate() {
+        let offset = bin.len();
+        for i in indices.iter() {
+            bin.extend_from_slice(&i.to_le_bytes());
+        }
+        views.push(format!(
+            r#"{{"buffer":0,"byteOffset":{offset},"byteLength":{}}}"#,
+            bin.len() - offset
+        ));
+        accessors.push(format!(
+            r#"{{"bufferView":{},"componentType":5125,"count":{},"type":"SCALAR"}}"#,
+            k + 1,
+            indices.len()
+        ));
+        primitives.push(format!(
+            r#"{{"attributes":{{"POSITION":0}},"indices":{},"material":{k}}}"#,
+            k + 1
+        ));
+        let name = name.replace('\\', "\\\\").replace('"', "\\\"");
+        materials.push(format!(r#"{{"name":"{name}"}}"#));
+    }
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],"meshes":[{{"primitives":[{}]}}],"materials":[{}],"buffers":[{{"byteLength":{}}}],"bufferViews":[{}],"accessors":[{}]}}"#,
+        primitives.join(","),
+        materials.join(","),
+        bin.len(),
+        views.join(","),
+        accessors.join(",")
+    );
+    framed(json, bin)
+}
+
+/// The positions' least and greatest coordinates, per axis.
+fn bounds(positions: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
+    let bound = |pick: fn(f32, f32) -> f32, start: f32| -> [f32; 3] {
+        std::array::from_fn(|a| positions.iter().fold(start, |m, p| pick(m, p[a])))
+    };
+    (
+        bound(f32::min, f32::INFINITY),
+        bound(f32::max, f32::NEG_INFINITY),
+    )
+}
+
+/// The file: header, the JSON chunk padded with spaces and the binary chunk with zeros.
+fn framed(json: String, mut bin: Vec<u8>) -> Vec<u8> {
     let mut json = json.into_bytes();
     while !json.len().is_multiple_of(4) {
         json.push(b' ');
