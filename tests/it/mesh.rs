@@ -84,15 +84,38 @@ fn shared_meshes(test: &str) -> Vec<(String, std::path::PathBuf, std::path::Path
     out
 }
 
-fn compile_file(path: &std::path::Path) -> CompiledMap {
-    let out = compile_mesh(
-        &read(path),
-        path.parent(),
+/// The meshes the exact oracle and the ghost-hit scenario sweep: every shared mesh, and
+/// every held-back level's drawn faces as OBJ (`planeshift_testkit::drawn_faces`; their glTF
+/// holds the same triangles): (name, bytes, folder of external buffers).
+fn swept_meshes(test: &str) -> Vec<(String, Vec<u8>, Option<std::path::PathBuf>)> {
+    let Some(dir) = planeshift_testkit::real_maps::real_maps_dir(test) else {
+        return Vec::new();
+    };
+    let shared = shared_meshes(test).into_iter().map(|(name, path, _)| {
+        let folder = path.parent().map(std::path::Path::to_path_buf);
+        (name, read(&path), folder)
+    });
+    let (held_back, _) = planeshift_testkit::drawn_faces::held_back_levels(&dir);
+    let held_back = held_back.into_iter().map(|level| {
+        (
+            format!("{}.obj", level.name),
+            level.faces.to_obj().into_bytes(),
+            None,
+        )
+    });
+    shared.chain(held_back).collect()
+}
+
+/// The mesh `bytes` compiled with the default options.
+fn compile_bytes(name: &str, bytes: &[u8], folder: Option<&std::path::Path>) -> CompiledMap {
+    compile_mesh(
+        bytes,
+        folder,
         &MeshOptions::default(),
         &CompileOptions::default(),
     )
-    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    out.map
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
+    .map
 }
 
 /// How one mesh's world agrees with its `.bsp`'s ([`agreement`]).
@@ -312,7 +335,7 @@ fn shared_meshes_agree_with_their_bsp() {
     let mut failures: Vec<String> = Vec::new();
     let mut all = Agreement::default();
     for (name, mesh_path, bsp_path) in shared_meshes("shared_meshes_agree_with_their_bsp") {
-        let mesh = compile_file(&mesh_path);
+        let mesh = compile_bytes(&name, &read(&mesh_path), mesh_path.parent());
         let bsp = import_bsp(&read(&bsp_path), &CompileOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .map;
@@ -720,22 +743,22 @@ fn finely_tessellated_surfaces_move_a_character_as_one_polygon_does() {
 /// (its two-sided sky faces no longer give slabs, so fewer brushes hold the same slivers).
 const MESH_ORACLE_REJECTED_PER_MILLE: usize = 15;
 
-/// The oracle suites on every shared mesh: sweeps of every shape kind never end inside the
+/// The oracle suites on every shared mesh and every held-back level's drawn faces
+/// ([`swept_meshes`]): sweeps of every shape kind never end inside the
 /// exact oracle (over the brushes the mesh stage built), never stop later than its first
 /// contact, never stop in open space, and the tree equals brute force
 /// (`bsp_oracle.rs::check_world`, as on imported `.bsp` worlds).
 #[test]
 fn mesh_worlds_meet_the_exact_oracle() {
     let mut failures: Vec<String> = Vec::new();
-    for (seed, (name, path, _)) in shared_meshes("mesh_worlds_meet_the_exact_oracle")
+    for (seed, (name, bytes, folder)) in swept_meshes("mesh_worlds_meet_the_exact_oracle")
         .into_iter()
         .enumerate()
     {
-        let bytes = read(&path);
-        let world = compile_file(&path);
+        let world = compile_bytes(&name, &bytes, folder.as_deref());
         let brushes: Vec<planeshift::brush::Brush> = planeshift::compile::mesh_brushes(
             &bytes,
-            path.parent(),
+            folder.as_deref(),
             &MeshOptions::default(),
             &CompileOptions::default(),
         )
@@ -841,10 +864,11 @@ fn the_bundled_mesh_room_plays_as_built() {
 
 /// Slides in the ghost-hit scenario (`trace_oracle.rs`: 12,000 over tiled floors and along
 /// coplanar walls, 10,000 over real maps' floors; docs/sweeps.md), here over the shared
-/// meshes together.
+/// and held-back meshes together.
 const GHOST_SLIDES: usize = 22_000;
 
-/// The ghost-hit scenario on every shared mesh: shapes of every kind sliding 0.25 units off
+/// The ghost-hit scenario on every shared and held-back mesh ([`swept_meshes`]): shapes of
+/// every kind sliding 0.25 units off
 /// the mesh world's floors (sides facing up by at least 0.7, ramps included) and walls
 /// (sides facing sideways), along the surface in a seeded direction across the seams of the
 /// triangles and cells it is made of, are never stopped. As in
@@ -860,17 +884,17 @@ fn no_ghost_hits_sliding_along_mesh_floors_and_walls() {
     use crate::trace_oracle::{inflated, oracle_shape};
     use glam::DVec3;
     use planeshift::tolerance::SURFACE_CLIP_EPSILON;
-    let meshes = shared_meshes("no_ghost_hits_sliding_along_mesh_floors_and_walls");
+    let meshes = swept_meshes("no_ghost_hits_sliding_along_mesh_floors_and_walls");
     if meshes.is_empty() {
         return;
     }
     let per_mesh = GHOST_SLIDES.div_ceil(meshes.len());
     let (mut slides, mut skin_stops, mut stops) = (0usize, 0usize, Vec::new());
-    for (seed, (name, path, _)) in meshes.iter().enumerate() {
-        let world = compile_file(path);
+    for (seed, (name, bytes, folder)) in meshes.iter().enumerate() {
+        let world = compile_bytes(name, bytes, folder.as_deref());
         let brushes: Vec<planeshift::brush::Brush> = planeshift::compile::mesh_brushes(
-            &read(path),
-            path.parent(),
+            bytes,
+            folder.as_deref(),
             &MeshOptions::default(),
             &CompileOptions::default(),
         )

@@ -16,13 +16,12 @@ use glam::Vec3;
 
 use planeshift::build::{BspFormat, MeshOptions, compile_mesh, import_bsp};
 use planeshift::{CompileOptions, CompiledMap};
-use planeshift_testkit::drawn_faces::{DrawnFaces, drawn_faces};
+use planeshift_testkit::drawn_faces::{
+    DrawnFaces, SHARED_MESH_LEVELS, drawn_faces, held_back_levels,
+};
 
 use crate::mesh::{Agreement, agreement, overall_failures};
 use crate::support::read;
-
-/// The folder whose levels the shared meshes were exported from.
-const SHARED_MESH_LEVELS: &str = "id-quake-1996";
 
 /// A mesh's triangles as a count per (material, corners' bits from the least corner on,
 /// in winding order): equal maps are the same triangles wound the same way, in any order.
@@ -169,21 +168,15 @@ fn held_back_meshes_agree_with_their_bsp() {
     let mut failures: Vec<String> = Vec::new();
     let mut all = Agreement::default();
     let (mut levels, mut judged_levels) = (0usize, 0usize);
-    for (name, path) in planeshift_testkit::files_in(&dir, "bsp") {
-        if name.starts_with(&format!("{SHARED_MESH_LEVELS}/")) {
-            continue;
-        }
-        let bytes = read(&path);
+    let (held_back, passed_over) = held_back_levels(&dir);
+    for (name, why) in &passed_over {
+        println!("{name}: passed over ({why})");
+    }
+    for level in held_back {
+        let (name, bytes, faces) = (level.name, level.bytes, level.faces);
         let Some(format) = BspFormat::detect(&bytes) else {
             failures.push(format!("{name}: not a .bsp planeshift reads"));
             continue;
-        };
-        let faces = match drawn_faces(&bytes) {
-            Ok(faces) => faces,
-            Err(e) => {
-                println!("{name}: passed over ({}: {e})", format.name());
-                continue;
-            }
         };
         levels += 1;
         let options = CompileOptions {

@@ -315,3 +315,43 @@ impl DrawnFaces {
         self.groups.iter().map(|(_, t)| t.len() / 3).sum()
     }
 }
+
+/// A Quake 1 family level of the real maps whose drawn faces no shared mesh holds.
+#[derive(Clone, Debug)]
+pub struct HeldBackLevel {
+    /// Its path under the real maps folder, with `/` separators.
+    pub name: String,
+    /// The `.bsp` file's bytes.
+    pub bytes: Vec<u8>,
+    /// Its world model's drawn faces.
+    pub faces: DrawnFaces,
+}
+
+/// The folder of the levels the shared meshes (`meshes/`) were exported from.
+pub const SHARED_MESH_LEVELS: &str = "id-quake-1996";
+
+/// Every `.bsp` under `dir` (the real maps folder) outside [`SHARED_MESH_LEVELS`], sorted by
+/// name: the Quake 1 family ones with their drawn faces, and the names of the others with
+/// why they were passed over (another family: Quake 2 and Quake 3 do not store their faces
+/// as a Quake 1 face list).
+#[must_use]
+pub fn held_back_levels(dir: &std::path::Path) -> (Vec<HeldBackLevel>, Vec<(String, String)>) {
+    let (mut levels, mut passed_over) = (Vec::new(), Vec::new());
+    for (name, path) in crate::files_in(dir, "bsp") {
+        if name.starts_with(&format!("{SHARED_MESH_LEVELS}/")) {
+            continue;
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                passed_over.push((name, e.to_string()));
+                continue;
+            }
+        };
+        match drawn_faces(&bytes) {
+            Ok(faces) => levels.push(HeldBackLevel { name, bytes, faces }),
+            Err(e) => passed_over.push((name, e)),
+        }
+    }
+    (levels, passed_over)
+}
