@@ -298,6 +298,54 @@ pub(crate) fn agreement(
     found
 }
 
+/// Seeded points and player-box sweeps through two worlds meant to be the same (`a`'s box):
+/// (points compared, points of equal solidity, sweeps, sweeps whose stops lie within
+/// `within` units). Points within [`NEAR_BOUNDARY`] of either world's boundary are set
+/// aside; sweeps start where the box is free in both.
+pub(crate) fn same_world(
+    a: &CompiledMap,
+    b: &CompiledMap,
+    within: f32,
+) -> (usize, usize, usize, usize) {
+    let world = &a.models()[0];
+    let (lo, hi) = (world.mins, world.maxs);
+    let mut rng = Pcg32::new(0x7361_6d65);
+    let pick = |rng: &mut Pcg32| {
+        Vec3::from_array(std::array::from_fn(|k| {
+            rng.range_f64(f64::from(lo[k]), f64::from(hi[k])) as f32
+        }))
+    };
+    let (mut points, mut equal) = (0usize, 0usize);
+    for _ in 0..cases(POINTS / 10, POINTS) {
+        let p = pick(&mut rng);
+        if near_boundary(a, p) || near_boundary(b, p) {
+            continue;
+        }
+        points += 1;
+        equal += usize::from(solid(a.point_contents(p)) == solid(b.point_contents(p)));
+    }
+    let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0))
+        .unwrap_or_else(|| panic!("player box"));
+    let mask = Contents::MASK_PLAYER_SOLID;
+    let (mut sweeps, mut agree, mut tries) = (0usize, 0usize, 0usize);
+    while sweeps < SWEEPS / 4 && tries < 200 * SWEEPS {
+        tries += 1;
+        let start = pick(&mut rng);
+        if a.overlaps(&player, start, mask) || b.overlaps(&player, start, mask) {
+            continue;
+        }
+        let dir = Vec3::from_array(std::array::from_fn(|_| rng.range_f64(-1.0, 1.0) as f32));
+        let end = start + dir.normalize_or_zero() * rng.range_f64(8.0, 256.0) as f32;
+        let (x, y) = (
+            a.trace(&player, start, end, mask),
+            b.trace(&player, start, end, mask),
+        );
+        sweeps += 1;
+        agree += usize::from((x.fraction - y.fraction).abs() * (end - start).length() <= within);
+    }
+    (points, equal, sweeps, agree)
+}
+
 /// What fails the bars over all meshes together ([`SAME_LIQUID`], [`SWEEPS_AGREE`]),
 /// printed under `what`.
 pub(crate) fn overall_failures(what: &str, all: &Agreement) -> Vec<String> {

@@ -222,3 +222,109 @@ fn held_back_meshes_agree_with_their_bsp() {
     failures.extend(overall_failures("all held-back meshes", &all));
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Map units per metre in the Y-up test file (Quake's player is 56 units, about 1.75 m).
+const UNITS_PER_METRE: f64 = 32.0;
+
+/// How far the Y-up file's world may stop a sweep from the Z-up file's, in units: its
+/// corners went through f32 metres under two node transforms and back.
+const TRANSFORMED_SWEEP_AGREE: f32 = 0.01;
+
+/// A held-back level written as an artist's Y-up glTF in metres: a `.gltf` document with its
+/// buffer in a `.bin` beside it, the mesh under two nodes (the root moved, its child turned
+/// a quarter about Y and scaled by (2, 2, −2), a mirror, under which glTF's front faces are
+/// the clockwise ones), compiled
+/// with `MeshAxis::YUp` and 32 units a metre, builds the world the Z-up OBJ in units does:
+/// the same solid at seeded points (those within 0.1 of either world's boundary aside) and
+/// Quake's player box stopping within 0.01 on seeded sweeps.
+#[test]
+fn a_y_up_gltf_in_metres_under_nested_nodes_builds_the_same_world() {
+    use planeshift::build::MeshAxis;
+    let Some(dir) = planeshift_testkit::real_maps_dir(
+        "a_y_up_gltf_in_metres_under_nested_nodes_builds_the_same_world",
+    ) else {
+        return;
+    };
+    let (held_back, _) = held_back_levels(&dir);
+    assert!(
+        !held_back.is_empty(),
+        "no held-back level in {}",
+        dir.display()
+    );
+    let folder = std::env::temp_dir().join(format!("planeshift-yup-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+    let translation = glam::DVec3::new(3.0, 5.0, -7.0);
+    let scale = glam::DVec3::new(2.0, 2.0, -2.0);
+    // A quarter turn about +Y: (x, y, z) → (z, y, −x); its inverse (x, y, z) → (−z, y, x).
+    let unturn = |p: glam::DVec3| glam::DVec3::new(-p.z, p.y, p.x);
+    let nodes = format!(
+        r#"[{{"translation":[{},{},{}],"children":[1]}},{{"mesh":0,"rotation":[0,{h},0,{h}],"scale":[{},{},{}]}}]"#,
+        translation.x,
+        translation.y,
+        translation.z,
+        scale.x,
+        scale.y,
+        scale.z,
+        h = std::f64::consts::FRAC_1_SQRT_2
+    );
+    let mut failures = Vec::new();
+    for level in &held_back {
+        let faces = &level.faces;
+        // Map units, Z up → metres, Y up (`MeshAxis::YUp` takes (x, y, z) to (x, −z, y))
+        // → the child node's own frame.
+        let stored: Vec<[f32; 3]> = faces
+            .positions
+            .iter()
+            .map(|p| {
+                let p = glam::DVec3::from(p.map(f64::from));
+                let metres = glam::DVec3::new(p.x, p.z, -p.y) / UNITS_PER_METRE;
+                let local = unturn(metres - translation) / scale;
+                local.as_vec3().to_array()
+            })
+            .collect();
+        // Under a mirroring node glTF's front faces turn clockwise (the specification's
+        // "Meshes": the determinant of the node's global transform decides the winding), so
+        // an exporter writes each triangle the other way round in the node's frame.
+        let turned_back: Vec<Vec<u32>> = faces
+            .groups
+            .iter()
+            .map(|(_, t)| t.chunks_exact(3).flat_map(|t| [t[0], t[2], t[1]]).collect())
+            .collect();
+        let groups: Vec<(&str, &[u32])> = faces
+            .groups
+            .iter()
+            .zip(&turned_back)
+            .map(|((n, _), t)| (n.as_str(), t.as_slice()))
+            .collect();
+        let (json, bin) =
+            planeshift_testkit::glb::gltf_of_groups(&stored, &groups, "level.bin", (&nodes, "[0]"));
+        std::fs::write(folder.join("level.bin"), bin)
+            .unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+        let mut y_up = MeshOptions::default();
+        y_up.axis = MeshAxis::YUp;
+        y_up.scale = UNITS_PER_METRE;
+        let options = CompileOptions::default();
+        let turned = compile_mesh(json.as_bytes(), Some(&folder), &y_up, &options)
+            .unwrap_or_else(|e| panic!("{} as .gltf: {e}", level.name))
+            .map;
+        let plain = compile_mesh(
+            faces.to_obj().as_bytes(),
+            None,
+            &MeshOptions::default(),
+            &options,
+        )
+        .unwrap_or_else(|e| panic!("{} as .obj: {e}", level.name))
+        .map;
+        let (points, equal, sweeps, agree) =
+            crate::mesh::same_world(&plain, &turned, TRANSFORMED_SWEEP_AGREE);
+        println!(
+            "{}: the Y-up .gltf in metres against the .obj: solid {equal}/{points} points, sweeps {agree}/{sweeps} within {TRANSFORMED_SWEEP_AGREE}",
+            level.name
+        );
+        if equal < points || agree < sweeps || points == 0 || sweeps == 0 {
+            failures.push(level.name.clone());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&folder);
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -4,7 +4,8 @@
 //! Takes corner positions and triangle indices (`u16` for one material, `u32` per material
 //! for several); gives the bytes of a valid `.glb` (glTF 2.0: the JSON chunk padded with
 //! spaces, the binary chunk with zeros, to four bytes; the positions' accessor with the
-//! `min` and `max` the format requires), one scene of one node of one mesh. Guarantees nothing beyond that: a test that wants a bad
+//! `min` and `max` the format requires), one scene of one node of one mesh, or a `.gltf`
+//! document with its external buffer and the nodes a test gives. Guarantees nothing beyond that: a test that wants a bad
 //! file mutates these bytes.
 
 /// The `.glb` bytes of the triangles `indices` (three per triangle) over `positions`, all
@@ -36,6 +37,33 @@ pub fn glb_of_triangles(positions: &[[f32; 3]], indices: &[u16], material: &str)
 /// its triangles' `u32` indices (three per triangle) over the shared `positions`.
 #[must_use]
 pub fn glb_of_groups(positions: &[[f32; 3]], groups: &[(&str, &[u32])]) -> Vec<u8> {
+    let (json, bin) = document(positions, groups, None, r#"[{"mesh":0}]"#, "[0]");
+    framed(json, bin)
+}
+
+/// A `.gltf` document and its external buffer: the mesh of [`glb_of_groups`], its buffer
+/// read from `buffer_uri` (a file beside the document), placed by `nodes` (the `nodes`
+/// array's JSON, one of them holding `"mesh":0`) with the scene's roots `roots` (JSON
+/// array of node indices).
+#[must_use]
+pub fn gltf_of_groups(
+    positions: &[[f32; 3]],
+    groups: &[(&str, &[u32])],
+    buffer_uri: &str,
+    (nodes, roots): (&str, &str),
+) -> (String, Vec<u8>) {
+    document(positions, groups, Some(buffer_uri), nodes, roots)
+}
+
+/// The JSON of one mesh (a primitive per group) and its binary buffer, whose `uri` is
+/// `buffer_uri` (`None`: a `.glb`'s own chunk).
+fn document(
+    positions: &[[f32; 3]],
+    groups: &[(&str, &[u32])],
+    buffer_uri: Option<&str>,
+    nodes: &str,
+    roots: &str,
+) -> (String, Vec<u8>) {
     let mut bin: Vec<u8> = Vec::new();
     for p in positions {
         for c in p {
@@ -73,15 +101,16 @@ pub fn glb_of_groups(positions: &[[f32; 3]], groups: &[(&str, &[u32])]) -> Vec<u
         let name = name.replace('\\', "\\\\").replace('"', "\\\"");
         materials.push(format!(r#"{{"name":"{name}"}}"#));
     }
+    let uri = buffer_uri.map_or(String::new(), |u| format!(r#","uri":"{u}""#));
     let json = format!(
-        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],"meshes":[{{"primitives":[{}]}}],"materials":[{}],"buffers":[{{"byteLength":{}}}],"bufferViews":[{}],"accessors":[{}]}}"#,
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":{roots}}}],"nodes":{nodes},"meshes":[{{"primitives":[{}]}}],"materials":[{}],"buffers":[{{"byteLength":{}{uri}}}],"bufferViews":[{}],"accessors":[{}]}}"#,
         primitives.join(","),
         materials.join(","),
         bin.len(),
         views.join(","),
         accessors.join(",")
     );
-    framed(json, bin)
+    (json, bin)
 }
 
 /// The positions' least and greatest coordinates, per axis.
