@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use planeshift::build::Game;
+use planeshift::build::{Game, MeshAxis, MeshOptions};
 
 /// The planeshift map compiler.
 #[derive(Debug, Parser)]
@@ -39,9 +39,10 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Compile a .map file into a collision world (.pbsp).
+    /// Compile a level (.map, a compiled .bsp, or a .obj, .gltf or .glb mesh) into a collision
+    /// world (.pbsp).
     Compile {
-        /// The .map file.
+        /// The .map, .bsp, .obj, .gltf or .glb file (a .gltf's buffers are read beside it).
         map: PathBuf,
         /// Where to write the compiled world (default: the input with extension .pbsp).
         #[arg(short, long)]
@@ -49,6 +50,9 @@ pub enum Command {
         /// The rules a map is compiled by.
         #[command(flatten)]
         rules: RulesArgs,
+        /// How a mesh's coordinates become map units.
+        #[command(flatten)]
+        mesh: MeshArgs,
         /// Fill the void around a sealed map as solid (`solid|outside` brushes), so that a
         /// character that gets there is stuck and a game can tell.
         #[arg(long)]
@@ -62,7 +66,7 @@ pub enum Command {
     },
     /// Sweep shapes through a world: JSON Lines queries, or one query from flags.
     Trace {
-        /// The world: a .pbsp file, or a .map compiled in memory.
+        /// The world: a .pbsp file, or a level compiled in memory (.map, .bsp, or a .obj, .gltf or .glb mesh).
         file: PathBuf,
         /// JSON Lines queries, one {"shape":..,"start":[..],"end":[..]} per line.
         #[arg(long, conflicts_with_all = ["shape", "from", "to"])]
@@ -93,10 +97,13 @@ pub enum Command {
         /// The rules a map is compiled by.
         #[command(flatten)]
         rules: RulesArgs,
+        /// How a mesh's coordinates become map units.
+        #[command(flatten)]
+        mesh: MeshArgs,
     },
     /// The world's contents at points: JSON Lines of points in, of contents names out.
     Contents {
-        /// The world: a .pbsp file, or a .map compiled in memory.
+        /// The world: a .pbsp file, or a level compiled in memory (.map, .bsp, or a .obj, .gltf or .glb mesh).
         world: PathBuf,
         /// JSON Lines points, one `{"point":[x,y,z]}` per line.
         #[arg(long)]
@@ -107,10 +114,13 @@ pub enum Command {
         /// The rules a map is compiled by.
         #[command(flatten)]
         rules: RulesArgs,
+        /// How a mesh's coordinates become map units.
+        #[command(flatten)]
+        mesh: MeshArgs,
     },
     /// Time JSON Lines queries in-process: ns per query for each shape kind and for all.
     Bench {
-        /// The world: a .pbsp file, or a .map compiled in memory.
+        /// The world: a .pbsp file, or a level compiled in memory (.map, .bsp, or a .obj, .gltf or .glb mesh).
         file: PathBuf,
         /// JSON Lines queries, as for `trace`.
         #[arg(long)]
@@ -154,6 +164,58 @@ pub struct RulesArgs {
     /// 16; default 0.25).
     #[arg(long, value_name = "UNITS", value_parser = parse_patch_tolerance)]
     pub patch_tolerance: Option<f64>,
+}
+
+/// How a mesh file's coordinates become map units (read only for a `.obj`, `.gltf` or
+/// `.glb`).
+#[derive(Debug, Default, clap::Args)]
+pub struct MeshArgs {
+    /// Which way is up in a mesh file: z (map units' own, the default), y (glTF's and many
+    /// modellers': (x, y, z) becomes (x, −z, y)) or y-bevy (as planeshift_bevy places a
+    /// level in Bevy's world: (x, y, z) becomes (−z, −x, y)).
+    #[arg(long = "mesh-up", value_name = "AXIS", value_parser = parse_mesh_up)]
+    pub up: Option<MeshAxis>,
+    /// Map units per mesh file unit (default 1; about 32 to 40 for a file in metres).
+    #[arg(long = "mesh-scale", value_name = "UNITS", value_parser = parse_mesh_scale)]
+    pub scale: Option<f64>,
+}
+
+impl MeshArgs {
+    /// The mesh options these flags give (the defaults where a flag is absent).
+    #[must_use]
+    pub fn options(&self) -> MeshOptions {
+        let mut options = MeshOptions::default();
+        if let Some(up) = self.up {
+            options.axis = up;
+        }
+        if let Some(scale) = self.scale {
+            options.scale = scale;
+        }
+        options
+    }
+}
+
+/// A `--mesh-up` value.
+fn parse_mesh_up(text: &str) -> Result<MeshAxis, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "z" => Ok(MeshAxis::ZUp),
+        "y" => Ok(MeshAxis::YUp),
+        "y-bevy" => Ok(MeshAxis::YUpBevy),
+        _ => Err(format!("`{text}` is not z, y or y-bevy")),
+    }
+}
+
+/// A `--mesh-scale` value: finite and positive.
+fn parse_mesh_scale(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(format!("`{text}` is not a finite number above 0"))
+    }
 }
 
 /// A `--patch-tolerance` value: a number of map units the compiler accepts.

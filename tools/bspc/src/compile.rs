@@ -108,17 +108,16 @@ pub fn compile(
     input: &Path,
     output: Option<PathBuf>,
     json: bool,
-    options: CompileOptions,
+    (options, mesh): (CompileOptions, MeshOptions),
     pointfile: Option<&Path>,
 ) -> Result<(), CliError> {
     let src = std::fs::read(input).map_err(|e| CliError::io(input, &e))?;
-    let compiled =
-        compile_level_at(&src, input, &MeshOptions::default(), &options).map_err(|e| match e {
-            CompileError::Parse(p) => CliError::syntax(input, &p),
-            CompileError::Import(i) => CliError::input(format!("{}: error: {i}", input.display())),
-            CompileError::Mesh(m) => CliError::input(format!("{}: error: {m}", input.display())),
-            other => CliError::internal(other),
-        })?;
+    let compiled = compile_level_at(&src, input, &mesh, &options).map_err(|e| match e {
+        CompileError::Parse(p) => CliError::syntax(input, &p),
+        CompileError::Import(i) => CliError::input(format!("{}: error: {i}", input.display())),
+        CompileError::Mesh(m) => CliError::input(format!("{}: error: {m}", input.display())),
+        other => CliError::internal(other),
+    })?;
     let bytes = compiled.map.to_bytes();
     let output = output.unwrap_or_else(|| input.with_extension(EXTENSION));
     std::fs::write(&output, &bytes).map_err(|e| CliError::io(&output, &e))?;
@@ -160,7 +159,7 @@ pub fn info(path: &Path, json: bool) -> Result<(), CliError> {
         let map = CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e))?;
         (map, bytes.len())
     } else {
-        let map = load_world(path, &CompileOptions::default())?;
+        let map = load_world(path, (&CompileOptions::default(), &MeshOptions::default()))?;
         let size = map.to_bytes().len();
         (map, size)
     };

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use glam::Vec3;
 use planeshift::CompileOptions;
+use planeshift::build::MeshOptions;
 use serde::{Deserialize, Serialize};
 
 use crate::CliError;
@@ -43,7 +44,7 @@ pub fn contents(
     world: &Path,
     points: &Path,
     output: Option<&Path>,
-    options: &CompileOptions,
+    options: (&CompileOptions, &MeshOptions),
 ) -> Result<(), CliError> {
     let points = read_points(points)?;
     let world = load_world(world, options)?;

@@ -111,16 +111,20 @@ fn run(args: Args) -> Result<(), CliError> {
             output,
             json,
             rules,
+            mesh,
             fill_outside,
             pointfile,
         } => compile::compile(
             &map,
             output,
             json,
-            CompileOptions {
-                fill_outside,
-                ..game::compile_options(rules)?
-            },
+            (
+                CompileOptions {
+                    fill_outside,
+                    ..game::compile_options(rules)?
+                },
+                mesh.options(),
+            ),
             pointfile.as_deref(),
         ),
         Command::Info { file, json } => compile::info(&file, json),
@@ -134,6 +138,7 @@ fn run(args: Args) -> Result<(), CliError> {
             mask,
             bodies,
             rules,
+            mesh,
         } => trace::trace(
             &file,
             queries.as_deref(),
@@ -141,18 +146,19 @@ fn run(args: Args) -> Result<(), CliError> {
             (shape, from, to),
             mask.as_deref(),
             bodies.as_deref(),
-            &game::compile_options(rules)?,
+            (&game::compile_options(rules)?, &mesh.options()),
         ),
         Command::Contents {
             world,
             points,
             output,
             rules,
+            mesh,
         } => contents::contents(
             &world,
             &points,
             output.as_deref(),
-            &game::compile_options(rules)?,
+            (&game::compile_options(rules)?, &mesh.options()),
         ),
         Command::Bench {
             file,

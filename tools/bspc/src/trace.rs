@@ -132,14 +132,17 @@ fn shape_from_json(shape: ShapeJson) -> Option<TraceShape> {
 }
 
 /// Loads a world: a compiled file by its magic, a mesh (`.obj`, `.gltf`, `.glb`) by its
-/// extension, otherwise a `.map` or a `.bsp` (by content) compiled in memory (with the
-/// shader folders, for a Quake 3 map, and the patch tolerance).
-pub fn load_world(path: &Path, options: &CompileOptions) -> Result<CompiledMap, CliError> {
+/// extension (its axis and scale from `mesh`), otherwise a `.map` or a `.bsp` (by content)
+/// compiled in memory (with the shader folders, for a Quake 3 map, and the patch tolerance).
+pub fn load_world(
+    path: &Path,
+    (options, mesh): (&CompileOptions, &MeshOptions),
+) -> Result<CompiledMap, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     if bytes.starts_with(&MAGIC) {
         return CompiledMap::from_bytes(&bytes).map_err(|e| CliError::corrupt(path, &e));
     }
-    compile_level_at(&bytes, path, &MeshOptions::default(), options)
+    compile_level_at(&bytes, path, mesh, options)
         .map(|c| c.map)
         .map_err(|e| match e {
             CompileError::Parse(p) => CliError::syntax(path, &p),
@@ -248,7 +251,7 @@ pub fn trace(
     single: (Option<String>, Option<String>, Option<String>),
     mask: Option<&str>,
     bodies: Option<&Path>,
-    options: &CompileOptions,
+    options: (&CompileOptions, &MeshOptions),
 ) -> Result<(), CliError> {
     let default_mask = match mask {
         Some(name) => parse_mask(name).map_err(CliError::usage)?,
@@ -294,7 +297,7 @@ pub fn trace(
 /// [`CompiledMap::trace_batch`] on a pool of `threads` threads, so `ns_per_query` is wall
 /// time per query (two threads on two free cores print about half of one).
 pub fn bench(file: &Path, queries: &Path, reps: u32, threads: usize) -> Result<(), CliError> {
-    let world = load_world(file, &CompileOptions::default())?;
+    let world = load_world(file, (&CompileOptions::default(), &MeshOptions::default()))?;
     let queries = read_queries(queries)?;
     if queries.is_empty() {
         return Err(CliError::input(format!(

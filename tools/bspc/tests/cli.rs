@@ -1308,3 +1308,93 @@ fn compile_takes_meshes_by_extension() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("bad.obj: error: OBJ:"), "{stderr}");
 }
+
+/// `--mesh-up` and `--mesh-scale` read a mesh drawn Y up in metres as the same level drawn
+/// Z up in map units: a tetrahedron (256 units along each axis from the origin, wound
+/// counter-clockwise from outside) written both ways gives the same contents at points
+/// inside, outside and under it and the same sweep's stop through `bspc contents` and
+/// `bspc trace`, and the same brushes through `bspc compile --json`; without the flags the
+/// Y-up file is another, smaller level; a bad value is a usage error.
+#[test]
+fn mesh_up_and_scale_read_a_y_up_file_in_metres() {
+    let corners = [
+        [0.0, 0.0, 0.0],
+        [256.0, 0.0, 0.0],
+        [0.0, 256.0, 0.0],
+        [0.0, 0.0, 256.0],
+    ];
+    let faces = "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    let obj = |map: &dyn Fn([f64; 3]) -> [f64; 3]| {
+        let mut text = String::new();
+        for c in corners {
+            let [x, y, z] = map(c);
+            text.push_str(&format!("v {x} {y} {z}\n"));
+        }
+        text + faces
+    };
+    let z_up = temp_file("tetra_z.obj", obj(&|c| c).as_bytes());
+    // Map (x, y, z) is file (x, z, −y) for `--mesh-up y`, in metres of 32 units.
+    let y_up = temp_file(
+        "tetra_y.obj",
+        obj(&|[x, y, z]| [x / 32.0, z / 32.0, -y / 32.0]).as_bytes(),
+    );
+    let points = temp_file(
+        "tetra_points.jsonl",
+        b"{\"point\":[16,16,16]}\n{\"point\":[200,200,200]}\n{\"point\":[16,16,-16]}\n{\"point\":[16,-16,16]}\n",
+    );
+    let flags = ["--mesh-up", "y", "--mesh-scale", "32"];
+    let run = |command: &[&str], file: &Path, extra: &[&str]| {
+        let mut args = command.to_vec();
+        args.push(file.to_str().expect("path"));
+        args.extend_from_slice(extra);
+        String::from_utf8_lossy(&bspc_ok(&args).stdout).into_owned()
+    };
+    let points_arg = ["contents", "--points", points.to_str().expect("path")];
+    let expected = run(&points_arg, &z_up, &[]);
+    assert_eq!(
+        expected.lines().collect::<Vec<_>>(),
+        [
+            r#"{"contents":["solid"]}"#,
+            r#"{"contents":[]}"#,
+            r#"{"contents":[]}"#,
+            r#"{"contents":[]}"#
+        ]
+    );
+    assert_eq!(run(&points_arg, &y_up, &flags), expected);
+    assert_ne!(
+        run(&points_arg, &y_up, &[]),
+        expected,
+        "the flags changed nothing"
+    );
+    let sweep = [
+        "trace",
+        "--shape",
+        "point",
+        "--from",
+        "16,16,300",
+        "--to",
+        "16,16,-50",
+    ];
+    let stop = run(&sweep, &z_up, &[]);
+    assert!(stop.contains("\"fraction\":"), "{stop}");
+    assert_eq!(run(&sweep, &y_up, &flags), stop);
+    let compiled = |file: &Path, extra: &[&str]| {
+        let out = file.with_extension("pbsp");
+        let mut args = vec!["compile", file.to_str().expect("path"), "-o"];
+        args.push(out.to_str().expect("path"));
+        args.push("--json");
+        args.extend_from_slice(extra);
+        let json: serde_json::Value = serde_json::from_slice(&bspc_ok(&args).stdout).expect("json");
+        json["world_brushes"].clone()
+    };
+    assert_eq!(compiled(&y_up, &flags), compiled(&z_up, &[]));
+    for bad in [
+        ["--mesh-up", "x"],
+        ["--mesh-scale", "0"],
+        ["--mesh-scale", "nan"],
+    ] {
+        let mut args = vec!["compile", y_up.to_str().expect("path")];
+        args.extend_from_slice(&bad);
+        assert_eq!(bspc(&args).status.code(), Some(2), "{bad:?}");
+    }
+}

@@ -1,6 +1,6 @@
 //! `trace_visualizer`: a top-down view of a level, its sweeps and a walking character.
 //!
-//! Takes a map (a `.map` compiled in memory, or a compiled `.pbsp`) and options; gives a
+//! Takes a level (a compiled `.pbsp`, or a `.map`, `.bsp` or mesh compiled in memory) and options; gives a
 //! window (winit + pixels, drawing with `planeshift_viewer`), or with `--screenshot` a PNG
 //! rendered by the same drawing code without any window or GPU.
 //!
@@ -34,7 +34,7 @@ use viewer_support::{Failure, character_overlay, load_world, world_center};
 #[derive(Debug, Parser)]
 #[command(name = "trace_visualizer", version)]
 struct Args {
-    /// The map: a .map (compiled in memory) or a compiled .pbsp.
+    /// The level: a compiled .pbsp, or a .map, .bsp, .obj, .gltf or .glb compiled in memory.
     map: PathBuf,
     /// Render one frame to this PNG without a window or GPU, then exit.
     #[arg(long, value_name = "OUT.png")]
