@@ -22,4 +22,6 @@ pub use crate::game::{
 };
 pub use crate::import::{BspFormat, ImportError};
 #[cfg(feature = "mesh")]
-pub use crate::mesh::{MAX_MESH_TRIANGLES, MeshAxis, MeshError, MeshFormat, MeshOptions};
+pub use crate::mesh::{
+    MAX_MESH_TRIANGLES, MeshAxis, MeshError, MeshFormat, MeshOptions, UnknownMeshAxis,
+};

@@ -52,6 +52,33 @@ pub enum MeshAxis {
     YUpBevy,
 }
 
+/// A mesh axis name that is not `z`, `y` nor `y-bevy`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not z, y or y-bevy")]
+pub struct UnknownMeshAxis(pub String);
+
+impl std::str::FromStr for MeshAxis {
+    type Err = UnknownMeshAxis;
+
+    /// The axis a command line names: `z` ([`MeshAxis::ZUp`]), `y` ([`MeshAxis::YUp`]) or
+    /// `y-bevy` ([`MeshAxis::YUpBevy`]), in any case.
+    ///
+    /// # Examples
+    /// ```
+    /// use planeshift::build::MeshAxis;
+    /// assert_eq!("Y".parse::<MeshAxis>(), Ok(MeshAxis::YUp));
+    /// assert!("x".parse::<MeshAxis>().is_err());
+    /// ```
+    fn from_str(text: &str) -> Result<MeshAxis, UnknownMeshAxis> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "z" => Ok(MeshAxis::ZUp),
+            "y" => Ok(MeshAxis::YUp),
+            "y-bevy" => Ok(MeshAxis::YUpBevy),
+            _ => Err(UnknownMeshAxis(text.to_owned())),
+        }
+    }
+}
+
 impl MeshAxis {
     /// `p` in map axes.
     fn to_map(self, p: DVec3) -> DVec3 {

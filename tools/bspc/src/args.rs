@@ -197,12 +197,8 @@ impl MeshArgs {
 
 /// A `--mesh-up` value.
 fn parse_mesh_up(text: &str) -> Result<MeshAxis, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "z" => Ok(MeshAxis::ZUp),
-        "y" => Ok(MeshAxis::YUp),
-        "y-bevy" => Ok(MeshAxis::YUpBevy),
-        _ => Err(format!("`{text}` is not z, y or y-bevy")),
-    }
+    text.parse()
+        .map_err(|e: planeshift::build::UnknownMeshAxis| e.to_string())
 }
 
 /// A `--mesh-scale` value: finite and positive.

@@ -88,7 +88,9 @@ fn run(args: &Args) -> Result<(), String> {
         shader_folders: args.shaders.clone(),
         ..CompileOptions::default()
     };
-    let loaded = viewer_support::load_world_with(&args.map, &options).map_err(|f| f.message)?;
+    let mesh = planeshift::build::MeshOptions::default();
+    let loaded =
+        viewer_support::load_world_with(&args.map, &options, &mesh).map_err(|f| f.message)?;
     let spawn = loaded
         .spawn
         .unwrap_or_else(|| viewer_support::world_center(&loaded.world));

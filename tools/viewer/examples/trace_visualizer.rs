@@ -21,6 +21,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use glam::{Vec2, Vec3};
+use planeshift::build::{MeshAxis, MeshOptions};
 use planeshift::{CharacterController, ControllerConfig};
 use planeshift_viewer::{
     Camera, Scene, ShapeSpec, TraceSpec, parse_image_size, parse_vec2, parse_vec3, screenshot,
@@ -71,6 +72,13 @@ struct Args {
     /// With --frames: write the last frame's RGBA buffer, as handed to the GPU, to this PNG.
     #[arg(long, value_name = "OUT.png", requires = "frames")]
     capture: Option<PathBuf>,
+    /// Which way is up in a mesh file: z (the default), y (glTF's convention) or y-bevy (as
+    /// planeshift_bevy places a level).
+    #[arg(long = "mesh-up", value_name = "AXIS", default_value = "z")]
+    mesh_up: MeshAxis,
+    /// Map units per mesh file unit (about 32 to 40 for a file in metres).
+    #[arg(long = "mesh-scale", value_name = "UNITS", default_value_t = 1.0)]
+    mesh_scale: f64,
 }
 
 fn main() -> ExitCode {
@@ -91,7 +99,10 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> Result<(), Failure> {
-    let loaded = load_world(&args.map)?;
+    let mut mesh = MeshOptions::default();
+    mesh.axis = args.mesh_up;
+    mesh.scale = args.mesh_scale;
+    let loaded = load_world(&args.map, &mesh)?;
     let world = loaded.world;
     let spawn = args
         .spawn

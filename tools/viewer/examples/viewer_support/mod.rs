@@ -45,14 +45,20 @@ pub struct LoadedWorld {
     pub spawn: Option<Vec3>,
 }
 
-/// Reads `path`: a compiled world when it starts with the compiled magic, else a `.map` or
-/// a `.bsp` compiled in memory (`compile_level`).
-pub fn load_world(path: &Path) -> Result<LoadedWorld, Failure> {
-    load_world_with(path, &CompileOptions::default())
+/// Reads `path`: a compiled world when it starts with the compiled magic, else a `.map`, a
+/// `.bsp` or a mesh (by its extension, read with `mesh`) compiled in memory
+/// (`compile_level_at`).
+pub fn load_world(path: &Path, mesh: &MeshOptions) -> Result<LoadedWorld, Failure> {
+    load_world_with(path, &CompileOptions::default(), mesh)
 }
 
-/// [`load_world`], a `.map` compiled with `options` (its game, shader folders).
-pub fn load_world_with(path: &Path, options: &CompileOptions) -> Result<LoadedWorld, Failure> {
+/// [`load_world`], a `.map` compiled with `options` (its game, shader folders), a mesh read
+/// with `mesh` (its axis and scale).
+pub fn load_world_with(
+    path: &Path,
+    options: &CompileOptions,
+    mesh: &MeshOptions,
+) -> Result<LoadedWorld, Failure> {
     let bytes = std::fs::read(path).map_err(|e| Failure {
         message: format!("{}: error: {e}", path.display()),
         status: 2,
@@ -65,7 +71,7 @@ pub fn load_world_with(path: &Path, options: &CompileOptions) -> Result<LoadedWo
         let spawn = first_start(&world);
         return Ok(LoadedWorld { world, spawn });
     }
-    let world = match compile_level_at(&bytes, path, &MeshOptions::default(), options) {
+    let world = match compile_level_at(&bytes, path, mesh, options) {
         Ok(output) => output.map,
         Err(CompileError::Parse(e)) => {
             return Err(Failure {
