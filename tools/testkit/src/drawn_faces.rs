@@ -10,7 +10,8 @@
 //! ([`DrawnFaces::to_obj`], a group and `usemtl` per texture) or binary glTF
 //! ([`DrawnFaces::to_glb`], a primitive and material per texture). A face keeps every
 //! corner the file lists, the compilers' T-junction fixes included, so a fan may hold
-//! zero-area triangles, as exported levels do.
+//! zero-area triangles, as exported levels do. A face whose texture the file does not hold
+//! (compiled without its WAD) gets the material [`UNNAMED`].
 //!
 //! Guarantees: every offset and index is checked against its lump; a malformed file is an
 //! `Err` naming what is wrong, never a panic. Test support only: planeshift reads `.bsp`
@@ -25,6 +26,9 @@ pub struct DrawnFaces {
     /// per triangle).
     pub groups: Vec<(String, Vec<u32>)>,
 }
+
+/// The material of faces whose texture the file does not hold.
+pub const UNNAMED: &str = "unnamed";
 
 /// Lump numbers of the Quake 1 family's header (`bspfile.h`).
 const LUMP_PLANES: usize = 1;
@@ -55,7 +59,7 @@ struct Lump<'a> {
 impl Lump<'_> {
     fn u32(&self, at: usize) -> Result<u32, String> {
         self.bytes
-            .get(at..at + 4)
+            .get(at..at.saturating_add(4))
             .and_then(|b| b.try_into().ok())
             .map(u32::from_le_bytes)
             .ok_or_else(|| format!("{}: read past the lump at byte {at}", self.name))
@@ -67,7 +71,7 @@ impl Lump<'_> {
 
     fn u16(&self, at: usize) -> Result<u16, String> {
         self.bytes
-            .get(at..at + 2)
+            .get(at..at.saturating_add(2))
             .and_then(|b| b.try_into().ok())
             .map(u16::from_le_bytes)
             .ok_or_else(|| format!("{}: read past the lump at byte {at}", self.name))
@@ -78,7 +82,11 @@ impl Lump<'_> {
     }
 
     fn vec3(&self, at: usize) -> Result<[f32; 3], String> {
-        Ok([self.f32(at)?, self.f32(at + 4)?, self.f32(at + 8)?])
+        Ok([
+            self.f32(at)?,
+            self.f32(at.saturating_add(4))?,
+            self.f32(at.saturating_add(8))?,
+        ])
     }
 
     fn count(&self, record: usize) -> usize {
@@ -180,11 +188,11 @@ pub fn drawn_faces(bytes: &[u8]) -> Result<DrawnFaces, String> {
     let positions = (0..vertexes.count(VERTEX_BYTES))
         .map(|i| vertexes.vec3(i * VERTEX_BYTES))
         .collect::<Result<Vec<_>, _>>()?;
-    let first_face = models.i32(MODEL_FIRST_FACE)?;
-    let face_count = models.i32(MODEL_FIRST_FACE + 4)?;
     if models.count(MODEL_BYTES) == 0 {
         return Err("models: no world model".to_owned());
     }
+    let first_face = models.i32(MODEL_FIRST_FACE)?;
+    let face_count = models.i32(MODEL_FIRST_FACE + 4)?;
     let (Ok(first_face), Ok(face_count)) =
         (usize::try_from(first_face), usize::try_from(face_count))
     else {
@@ -196,7 +204,7 @@ pub fn drawn_faces(bytes: &[u8]) -> Result<DrawnFaces, String> {
             return Err(format!("faces: face {face} past the lump"));
         }
         let [plane, side, first_edge, edge_count, info] = layout.face(faces, face)?;
-        let corners = (0..edge_count)
+        let mut corners = (0..edge_count)
             .map(|k| {
                 let surfedge = surfedges.i32(
                     usize::try_from(first_edge + k)
@@ -211,7 +219,8 @@ pub fn drawn_faces(bytes: &[u8]) -> Result<DrawnFaces, String> {
                 Ok(corner)
             })
             .collect::<Result<Vec<u32>, String>>()?;
-        let normal = planes.vec3(usize::try_from(plane).unwrap_or(usize::MAX) * PLANE_BYTES)?;
+        let plane = usize::try_from(plane).unwrap_or(usize::MAX);
+        let normal = planes.vec3(plane.saturating_mul(PLANE_BYTES))?;
         let front = if side == 0 {
             normal
         } else {
@@ -234,7 +243,6 @@ pub fn drawn_faces(bytes: &[u8]) -> Result<DrawnFaces, String> {
             .map(|(a, b)| f64::from(*a) * f64::from(b))
             .sum::<f64>()
             >= 0.0;
-        let mut corners = corners;
         if !counter_clockwise {
             corners.reverse();
         }
@@ -245,16 +253,18 @@ pub fn drawn_faces(bytes: &[u8]) -> Result<DrawnFaces, String> {
     Ok(DrawnFaces { positions, groups })
 }
 
-/// The texture name of texinfo `info`: its miptex's 16-byte name up to the first zero.
+/// The texture name of texinfo `info`: its miptex's 16-byte name up to the first zero, or
+/// [`UNNAMED`] when the file does not hold that texture (a miptex offset of −1, as in files
+/// compiled without their textures' WAD).
 fn texture_name(textures: &Lump<'_>, texinfo: &Lump<'_>, info: i64) -> Result<String, String> {
     let info = usize::try_from(info).unwrap_or(usize::MAX);
     let miptex = texinfo.i32(info.saturating_mul(TEXINFO_BYTES).saturating_add(32))?;
     let Ok(miptex) = usize::try_from(miptex) else {
-        return Ok(String::from("unnamed"));
+        return Ok(UNNAMED.to_owned());
     };
     let offset = textures.i32(4 + 4 * miptex)?;
     let Ok(offset) = usize::try_from(offset) else {
-        return Ok(String::from("unnamed"));
+        return Ok(UNNAMED.to_owned());
     };
     let name = textures
         .bytes
