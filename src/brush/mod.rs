@@ -27,6 +27,7 @@ pub use bevel::{
     Bevel, BevelKind, BrushBevels, bevel_source_face, brush_bevels, brush_bevels_with, face_reach,
 };
 pub use convert::{Rejection, brush_from_planes};
+#[cfg(feature = "mesh")]
 pub(crate) use convert::brush_from_sides;
 pub(crate) use patches::{MeantPatch, PatchMeaning, add_meant_patches};
 

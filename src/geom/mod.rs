@@ -14,4 +14,6 @@ pub use plane::{BuildPlane, PlaneKind};
 pub use solid::bounds_of;
 pub(crate) use solid::{convex_volume, cut_planes};
 pub use winding::Winding;
-pub(crate) use winding::{PartBehind, base_square};
+pub(crate) use winding::base_square;
+#[cfg(feature = "mesh")]
+pub(crate) use winding::PartBehind;

@@ -18,6 +18,7 @@ pub struct Winding {
 }
 
 /// What of a winding lies behind a plane ([`Winding::part_behind`]).
+#[cfg(feature = "mesh")]
 #[derive(Debug)]
 pub(crate) enum PartBehind {
     /// All of it.
@@ -61,6 +62,7 @@ impl Winding {
     /// How much of the winding lies behind `plane` ([`clipped_behind`](Self::clipped_behind)'s
     /// answer, told apart): all of it (no copy is made), a part (the clipped winding), or
     /// nothing.
+    #[cfg(feature = "mesh")]
     #[must_use]
     pub(crate) fn part_behind(&self, plane: &BuildPlane, epsilon: f64) -> PartBehind {
         let mut back = Vec::new();

@@ -17,6 +17,7 @@ mod quake3;
 mod reader;
 
 pub(crate) use entities::entities_from_lump;
+#[cfg(feature = "mesh")]
 pub(crate) use quake1::merge::merge_regions;
 pub(crate) use reader::{Lump, Lumps, Record, Records};
 
