@@ -16,7 +16,9 @@
 //!   (quake, quake2, quake3 or halflife; detected from the map by default) and `--shaders
 //!   DIR` (repeatable: Quake 3 shader script folders, first definition wins); bots spawn at
 //!   its `info_player_start` and `info_player_deathmatch` origins in turn (a map with
-//!   neither is refused: exit 2).
+//!   neither is refused: exit 2). A mesh (`.obj`, `.gltf`, `.glb`) is read with
+//!   `--mesh-up z|y|y-bevy` and `--mesh-scale UNITS` (as `bspc`), its bots spawned on
+//!   seeded free floor spots.
 //! - The bots are one crowd: they block each other (`--no-collide`: each moves as if
 //!   alone). Each holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps
 //!   or crouches.
@@ -85,7 +87,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use planeshift::CompileOptions;
 use planeshift::ControllerConfig;
-use planeshift::build::Game;
+use planeshift::build::{Game, MeshAxis, MeshOptions};
 use planeshift::movement::Movement;
 use planeshift_harness::{mix, replay, soak};
 
@@ -135,6 +137,13 @@ struct Args {
     /// a Quake 3 map, over the built-in common/* tool shaders).
     #[arg(long = "shaders", value_name = "DIR")]
     shaders: Vec<PathBuf>,
+    /// Which way is up in a mesh file: z (the default), y (glTF's convention) or y-bevy (as
+    /// planeshift_bevy places a level).
+    #[arg(long = "mesh-up", value_name = "AXIS", default_value = "z")]
+    mesh_up: MeshAxis,
+    /// Map units per mesh file unit (about 32 to 40 for a file in metres).
+    #[arg(long = "mesh-scale", value_name = "UNITS", default_value_t = 1.0)]
+    mesh_scale: f64,
     /// Replay mode: the recorded inputs (JSON lines; see `planeshift_harness::replay`).
     #[arg(long, value_name = "IN.jsonl", requires = "ticks_out")]
     replay: Option<PathBuf>,
@@ -268,7 +277,10 @@ fn run(args: &Args) -> Result<(), String> {
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let summary = if planeshift::build::is_mesh_path(path.as_ref()) {
-        soak::soak_mesh(&bytes, path.as_ref(), &options)
+        let mut mesh = MeshOptions::default();
+        mesh.axis = args.mesh_up;
+        mesh.scale = args.mesh_scale;
+        soak::soak_mesh((&bytes, path.as_ref()), &mesh, &options)
     } else {
         soak(&bytes, &options)
     }

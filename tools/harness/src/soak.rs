@@ -446,21 +446,17 @@ pub fn mesh_spawns(world: &CompiledMap, seed: u64) -> Vec<Vec3> {
 }
 
 /// [`soak`] on a level made of triangles (`.obj`, `.gltf`, `.glb`, read from `path`'s
-/// bytes `bytes`): compiled with [`SoakOptions::compile`] (Quake's rules unless it names a
-/// game), the bots spawned at [`mesh_spawns`] (the mesh has no entities), no triggers.
+/// bytes `bytes`, its axis and scale from `mesh`): compiled with [`SoakOptions::compile`]
+/// (Quake's rules unless it names a game), the bots spawned at [`mesh_spawns`] (the mesh
+/// has no entities), no triggers.
 pub fn soak_mesh(
-    bytes: &[u8],
-    path: &std::path::Path,
+    (bytes, path): (&[u8], &std::path::Path),
+    mesh: &planeshift::build::MeshOptions,
     options: &SoakOptions,
 ) -> Result<SoakSummary, String> {
-    let world = planeshift::build::compile_level_at(
-        bytes,
-        path,
-        &planeshift::build::MeshOptions::default(),
-        &options.compile,
-    )
-    .map_err(|e| e.to_string())?
-    .map;
+    let world = planeshift::build::compile_level_at(bytes, path, mesh, &options.compile)
+        .map_err(|e| e.to_string())?
+        .map;
     let spawns = mesh_spawns(&world, options.seed);
     if spawns.is_empty() {
         return Err("no free floor found to spawn bots on".to_string());
