@@ -25,7 +25,10 @@ use crate::support::read;
 
 /// A mesh's triangles as a count per (material, corners' bits from the least corner on,
 /// in winding order): equal maps are the same triangles wound the same way, in any order.
-fn triangle_set(faces: &DrawnFaces) -> BTreeMap<(String, [[u32; 3]; 3]), usize> {
+type TriangleSet = BTreeMap<(String, [[u32; 3]; 3]), usize>;
+
+/// The [`TriangleSet`] of `faces`.
+fn triangle_set(faces: &DrawnFaces) -> TriangleSet {
     let mut out = BTreeMap::new();
     for (name, triangles) in &faces.groups {
         for t in triangles.chunks_exact(3) {
@@ -135,21 +138,18 @@ fn the_exporter_writes_the_shared_meshes() {
             ours.triangle_count(),
             theirs.triangle_count()
         );
-        let (a, b) = (triangle_set(&ours), triangle_set(&theirs));
-        for (k, v) in a.iter().filter(|(k, v)| b.get(*k) != Some(*v)).take(4) {
-            println!(
-                "ours only {k:?} x{v} {:?}",
-                k.1.map(|c| c.map(f32::from_bits))
-            );
-        }
-        for (k, v) in b.iter().filter(|(k, v)| a.get(*k) != Some(*v)).take(4) {
-            println!(
-                "theirs only {k:?} x{v} {:?}",
-                k.1.map(|c| c.map(f32::from_bits))
-            );
-        }
+        let (exported, shared) = (triangle_set(&ours), triangle_set(&theirs));
+        // On a difference, a few triangles of each side that the other lacks.
+        let lacking = |of: &TriangleSet, other: &TriangleSet, side: &str| {
+            for (key, count) in of.iter().filter(|(k, n)| other.get(*k) != Some(*n)).take(4) {
+                let corners = key.1.map(|c| c.map(f32::from_bits));
+                println!("{name}: only {side}: {} ×{count} {corners:?}", key.0);
+            }
+        };
+        lacking(&exported, &shared, "exported");
+        lacking(&shared, &exported, "in the shared file");
         assert!(
-            triangle_set(&ours) == triangle_set(&theirs),
+            exported == shared,
             "{name}: the exported triangles differ from the shared file's"
         );
     }
