@@ -277,9 +277,7 @@ fn run(args: &Args) -> Result<(), String> {
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let summary = if planeshift::build::is_mesh_path(path.as_ref()) {
-        let mut mesh = MeshOptions::default();
-        mesh.axis = args.mesh_up;
-        mesh.scale = args.mesh_scale;
+        let mesh = MeshOptions::new(args.mesh_up, args.mesh_scale);
         soak::soak_mesh((&bytes, path.as_ref()), &mesh, &options)
     } else {
         soak(&bytes, &options)

@@ -111,6 +111,33 @@ impl Default for MeshOptions {
 }
 
 impl MeshOptions {
+    /// The options that read a file drawn with `axis` up, `scale` map units to its unit.
+    ///
+    /// # Examples
+    /// ```
+    /// use planeshift::build::{MeshAxis, MeshOptions};
+    /// // A glTF from a modeller: Y up, in metres of 32 units.
+    /// let options = MeshOptions::new(MeshAxis::YUp, 32.0);
+    /// assert!(options.validate().is_ok());
+    /// assert!(MeshOptions::new(MeshAxis::ZUp, 0.0).validate().is_err());
+    /// ```
+    #[must_use]
+    pub fn new(axis: MeshAxis, scale: f64) -> MeshOptions {
+        MeshOptions { axis, scale }
+    }
+
+    /// Checks the options as a mesh compile does before reading a file.
+    ///
+    /// # Errors
+    /// [`MeshError::Scale`] when [`MeshOptions::scale`] is not finite and positive.
+    pub fn validate(&self) -> Result<(), MeshError> {
+        if self.scale.is_finite() && self.scale > 0.0 {
+            Ok(())
+        } else {
+            Err(MeshError::Scale(self.scale.to_string()))
+        }
+    }
+
     /// `p`, read from the file, in map units and axes.
     pub(crate) fn map_point(&self, p: DVec3) -> DVec3 {
         self.axis.to_map(p) * self.scale
@@ -241,9 +268,7 @@ pub(crate) fn read_mesh(
     folder: Option<&Path>,
     options: &MeshOptions,
 ) -> Result<(MeshFormat, TriangleMesh), MeshError> {
-    if !(options.scale.is_finite() && options.scale > 0.0) {
-        return Err(MeshError::Scale(options.scale.to_string()));
-    }
+    options.validate()?;
     let format = MeshFormat::detect(bytes);
     let mesh = match format {
         MeshFormat::Obj => obj::read_obj(bytes, options)?,

@@ -168,30 +168,23 @@ pub struct RulesArgs {
 
 /// How a mesh file's coordinates become map units (read only for a `.obj`, `.gltf` or
 /// `.glb`).
-#[derive(Debug, Default, clap::Args)]
+#[derive(Debug, clap::Args)]
 pub struct MeshArgs {
     /// Which way is up in a mesh file: z (map units' own, the default), y (glTF's and many
     /// modellers': (x, y, z) becomes (x, −z, y)) or y-bevy (as planeshift_bevy places a
     /// level in Bevy's world: (x, y, z) becomes (−z, −x, y)).
-    #[arg(long = "mesh-up", value_name = "AXIS", value_parser = parse_mesh_up)]
-    pub up: Option<MeshAxis>,
-    /// Map units per mesh file unit (default 1; about 32 to 40 for a file in metres).
-    #[arg(long = "mesh-scale", value_name = "UNITS", value_parser = parse_mesh_scale)]
-    pub scale: Option<f64>,
+    #[arg(long = "mesh-up", value_name = "AXIS", default_value = "z", value_parser = parse_mesh_up)]
+    pub up: MeshAxis,
+    /// Map units per mesh file unit (about 32 to 40 for a file in metres).
+    #[arg(long = "mesh-scale", value_name = "UNITS", default_value_t = 1.0, value_parser = parse_mesh_scale)]
+    pub scale: f64,
 }
 
 impl MeshArgs {
-    /// The mesh options these flags give (the defaults where a flag is absent).
+    /// The mesh options these flags give.
     #[must_use]
     pub fn options(&self) -> MeshOptions {
-        let mut options = MeshOptions::default();
-        if let Some(up) = self.up {
-            options.axis = up;
-        }
-        if let Some(scale) = self.scale {
-            options.scale = scale;
-        }
-        options
+        MeshOptions::new(self.up, self.scale)
     }
 }
 
@@ -201,17 +194,16 @@ fn parse_mesh_up(text: &str) -> Result<MeshAxis, String> {
         .map_err(|e: planeshift::build::UnknownMeshAxis| e.to_string())
 }
 
-/// A `--mesh-scale` value: finite and positive.
+/// A `--mesh-scale` value: a number a mesh compile accepts (`MeshOptions::validate`).
 fn parse_mesh_scale(text: &str) -> Result<f64, String> {
     let value: f64 = text
         .trim()
         .parse()
         .map_err(|_| format!("`{text}` is not a number"))?;
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(format!("`{text}` is not a finite number above 0"))
-    }
+    MeshOptions::new(MeshAxis::ZUp, value)
+        .validate()
+        .map(|()| value)
+        .map_err(|e| e.to_string())
 }
 
 /// A `--patch-tolerance` value: a number of map units the compiler accepts.

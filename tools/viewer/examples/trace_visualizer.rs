@@ -99,10 +99,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Args) -> Result<(), Failure> {
-    let mut mesh = MeshOptions::default();
-    mesh.axis = args.mesh_up;
-    mesh.scale = args.mesh_scale;
-    let loaded = load_world(&args.map, &mesh)?;
+    let loaded = load_world(&args.map, &MeshOptions::new(args.mesh_up, args.mesh_scale))?;
     let world = loaded.world;
     let spawn = args
         .spawn
