@@ -57,24 +57,24 @@ struct Lump<'a> {
 }
 
 impl Lump<'_> {
-    fn u32(&self, at: usize) -> Result<u32, String> {
+    /// The `N` bytes at `at`.
+    fn array<const N: usize>(&self, at: usize) -> Result<[u8; N], String> {
         self.bytes
-            .get(at..at.saturating_add(4))
+            .get(at..at.saturating_add(N))
             .and_then(|b| b.try_into().ok())
-            .map(u32::from_le_bytes)
             .ok_or_else(|| format!("{}: read past the lump at byte {at}", self.name))
+    }
+
+    fn u32(&self, at: usize) -> Result<u32, String> {
+        self.array(at).map(u32::from_le_bytes)
     }
 
     fn i32(&self, at: usize) -> Result<i32, String> {
-        self.u32(at).map(|v| v as i32)
+        self.array(at).map(i32::from_le_bytes)
     }
 
     fn u16(&self, at: usize) -> Result<u16, String> {
-        self.bytes
-            .get(at..at.saturating_add(2))
-            .and_then(|b| b.try_into().ok())
-            .map(u16::from_le_bytes)
-            .ok_or_else(|| format!("{}: read past the lump at byte {at}", self.name))
+        self.array(at).map(u16::from_le_bytes)
     }
 
     fn f32(&self, at: usize) -> Result<f32, String> {

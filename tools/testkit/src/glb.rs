@@ -2,34 +2,19 @@
 //! primitive per material.
 //!
 //! Takes corner positions and triangle indices (`u16` for one material, `u32` per material
-//! for several); gives the bytes of a valid `.glb` (glTF 2.0: the JSON chunk padded with
+//! for several), one writer for both; gives the bytes of a valid `.glb` (glTF 2.0: the JSON chunk padded with
 //! spaces, the binary chunk with zeros, to four bytes; the positions' accessor with the
 //! `min` and `max` the format requires), one scene of one node of one mesh, or a `.gltf`
 //! document with its external buffer and the nodes a test gives. Guarantees nothing beyond that: a test that wants a bad
 //! file mutates these bytes.
 
 /// The `.glb` bytes of the triangles `indices` (three per triangle) over `positions`, all
-/// of material `material`.
+/// of material `material`, the indices written as `u16`.
 #[must_use]
 pub fn glb_of_triangles(positions: &[[f32; 3]], indices: &[u16], material: &str) -> Vec<u8> {
-    let mut bin: Vec<u8> = Vec::new();
-    for p in positions {
-        for c in p {
-            bin.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    let positions_len = bin.len();
-    for i in indices {
-        bin.extend_from_slice(&i.to_le_bytes());
-    }
-    let indices_len = bin.len() - positions_len;
-    let (min, max) = bounds(positions);
-    let json = format!(
-        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1,"material":0}}]}}],"materials":[{{"name":"{material}"}}],"buffers":[{{"byteLength":{}}}],"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":{positions_len}}},{{"buffer":0,"byteOffset":{positions_len},"byteLength":{indices_len}}}],"accessors":[{{"bufferView":0,"componentType":5126,"count":{},"type":"VEC3","min":{min:?},"max":{max:?}}},{{"bufferView":1,"componentType":5123,"count":{},"type":"SCALAR"}}]}}"#,
-        bin.len(),
-        positions.len(),
-        indices.len()
-    );
+    let indices: Vec<u32> = indices.iter().map(|&i| u32::from(i)).collect();
+    let groups = [(material, indices.as_slice())];
+    let (json, bin) = document(positions, &groups, Index::U16, None, MESH_AT_ROOT);
     framed(json, bin)
 }
 
@@ -37,7 +22,7 @@ pub fn glb_of_triangles(positions: &[[f32; 3]], indices: &[u16], material: &str)
 /// its triangles' `u32` indices (three per triangle) over the shared `positions`.
 #[must_use]
 pub fn glb_of_groups(positions: &[[f32; 3]], groups: &[(&str, &[u32])]) -> Vec<u8> {
-    let (json, bin) = document(positions, groups, None, r#"[{"mesh":0}]"#, "[0]");
+    let (json, bin) = document(positions, groups, Index::U32, None, MESH_AT_ROOT);
     framed(json, bin)
 }
 
@@ -52,17 +37,36 @@ pub fn gltf_of_groups(
     buffer_uri: &str,
     (nodes, roots): (&str, &str),
 ) -> (String, Vec<u8>) {
-    document(positions, groups, Some(buffer_uri), nodes, roots)
+    document(
+        positions,
+        groups,
+        Index::U32,
+        Some(buffer_uri),
+        (nodes, roots),
+    )
 }
 
-/// The JSON of one mesh (a primitive per group) and its binary buffer, whose `uri` is
-/// `buffer_uri` (`None`: a `.glb`'s own chunk).
+/// The nodes and scene roots of a mesh placed as it is: one node holding it.
+const MESH_AT_ROOT: (&str, &str) = (r#"[{"mesh":0}]"#, "[0]");
+
+/// How the index accessors store an index.
+#[derive(Clone, Copy)]
+enum Index {
+    /// `UNSIGNED_SHORT` (5123): every index below 65,536.
+    U16,
+    /// `UNSIGNED_INT` (5125).
+    U32,
+}
+
+/// The JSON of one mesh (a primitive per group, its indices stored as `index` says) and
+/// its binary buffer, whose `uri` is `buffer_uri` (`None`: a `.glb`'s own chunk), placed by
+/// `nodes` with the scene's `roots`.
 fn document(
     positions: &[[f32; 3]],
     groups: &[(&str, &[u32])],
+    index: Index,
     buffer_uri: Option<&str>,
-    nodes: &str,
-    roots: &str,
+    (nodes, roots): (&str, &str),
 ) -> (String, Vec<u8>) {
     let mut bin: Vec<u8> = Vec::new();
     for p in positions {
@@ -82,16 +86,23 @@ fn document(
     let (mut primitives, mut materials) = (Vec::new(), Vec::new());
     for (k, (name, indices)) in groups.iter().enumerate() {
         let offset = bin.len();
-        for i in indices.iter() {
-            bin.extend_from_slice(&i.to_le_bytes());
+        for &i in indices.iter() {
+            match index {
+                Index::U16 => bin.extend_from_slice(&(i as u16).to_le_bytes()),
+                Index::U32 => bin.extend_from_slice(&i.to_le_bytes()),
+            }
         }
         views.push(format!(
             r#"{{"buffer":0,"byteOffset":{offset},"byteLength":{}}}"#,
             bin.len() - offset
         ));
         accessors.push(format!(
-            r#"{{"bufferView":{},"componentType":5125,"count":{},"type":"SCALAR"}}"#,
+            r#"{{"bufferView":{},"componentType":{},"count":{},"type":"SCALAR"}}"#,
             k + 1,
+            match index {
+                Index::U16 => 5123,
+                Index::U32 => 5125,
+            },
             indices.len()
         ));
         primitives.push(format!(
