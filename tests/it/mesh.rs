@@ -11,6 +11,8 @@ use planeshift::TraceShape;
 use planeshift::build::{MeshError, MeshOptions, compile_mesh, import_bsp};
 use planeshift::{CompileError, CompileOptions, CompiledMap, Contents};
 
+use planeshift_testkit::drawn_faces::{SHARED_MESH_LEVELS, held_back_levels};
+
 use crate::support::{Pcg32, cases, read};
 
 /// Seeded points per level for solid versus open.
@@ -21,7 +23,7 @@ const POINTS: usize = 100_000;
 const NEAR_BOUNDARY: f32 = 0.1;
 
 /// How far two sweeps' stops may differ and still agree, in units.
-const SWEEP_AGREE: f32 = 0.1;
+pub(crate) const SWEEP_AGREE: f32 = 0.1;
 /// Player-box sweeps between free places per mesh, in CI as in the full run.
 const SWEEPS: usize = 2000;
 
@@ -67,16 +69,22 @@ fn in_models(bsp: &CompiledMap, lo: Vec3, hi: Vec3) -> bool {
         .any(|m| lo.cmple(m.maxs).all() && hi.cmpge(m.mins).all())
 }
 
-/// The shared meshes with their `.bsp`: (name, mesh path, bsp path).
+/// The shared meshes with their `.bsp`: (name, mesh path, bsp path); none when the real
+/// maps are absent (the skip printed under `test`).
 fn shared_meshes(test: &str) -> Vec<(String, std::path::PathBuf, std::path::PathBuf)> {
-    let Some(dir) = planeshift_testkit::real_maps::real_maps_dir(test) else {
-        return Vec::new();
-    };
+    planeshift_testkit::real_maps::real_maps_dir(test)
+        .map_or_else(Vec::new, |dir| shared_meshes_in(&dir))
+}
+
+/// [`shared_meshes`] of the real maps folder `dir`.
+fn shared_meshes_in(
+    dir: &std::path::Path,
+) -> Vec<(String, std::path::PathBuf, std::path::PathBuf)> {
     let mut out = Vec::new();
     for ext in ["obj", "glb"] {
         for (name, path) in planeshift_testkit::real_maps::files_in(&dir.join("meshes"), ext) {
             let stem = name.trim_end_matches(&format!(".{ext}")).to_owned();
-            let bsp = dir.join("id-quake-1996").join(format!("{stem}.bsp"));
+            let bsp = dir.join(SHARED_MESH_LEVELS).join(format!("{stem}.bsp"));
             assert!(bsp.is_file(), "{name}: no {}", bsp.display());
             out.push((name, path, bsp));
         }
@@ -91,11 +99,11 @@ fn swept_meshes(test: &str) -> Vec<(String, Vec<u8>, Option<std::path::PathBuf>)
     let Some(dir) = planeshift_testkit::real_maps::real_maps_dir(test) else {
         return Vec::new();
     };
-    let shared = shared_meshes(test).into_iter().map(|(name, path, _)| {
+    let shared = shared_meshes_in(&dir).into_iter().map(|(name, path, _)| {
         let folder = path.parent().map(std::path::Path::to_path_buf);
         (name, read(&path), folder)
     });
-    let (held_back, _) = planeshift_testkit::drawn_faces::held_back_levels(&dir);
+    let (held_back, _) = held_back_levels(&dir);
     let held_back = held_back.into_iter().map(|level| {
         (
             format!("{}.obj", level.name),
@@ -129,7 +137,8 @@ pub(crate) struct Agreement {
     pub in_liquid: usize,
     pub same_liquid: usize,
     /// Player-box sweeps between free places, and how many stopped within
-    /// [`SWEEP_AGREE`] of the `.bsp`'s.
+    /// the stop distance [`agreement`] was given of the `.bsp`'s ([`SWEEP_AGREE`] for issue
+    /// 39's bars).
     pub sweeps: usize,
     pub agree: usize,
 }
@@ -183,12 +192,13 @@ impl Agreement {
 /// boundary of either world, points in the `.bsp`'s liquids and points in its brush
 /// entities' boxes or in the boxes `aside` set aside (a mesh of drawn faces holds the world
 /// model's only); then [`SWEEPS`] sweeps between free places (as many in CI as in the full
-/// run), their reach clear of brush entities and of `aside`.
+/// run), their reach clear of brush entities and of `aside`, agreeing when their stops lie
+/// within `within` units.
 pub(crate) fn agreement(
     name: &str,
-    mesh: &CompiledMap,
-    bsp: &CompiledMap,
+    (mesh, bsp): (&CompiledMap, &CompiledMap),
     aside: &[(Vec3, Vec3)],
+    within: f32,
 ) -> Agreement {
     let set_aside = |lo: Vec3, hi: Vec3| {
         in_models(bsp, lo, hi)
@@ -275,14 +285,14 @@ pub(crate) fn agreement(
         let b = mesh.trace(&player, start, end, mask);
         found.sweeps += 1;
         let length = (end - start).length();
-        let agrees = (a.fraction - b.fraction).abs() * length <= SWEEP_AGREE;
+        let agrees = (a.fraction - b.fraction).abs() * length <= within;
         found.agree += usize::from(agrees);
         if !agrees && apart.len() < 3 {
             apart.push((start, end, a.fraction, b.fraction));
         }
     }
     println!(
-        "{name}: player-box sweeps {}/{} = {:.3} % within {SWEEP_AGREE}",
+        "{name}: player-box sweeps {}/{} = {:.3} % within {within}",
         found.agree,
         found.sweeps,
         100.0 * found.sweep_share()
@@ -296,54 +306,6 @@ pub(crate) fn agreement(
         println!("{name}: below the {SWEEPS_AGREE} bar for sweeps");
     }
     found
-}
-
-/// Seeded points and player-box sweeps through two worlds meant to be the same (`a`'s box):
-/// (points compared, points of equal solidity, sweeps, sweeps whose stops lie within
-/// `within` units). Points within [`NEAR_BOUNDARY`] of either world's boundary are set
-/// aside; sweeps start where the box is free in both.
-pub(crate) fn same_world(
-    a: &CompiledMap,
-    b: &CompiledMap,
-    within: f32,
-) -> (usize, usize, usize, usize) {
-    let world = &a.models()[0];
-    let (lo, hi) = (world.mins, world.maxs);
-    let mut rng = Pcg32::new(0x7361_6d65);
-    let pick = |rng: &mut Pcg32| {
-        Vec3::from_array(std::array::from_fn(|k| {
-            rng.range_f64(f64::from(lo[k]), f64::from(hi[k])) as f32
-        }))
-    };
-    let (mut points, mut equal) = (0usize, 0usize);
-    for _ in 0..cases(POINTS / 10, POINTS) {
-        let p = pick(&mut rng);
-        if near_boundary(a, p) || near_boundary(b, p) {
-            continue;
-        }
-        points += 1;
-        equal += usize::from(solid(a.point_contents(p)) == solid(b.point_contents(p)));
-    }
-    let player = TraceShape::aabb(Vec3::new(-16.0, -16.0, -24.0), Vec3::new(16.0, 16.0, 32.0))
-        .unwrap_or_else(|| panic!("player box"));
-    let mask = Contents::MASK_PLAYER_SOLID;
-    let (mut sweeps, mut agree, mut tries) = (0usize, 0usize, 0usize);
-    while sweeps < SWEEPS / 4 && tries < 200 * SWEEPS {
-        tries += 1;
-        let start = pick(&mut rng);
-        if a.overlaps(&player, start, mask) || b.overlaps(&player, start, mask) {
-            continue;
-        }
-        let dir = Vec3::from_array(std::array::from_fn(|_| rng.range_f64(-1.0, 1.0) as f32));
-        let end = start + dir.normalize_or_zero() * rng.range_f64(8.0, 256.0) as f32;
-        let (x, y) = (
-            a.trace(&player, start, end, mask),
-            b.trace(&player, start, end, mask),
-        );
-        sweeps += 1;
-        agree += usize::from((x.fraction - y.fraction).abs() * (end - start).length() <= within);
-    }
-    (points, equal, sweeps, agree)
 }
 
 /// What fails the bars over all meshes together ([`SAME_LIQUID`], [`SWEEPS_AGREE`]),
@@ -387,7 +349,7 @@ fn shared_meshes_agree_with_their_bsp() {
         let bsp = import_bsp(&read(&bsp_path), &CompileOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .map;
-        let found = agreement(&name, &mesh, &bsp, &[]);
+        let found = agreement(&name, (&mesh, &bsp), &[], SWEEP_AGREE);
         failures.extend(found.failures(&name));
         all.add(&found);
     }

@@ -20,7 +20,7 @@ use planeshift_testkit::drawn_faces::{
     DrawnFaces, SHARED_MESH_LEVELS, UNNAMED, drawn_faces, held_back_levels,
 };
 
-use crate::mesh::{Agreement, agreement, overall_failures};
+use crate::mesh::{Agreement, SWEEP_AGREE, agreement, overall_failures};
 use crate::support::read;
 
 /// A mesh's triangles as a count per (material, corners' bits from the least corner on,
@@ -206,7 +206,7 @@ fn held_back_meshes_agree_with_their_bsp() {
                 compile_mesh(&mesh_bytes, None, &MeshOptions::default(), &options)
                     .unwrap_or_else(|e| panic!("{label}: {e}"))
                     .map;
-            let mut found = agreement(&label, &mesh, &bsp, &open);
+            let mut found = agreement(&label, (&mesh, &bsp), &open, SWEEP_AGREE);
             if !named {
                 // Without names no face says it is a liquid's surface: the mesh cannot
                 // know the water the `.bsp`'s leaves hold.
@@ -308,9 +308,7 @@ fn a_y_up_gltf_in_metres_under_nested_nodes_builds_the_same_world() {
             planeshift_testkit::glb::gltf_of_groups(&stored, &groups, "level.bin", (&nodes, "[0]"));
         std::fs::write(folder.join("level.bin"), bin)
             .unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
-        let mut y_up = MeshOptions::default();
-        y_up.axis = MeshAxis::YUp;
-        y_up.scale = UNITS_PER_METRE;
+        let y_up = MeshOptions::new(MeshAxis::YUp, UNITS_PER_METRE);
         let options = CompileOptions::default();
         let turned = compile_mesh(json.as_bytes(), Some(&folder), &y_up, &options)
             .unwrap_or_else(|e| panic!("{} as .gltf: {e}", level.name))
@@ -323,13 +321,13 @@ fn a_y_up_gltf_in_metres_under_nested_nodes_builds_the_same_world() {
         )
         .unwrap_or_else(|e| panic!("{} as .obj: {e}", level.name))
         .map;
-        let (points, equal, sweeps, agree) =
-            crate::mesh::same_world(&plain, &turned, TRANSFORMED_SWEEP_AGREE);
-        println!(
-            "{}: the Y-up .gltf in metres against the .obj: solid {equal}/{points} points, sweeps {agree}/{sweeps} within {TRANSFORMED_SWEEP_AGREE}",
-            level.name
-        );
-        if equal < points || agree < sweeps || points == 0 || sweeps == 0 {
+        let label = format!("{}: the Y-up .gltf in metres against the .obj", level.name);
+        let found = agreement(&label, (&turned, &plain), &[], TRANSFORMED_SWEEP_AGREE);
+        if found.equal < found.compared
+            || found.agree < found.sweeps
+            || found.compared == 0
+            || found.sweeps == 0
+        {
             failures.push(level.name.clone());
         }
     }
