@@ -12,7 +12,7 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use super::validate::LoadError;
+use super::validate::{LoadError, bad_index, bad_value};
 
 /// The most nodes one walk down a stored hull tree may meet. The game's walks recurse
 /// once per node (`pmovetst.c PM_RecursiveHullCheck`), so this bounds their stack; qbsp's
@@ -227,21 +227,6 @@ fn check_child(table: &'static str, index: usize, child: i32, count: usize) -> R
     }
 }
 
-fn bad_index(table: &'static str, index: usize, reason: String) -> LoadError {
-    LoadError::BadIndex {
-        table,
-        index,
-        reason,
-    }
-}
-
-fn bad_value(table: &'static str, index: usize, reason: &'static str) -> LoadError {
-    LoadError::BadValue {
-        table,
-        index,
-        reason,
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -92,7 +92,8 @@ pub enum LoadError {
     },
 }
 
-fn bad_index(table: &'static str, index: usize, reason: String) -> LoadError {
+/// A [`LoadError::BadIndex`] in `table` at `index`.
+pub(super) fn bad_index(table: &'static str, index: usize, reason: String) -> LoadError {
     LoadError::BadIndex {
         table,
         index,
@@ -100,7 +101,8 @@ fn bad_index(table: &'static str, index: usize, reason: String) -> LoadError {
     }
 }
 
-fn bad_value(table: &'static str, index: usize, reason: &'static str) -> LoadError {
+/// A [`LoadError::BadValue`] in `table` at `index`.
+pub(super) fn bad_value(table: &'static str, index: usize, reason: &'static str) -> LoadError {
     LoadError::BadValue {
         table,
         index,
