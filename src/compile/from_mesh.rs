@@ -141,7 +141,18 @@ fn mesh_stage(mesh: &TriangleMesh, rules: GameRules<'_>) -> Result<BrushOutput, 
         .collect();
     let clean = clean_triangles(mesh, &encloses, &volume);
     if clean.shell.is_empty() && clean.open.is_empty() && clean.non_solid == 0 {
-        return Err(CompileError::Mesh(MeshError::Empty));
+        let (out_of_range, degenerate, repeated) =
+            (clean.non_finite, clean.degenerate, clean.duplicate);
+        return Err(CompileError::Mesh(if out_of_range + degenerate + repeated == 0 {
+            MeshError::Empty
+        } else {
+            MeshError::AllDropped {
+                read: mesh.triangles.len(),
+                out_of_range,
+                degenerate,
+                repeated,
+            }
+        }));
     }
     let built = build_brushes(&clean, &meanings);
     let mut diagnostics = Vec::new();

@@ -30,6 +30,8 @@ use std::path::Path;
 
 use glam::DVec3;
 
+use crate::tolerance::{MAX_MAP_COORD, MESH_MIN_ALTITUDE};
+
 /// Most triangles a mesh may hold, after triangulation: a bound on the compile's work and
 /// memory (Quake's largest shipped levels draw about 20,000 triangles; a hundred times
 /// that is still a level, not an accident).
@@ -207,9 +209,48 @@ pub enum MeshError {
     /// [`MeshOptions::scale`] is not finite and positive.
     #[error("mesh scale {0} is not a finite positive number")]
     Scale(String),
-    /// Nothing to build from: no triangle survived reading and cleaning.
+    /// Nothing to build from: the file holds no triangle that encloses solid.
     #[error("the mesh has no triangles")]
     Empty,
+    /// Triangles were read, but none that encloses solid was left after cleaning: each was
+    /// out of range, degenerate or a repeat (`mesh/clean.rs`). Every one out of range or
+    /// every one degenerate usually means a wrong [`MeshOptions::scale`]: a file in metres
+    /// or millimetres read as map units, or the scale applied twice.
+    #[error("{}", all_dropped_message(*read, *out_of_range, *degenerate, *repeated))]
+    AllDropped {
+        /// Triangles read from the file.
+        read: usize,
+        /// Dropped for a corner not finite or beyond the world limit (±262,144 units).
+        out_of_range: usize,
+        /// Dropped for no altitude reaching 1/64 unit.
+        degenerate: usize,
+        /// Dropped as a repeat of an earlier triangle.
+        repeated: usize,
+    },
+}
+
+/// [`MeshError::AllDropped`]'s message: the counts, and the likely cause when the drops
+/// are all of one kind (repeats aside).
+fn all_dropped_message(read: usize, out_of_range: usize, degenerate: usize, repeated: usize) -> String {
+    let hint = if out_of_range > 0 && degenerate == 0 {
+        format!(
+            "; each has a corner beyond ±{MAX_MAP_COORD} units or not finite: is the mesh scale \
+             too large?"
+        )
+    } else if out_of_range == 0 && degenerate > repeated {
+        format!(
+            "; they are thinner than {MESH_MIN_ALTITUDE} units: is the mesh scale too small (a \
+             file in metres wants a scale of about 32 units per metre)?"
+        )
+    } else {
+        String::new()
+    };
+    let dropped = out_of_range + degenerate + repeated;
+    format!(
+        "no triangle that encloses solid is left: of {read} read, the {dropped} that enclose \
+         solid were dropped ({out_of_range} not finite or out of range, {degenerate} \
+         degenerate, {repeated} repeated){hint}"
+    )
 }
 
 /// One triangle in map units, wound counter-clockwise seen from its front (the air side).

@@ -446,6 +446,49 @@ fn bad_meshes_are_errors_or_counted() {
     assert!(!solid(out.map.point_contents(Vec3::splat(128.0))));
 }
 
+/// A mesh whose every triangle is dropped says why, with the counts, rather than that it
+/// has none: the box room read 10^30 times too large has every corner out of range, and
+/// 10^-30 times too small every triangle degenerate; both messages ask about the scale.
+#[test]
+fn a_mesh_whose_every_triangle_is_dropped_says_why() {
+    use planeshift::build::MeshAxis;
+    let room = room_obj(-64.0, 64.0, "wall");
+    let options = CompileOptions::default();
+    let read = |text: &str, scale: f64| match compile_mesh(
+        text.as_bytes(),
+        None,
+        &MeshOptions::new(MeshAxis::ZUp, scale),
+        &options,
+    ) {
+        Err(CompileError::Mesh(e @ MeshError::AllDropped { .. })) => e,
+        other => panic!("scale {scale}: {:?}", other.map(|o| o.map.stats())),
+    };
+    let huge = read(&room, 1e30);
+    assert_eq!(
+        huge,
+        MeshError::AllDropped {
+            read: 12,
+            out_of_range: 12,
+            degenerate: 0,
+            repeated: 0
+        }
+    );
+    assert!(huge.to_string().contains("scale too large"), "{huge}");
+    let tiny = read(&room, 1e-30);
+    assert_eq!(
+        tiny,
+        MeshError::AllDropped {
+            read: 12,
+            out_of_range: 0,
+            degenerate: 12,
+            repeated: 0
+        }
+    );
+    assert!(tiny.to_string().contains("scale too small"), "{tiny}");
+    // The room at its own scale compiles.
+    assert!(compile_mesh(room.as_bytes(), None, &MeshOptions::default(), &options).is_ok());
+}
+
 /// A liquid surface encloses nothing: a pool's water plane inside a room does not block.
 #[test]
 fn liquid_faces_do_not_block() {
