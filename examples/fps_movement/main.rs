@@ -17,8 +17,8 @@
 //!   DIR` (repeatable: Quake 3 shader script folders, first definition wins); bots spawn at
 //!   its `info_player_start` and `info_player_deathmatch` origins in turn (a map with
 //!   neither is refused: exit 2). A mesh (`.obj`, `.gltf`, `.glb`) is read with
-//!   `--mesh-up z|y|y-bevy` and `--mesh-scale UNITS` (as `bspc`), its bots spawned on
-//!   seeded free floor spots.
+//!   `--mesh-up z|y|y-bevy` and `--mesh-scale UNITS` (as `bspc`), in the soak and the
+//!   replay alike; the soak spawns its bots on seeded free floor spots.
 //! - The bots are one crowd: they block each other (`--no-collide`: each moves as if
 //!   alone). Each holds a seeded random wish direction for 0.5 to 3 s, and sometimes jumps
 //!   or crouches.
@@ -87,7 +87,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use planeshift::CompileOptions;
 use planeshift::ControllerConfig;
-use planeshift::build::{Game, MeshAxis, MeshOptions};
+use planeshift::build::{Game, MeshAxis, MeshOptions, compile_level_at, is_mesh_path};
 use planeshift::movement::Movement;
 use planeshift_harness::{mix, replay, soak};
 
@@ -237,6 +237,13 @@ fn run(args: &Args) -> Result<(), String> {
         return interactive(args);
     }
     let path = args.map.as_deref().ok_or("--headless needs --map M.map")?;
+    let mesh = MeshOptions::new(args.mesh_up, args.mesh_scale);
+    if mesh != MeshOptions::default() && !is_mesh_path(path.as_ref()) {
+        eprintln!(
+            "fps_movement: {path}: warning: --mesh-up and --mesh-scale apply to meshes (.obj, \
+             .gltf, .glb) only; ignored"
+        );
+    }
     if let (Some(input), Some(output)) = (&args.replay, &args.ticks_out) {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         let text =
@@ -247,14 +254,13 @@ fn run(args: &Args) -> Result<(), String> {
             ),
             None => None,
         };
-        let run = replay::replay(
-            &bytes,
-            &compile_options(args),
-            load_config(args)?,
-            &text,
-            state.as_deref(),
-        )
-        .map_err(|e| format!("{}: {e}", input.display()))?;
+        // The level as the soak reads it (a mesh by its extension, with `--mesh-up` and
+        // `--mesh-scale`; anything else by content), its errors named by the map's path.
+        let world = compile_level_at(&bytes, path.as_ref(), &mesh, &compile_options(args))
+            .map_err(|e| format!("{path}: {e}"))?
+            .map;
+        let run = replay::replay_world(&world, load_config(args)?, &text, state.as_deref())
+            .map_err(|e| format!("{}: {e}", input.display()))?;
         if let Some(file) = &args.state_out {
             std::fs::write(file, &run.state).map_err(|e| format!("{}: {e}", file.display()))?;
         }
@@ -276,8 +282,7 @@ fn run(args: &Args) -> Result<(), String> {
         },
     };
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    let summary = if planeshift::build::is_mesh_path(path.as_ref()) {
-        let mesh = MeshOptions::new(args.mesh_up, args.mesh_scale);
+    let summary = if is_mesh_path(path.as_ref()) {
         soak::soak_mesh((&bytes, path.as_ref()), &mesh, &options)
     } else {
         soak(&bytes, &options)

@@ -2,11 +2,11 @@
 //!
 //! Takes argv, gives [`Args`]. Usage errors exit 2 (clap's code), help and version exit 0.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
-use planeshift::build::{Game, MeshAxis, MeshOptions};
+use planeshift::build::{Game, MeshAxis, MeshOptions, is_mesh_path};
 
 /// The planeshift map compiler.
 #[derive(Debug, Parser)]
@@ -185,6 +185,21 @@ impl MeshArgs {
     #[must_use]
     pub fn options(&self) -> MeshOptions {
         MeshOptions::new(self.up, self.scale)
+    }
+
+    /// These flags' options, with a warning on stderr when they were given for `path` but
+    /// it is not a mesh (a `.map`, a `.bsp` and a compiled world ignore them).
+    #[must_use]
+    pub fn options_for(&self, path: &Path) -> MeshOptions {
+        let options = self.options();
+        if options != MeshOptions::default() && !is_mesh_path(path) {
+            eprintln!(
+                "{}: warning: --mesh-up and --mesh-scale apply to meshes (.obj, .gltf, .glb) \
+                 only; ignored",
+                path.display()
+            );
+        }
+        options
     }
 }
 

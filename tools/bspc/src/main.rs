@@ -123,7 +123,7 @@ fn run(args: Args) -> Result<(), CliError> {
                     fill_outside,
                     ..game::compile_options(rules)?
                 },
-                mesh.options(),
+                mesh.options_for(&map),
             ),
             pointfile.as_deref(),
         ),
@@ -146,7 +146,7 @@ fn run(args: Args) -> Result<(), CliError> {
             (shape, from, to),
             mask.as_deref(),
             bodies.as_deref(),
-            (&game::compile_options(rules)?, &mesh.options()),
+            (&game::compile_options(rules)?, &mesh.options_for(&file)),
         ),
         Command::Contents {
             world,
@@ -158,7 +158,7 @@ fn run(args: Args) -> Result<(), CliError> {
             &world,
             &points,
             output.as_deref(),
-            (&game::compile_options(rules)?, &mesh.options()),
+            (&game::compile_options(rules)?, &mesh.options_for(&world)),
         ),
         Command::Bench {
             file,

@@ -1397,4 +1397,59 @@ fn mesh_up_and_scale_read_a_y_up_file_in_metres() {
         args.extend_from_slice(&bad);
         assert_eq!(bspc(&args).status.code(), Some(2), "{bad:?}");
     }
+    // The flags on a mesh say nothing more; on a `.map` they are ignored, and said to be.
+    let ignored = "--mesh-up and --mesh-scale apply to meshes";
+    let mesh_out = temp_file("tetra_y_quiet.pbsp", b"");
+    let mut args = vec!["compile", y_up.to_str().expect("path"), "-o"];
+    args.push(mesh_out.to_str().expect("path"));
+    args.extend_from_slice(&flags);
+    let quiet = String::from_utf8_lossy(&bspc_ok(&args).stderr).into_owned();
+    assert!(!quiet.contains(ignored), "{quiet}");
+    let map = PathBuf::from(bundled("box_room.map"));
+    let (plain, flagged) = (
+        temp_file("room_plain.pbsp", b""),
+        temp_file("room_flagged.pbsp", b""),
+    );
+    let compile_map = |out: &Path, extra: &[&str]| {
+        let mut args = vec!["compile", map.to_str().expect("path"), "-o"];
+        args.push(out.to_str().expect("path"));
+        args.extend_from_slice(extra);
+        String::from_utf8_lossy(&bspc_ok(&args).stderr).into_owned()
+    };
+    assert!(!compile_map(&plain, &[]).contains(ignored));
+    let warned = compile_map(&flagged, &flags);
+    assert!(
+        warned.contains(ignored) && warned.contains("box_room.map: warning"),
+        "{warned}"
+    );
+    assert_eq!(
+        std::fs::read(&plain).expect("plain"),
+        std::fs::read(&flagged).expect("flagged"),
+        "the flags changed a map's world"
+    );
+}
+
+/// A mesh read at a scale that drops every triangle is an error that gives the counts and
+/// asks about the scale (exit 1), not "no triangles".
+#[test]
+fn a_mesh_at_the_wrong_scale_asks_about_the_scale() {
+    let tetra = temp_file(
+        "tetra_scale.obj",
+        b"v 0 0 0\nv 256 0 0\nv 0 256 0\nv 0 0 256\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n",
+    );
+    for (scale, asks) in [("1e9", "too large"), ("1e-9", "too small")] {
+        let out = bspc(&[
+            "compile",
+            tetra.to_str().expect("path"),
+            "--mesh-scale",
+            scale,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{scale}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("of 4 read, the 4 that enclose solid were dropped")
+                && stderr.contains(asks),
+            "{scale}: {stderr}"
+        );
+    }
 }

@@ -14,7 +14,7 @@ pub mod app;
 use std::path::Path;
 
 use glam::Vec3;
-use planeshift::build::{MeshOptions, compile_level_at};
+use planeshift::build::{MeshOptions, compile_level_at, is_mesh_path};
 use planeshift::{CompileError, CompileOptions};
 use planeshift::{CompiledMap, level::MAGIC};
 
@@ -59,6 +59,13 @@ pub fn load_world_with(
     options: &CompileOptions,
     mesh: &MeshOptions,
 ) -> Result<LoadedWorld, Failure> {
+    if *mesh != MeshOptions::default() && !is_mesh_path(path) {
+        eprintln!(
+            "{}: warning: --mesh-up and --mesh-scale apply to meshes (.obj, .gltf, .glb) only; \
+             ignored",
+            path.display()
+        );
+    }
     let bytes = std::fs::read(path).map_err(|e| Failure {
         message: format!("{}: error: {e}", path.display()),
         status: 2,
