@@ -87,6 +87,17 @@
 // window, sky and every clip.
 #define PS_MASK_ANY_BLOCKING 6488579
 
+// `PsMeshOptions::up`: the file is Z up, as map units are (the default).
+#define PS_MESH_UP_Z 0
+
+// `PsMeshOptions::up`: the file is Y up (glTF's convention and most modellers'; Godot's
+// and Unity's exports): file (x, y, z) is map (x, −z, y).
+#define PS_MESH_UP_Y 1
+
+// `PsMeshOptions::up`: the file is placed as `planeshift_bevy` places a level in Bevy's
+// world: file (x, y, z) is map (−z, −x, y).
+#define PS_MESH_UP_Y_BEVY 2
+
 // What every entry point returns. 0 is success; every failure is negative, and
 // `ps_last_error()` then says what went wrong on the calling thread.
 typedef enum PsStatus {
@@ -213,6 +224,16 @@ typedef struct PsLoadOptions {
   // How many entries `shader_folders` holds.
   size_t shader_folder_count;
 } PsLoadOptions;
+
+// How a mesh file's coordinates become map units (`ps_level_load_file_with_mesh`).
+typedef struct PsMeshOptions {
+  // Which way is up in the file: `PS_MESH_UP_Z`, `PS_MESH_UP_Y` or
+  // `PS_MESH_UP_Y_BEVY`.
+  uint32_t up;
+  // Map units per file unit: 1 for a file in map units, about 32 to 40 for one in
+  // metres. Finite and above 0.
+  double scale;
+} PsMeshOptions;
 
 // A place a player may start (`info_player_start`, `info_player_deathmatch`, ...).
 typedef struct PsSpawnPoint {
@@ -408,13 +429,26 @@ enum PsStatus ps_crowd_step(PsCrowd crowd, PsLevel level);
 // `out` is writable.
 enum PsStatus ps_crowd_outcome(PsCrowd crowd, uint32_t id, struct PsOutcome *out);
 
-// Loads the level in the file at `path` (UTF-8). `options` may be null (defaults).
+// Loads the level in the file at `path` (UTF-8). `options` may be null (defaults). A
+// mesh (`.obj`, `.gltf` with its buffers beside it, `.glb`: by the extension, any case) is
+// read Z up in map units; `ps_level_load_file_with_mesh` reads one drawn otherwise.
 //
 // # Safety
 // `path` is a NUL-terminated string; `options` is null or valid; `out` is writable.
 enum PsStatus ps_level_load_file(const char *path,
                                  const struct PsLoadOptions *options,
                                  PsLevel *out);
+
+// `ps_level_load_file`, a mesh read with `mesh` (null: Z up, scale 1), which a file that
+// is not a mesh ignores.
+//
+// # Safety
+// `path` is a NUL-terminated string; `options` and `mesh` are null or valid; `out` is
+// writable.
+enum PsStatus ps_level_load_file_with_mesh(const char *path,
+                                           const struct PsLoadOptions *options,
+                                           const struct PsMeshOptions *mesh,
+                                           PsLevel *out);
 
 // Loads the level in `data[0..len]`. `options` may be null (defaults).
 //

@@ -146,6 +146,13 @@ public:
         check(ps_level_load_file(path.c_str(), options, &h));
         return Level(h);
     }
+    // A mesh (.obj, .gltf, .glb, by its extension) read with `mesh`'s axis and scale; other
+    // files ignore it.
+    static Level load_file(const std::string &path, const PsLoadOptions *options, const PsMeshOptions &mesh) {
+        PsLevel h = 0;
+        check(ps_level_load_file_with_mesh(path.c_str(), options, &mesh, &h));
+        return Level(h);
+    }
     static Level load_bytes(const std::vector<std::uint8_t> &data, const PsLoadOptions *options = nullptr) {
         PsLevel h = 0;
         check(ps_level_load_bytes(data.data(), data.size(), options, &h));

@@ -1,6 +1,7 @@
 //! Levels: load one from a file or from bytes (`.map`, `.bsp`, or a compiled `.pbsp` told
-//! apart by its magic) with the game and shader folders, save it as `.pbsp` bytes, and read
-//! its entities, spawn points, materials and point contents.
+//! apart by its magic; from a file also a triangle mesh, `.obj`, `.gltf` or `.glb`, by its
+//! extension, with its axis and scale) with the game and shader folders, save it as `.pbsp`
+//! bytes, and read its entities, spawn points, materials and point contents.
 //!
 //! Takes paths, bytes and options from the host; gives `PsLevel` handles and plain results.
 //! Guarantees: garbage bytes are [`PsStatus::BadData`] with the loader's message, never a
@@ -8,9 +9,9 @@
 //! any number of threads at once (the Rust type is `Send + Sync`).
 
 use std::ffi::c_char;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use planeshift::build::{Game, compile_level};
+use planeshift::build::{Game, MeshAxis, MeshOptions, compile_level, compile_mesh, is_mesh_path};
 use planeshift::level::{MAGIC, MaterialId, SpawnRole};
 use planeshift::{CompileOptions, CompiledMap, Contents};
 
@@ -73,7 +74,55 @@ fn load(data: &[u8], options: &CompileOptions) -> Result<CompiledMap, Error> {
         .map_err(|e| Error::new(PsStatus::BadData, e.to_string()))
 }
 
-/// Loads the level in the file at `path` (UTF-8). `options` may be null (defaults).
+/// `PsMeshOptions::up`: the file is Z up, as map units are (the default).
+pub const PS_MESH_UP_Z: u32 = 0;
+/// `PsMeshOptions::up`: the file is Y up (glTF's convention and most modellers'; Godot's
+/// and Unity's exports): file (x, y, z) is map (x, −z, y).
+pub const PS_MESH_UP_Y: u32 = 1;
+/// `PsMeshOptions::up`: the file is placed as `planeshift_bevy` places a level in Bevy's
+/// world: file (x, y, z) is map (−z, −x, y).
+pub const PS_MESH_UP_Y_BEVY: u32 = 2;
+
+/// How a mesh file's coordinates become map units (`ps_level_load_file_with_mesh`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PsMeshOptions {
+    /// Which way is up in the file: `PS_MESH_UP_Z`, `PS_MESH_UP_Y` or
+    /// `PS_MESH_UP_Y_BEVY`.
+    pub up: u32,
+    /// Map units per file unit: 1 for a file in map units, about 32 to 40 for one in
+    /// metres. Finite and above 0.
+    pub scale: f64,
+}
+
+/// The library's mesh options of `mesh` (null: Z up, scale 1); an unknown axis or a scale
+/// that is not finite and above 0 is [`PsStatus::InvalidArgument`].
+unsafe fn mesh_options(mesh: *const PsMeshOptions) -> Result<MeshOptions, Error> {
+    // SAFETY: the caller's promise, passed on.
+    let Some(mesh) = (unsafe { mesh.as_ref() }) else {
+        return Ok(MeshOptions::default());
+    };
+    let axis = match mesh.up {
+        PS_MESH_UP_Z => MeshAxis::ZUp,
+        PS_MESH_UP_Y => MeshAxis::YUp,
+        PS_MESH_UP_Y_BEVY => MeshAxis::YUpBevy,
+        other => {
+            return Err(Error::new(
+                PsStatus::InvalidArgument,
+                format!("mesh.up {other} is not PS_MESH_UP_Z, PS_MESH_UP_Y or PS_MESH_UP_Y_BEVY"),
+            ));
+        }
+    };
+    let options = MeshOptions::new(axis, mesh.scale);
+    options
+        .validate()
+        .map_err(|e| Error::new(PsStatus::InvalidArgument, format!("mesh.scale: {e}")))?;
+    Ok(options)
+}
+
+/// Loads the level in the file at `path` (UTF-8). `options` may be null (defaults). A
+/// mesh (`.obj`, `.gltf` with its buffers beside it, `.glb`: by the extension, any case) is
+/// read Z up in map units; `ps_level_load_file_with_mesh` reads one drawn otherwise.
 ///
 /// # Safety
 /// `path` is a NUL-terminated string; `options` is null or valid; `out` is writable.
@@ -83,18 +132,44 @@ pub unsafe extern "C" fn ps_level_load_file(
     options: *const PsLoadOptions,
     out: *mut PsLevel,
 ) -> PsStatus {
+    // SAFETY: the caller's promises, passed on (a null mesh: the defaults).
+    unsafe { ps_level_load_file_with_mesh(path, options, std::ptr::null(), out) }
+}
+
+/// `ps_level_load_file`, a mesh read with `mesh` (null: Z up, scale 1), which a file that
+/// is not a mesh ignores.
+///
+/// # Safety
+/// `path` is a NUL-terminated string; `options` and `mesh` are null or valid; `out` is
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ps_level_load_file_with_mesh(
+    path: *const c_char,
+    options: *const PsLoadOptions,
+    mesh: *const PsMeshOptions,
+    out: *mut PsLevel,
+) -> PsStatus {
     guard(|| {
         // SAFETY: the caller's promises, passed on.
         let path = unsafe { text(path, "path") }?;
         // SAFETY: as above.
         let options = unsafe { compile_options(options) }?;
+        // SAFETY: as above.
+        let mesh = unsafe { mesh_options(mesh) }?;
         if out.is_null() {
             return Err(crate::ffi::null("out"));
         }
         let data =
             std::fs::read(path).map_err(|e| Error::new(PsStatus::Io, format!("{path}: {e}")))?;
-        let map = load(&data, &options)
-            .map_err(|e| Error::new(e.status, format!("{path}: {}", e.message)))?;
+        let file = Path::new(path);
+        let map = if is_mesh_path(file) {
+            compile_mesh(&data, file.parent(), &mesh, &options)
+                .map(|c| c.map)
+                .map_err(|e| Error::new(PsStatus::BadData, e.to_string()))
+        } else {
+            load(&data, &options)
+        }
+        .map_err(|e| Error::new(e.status, format!("{path}: {}", e.message)))?;
         let handle = LEVELS.insert(map)?;
         // SAFETY: checked non-null; the caller promises it is writable.
         unsafe { write_out(out, PsLevel(handle), "out") }

@@ -20,8 +20,9 @@ import json
 import struct
 from ctypes import byref, c_size_t, c_uint32, c_uint64
 
-from ._ffi import (PS_ABI_VERSION, PsFilter, PsLoadOptions, PsMoveCommand, PsMoveInput,
-                   PsOutcome, PsSpawnPoint, PsTrace, PsVec3, lib)
+from ._ffi import (PS_ABI_VERSION, PS_MESH_UP_Y, PS_MESH_UP_Y_BEVY, PS_MESH_UP_Z, PsFilter,
+                   PsLoadOptions, PsMeshOptions, PsMoveCommand, PsMoveInput, PsOutcome,
+                   PsSpawnPoint, PsTrace, PsVec3, lib)
 
 __all__ = ["PlaneshiftError", "Level", "Shape", "Config", "Character", "Crowd",
            "trace_json", "f32_json", "contents_names", "surface_names", "mask_from_name",
@@ -197,13 +198,25 @@ class Level(_Handle):
         folders = (ctypes.c_char_p * max(len(shaders), 1))(*[s.encode() for s in shaders])
         return PsLoadOptions(game.encode() if game else None, folders, len(shaders))
 
+    _MESH_UP = {"z": PS_MESH_UP_Z, "y": PS_MESH_UP_Y, "y-bevy": PS_MESH_UP_Y_BEVY}
+
     @classmethod
-    def load(cls, path, game=None, shaders=()):
-        """Loads the level at ``path``; ``game`` and ``shaders`` as ``bspc --game/--shaders``."""
+    def load(cls, path, game=None, shaders=(), mesh_up="z", mesh_scale=1.0):
+        """Loads the level at ``path``; ``game`` and ``shaders`` as ``bspc --game/--shaders``.
+
+        A mesh (``.obj``, ``.gltf``, ``.glb``, by its extension) is read with ``mesh_up``
+        (``"z"``, ``"y"`` or ``"y-bevy"``) and ``mesh_scale`` (map units per file unit), as
+        ``bspc --mesh-up/--mesh-scale``; other files ignore them.
+        """
         h = c_uint64(0)
         options = cls._options(game, list(shaders))
-        _check(lib.ps_level_load_file(str(path).encode(), byref(options) if options else None,
-                                      byref(h)))
+        up = cls._MESH_UP.get(mesh_up)
+        if up is None:
+            raise ValueError(f"mesh_up {mesh_up!r} is not 'z', 'y' or 'y-bevy'")
+        mesh = PsMeshOptions(up, float(mesh_scale))
+        _check(lib.ps_level_load_file_with_mesh(str(path).encode(),
+                                                byref(options) if options else None,
+                                                byref(mesh), byref(h)))
         return cls(h.value)
 
     @classmethod

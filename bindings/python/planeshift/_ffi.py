@@ -49,6 +49,15 @@ class PsLoadOptions(ctypes.Structure):
                 ("shader_folder_count", c_size_t)]
 
 
+class PsMeshOptions(ctypes.Structure):
+    _fields_ = [("up", c_uint32), ("scale", ctypes.c_double)]
+
+
+PS_MESH_UP_Z = 0
+PS_MESH_UP_Y = 1
+PS_MESH_UP_Y_BEVY = 2
+
+
 class PsTrace(ctypes.Structure):
     _fields_ = [("fraction", c_float), ("end", PsVec3), ("normal", PsVec3),
                 ("has_normal", c_bool), ("start_solid", c_bool), ("all_solid", c_bool),
@@ -94,6 +103,8 @@ _SIGNATURES = {
     "ps_version": ([], c_char_p),
     "ps_abi_version": ([], c_uint32),
     "ps_level_load_file": ([c_char_p, POINTER(PsLoadOptions), POINTER(H)], S),
+    "ps_level_load_file_with_mesh": ([c_char_p, POINTER(PsLoadOptions), POINTER(PsMeshOptions),
+                                      POINTER(H)], S),
     "ps_level_load_bytes": ([c_void_p, c_size_t, POINTER(PsLoadOptions), POINTER(H)], S),
     "ps_level_free": ([H], S),
     "ps_level_save": ([H, c_void_p, c_size_t, POINTER(c_size_t)], S),

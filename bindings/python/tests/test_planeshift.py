@@ -170,6 +170,30 @@ def test_a_crowd_blocks_a_shot():
     assert (hit.target, hit.target_id) == (3, 2)
 
 
+def test_a_mesh_level_loads_with_its_axis_and_scale(tmp_path):
+    room = ROOT / "maps" / "mesh_room.obj"
+    probes = [(900, 256, 100), (900, 256, -16), (700, 256, -32)]
+    expected = [Level.load(room).point_contents(p) for p in probes]
+    assert expected == [0, 0x1, 0x20]  # air, solid, water
+    # The room written Y up in metres: map (x, y, z) is file (x, z, -y) / 32.
+    lines = []
+    for line in room.read_text().splitlines():
+        if line.startswith("v "):
+            x, y, z = (float(n) for n in line.split()[1:4])
+            line = f"v {x / 32} {z / 32} {-y / 32}"
+        lines.append(line)
+    y_up = tmp_path / "room_y_up.obj"
+    y_up.write_text("\n".join(lines) + "\n")
+    level = Level.load(y_up, mesh_up="y", mesh_scale=32)
+    assert [level.point_contents(p) for p in probes] == expected
+    assert [Level.load(y_up).point_contents(p) for p in probes] != expected
+    with pytest.raises(ValueError):
+        Level.load(y_up, mesh_up="x")
+    with pytest.raises(PlaneshiftError) as e:
+        Level.load(y_up, mesh_scale=0)
+    assert e.value.status == -4
+
+
 def test_errors_raise_with_the_status_and_message():
     with pytest.raises(PlaneshiftError) as e:
         Shape.from_spec("box:1,2")

@@ -50,6 +50,11 @@ int main(int argc, char **argv) {
         }
         CHECK(level.point_contents(vec3(1024, 768, 32)) == 0);
 
+        // A mesh level: the bundled mesh room's pool is water, its floor solid.
+        Level room = Level::load_file(repo + "/maps/mesh_room.obj", nullptr, PsMeshOptions{PS_MESH_UP_Z, 1.0});
+        CHECK(room.point_contents(vec3(700, 256, -32)) == PS_CONTENTS_WATER);
+        CHECK(room.point_contents(vec3(900, 256, -16)) & PS_CONTENTS_SOLID);
+
         // Bad input throws with the status.
         bool threw = false;
         try {
