@@ -77,6 +77,18 @@ fn every_entry_point_refuses_bad_pointers_and_handles() {
             &mut n,
         );
         fails(
+            ps_level_load_file_with_mesh(null(), null(), null(), &mut level),
+            PsStatus::NullPointer,
+            "load with mesh null path",
+            &mut n,
+        );
+        fails(
+            ps_level_load_file_with_mesh(arena.as_ptr(), null(), null(), null_mut()),
+            PsStatus::NullPointer,
+            "load with mesh null out",
+            &mut n,
+        );
+        fails(
             ps_level_load_bytes(null(), 10, null(), &mut level),
             PsStatus::NullPointer,
             "bytes null data",
