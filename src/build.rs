@@ -14,7 +14,7 @@ pub use crate::compile::{
 };
 pub use crate::compile::{Diagnostic, DiagnosticKind, Leak, Severity};
 #[cfg(feature = "mesh")]
-pub use crate::compile::{compile_level_at, compile_mesh, is_mesh_path};
+pub use crate::compile::{MeshCheck, check_mesh, compile_level_at, compile_mesh, is_mesh_path};
 pub use crate::game::{
     CustomGame, CustomGameError, EntityClass, EntityRule, FaceCombine, Game, LiquidKind,
     Quake2TextureDefaults, Quake2TextureError, Quake2Textures, RuleList, RuleProblem, TextureRule,

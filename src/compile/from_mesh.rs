@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use super::{
-    CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Level, Severity,
-    SourceFormat, Stopwatch, compile_level_stages,
+    BrushCheck, CompileError, CompileOptions, CompileOutput, Diagnostic, DiagnosticKind, Level,
+    Severity, SourceFormat, Stopwatch, compile_level_stages,
 };
 use crate::brush::BrushOutput;
 use crate::contents::Contents;
@@ -23,7 +23,7 @@ use crate::game::{Game, ShaderSet};
 use crate::map::{FaceExtension, MapEntity, MapFace, MapFile, SourceLoc, TextureMapping};
 use crate::game::custom::CustomRules;
 use crate::mesh::{
-    MaterialMeaning, MeshError, MeshOptions, TriangleMesh, clean_triangles, mesh_brushes as build_brushes,
+    MaterialMeaning, MeshError, MeshFormat, MeshOptions, TriangleMesh, clean_triangles, mesh_brushes as build_brushes,
     read_mesh,
 };
 
@@ -219,6 +219,66 @@ fn mesh_stage(mesh: &TriangleMesh, rules: GameRules<'_>) -> Result<BrushOutput, 
         brushes: built.brushes,
         diagnostics,
         rejected: 0,
+    })
+}
+
+/// What [`check_mesh`] finds in a mesh.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct MeshCheck {
+    /// The file's format.
+    pub format: MeshFormat,
+    /// Triangles read from the file (after triangulation, every node's transform applied).
+    pub triangles: usize,
+    /// Brushes built: the solid regions, the sky and liquid volumes, the open surfaces'
+    /// slabs.
+    pub brushes: usize,
+    /// The mesh stage's brushes counted as [`check_brushes`](super::check_brushes) counts a
+    /// map's, with its diagnostics (triangles dropped, holes named with a point, open
+    /// surfaces, sky and liquid volumes). No leak: a closed mesh has no inside to flood
+    /// from; its holes are diagnostics.
+    pub check: BrushCheck,
+}
+
+/// The first stage of [`compile_mesh`] and its report, as `bspc check` gives it for a map:
+/// the mesh read with `mesh_options`, its materials' meanings by `options`' game, its
+/// brushes built, nothing compiled beyond.
+///
+/// # Errors
+/// What [`compile_mesh`] gives before its brush stage ends: a malformed file, a bad scale,
+/// a mesh with nothing that encloses solid.
+///
+/// # Examples
+/// ```
+/// use planeshift::build::{MeshOptions, check_mesh};
+/// // A tetrahedron, each face counter-clockwise seen from outside.
+/// let obj = b"v 0 0 0\nv 64 0 0\nv 0 64 0\nv 0 0 64\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+/// let found = check_mesh(obj, None, &MeshOptions::default(), &Default::default())?;
+/// assert_eq!(found.triangles, 4);
+/// assert!(found.check.world_brushes >= 1);
+/// # Ok::<(), planeshift::CompileError>(())
+/// ```
+pub fn check_mesh(
+    bytes: &[u8],
+    folder: Option<&Path>,
+    mesh_options: &MeshOptions,
+    options: &CompileOptions,
+) -> Result<MeshCheck, CompileError> {
+    let custom = options.resolve()?;
+    let (format, mesh) = read_mesh(bytes, folder, mesh_options)?;
+    let output = mesh_stage(&mesh, mesh_rules(options, custom.as_ref()))?;
+    Ok(MeshCheck {
+        format,
+        triangles: mesh.triangles.len(),
+        brushes: output.brushes.len(),
+        check: BrushCheck {
+            world_brushes: output.world_brush_count(),
+            rejected: output.rejected,
+            patch_facets: 0,
+            contents: super::contents_counts(&output.brushes),
+            diagnostics: output.diagnostics,
+            leak: None,
+        },
     })
 }
 

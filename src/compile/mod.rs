@@ -41,7 +41,7 @@ use crate::leak::find_outside;
 use crate::map::{MapFile, ParseError, parse_map};
 pub use from_bsp::{BspCheck, check_bsp, import_bsp, import_bsp_clip_hull};
 #[cfg(feature = "mesh")]
-pub use from_mesh::{compile_level_at, compile_mesh, is_mesh_path};
+pub use from_mesh::{MeshCheck, check_mesh, compile_level_at, compile_mesh, is_mesh_path};
 #[cfg(feature = "mesh")]
 internal! {
     /// The brushes a mesh compile hands to the back end (`from_mesh.rs`). Unstable.
@@ -340,16 +340,21 @@ pub fn check_brushes_with(
     Ok(brush_check(map, output))
 }
 
-/// The check's report of the brush stage's `output` for `map`: counts, contents and leak.
-fn brush_check(map: &MapFile, output: crate::brush::BrushOutput) -> BrushCheck {
-    let contents = Contents::NAMED
+/// For each named contents bit some of `brushes` have, how many ([`BrushCheck::contents`]).
+fn contents_counts(brushes: &[crate::brush::Brush]) -> Vec<(&'static str, usize)> {
+    Contents::NAMED
         .iter()
         .map(|&(name, bit)| {
-            let count = output.brushes.iter().filter(|b| b.contents.contains(bit));
+            let count = brushes.iter().filter(|b| b.contents.contains(bit));
             (name, count.count())
         })
         .filter(|&(_, count)| count > 0)
-        .collect();
+        .collect()
+}
+
+/// The check's report of the brush stage's `output` for `map`: counts, contents and leak.
+fn brush_check(map: &MapFile, output: crate::brush::BrushOutput) -> BrushCheck {
+    let contents = contents_counts(&output.brushes);
     let leak = find_outside(map, &output.brushes).leak;
     BrushCheck {
         world_brushes: output.world_brush_count(),

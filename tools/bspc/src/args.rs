@@ -24,14 +24,17 @@ pub struct Args {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read a .map file (or a compiled .bsp), build its brushes and look for a leak; report
-    /// counts, diagnostics and the leak (with a pointfile).
+    /// Read a .map file (or a compiled .bsp, or a mesh), build its brushes and look for a
+    /// leak; report counts, diagnostics and the leak (with a pointfile).
     Check {
-        /// The .map or .bsp file.
+        /// The .map, .bsp, .obj, .gltf or .glb file (a .gltf's buffers are read beside it).
         map: PathBuf,
         /// The rules the brushes are built by.
         #[command(flatten)]
         rules: RulesArgs,
+        /// How a mesh's coordinates become map units.
+        #[command(flatten)]
+        mesh: MeshArgs,
         /// Where to write the pointfile of a leak (default: the map with extension .pts).
         #[arg(long, value_name = "PATH")]
         pointfile: Option<PathBuf>,

@@ -1,13 +1,15 @@
-//! `bspc check`: read a map (or a compiled `.bsp`), build its brushes, look for a leak,
-//! report.
+//! `bspc check`: read a map (or a compiled `.bsp`, or a mesh), build its brushes, look for
+//! a leak, report.
 //!
-//! Takes a path (a `.bsp` told apart by content), gives the summary (human or JSON) on stdout, diagnostics and the leak
+//! Takes a path (a `.bsp` told apart by content, a mesh by its extension, read with the
+//! mesh flags), gives the summary (human or JSON) on stdout, diagnostics and the leak
 //! warning on stderr, and the leak's pointfile beside the map (a stale one removed when the
-//! map no longer leaks). Also the leak report `compile` shares.
+//! map no longer leaks; a mesh has no leak, its holes are diagnostics). Also the leak
+//! report `compile` shares.
 
 use std::path::{Path, PathBuf};
 
-use planeshift::build::BspFormat;
+use planeshift::build::{BspFormat, MeshOptions, check_mesh};
 use planeshift::build::{Diagnostic, Game, Severity};
 use planeshift::map::{self, MapFile};
 use planeshift::{
@@ -80,18 +82,14 @@ struct DiagnosticJson {
 pub fn run(
     path: &Path,
     json: bool,
-    rules: RulesArgs,
+    (rules, mesh): (RulesArgs, MeshOptions),
     pointfile: Option<&Path>,
 ) -> Result<(), CliError> {
     let options = compile_options(rules)?;
-    if planeshift::build::is_mesh_path(path) {
-        return Err(CliError::input(format!(
-            "{}: error: a mesh has no brushes to check; `bspc compile` reports what its mesh stage dropped or found",
-            path.display()
-        )));
-    }
     let bytes = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
-    let report = if BspFormat::detect(&bytes).is_some() {
+    let report = if planeshift::build::is_mesh_path(path) {
+        check_mesh_file(path, &bytes, (&options, &mesh))?
+    } else if BspFormat::detect(&bytes).is_some() {
         check_bsp_file(path, &bytes, &options)?
     } else {
         check_map_file(path, &bytes, &options)?
@@ -169,6 +167,36 @@ fn check_map_file(
         entities: map.entities.len(),
         counts: Counts::of(&map),
         check,
+    })
+}
+
+/// `check` of a mesh: its brush stage (`check_mesh`), its buffers read beside it; one
+/// entity (the world), its triangles as faces.
+fn check_mesh_file(
+    path: &Path,
+    bytes: &[u8],
+    (options, mesh): (&CompileOptions, &MeshOptions),
+) -> Result<CheckReport, CliError> {
+    let found = check_mesh(bytes, path.parent(), mesh, options).map_err(|e| match e {
+        CompileError::Mesh(m) => CliError::input(format!("{}: error: {m}", path.display())),
+        other => CliError::internal(other),
+    })?;
+    let format = SourceFormat::Mesh(found.format).name();
+    let game = match (&options.custom_game, options.game) {
+        (Some(custom), _) => custom.name.clone(),
+        (None, game) => game.unwrap_or(Game::Quake).name().to_owned(),
+    };
+    Ok(CheckReport {
+        format,
+        formats: vec![format],
+        game,
+        entities: 1,
+        counts: Counts {
+            brushes: found.brushes,
+            faces: found.triangles,
+            patches: 0,
+        },
+        check: found.check,
     })
 }
 

@@ -103,9 +103,15 @@ fn run(args: Args) -> Result<(), CliError> {
         Command::Check {
             map,
             rules,
+            mesh,
             pointfile,
             json,
-        } => check::run(&map, json, rules, pointfile.as_deref()),
+        } => check::run(
+            &map,
+            json,
+            (rules, mesh.options_for(&map)),
+            pointfile.as_deref(),
+        ),
         Command::Compile {
             map,
             output,

@@ -1429,6 +1429,68 @@ fn mesh_up_and_scale_read_a_y_up_file_in_metres() {
     );
 }
 
+/// `bspc check` takes a mesh as `compile` does (by its extension): the bundled mesh room's
+/// brush stage, counted in the check's contract fields, its notes as diagnostics, no leak;
+/// the same mesh written Y up in metres checks the same with the mesh flags.
+#[test]
+fn check_takes_a_mesh_by_its_extension() {
+    let room = bundled("mesh_room.obj");
+    let json = |args: &[&str]| -> serde_json::Value {
+        serde_json::from_slice(&bspc_ok(args).stdout).expect("one JSON object")
+    };
+    let found = json(&["check", &room, "--json"]);
+    assert_eq!(found["format"], "obj");
+    assert_eq!(found["entities"], 1);
+    assert_eq!(found["faces"], 200);
+    assert_eq!(found["patches"], 0);
+    assert_eq!(found["contents"]["water"], 1, "{found}");
+    assert!(
+        found["world_brushes"].as_u64().is_some_and(|n| n >= 1),
+        "{found}"
+    );
+    assert!(found["leak"].is_null());
+    let notes = found["diagnostics"].to_string();
+    assert!(notes.contains("open surfaces"), "{notes}");
+    let text = std::fs::read_to_string(&room).expect("the mesh room");
+    let y_up: String = text
+        .lines()
+        .map(|line| match line.strip_prefix("v ") {
+            Some(rest) => {
+                let v: Vec<f64> = rest
+                    .split_whitespace()
+                    .map(|n| n.parse().expect("number"))
+                    .collect();
+                format!("v {} {} {}\n", v[0] / 32.0, v[2] / 32.0, -v[1] / 32.0)
+            }
+            None => format!("{line}\n"),
+        })
+        .collect();
+    let file = temp_file("mesh_room_y_up.obj", y_up.as_bytes());
+    let path = file.to_str().expect("path");
+    let flagged = json(&[
+        "check",
+        path,
+        "--json",
+        "--mesh-up",
+        "y",
+        "--mesh-scale",
+        "32",
+    ]);
+    for field in [
+        "world_brushes",
+        "brushes",
+        "faces",
+        "contents",
+        "diagnostics",
+    ] {
+        assert_eq!(flagged[field], found[field], "{field}");
+    }
+    assert_ne!(
+        json(&["check", path, "--json"])["contents"],
+        found["contents"]
+    );
+}
+
 /// A mesh read at a scale that drops every triangle is an error that gives the counts and
 /// asks about the scale (exit 1), not "no triangles".
 #[test]
