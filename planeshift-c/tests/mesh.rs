@@ -11,6 +11,7 @@ use planeshift_c::ffi::PsVec3;
 use planeshift_c::level::*;
 use planeshift_c::status::{PsStatus, ps_last_error};
 use planeshift_c::{PS_CONTENTS_SOLID, PS_CONTENTS_WATER};
+use planeshift_testkit::obj_text::obj_y_up_scaled;
 use planeshift_testkit::real_maps::repo_root;
 
 fn c(path: &Path) -> CString {
@@ -84,19 +85,7 @@ fn a_mesh_level_loads_by_its_extension_and_with_its_axis_and_scale() {
 
     // The room written Y up in metres of 32 units: map (x, y, z) is file (x, z, −y) / 32.
     let text = std::fs::read_to_string(&room).expect("the mesh room");
-    let y_up: String = text
-        .lines()
-        .map(|line| match line.strip_prefix("v ") {
-            Some(rest) => {
-                let v: Vec<f64> = rest
-                    .split_whitespace()
-                    .map(|n| n.parse().expect("a coordinate"))
-                    .collect();
-                format!("v {} {} {}\n", v[0] / 32.0, v[2] / 32.0, -v[1] / 32.0)
-            }
-            None => format!("{line}\n"),
-        })
-        .collect();
+    let y_up = obj_y_up_scaled(&text, 32.0);
     let dir = std::env::temp_dir().join(format!("planeshift-c-mesh-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("mesh_room_y_up.obj");

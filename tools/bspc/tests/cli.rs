@@ -1452,19 +1452,7 @@ fn check_takes_a_mesh_by_its_extension() {
     let notes = found["diagnostics"].to_string();
     assert!(notes.contains("open surfaces"), "{notes}");
     let text = std::fs::read_to_string(&room).expect("the mesh room");
-    let y_up: String = text
-        .lines()
-        .map(|line| match line.strip_prefix("v ") {
-            Some(rest) => {
-                let v: Vec<f64> = rest
-                    .split_whitespace()
-                    .map(|n| n.parse().expect("number"))
-                    .collect();
-                format!("v {} {} {}\n", v[0] / 32.0, v[2] / 32.0, -v[1] / 32.0)
-            }
-            None => format!("{line}\n"),
-        })
-        .collect();
+    let y_up = planeshift_testkit::obj_text::obj_y_up_scaled(&text, 32.0);
     let file = temp_file("mesh_room_y_up.obj", y_up.as_bytes());
     let path = file.to_str().expect("path");
     let flagged = json(&[
