@@ -227,7 +227,6 @@ fn check_child(table: &'static str, index: usize, child: i32, count: usize) -> R
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
