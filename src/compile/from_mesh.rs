@@ -23,8 +23,8 @@ use crate::game::{Game, ShaderSet};
 use crate::map::{FaceExtension, MapEntity, MapFace, MapFile, SourceLoc, TextureMapping};
 use crate::game::custom::CustomRules;
 use crate::mesh::{
-    MaterialMeaning, MeshError, MeshFormat, MeshOptions, TriangleMesh, clean_triangles, mesh_brushes as build_brushes,
-    read_mesh,
+    MaterialMeaning, MeshError, MeshFormat, MeshOptions, TriangleMesh, clean_triangles,
+    mesh_brushes as build_brushes, read_mesh,
 };
 
 /// A face of texture `name`, for asking the rules what it means.
@@ -233,6 +233,9 @@ pub struct MeshCheck {
     /// Brushes built: the solid regions, the sky and liquid volumes, the open surfaces'
     /// slabs.
     pub brushes: usize,
+    /// The game whose rules gave the materials their meaning: [`CompileOptions::game`] or
+    /// the custom game's name, Quake's when neither is given.
+    pub game: String,
     /// The mesh stage's brushes counted as [`check_brushes`](super::check_brushes) counts a
     /// map's, with its diagnostics (triangles dropped, holes named with a point, open
     /// surfaces, sky and liquid volumes). No leak: a closed mesh has no inside to flood
@@ -264,13 +267,18 @@ pub fn check_mesh(
     mesh_options: &MeshOptions,
     options: &CompileOptions,
 ) -> Result<MeshCheck, CompileError> {
-    let custom = options.resolve()?;
-    let (format, mesh) = read_mesh(bytes, folder, mesh_options)?;
-    let output = mesh_stage(&mesh, mesh_rules(options, custom.as_ref()))?;
+    let built = read_and_build(bytes, folder, mesh_options, options)?;
+    let MeshBuilt {
+        format,
+        triangles,
+        game,
+        output,
+    } = built;
     Ok(MeshCheck {
         format,
-        triangles: mesh.triangles.len(),
+        triangles,
         brushes: output.brushes.len(),
+        game,
         check: BrushCheck {
             world_brushes: output.world_brush_count(),
             rejected: output.rejected,
@@ -279,6 +287,33 @@ pub fn check_mesh(
             diagnostics: output.diagnostics,
             leak: None,
         },
+    })
+}
+
+/// What [`read_and_build`] gives: the file's format, its triangle count, the rules' game
+/// name and the brush stage's output.
+struct MeshBuilt {
+    format: MeshFormat,
+    triangles: usize,
+    game: String,
+    output: BrushOutput,
+}
+
+/// The mesh read and its brush stage run, as [`compile_mesh`] does before its back end.
+fn read_and_build(
+    bytes: &[u8],
+    folder: Option<&Path>,
+    mesh_options: &MeshOptions,
+    options: &CompileOptions,
+) -> Result<MeshBuilt, CompileError> {
+    let custom = options.resolve()?;
+    let (format, mesh) = read_mesh(bytes, folder, mesh_options)?;
+    let rules = mesh_rules(options, custom.as_ref());
+    Ok(MeshBuilt {
+        format,
+        triangles: mesh.triangles.len(),
+        game: rules.name().to_owned(),
+        output: mesh_stage(&mesh, rules)?,
     })
 }
 
@@ -303,9 +338,7 @@ internal! {
         mesh_options: &MeshOptions,
         options: &CompileOptions,
     ) -> Result<Vec<crate::brush::Brush>, CompileError> {
-        let custom = options.resolve()?;
-        let (_, mesh) = read_mesh(bytes, folder, mesh_options)?;
-        Ok(mesh_stage(&mesh, mesh_rules(options, custom.as_ref()))?.brushes)
+        Ok(read_and_build(bytes, folder, mesh_options, options)?.output.brushes)
     }
 }
 

@@ -182,14 +182,10 @@ fn check_mesh_file(
         other => CliError::internal(other),
     })?;
     let format = SourceFormat::Mesh(found.format).name();
-    let game = match (&options.custom_game, options.game) {
-        (Some(custom), _) => custom.name.clone(),
-        (None, game) => game.unwrap_or(Game::Quake).name().to_owned(),
-    };
     Ok(CheckReport {
         format,
         formats: vec![format],
-        game,
+        game: found.game,
         entities: 1,
         counts: Counts {
             brushes: found.brushes,
